@@ -1,0 +1,57 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+  name: "weigh",
+  products: [
+    .executable(name: "weigh", targets: ["weigh"]),
+    .library(name: "HealthSim", targets: ["HealthSim"]),
+    .library(name: "WeighKit", targets: ["WeighKit"]),
+  ],
+  dependencies: [
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
+    .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+  ],
+  targets: [
+    // The simulated HealthKit. Knows nothing of the command language.
+    .target(name: "HealthSim"),
+    // The app, its language, store, analysis, import and export. No terminal code.
+    .target(
+      name: "WeighKit",
+      dependencies: [
+        "HealthSim",
+        .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+      ]
+    ),
+    // GNU readline from Debian's libreadline-dev. No pkgConfig: readline.pc pulls in
+    // tinfo's -D flags, which SwiftPM rejects as prohibited.
+    .systemLibrary(name: "CReadline", providers: [.apt(["libreadline-dev"])]),
+    // The only code that touches readline.
+    .target(name: "LineEditing", dependencies: ["CReadline"]),
+    .executableTarget(
+      name: "weigh",
+      dependencies: [
+        "WeighKit",
+        "LineEditing",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]
+    ),
+    .testTarget(
+      name: "HealthSimTests",
+      dependencies: [
+        "HealthSim",
+        .product(name: "PropertyBased", package: "swift-property-based"),
+      ]
+    ),
+    .testTarget(
+      name: "WeighKitTests",
+      dependencies: [
+        "WeighKit",
+        .product(name: "PropertyBased", package: "swift-property-based"),
+      ]
+    ),
+    .testTarget(name: "EndToEndTests", dependencies: ["weigh"]),
+  ],
+  swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,53 @@
+/// Where an entry of the app's log came from.
+public enum Origin: String, CaseIterable, Sendable, Codable {
+  /// Typed by the user (`log`).
+  case manual
+  /// Read from Health by `sync`.
+  case health
+  /// Read from a file by `import`.
+  case `import`
+}
+
+/// One weight in the app's log.
+///
+/// Weights are kept in kilograms and never rounded in storage.
+public struct Entry: Equatable, Sendable {
+  /// The entry number the user sees (`#12`); never reused.
+  public var id: Int
+  /// The moment of the reading, in seconds since 1970-01-01T00:00:00Z.
+  public var instant: Int64
+  /// The weight in kilograms.
+  public var kilograms: Double
+  /// Where the entry came from.
+  public var origin: Origin
+  /// The source name shown by `list` (`weigh` for manual entries).
+  public var source: String
+  /// A free note (`note "after run"`).
+  public var note: String?
+  /// 1 when created, one more at every edit.
+  public var revision: Int
+  /// The Health sample this entry was read from or linked to (origin `health`, or a
+  /// fuzzy-matched entry).
+  public var healthUUID: String?
+  /// The Health sample `sync push` wrote for this entry.
+  public var pushedUUID: String?
+  /// The revision that sample was written with.
+  public var pushedRevision: Int?
+
+  public init(
+    id: Int, instant: Int64, kilograms: Double, origin: Origin, source: String,
+    note: String? = nil, revision: Int = 1, healthUUID: String? = nil,
+    pushedUUID: String? = nil, pushedRevision: Int? = nil
+  ) {
+    self.id = id
+    self.instant = instant
+    self.kilograms = kilograms
+    self.origin = origin
+    self.source = source
+    self.note = note
+    self.revision = revision
+    self.healthUUID = healthUUID
+    self.pushedUUID = pushedUUID
+    self.pushedRevision = pushedRevision
+  }
+}

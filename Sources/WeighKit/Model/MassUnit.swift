@@ -1,0 +1,63 @@
+/// A unit of mass that weigh reads and displays.
+///
+/// Conversions use the exact factors 1 lb = 0.45359237 kg and 1 st = 14 lb.
+public enum MassUnit: String, CaseIterable, Sendable, Codable {
+  case kg
+  case g
+  case lb
+  case st
+
+  /// Kilograms in one of this unit.
+  public var kilograms: Double {
+    switch self {
+    case .kg: 1
+    case .g: 0.001
+    case .lb: 0.45359237
+    case .st: 6.35029318
+    }
+  }
+
+  /// Converts `value` in this unit to kilograms.
+  public func toKilograms(_ value: Double) -> Double { value * kilograms }
+
+  /// Converts `kilograms` to this unit.
+  public func fromKilograms(_ kilograms: Double) -> Double { kilograms / self.kilograms }
+}
+
+/// The units a weight can be shown in (`set unit`, `--unit`).
+public enum DisplayUnit: String, CaseIterable, Sendable, Codable {
+  case kg
+  case lb
+  case st
+
+  /// The mass unit this display unit shows.
+  public var mass: MassUnit {
+    switch self {
+    case .kg: .kg
+    case .lb: .lb
+    case .st: .st
+    }
+  }
+
+  /// `68.5 kg`: the weight in this unit, rounded to 0.1 of the unit for display only.
+  public func format(kilograms: Double) -> String {
+    "\(Self.formatNumber(mass.fromKilograms(kilograms), decimals: 1)) \(rawValue)"
+  }
+
+  /// A number rounded half away from zero to `decimals` places, without a trailing `-0`.
+  public static func formatNumber(_ value: Double, decimals: Int) -> String {
+    var scale = 1.0
+    for _ in 0..<decimals { scale *= 10 }
+    // A tiny nudge so that 68.55 (stored as 68.54999…) shows as 68.6, as a person expects.
+    let nudged = value * scale * (1 + 1e-12)
+    var rounded = nudged.rounded(.toNearestOrAwayFromZero) / scale
+    if rounded == 0 { rounded = 0 }
+    if decimals == 0 { return String(Int64(rounded)) }
+    let negative = rounded < 0
+    let scaled = Int64((abs(rounded) * scale).rounded())
+    let whole = scaled / Int64(scale)
+    var fraction = String(scaled % Int64(scale))
+    while fraction.count < decimals { fraction = "0" + fraction }
+    return (negative ? "-" : "") + "\(whole).\(fraction)"
+  }
+}

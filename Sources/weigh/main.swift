@@ -1,0 +1,2 @@
+import WeighKit
+print("weigh")

@@ -1,0 +1,4 @@
+import HealthSim
+import Testing
+
+@Test func simulatorHasAVersion() { #expect(!HealthSimVersion.current.isEmpty) }
