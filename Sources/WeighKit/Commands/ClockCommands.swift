@@ -1,0 +1,77 @@
+extension CommandTable {
+  static let clockCommands: [CommandSpec] = [
+    CommandSpec(
+      name: "clock", group: .clock, usage: ["clock <when>"], summary: "set the virtual clock",
+      example: "clock 2026-01-03 07:30",
+      parse: { cursor throws(Diagnostic) in
+        let (instant, _) = try cursor.readInstant()
+        try cursor.expectEnd(after: "the instant")
+        return ClockCommand(instant: instant)
+      }),
+    CommandSpec(
+      name: "advance", group: .clock, usage: ["advance <duration>"],
+      summary: "move the clock forward, running every event that falls due on the way",
+      example: "advance 1d",
+      parse: { cursor throws(Diagnostic) in
+        let duration = try cursor.readDuration()
+        try cursor.expectEnd(after: "the duration")
+        return AdvanceCommand(duration: duration)
+      }),
+    CommandSpec(
+      name: "now", group: .clock, usage: ["now"], summary: "print the clock", example: "now",
+      parse: { cursor throws(Diagnostic) in
+        try cursor.expectEnd(after: "now")
+        return NowCommand()
+      }),
+    CommandSpec(
+      name: "seed", group: .clock, usage: ["seed <n>"],
+      summary: "seed the random generator of simulations and new UUIDs", example: "seed 42",
+      parse: { cursor throws(Diagnostic) in
+        let token = cursor.peek()
+        guard let token, token.kind == .word, let value = UInt64(token.text) else {
+          throw cursor.error("expected a seed such as 42, \(cursor.got(token))", at: token)
+        }
+        _ = cursor.next()
+        try cursor.expectEnd(after: "the seed")
+        return SeedCommand(seed: value)
+      }),
+  ]
+}
+
+/// `clock <when>`
+struct ClockCommand: Executable {
+  var instant: Int64
+
+  func execute(in session: Session) throws(Diagnostic) {
+    session.virtualNow = instant
+    session.print("clock \(session.zone.secondText(instant)) \(session.zoneName)")
+  }
+}
+
+/// `advance <duration>`
+struct AdvanceCommand: Executable {
+  var duration: Duration
+
+  func execute(in session: Session) throws(Diagnostic) {
+    let target = session.now + duration.seconds
+    session.virtualNow = target
+    session.print("clock \(session.zone.secondText(target)) \(session.zoneName)")
+  }
+}
+
+/// `now`
+struct NowCommand: Executable {
+  func execute(in session: Session) throws(Diagnostic) {
+    session.print("\(session.zone.secondText(session.now)) \(session.zoneName)")
+  }
+}
+
+/// `seed <n>`
+struct SeedCommand: Executable {
+  var seed: UInt64
+
+  func execute(in session: Session) throws(Diagnostic) {
+    session.seed = seed
+    session.print("seed \(seed)")
+  }
+}

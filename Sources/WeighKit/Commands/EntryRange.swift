@@ -1,0 +1,97 @@
+/// Which entries a command looks at: `last 5`, `today`, `week`, `month`, `since <when>`,
+/// `from <when> to <when>`, or a duration back from now.
+public enum EntryRange: Equatable, Sendable {
+  case all
+  case last(Int)
+  case today
+  /// Today and the six days before.
+  case week
+  /// Today and the 29 days before.
+  case month
+  case since(Int64)
+  /// From an instant up to and including another.
+  case between(Int64, Int64)
+  case back(Duration)
+
+  static let keywords = ["last", "today", "week", "month", "since", "from"]
+
+  /// Reads an optional range; `.all` when the line ends here.
+  static func parse(_ cursor: inout ArgumentCursor) throws(Diagnostic) -> EntryRange {
+    guard let token = cursor.peek() else { return .all }
+    if cursor.take("last") {
+      return .last(try cursor.readInteger("a number of entries such as 5", range: 1...Int.max))
+    }
+    if cursor.take("today") { return .today }
+    if cursor.take("week") { return .week }
+    if cursor.take("month") { return .month }
+    if cursor.take("since") { return .since(try cursor.readInstant().instant) }
+    if cursor.take("from") {
+      let start = try cursor.readInstant().instant
+      try cursor.expect("to", in: "from <when> to <when>")
+      let endsOnDate = Self.isBareDate(cursor.peek())
+      var end = try cursor.readInstant().instant
+      // `to 2026-01-07` includes that whole day.
+      if endsOnDate, cursor.tokens[cursor.index - 1].kind == .word,
+        !cursor.tokens[cursor.index - 1].text.contains(":")
+      {
+        let day = cursor.context.clock.local(end).date
+        end = cursor.context.clock.startOfDay(CivilDate(daysSinceEpoch: day.daysSinceEpoch + 1)) - 1
+      }
+      guard end >= start else {
+        throw cursor.error("the range ends before it starts; swap from and to", at: token)
+      }
+      return .between(start, end)
+    }
+    if let word = token.kind == .word ? token.text : nil, NumberPrefix(word) != nil {
+      return .back(try cursor.readDuration("a range: last <n>, today, week, month, since <when>, from <when> to <when> or a duration such as 2w"))
+    }
+    var message =
+      "expected a range: last <n>, today, week, month, since <when>, from <when> to <when> or a duration such as 2w; \(cursor.got(token))"
+    if token.kind == .word,
+      let guess = Suggestion.closest(to: token.text.lowercased(), among: keywords)
+    {
+      message += "; did you mean \"\(guess)\"?"
+    }
+    throw cursor.error(message, at: token)
+  }
+
+  private static func isBareDate(_ token: Token?) -> Bool {
+    guard let token, token.kind == .word else { return false }
+    let word = token.text.lowercased()
+    return word == "today" || word == "yesterday" || (token.text.utf8.count == 10 && token.text.contains("-"))
+  }
+
+  /// The entries in this range, oldest first (ties by number).
+  func select(from entries: [Entry], in session: Session) -> [Entry] {
+    let zone = session.zone
+    let now = session.now
+    let today = zone.local(now).date
+    func since(daysBack: Int64) -> Int64 {
+      zone.startOfDay(CivilDate(daysSinceEpoch: today.daysSinceEpoch - daysBack))
+    }
+    let selected: [Entry]
+    switch self {
+    case .all: selected = entries
+    case .last(let count):
+      let sorted = entries.sorted { ($0.instant, $0.id) < ($1.instant, $1.id) }
+      return Array(sorted.suffix(count))
+    case .today:
+      let start = since(daysBack: 0)
+      let end = zone.startOfDay(CivilDate(daysSinceEpoch: today.daysSinceEpoch + 1))
+      selected = entries.filter { $0.instant >= start && $0.instant < end }
+    case .week:
+      let start = since(daysBack: 6)
+      selected = entries.filter { $0.instant >= start }
+    case .month:
+      let start = since(daysBack: 29)
+      selected = entries.filter { $0.instant >= start }
+    case .since(let start): selected = entries.filter { $0.instant >= start }
+    case .between(let start, let end):
+      selected = entries.filter { $0.instant >= start && $0.instant <= end }
+    case .back(let duration):
+      let start = now - duration.seconds
+      selected = entries.filter { $0.instant >= start }
+    }
+    return selected.sorted { ($0.instant, $0.id) < ($1.instant, $1.id) }
+  }
+}

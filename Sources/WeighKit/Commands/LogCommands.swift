@@ -1,0 +1,309 @@
+extension CommandTable {
+  static let logCommands: [CommandSpec] = [
+    CommandSpec(
+      name: "log", group: .log, usage: ["log <weight> [at <when>] [note <string>]"],
+      summary: "add an entry; prints #N <date> <time> <weight>",
+      example: "log 68.5kg at 07:30 note \"after run\"", keywords: ["at", "note"],
+      parse: { cursor throws(Diagnostic) in try LogCommand.parse(&cursor) }),
+    CommandSpec(
+      name: "edit", group: .log, usage: ["edit #N|last [<weight>] [at <when>] [note <string>]"],
+      summary: "change an entry (its revision goes up by one)",
+      example: "edit last 68.2kg", keywords: ["last", "at", "note"],
+      parse: { cursor throws(Diagnostic) in try EditCommand.parse(&cursor) }),
+    CommandSpec(
+      name: "delete", group: .log, usage: ["delete #N|last"], summary: "remove an entry",
+      example: "delete #3", keywords: ["last"],
+      parse: { cursor throws(Diagnostic) in
+        let (reference, span) = try cursor.readEntryReference()
+        try cursor.expectEnd(after: "the entry")
+        return DeleteCommand(reference: reference, span: span)
+      }),
+    CommandSpec(
+      name: "undo", group: .log, usage: ["undo"],
+      summary: "revert the last change made by log, edit, delete, import or sync", example: "undo",
+      parse: { cursor throws(Diagnostic) in
+        try cursor.expectEnd(after: "undo")
+        return UndoCommand(span: cursor.span(cursor.tokens[0]))
+      }),
+    CommandSpec(
+      name: "list", group: .log,
+      usage: ["list [last <n>|today|week|month|since <when>|from <when> to <when>|<duration>]"],
+      summary: "entries, oldest first, with origin and source", example: "list week",
+      keywords: ["last", "today", "week", "month", "since", "from", "to"],
+      parse: { cursor throws(Diagnostic) in
+        let range = try EntryRange.parse(&cursor)
+        try cursor.expectEnd(after: "the range")
+        return ListCommand(range: range)
+      }),
+    CommandSpec(
+      name: "day", group: .log, usage: ["day [<date>]"],
+      summary: "all readings of a day and the value that stands for it under set daily",
+      example: "day 2026-01-03", keywords: ["today", "yesterday"],
+      parse: { cursor throws(Diagnostic) in
+        let date = cursor.isAtEnd ? nil : try cursor.readDate()
+        try cursor.expectEnd(after: "the date")
+        return DayCommand(date: date)
+      }),
+  ]
+}
+
+/// `log <weight> [at <when>] [note <string>]`
+struct LogCommand: Executable {
+  var kilograms: Double
+  var weightSpan: SourceSpan
+  var instant: Int64?
+  var instantSpan: SourceSpan?
+  var note: String?
+
+  static func parse(_ cursor: inout ArgumentCursor) throws(Diagnostic) -> LogCommand {
+    let (kilograms, span) = try cursor.readWeight()
+    var command = LogCommand(kilograms: kilograms, weightSpan: span)
+    try readOptions(&cursor, instant: &command.instant, span: &command.instantSpan, note: &command.note)
+    try WeightRule.validate(kilograms, at: span)
+    return command
+  }
+
+  /// Reads `at <when>` and `note <string>`, each at most once, in any order.
+  static func readOptions(
+    _ cursor: inout ArgumentCursor, instant: inout Int64?, span: inout SourceSpan?,
+    note: inout String?
+  ) throws(Diagnostic) {
+    while let token = cursor.peek() {
+      if token.isWord("at"), instant == nil {
+        _ = cursor.next()
+        let (value, valueSpan) = try cursor.readInstant()
+        (instant, span) = (value, valueSpan)
+      } else if token.isWord("note"), note == nil {
+        _ = cursor.next()
+        note = try cursor.readString("a note such as \"after run\"")
+      } else {
+        throw cursor.error(
+          "expected at <when> or note <string>, \(cursor.got(token))", at: token)
+      }
+    }
+  }
+
+  func execute(in session: Session) throws(Diagnostic) {
+    let at = instant ?? session.now
+    try FutureRule.check(at, at: instantSpan ?? weightSpan, in: session)
+    let id = session.app.nextEntryID
+    let entry = Entry(
+      id: id, instant: at, kilograms: kilograms, origin: .manual, source: "weigh",
+      note: note.flatMap { $0.isEmpty ? nil : $0 })
+    var app = session.app
+    app.nextEntryID += 1
+    if let warning = WeightRule.warning(kilograms, at: weightSpan) { session.report(warning) }
+    try session.commit(
+      [.putEntry(entry), .setDocument(name: "app", value: app.json)],
+      undo: UndoStep(description: "log #\(id)", changes: [.removeEntry(id: id)]))
+    session.print(session.entryLine(entry))
+  }
+}
+
+/// `edit #N|last [<weight>] [at <when>] [note <string>]`
+struct EditCommand: Executable {
+  var reference: EntryReference
+  var referenceSpan: SourceSpan
+  var kilograms: Double?
+  var weightSpan: SourceSpan?
+  var instant: Int64?
+  var instantSpan: SourceSpan?
+  var note: String?
+
+  static func parse(_ cursor: inout ArgumentCursor) throws(Diagnostic) -> EditCommand {
+    let (reference, span) = try cursor.readEntryReference()
+    var command = EditCommand(reference: reference, referenceSpan: span)
+    if let token = cursor.peek(), !token.isWord("at"), !token.isWord("note") {
+      let (kilograms, weightSpan) = try cursor.readWeight(
+        "a weight such as 68.5kg, at <when> or note <string>")
+      try WeightRule.validate(kilograms, at: weightSpan)
+      (command.kilograms, command.weightSpan) = (kilograms, weightSpan)
+    }
+    try LogCommand.readOptions(
+      &cursor, instant: &command.instant, span: &command.instantSpan, note: &command.note)
+    if command.kilograms == nil, command.instant == nil, command.note == nil {
+      throw cursor.error(
+        "nothing to change; give a weight, at <when> or note <string>", at: nil)
+    }
+    return command
+  }
+
+  func execute(in session: Session) throws(Diagnostic) {
+    let old = try session.resolve(reference, at: referenceSpan)
+    var entry = old
+    if let kilograms { entry.kilograms = kilograms }
+    if let instant {
+      try FutureRule.check(instant, at: instantSpan!, in: session)
+      entry.instant = instant
+    }
+    if let note { entry.note = note.isEmpty ? nil : note }
+    entry.revision += 1
+    if let kilograms, let weightSpan, let warning = WeightRule.warning(kilograms, at: weightSpan) {
+      session.report(warning)
+    }
+    try session.commit(
+      [.putEntry(entry)],
+      undo: UndoStep(description: "edit #\(entry.id)", changes: [.putEntry(old)]))
+    session.print("\(session.entryLine(entry)) (revision \(entry.revision))")
+  }
+}
+
+/// `delete #N|last`
+struct DeleteCommand: Executable {
+  var reference: EntryReference
+  var span: SourceSpan
+
+  func execute(in session: Session) throws(Diagnostic) {
+    let entry = try session.resolve(reference, at: span)
+    try session.commit(
+      [.removeEntry(id: entry.id)],
+      undo: UndoStep(description: "delete #\(entry.id)", changes: [.putEntry(entry)]))
+    session.print("deleted \(session.entryLine(entry))")
+  }
+}
+
+/// `undo`
+struct UndoCommand: Executable {
+  var span: SourceSpan
+
+  func execute(in session: Session) throws(Diagnostic) {
+    guard let step = session.undoStack.last else {
+      throw Diagnostic("nothing to undo in this session", at: span)
+    }
+    try session.commit(step.changes, undo: nil)
+    session.undoStack.removeLast()
+    session.print("undid \(step.description)")
+  }
+}
+
+/// `list [range]`
+struct ListCommand: Executable {
+  var range: EntryRange
+
+  func execute(in session: Session) throws(Diagnostic) {
+    let entries = try range.select(from: session.entries(), in: session)
+    guard !entries.isEmpty else {
+      session.print("no entries")
+      return
+    }
+    let idWidth = entries.map { String($0.id).count }.max()! + 1
+    let weights = entries.map { session.format($0.kilograms) }
+    let weightWidth = weights.map(\.count).max()!
+    for (entry, weight) in zip(entries, weights) {
+      var line = "#\(entry.id)".padding(toLength: idWidth, withPad: " ", startingAt: 0)
+      line += "  \(session.zone.minuteText(entry.instant))  "
+      line += String(repeating: " ", count: weightWidth - weight.count) + weight
+      line += "  \(entry.origin.rawValue.padding(toLength: 6, withPad: " ", startingAt: 0))  \(entry.source)"
+      if let note = entry.note { line += "  \(quoted(note))" }
+      session.print(line)
+    }
+  }
+}
+
+/// `day [<date>]`
+struct DayCommand: Executable {
+  var date: CivilDate?
+
+  func execute(in session: Session) throws(Diagnostic) {
+    let day = date ?? session.zone.local(session.now).date
+    let start = session.zone.startOfDay(day)
+    let end = session.zone.startOfDay(CivilDate(daysSinceEpoch: day.daysSinceEpoch + 1))
+    let readings = try session.entries()
+      .filter { $0.instant >= start && $0.instant < end }
+      .sorted { ($0.instant, $0.id) < ($1.instant, $1.id) }
+    guard let value = DailyValue.pick(readings, policy: session.settings.daily, zone: session.zone)
+    else {
+      session.print("\(day.description): no readings")
+      return
+    }
+    let count = readings.count == 1 ? "1 reading" : "\(readings.count) readings"
+    session.print(
+      "\(day.description): \(session.format(value)) (\(session.settings.daily.rawValue) of \(count))")
+    for entry in readings {
+      var line = "  #\(entry.id)  \(session.zone.timeText(entry.instant))  \(session.format(entry.kilograms))"
+      line += "  \(entry.origin.rawValue)  \(entry.source)"
+      if let note = entry.note { line += "  \(quoted(note))" }
+      session.print(line)
+    }
+  }
+}
+
+/// The value that stands for one day's readings.
+enum DailyValue {
+  /// `readings` sorted by instant; nil when there are none.
+  static func pick(_ readings: [Entry], policy: DailyPolicy, zone: ZonedClock) -> Double? {
+    guard let first = readings.first else { return nil }
+    switch policy {
+    case .first: return first.kilograms
+    case .latest: return readings.last!.kilograms
+    case .average: return readings.map(\.kilograms).reduce(0, +) / Double(readings.count)
+    case .morning:
+      let morning = readings.first { zone.local($0.instant).secondOfDay < 12 * 3600 }
+      return (morning ?? first).kilograms
+    }
+  }
+}
+
+/// Refuses instants more than a minute after the clock (LANGUAGE.md §2).
+enum FutureRule {
+  static func check(_ instant: Int64, at span: SourceSpan, in session: Session) throws(Diagnostic) {
+    guard instant > session.now + 60 else { return }
+    throw Diagnostic(
+      "cannot log a weight in the future: \(session.zone.minuteText(instant)) is after the clock (\(session.zone.minuteText(session.now))); give an earlier time or move the clock",
+      at: span)
+  }
+}
+
+/// A string in double quotes with `"`, `\` and newlines escaped, as the language writes it.
+func quoted(_ text: String) -> String {
+  var result = "\""
+  for character in text {
+    switch character {
+    case "\"": result += "\\\""
+    case "\\": result += "\\\\"
+    case "\n": result += "\\n"
+    default: result.append(character)
+    }
+  }
+  return result + "\""
+}
+
+extension Session {
+  /// `#1 2026-01-01 08:00 68.5 kg`
+  func entryLine(_ entry: Entry) -> String {
+    "#\(entry.id) \(zone.minuteText(entry.instant)) \(format(entry.kilograms))"
+  }
+
+  /// The entry `reference` names.
+  func resolve(_ reference: EntryReference, at span: SourceSpan) throws(Diagnostic) -> Entry {
+    let entries = try entries()
+    switch reference {
+    case .number(let id):
+      if let entry = Self.find(id, in: entries) { return entry }
+      throw Diagnostic("no entry #\(id); list shows the entries there are", at: span)
+    case .last:
+      guard let newest = Self.newest(in: entries) else {
+        throw Diagnostic("there are no entries, so there is no last one", at: span)
+      }
+      return newest
+    }
+  }
+
+  /// The entry numbered `id` in `entries` (ordered by number).
+  ///
+  /// - Complexity: O(log n).
+  static func find(_ id: Int, in entries: [Entry]) -> Entry? {
+    var low = 0
+    var high = entries.count
+    while low < high {
+      let middle = (low + high) / 2
+      if entries[middle].id < id { low = middle + 1 } else { high = middle }
+    }
+    return low < entries.count && entries[low].id == id ? entries[low] : nil
+  }
+
+  /// The entry `list` shows last: the newest instant, on a tie the highest number.
+  static func newest(in entries: [Entry]) -> Entry? {
+    entries.max { ($0.instant, $0.id) < ($1.instant, $1.id) }
+  }
+}

@@ -1,0 +1,192 @@
+import Foundation
+
+extension CommandTable {
+  static let scriptingCommands: [CommandSpec] = [
+    CommandSpec(
+      name: "echo", group: .scripting, usage: ["echo <string>"], summary: "print a line",
+      example: "echo \"weekly check\"",
+      parse: { cursor throws(Diagnostic) in
+        let rest = cursor.rest
+        guard let first = rest.first, let last = rest.last else { return EchoCommand(text: "") }
+        if rest.count == 1, first.kind == .string { return EchoCommand(text: first.text) }
+        let utf8 = Array(cursor.context.text.utf8)
+        return EchoCommand(text: String(decoding: utf8[first.start..<last.end], as: UTF8.self))
+      }),
+    CommandSpec(
+      name: "try", group: .scripting, usage: ["try <command>"],
+      summary: "run a command; if it fails, its error is printed and recorded but not counted",
+      example: "try delete #99",
+      parse: { cursor throws(Diagnostic) in
+        let inner = Array(cursor.rest)
+        guard !inner.isEmpty else {
+          throw cursor.error("expected a command after try, such as try delete #3", at: nil)
+        }
+        do throws(Diagnostic) {
+          return TryCommand(inner: .success(try CommandTable.parse(inner, context: cursor.context)))
+        } catch {
+          return TryCommand(inner: .failure(error))
+        }
+      }),
+    CommandSpec(
+      name: "repeat", group: .scripting, usage: ["repeat <n> {", "  <commands>", "}"],
+      summary: "run the enclosed lines n times", example: "repeat 7 { … }",
+      parse: { cursor throws(Diagnostic) in
+        throw cursor.error(
+          "repeat needs a block: write repeat <n> { at the end of the line, the commands, then }",
+          at: cursor.tokens.last)
+      }),
+    CommandSpec(
+      name: "expect", group: .scripting,
+      usage: ["expect <fact> ==|!=|<|<=|>|>=|contains <value> [± <tolerance>]"],
+      summary: "an assertion; a failed expect is an error", example: "expect latest == 151.2lb ± 0.1lb",
+      keywords: Fact.names,
+      parse: { cursor throws(Diagnostic) in try ExpectCommand.parse(&cursor) }),
+    CommandSpec(
+      name: "include", group: .scripting, usage: ["include <file.wcfg>"],
+      summary: "run another script here (paths relative to the including script)",
+      example: "include setup.wcfg",
+      parse: { cursor throws(Diagnostic) in
+        let token = cursor.peek()
+        let path = try cursor.readString("a script path such as setup.wcfg")
+        try cursor.expectEnd(after: "the path")
+        return IncludeCommand(path: path, span: cursor.span(token))
+      }),
+    CommandSpec(
+      name: "help", group: .scripting, usage: ["help [<command>]"],
+      summary: "syntax and one example for every command", example: "help log",
+      parse: { cursor throws(Diagnostic) in
+        guard let token = cursor.next() else { return HelpCommand(spec: nil) }
+        guard let spec = CommandTable.spec(named: token.text) else {
+          var message = "no command \"\(token.text)\""
+          if let guess = Suggestion.closest(to: token.text.lowercased(), among: CommandTable.names) {
+            message += "; did you mean \"\(guess)\"?"
+          } else {
+            message += "; type help for the list"
+          }
+          throw cursor.error(message, at: token)
+        }
+        try cursor.expectEnd(after: "the command name")
+        return HelpCommand(spec: spec)
+      }),
+    CommandSpec(
+      name: "quit", aliases: ["exit"], group: .scripting, usage: ["quit", "exit"],
+      summary: "leave the REPL (Ctrl-D too)", example: "quit",
+      parse: { cursor throws(Diagnostic) in
+        try cursor.expectEnd(after: "quit")
+        return QuitCommand()
+      }),
+  ]
+}
+
+/// `echo <string>`
+struct EchoCommand: Executable {
+  var text: String
+  func execute(in session: Session) throws(Diagnostic) { session.print(text) }
+}
+
+/// `try <command>`
+struct TryCommand: Executable {
+  var inner: Result<any Executable, Diagnostic>
+
+  func execute(in session: Session) throws(Diagnostic) {
+    do throws(Diagnostic) {
+      try inner.get().execute(in: session)
+    } catch {
+      session.report(error)
+      session.lastError = error.message
+    }
+  }
+}
+
+/// `include <file.wcfg>`
+struct IncludeCommand: Executable {
+  static let nestingLimit = 16
+  var path: String
+  var span: SourceSpan
+
+  func execute(in session: Session) throws(Diagnostic) {
+    guard session.sourceStack.count < Self.nestingLimit else {
+      throw Diagnostic(
+        "includes nest deeper than \(Self.nestingLimit); check for a script that includes itself",
+        at: span)
+    }
+    let current = session.sourceStack.last
+    let base = current?.directory ?? FileManager.default.currentDirectoryPath
+    let fullPath = path.hasPrefix("/") ? path : (base as NSString).appendingPathComponent(path)
+    let shown: String
+    if path.hasPrefix("/") {
+      shown = path
+    } else if let current, current.display.contains("/") {
+      shown = ((current.display as NSString).deletingLastPathComponent as NSString)
+        .appendingPathComponent(path)
+    } else {
+      shown = path
+    }
+    let text: String
+    do {
+      text = try String(contentsOfFile: fullPath, encoding: .utf8)
+    } catch {
+      throw Diagnostic(
+        "cannot read \(shown): \(FileProblem.describe(error)); check the path (it is relative to the including script)",
+        at: span, kind: .unreadableInput)
+    }
+    if !session.run(script: text, display: shown, directory: (fullPath as NSString).deletingLastPathComponent) {
+      throw IncludeStop.diagnostic
+    }
+  }
+}
+
+/// Marks a failure inside an included script that was already reported.
+enum IncludeStop {
+  static let diagnostic = Diagnostic("\u{0}included script stopped")
+}
+
+/// `help [<command>]`
+struct HelpCommand: Executable {
+  var spec: CommandSpec?
+
+  func execute(in session: Session) throws(Diagnostic) {
+    if let spec {
+      for line in spec.usage { session.print(line) }
+      session.print("  \(spec.summary)\(spec.implemented ? "" : " (not implemented yet)")")
+      session.print("  example: \(spec.example)")
+      return
+    }
+    for group in CommandGroup.allCases {
+      let specs = CommandTable.all.filter { $0.group == group }
+      guard !specs.isEmpty else { continue }
+      session.print("\(group.rawValue):")
+      for spec in specs {
+        for line in spec.usage { session.print("  \(line)") }
+        session.print("      e.g. \(spec.example)\(spec.implemented ? "" : "  (not implemented yet)")")
+      }
+    }
+    session.print("type help <command> for what a command does")
+  }
+}
+
+/// `quit`, `exit`
+struct QuitCommand: Executable {
+  func execute(in session: Session) throws(Diagnostic) { session.quitRequested = true }
+}
+
+/// Short descriptions of file errors for messages.
+enum FileProblem {
+  static func describe(_ error: Error) -> String {
+    let nsError = error as NSError
+    if nsError.domain == NSCocoaErrorDomain {
+      switch nsError.code {
+      case NSFileReadNoSuchFileError: return "no such file"
+      case NSFileReadNoPermissionError: return "permission denied"
+      case NSFileReadInapplicableStringEncodingError: return "not UTF-8 text"
+      default: break
+      }
+    }
+    if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError,
+      underlying.domain == NSPOSIXErrorDomain
+    {
+      return String(cString: strerror(Int32(underlying.code))).lowercased()
+    }
+    return nsError.localizedDescription.lowercased()
+  }
+}

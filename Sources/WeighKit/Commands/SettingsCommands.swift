@@ -1,0 +1,170 @@
+import Foundation
+
+extension CommandTable {
+  static let settingsCommands: [CommandSpec] = [
+    CommandSpec(
+      name: "set", group: .settings,
+      usage: [
+        "set unit kg|lb|st", "set tz <IANA name>", "set daily first|morning|latest|average",
+        "set height <length>|none", "set pre-pregnancy <weight>|none", "set goal <weight>|none",
+        "set dedup uuid|fuzzy", "set autopush on|off", "set sync on|off",
+        "set entitlement on|off", "set spurious on|off", "set backoff <duration>",
+      ],
+      summary: "change a setting or the profile (kept in the store)",
+      example: "set unit lb", keywords: SetCommand.names,
+      parse: { cursor throws(Diagnostic) in try SetCommand.parse(&cursor) }),
+    CommandSpec(
+      name: "settings", group: .settings, usage: ["settings"],
+      summary: "print every setting", example: "settings",
+      parse: { cursor throws(Diagnostic) in
+        try cursor.expectEnd(after: "settings")
+        return ShowSettings()
+      }),
+  ]
+}
+
+/// `set <name> <value>`
+struct SetCommand: Executable {
+  enum Change {
+    case unit(DisplayUnit)
+    case timeZone(String)
+    case daily(DailyPolicy)
+    case height(Double?)
+    case prePregnancy(Double?)
+    case goal(Double?)
+  }
+
+  static let names = [
+    "unit", "tz", "daily", "height", "pre-pregnancy", "goal", "dedup", "autopush", "sync",
+    "entitlement", "spurious", "backoff",
+  ]
+  /// Settings that arrive with the HealthSim part of weigh.
+  static let planned: Set<String> = ["dedup", "autopush", "sync", "entitlement", "spurious", "backoff"]
+
+  var change: Change
+
+  static func parse(_ cursor: inout ArgumentCursor) throws(Diagnostic) -> SetCommand {
+    let nameToken = cursor.peek()
+    let name = try cursor.expect(oneOf: names, what: "a setting")
+    if planned.contains(name) {
+      throw cursor.error("not implemented yet: set \(name)", at: nameToken)
+    }
+    let change: Change
+    switch name {
+    case "unit":
+      let unit = try cursor.expect(oneOf: DisplayUnit.allCases.map(\.rawValue), what: "a unit")
+      change = .unit(DisplayUnit(rawValue: unit)!)
+    case "tz":
+      let token = cursor.peek()
+      let identifier = try cursor.readString("a time zone such as Europe/Berlin or UTC")
+      guard TimeZone(identifier: identifier) != nil else {
+        throw cursor.error(
+          "unknown time zone \"\(identifier)\"; use an IANA name such as Europe/Berlin, America/New_York or UTC",
+          at: token)
+      }
+      change = .timeZone(identifier)
+    case "daily":
+      let policy = try cursor.expect(
+        oneOf: DailyPolicy.allCases.map(\.rawValue), what: "a daily policy")
+      change = .daily(DailyPolicy(rawValue: policy)!)
+    case "height":
+      if cursor.take("none") {
+        change = .height(nil)
+      } else {
+        let token = cursor.peek()
+        let metres = try cursor.readLength()
+        guard (0.5...2.75).contains(metres) else {
+          throw cursor.error("a height must be between 50cm and 275cm", at: token)
+        }
+        change = .height(metres)
+      }
+    case "pre-pregnancy":
+      change = .prePregnancy(try readProfileWeight(&cursor))
+    default:
+      change = .goal(try readProfileWeight(&cursor))
+    }
+    try cursor.expectEnd(after: "set \(name)")
+    return SetCommand(change: change)
+  }
+
+  private static func readProfileWeight(_ cursor: inout ArgumentCursor) throws(Diagnostic)
+    -> Double?
+  {
+    if cursor.take("none") { return nil }
+    let (kilograms, span) = try cursor.readWeight()
+    try WeightRule.validate(kilograms, at: span)
+    return kilograms
+  }
+
+  func execute(in session: Session) throws(Diagnostic) {
+    var settings = session.settings
+    let shown: String
+    switch change {
+    case .unit(let unit):
+      settings.unit = unit
+      shown = "unit: \(unit.rawValue)"
+    case .timeZone(let identifier):
+      settings.timeZone = identifier
+      shown = "tz: \(identifier)"
+    case .daily(let policy):
+      settings.daily = policy
+      shown = "daily: \(policy.rawValue)"
+    case .height(let metres):
+      settings.height = metres
+      shown = "height: \(metres.map(Self.formatHeight) ?? "none")"
+    case .prePregnancy(let kilograms):
+      settings.prePregnancy = kilograms
+      shown = "pre-pregnancy: \(kilograms.map(session.unit.format) ?? "none")"
+    case .goal(let kilograms):
+      settings.goal = kilograms
+      shown = "goal: \(kilograms.map(session.unit.format) ?? "none")"
+    }
+    try session.commit([.setDocument(name: "settings", value: settings.json)], undo: nil)
+    if case .unit = change { session.unitOverride = nil }
+    if case .timeZone(let identifier) = change { session.useTimeZone(identifier) }
+    session.print(shown)
+  }
+
+  static func formatHeight(_ metres: Double) -> String {
+    "\(DisplayUnit.formatNumber(metres * 100, decimals: 1)) cm"
+  }
+}
+
+/// `settings`
+struct ShowSettings: Executable {
+  func execute(in session: Session) throws(Diagnostic) {
+    let settings = session.settings
+    let rows: [(String, String)] = [
+      ("unit", session.unit.rawValue),
+      ("tz", session.zoneName),
+      ("daily", settings.daily.rawValue),
+      ("height", settings.height.map(SetCommand.formatHeight) ?? "not set"),
+      ("pre-pregnancy", settings.prePregnancy.map(session.format) ?? "not set"),
+      ("goal", settings.goal.map(session.format) ?? "not set"),
+    ]
+    let width = rows.map(\.0.count).max()!
+    for (name, value) in rows {
+      session.print(name.padding(toLength: width + 2, withPad: " ", startingAt: 0) + value)
+    }
+  }
+}
+
+/// The validation every weight goes through (LANGUAGE.md §2).
+enum WeightRule {
+  /// Fails outside (0, 1000] kg.
+  static func validate(_ kilograms: Double, at span: SourceSpan) throws(Diagnostic) {
+    guard kilograms > 0, kilograms <= 1000 else {
+      throw Diagnostic(
+        "a weight must be more than 0 kg and at most 1000 kg, got \(DisplayUnit.formatNumber(kilograms, decimals: 1)) kg",
+        at: span)
+    }
+  }
+
+  /// A warning for a weight outside 20–350 kg, which is accepted.
+  static func warning(_ kilograms: Double, at span: SourceSpan) -> Diagnostic? {
+    guard kilograms < 20 || kilograms > 350 else { return nil }
+    return Diagnostic(
+      "\(DisplayUnit.formatNumber(kilograms, decimals: 1)) kg is outside the usual 20–350 kg; check the unit",
+      at: span, severity: .warning)
+  }
+}

@@ -1,0 +1,79 @@
+/// Where a diagnostic points: a line of a source and a span of columns on it.
+public struct SourceSpan: Equatable, Sendable {
+  /// The name the source is shown under (`tour.wcfg`, `<stdin>`, `-e`).
+  public var file: String
+  /// 1-based line number.
+  public var line: Int
+  /// The text of the (logical) line the span is on.
+  public var text: String
+  /// UTF-8 offsets of the span within `text`.
+  public var start: Int
+  public var end: Int
+
+  public init(file: String, line: Int, text: String, start: Int, end: Int) {
+    self.file = file
+    self.line = line
+    self.text = text
+    self.start = start
+    self.end = max(end, start + 1)
+  }
+
+  /// The 1-based column of the span's start, counted in characters.
+  public var column: Int { Self.characterCount(text, upTo: start) + 1 }
+
+  /// The span's width in characters (at least 1).
+  public var width: Int {
+    max(1, Self.characterCount(text, upTo: min(end, text.utf8.count)) - column + 1)
+  }
+
+  private static func characterCount(_ text: String, upTo offset: Int) -> Int {
+    let utf8 = text.utf8
+    let clamped = min(offset, utf8.count)
+    let index = utf8.index(utf8.startIndex, offsetBy: clamped)
+    return text.unicodeScalars[..<index].count
+  }
+}
+
+/// How serious a diagnostic is.
+public enum Severity: String, Sendable {
+  case error
+  case warning
+}
+
+/// What kind of failure a diagnostic reports, which decides the exit status.
+public enum FailureKind: Sendable {
+  /// A command or `expect` failed: exit 1.
+  case command
+  /// A script or input file cannot be read: exit 66.
+  case unreadableInput
+  /// The store cannot be read: exit 65.
+  case unreadableStore
+}
+
+/// An error or warning as a value, with the source span it is about.
+///
+/// Diagnostics are produced by the lexer, the parser and the interpreter, and turned into
+/// text in exactly one place, ``DiagnosticRenderer``.
+public struct Diagnostic: Error, Equatable, Sendable {
+  public var severity: Severity
+  public var message: String
+  public var span: SourceSpan?
+  public var kind: FailureKind
+
+  public init(
+    _ message: String, at span: SourceSpan? = nil, severity: Severity = .error,
+    kind: FailureKind = .command
+  ) {
+    self.message = message
+    self.span = span
+    self.severity = severity
+    self.kind = kind
+  }
+
+  /// The same diagnostic pointing at `span` when it has no position yet.
+  public func located(at span: SourceSpan) -> Diagnostic {
+    var copy = self
+    if copy.span == nil { copy.span = span }
+    return copy
+  }
+}

@@ -1,0 +1,162 @@
+extension ArgumentCursor {
+  static let instantExample = "a date or time such as 2026-01-03 07:30, 07:30, today or now"
+
+  /// Reads an instant: `now`, `today`, `yesterday`, a date, a time, a date and a time
+  /// (one word with `T`, or two words), with an optional offset (`Z`, `+01:00`).
+  /// Without an offset it is read in the session's time zone.
+  public mutating func readInstant() throws(Diagnostic) -> (instant: Int64, span: SourceSpan) {
+    let first = peek()
+    guard let first, first.kind == .word else {
+      throw error("expected \(Self.instantExample), \(got(first))", at: first)
+    }
+    let clock = context.clock
+    let word = first.text.lowercased()
+    if word == "now" {
+      index += 1
+      return (context.now, span(first))
+    }
+    var date: CivilDate
+    var timeText: Substring?
+    if word == "today" || word == "yesterday" {
+      date = clock.local(context.now).date
+      if word == "yesterday" { date = CivilDate(daysSinceEpoch: date.daysSinceEpoch - 1) }
+      index += 1
+    } else if let parsed = try parseDate(first) {
+      date = parsed.date
+      timeText = parsed.time
+      index += 1
+    } else if looksLikeTime(first.text) {
+      date = clock.local(context.now).date
+      timeText = Substring(first.text)
+      index += 1
+    } else {
+      throw error("expected \(Self.instantExample), \(got(first))", at: first)
+    }
+    var last = first
+    if timeText == nil, let next = peek(), next.kind == .word, looksLikeTime(next.text) {
+      timeText = Substring(next.text)
+      last = next
+      index += 1
+    }
+    let whole = span(from: first, to: last)
+    guard let timeText else {
+      return (clock.startOfDay(date), whole)
+    }
+    let (secondOfDay, offset) = try parseTime(timeText, span: whole)
+    if let offset {
+      return (date.daysSinceEpoch * 86_400 + Int64(secondOfDay) - Int64(offset), whole)
+    }
+    return (clock.instant(of: date, secondOfDay: secondOfDay), whole)
+  }
+
+  /// Reads a calendar date (`2026-01-03`, `today`, `yesterday`).
+  public mutating func readDate() throws(Diagnostic) -> CivilDate {
+    let token = peek()
+    if let token, token.isWord("today") || token.isWord("yesterday") {
+      index += 1
+      let today = context.clock.local(context.now).date
+      return token.isWord("today") ? today : CivilDate(daysSinceEpoch: today.daysSinceEpoch - 1)
+    }
+    guard let token, token.kind == .word, let parsed = try parseDate(token), parsed.time == nil
+    else {
+      throw error("expected a date such as 2026-01-03, today or yesterday, \(got(token))", at: token)
+    }
+    index += 1
+    return parsed.date
+  }
+
+  /// Whether the next token starts an instant.
+  public func startsInstant() -> Bool {
+    guard let token = peek(), token.kind == .word else { return false }
+    let word = token.text.lowercased()
+    return ["now", "today", "yesterday"].contains(word) || looksLikeTime(token.text)
+      || (token.text.utf8.count >= 10 && Array(token.text.utf8)[4] == UInt8(ascii: "-"))
+  }
+
+  private func looksLikeTime(_ text: String) -> Bool {
+    let bytes = Array(text.utf8)
+    return bytes.count >= 5 && bytes[2] == UInt8(ascii: ":") && isDigit(bytes[0]) && isDigit(bytes[1])
+  }
+
+  private func isDigit(_ byte: UInt8) -> Bool {
+    byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
+  }
+
+  /// `YYYY-MM-DD`, optionally followed by `T` and a time; nil when `token` is no date.
+  private func parseDate(_ token: Token) throws(Diagnostic) -> (date: CivilDate, time: Substring?)? {
+    let text = token.text
+    let bytes = Array(text.utf8)
+    guard bytes.count >= 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
+      bytes[0..<4].allSatisfy(isDigit), bytes[5..<7].allSatisfy(isDigit),
+      bytes[8..<10].allSatisfy(isDigit)
+    else { return nil }
+    let year = Int(String(decoding: bytes[0..<4], as: UTF8.self))!
+    let month = Int(String(decoding: bytes[5..<7], as: UTF8.self))!
+    let day = Int(String(decoding: bytes[8..<10], as: UTF8.self))!
+    guard (1...12).contains(month) else {
+      throw error("invalid date \"\(text.prefix(10))\": there is no month \(month)", at: token)
+    }
+    let days = CivilDate.daysIn(month: month, year: year)
+    guard (1...days).contains(day) else {
+      throw error(
+        "invalid date \"\(text.prefix(10))\": month \(month) of \(year) has \(days) days", at: token)
+    }
+    let date = CivilDate(year: year, month: month, day: day)
+    if bytes.count == 10 { return (date, nil) }
+    guard bytes[10] == UInt8(ascii: "T") || bytes[10] == UInt8(ascii: "t"), bytes.count > 11 else {
+      throw error("expected a date such as 2026-01-03 or 2026-01-03T07:30, \(got(token))", at: token)
+    }
+    return (date, text.dropFirst(11))
+  }
+
+  /// `HH:MM[:SS]` with an optional `Z`, `±HH:MM`, `±HHMM` or `±HH`; returns the second of
+  /// the day and the offset in seconds when one was given.
+  private func parseTime(_ text: Substring, span: SourceSpan) throws(Diagnostic) -> (Int, Int?) {
+    let bytes = Array(text.utf8)
+    let failure = Diagnostic(
+      "expected a time such as 07:30 or 07:30:15 (optionally with Z or +01:00), got \"\(text)\"",
+      at: span)
+    func number(_ from: Int, _ count: Int) -> Int? {
+      guard from + count <= bytes.count, bytes[from..<from + count].allSatisfy(isDigit) else {
+        return nil
+      }
+      return Int(String(decoding: bytes[from..<from + count], as: UTF8.self))
+    }
+    guard let hour = number(0, 2), bytes.count >= 5, bytes[2] == UInt8(ascii: ":"),
+      let minute = number(3, 2)
+    else { throw failure }
+    var position = 5
+    var second = 0
+    if position < bytes.count, bytes[position] == UInt8(ascii: ":") {
+      guard let value = number(position + 1, 2) else { throw failure }
+      second = value
+      position += 3
+    }
+    guard hour < 24, minute < 60, second < 60 else {
+      throw Diagnostic("invalid time \"\(text)\": hours go to 23, minutes and seconds to 59", at: span)
+    }
+    var offset: Int?
+    if position < bytes.count {
+      let sign = bytes[position]
+      if sign == UInt8(ascii: "Z") || sign == UInt8(ascii: "z"), position + 1 == bytes.count {
+        offset = 0
+      } else if sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") {
+        let rest = bytes.count - position - 1
+        guard let offsetHours = number(position + 1, 2) else { throw failure }
+        var offsetMinutes = 0
+        if rest == 5, bytes[position + 3] == UInt8(ascii: ":"), let value = number(position + 4, 2) {
+          offsetMinutes = value
+        } else if rest == 4, let value = number(position + 3, 2) {
+          offsetMinutes = value
+        } else if rest != 2 {
+          throw failure
+        }
+        guard offsetHours <= 14, offsetMinutes < 60 else { throw failure }
+        offset = (offsetHours * 3600 + offsetMinutes * 60) * (sign == UInt8(ascii: "-") ? -1 : 1)
+      } else {
+        throw failure
+      }
+    }
+    return (hour * 3600 + minute * 60 + second, offset)
+  }
+}

@@ -1,0 +1,157 @@
+/// A reference to an entry of the app's log.
+public enum EntryReference: Equatable, Sendable {
+  /// `#12`
+  case number(Int)
+  /// `last`: the entry `list` shows last.
+  case last
+}
+
+extension ArgumentCursor {
+  /// Reads a quantity of one of `kinds`, in any unit of those kinds; compound `11st 4lb`
+  /// and `5ft 6in` read as one quantity.
+  public mutating func readQuantity(
+    _ kinds: Set<QuantityKind>, expected: String
+  ) throws(Diagnostic) -> Quantity {
+    let first = peek()
+    guard let first, first.kind == .word, let number = NumberPrefix(first.text) else {
+      throw error("expected \(expected), \(got(first))", at: first)
+    }
+    index += 1
+    var unitText = String(number.unit).lowercased()
+    var last = first
+    if unitText.isEmpty {
+      if let next = peek(), next.kind == .word, UnitDefinition.table[next.text.lowercased()] != nil
+        || UnitDefinition.durationWords[next.text.lowercased()] != nil
+      {
+        unitText = next.text.lowercased()
+        last = next
+        index += 1
+      } else {
+        throw Diagnostic("expected \(expected), \(got(first))", at: span(first))
+      }
+    }
+    guard let unit = UnitDefinition.table[unitText] ?? Self.spelledDuration(unitText) else {
+      throw Diagnostic(
+        "unknown unit \"\(unitText)\" in \"\(first.text)\"; expected \(expected)",
+        at: span(from: first, to: last))
+    }
+    guard kinds.contains(unit.kind) else {
+      throw Diagnostic("expected \(expected), \(got(first))", at: span(from: first, to: last))
+    }
+    var quantity = Quantity(value: number.value * unit.factor, kind: unit.kind, unit: unitText)
+    // 11st 4lb and 5ft 6in are one quantity.
+    let tail: String? = unitText == "st" ? "lb" : unitText == "ft" ? "in" : nil
+    if let tail, let next = peek(), next.kind == .word, let part = NumberPrefix(next.text),
+      part.value >= 0
+    {
+      var partUnit = String(part.unit).lowercased()
+      var consumed = 1
+      if partUnit.isEmpty, let after = peek(1), after.kind == .word {
+        partUnit = after.text.lowercased()
+        consumed = 2
+      }
+      if partUnit == tail || (tail == "lb" && partUnit == "lbs") {
+        let definition = UnitDefinition.table[partUnit]!
+        quantity.value += part.value * definition.factor
+        quantity.unit = "\(unitText)+\(partUnit)"
+        index += consumed
+      }
+    }
+    return quantity
+  }
+
+  private static func spelledDuration(_ unit: String) -> UnitDefinition? {
+    UnitDefinition.durationWords[unit].map { UnitDefinition(kind: .time, factor: $0) }
+  }
+
+  /// Reads a weight (`68.5kg`, `151.2 lbs`, `11st 4lb`) in kilograms.
+  public mutating func readWeight(_ expected: String = "a weight such as 68.5kg") throws(Diagnostic)
+    -> (kilograms: Double, span: SourceSpan)
+  {
+    let start = peek()
+    let quantity = try readQuantity([.mass], expected: expected)
+    return (quantity.value, span(from: start!, to: tokens[index - 1]))
+  }
+
+  /// Reads a length (`165cm`, `1.65m`, `5ft 6in`) in metres.
+  public mutating func readLength() throws(Diagnostic) -> Double {
+    try readQuantity([.length], expected: "a height such as 165cm, 1.65m or 5ft 6in").value
+  }
+
+  /// Reads a duration (`90s`, `15min`, `6h`, `1d`, `2w`, `3 days`).
+  public mutating func readDuration(_ expected: String = "a duration such as 1d, 6h or 15min")
+    throws(Diagnostic) -> Duration
+  {
+    let start = peek()
+    let quantity = try readQuantity([.time], expected: expected)
+    guard quantity.value >= 0 else {
+      throw error("a duration cannot be negative; write a positive one such as 1d", at: start)
+    }
+    return Duration(seconds: Int64(quantity.value.rounded()))
+  }
+
+  /// Reads a rate: a quantity of `kind` per duration (`-0.5kg/w`, `-0.1 kg/d`).
+  public mutating func readRate(_ kind: QuantityKind, expected: String) throws(Diagnostic) -> Rate {
+    let first = peek()
+    guard let first, first.kind == .word, let number = NumberPrefix(first.text) else {
+      throw error("expected \(expected), \(got(first))", at: first)
+    }
+    index += 1
+    var unitText = String(number.unit).lowercased()
+    var last = first
+    if unitText.isEmpty, let next = peek(), next.kind == .word, next.text.contains("/") {
+      unitText = next.text.lowercased()
+      last = next
+      index += 1
+    }
+    let parts = unitText.split(separator: "/", maxSplits: 1).map(String.init)
+    guard parts.count == 2, let unit = UnitDefinition.table[parts[0]], unit.kind == kind,
+      let per = UnitDefinition.durationWords[parts[1]]
+    else {
+      throw Diagnostic("expected \(expected), \(got(first))", at: span(from: first, to: last))
+    }
+    return Rate(perSecond: number.value * unit.factor / per, kind: kind)
+  }
+
+  /// Reads a whole number.
+  public mutating func readInteger(_ expected: String, range: ClosedRange<Int>? = nil)
+    throws(Diagnostic) -> Int
+  {
+    let token = peek()
+    guard let token, token.kind == .word, let value = Int(token.text) else {
+      throw error("expected \(expected), \(got(token))", at: token)
+    }
+    if let range, !range.contains(value) {
+      let bounds =
+        range.upperBound == Int.max
+        ? "at least \(range.lowerBound)" : "between \(range.lowerBound) and \(range.upperBound)"
+      throw error("expected \(expected) \(bounds), got \(value)", at: token)
+    }
+    index += 1
+    return value
+  }
+
+  /// Reads a string: a quoted string or a bare word.
+  public mutating func readString(_ expected: String) throws(Diagnostic) -> String {
+    let token = peek()
+    guard let token, token.kind == .string || token.kind == .word else {
+      throw error("expected \(expected), \(got(token))", at: token)
+    }
+    index += 1
+    return token.text
+  }
+
+  /// Reads `#12` or `last`.
+  public mutating func readEntryReference() throws(Diagnostic) -> (EntryReference, SourceSpan) {
+    let token = peek()
+    if let token, token.kind == .entryReference, let number = Int(token.text) {
+      index += 1
+      return (.number(number), span(token))
+    }
+    if let token, token.isWord("last") {
+      index += 1
+      return (.last, span(token))
+    }
+    throw error("expected an entry such as #12 or last, \(got(token))", at: token)
+  }
+}

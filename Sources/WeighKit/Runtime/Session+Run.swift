@@ -1,0 +1,97 @@
+import Foundation
+
+extension Session {
+  /// Runs a whole script text under the name `file`; returns false when the session must
+  /// stop (a failure without `--keep-going`, or `quit`).
+  @discardableResult
+  public func run(script text: String, display file: String, directory: String) -> Bool {
+    run(lines: ScriptLines(text), display: file, directory: directory)
+  }
+
+  /// Runs the lines of a script as they arrive; returns false when the session must stop
+  /// (a failure without `--keep-going`, or `quit`).
+  @discardableResult
+  public func run<Lines: Sequence<String>>(lines: Lines, display file: String, directory: String)
+    -> Bool
+  {
+    sourceStack.append((file, directory))
+    defer { sourceStack.removeLast() }
+    var reader = StatementReader()
+    var number = 0
+    for line in lines {
+      number += 1
+      for statement in reader.feed(line, file: file, number: number) where !execute(statement) {
+        return false
+      }
+    }
+    if let unfinished = reader.finish() { return fail(unfinished) }
+    return true
+  }
+
+  /// Runs one statement; returns false when the session must stop.
+  public func execute(_ statement: Statement) -> Bool {
+    switch statement {
+    case .invalid(let line, let error):
+      return fail(
+        Diagnostic(
+          error.message,
+          at: SourceSpan(
+            file: line.file, line: line.number, text: line.text, start: error.start,
+            end: error.end)))
+    case .line(let line, let tokens):
+      return runCommand(line, tokens)
+    case .block(let header, let tokens, let body):
+      let context = context(file: header.file, line: header.number, text: header.text)
+      var cursor = ArgumentCursor(tokens: Array(tokens.dropLast()), context: context, index: 1)
+      let count: Int
+      do throws(Diagnostic) {
+        count = try cursor.readInteger("a repeat count such as 3", range: 0...1_000_000)
+        try cursor.expectEnd(after: "the repeat count")
+      } catch {
+        return fail(error)
+      }
+      for _ in 0..<count {
+        for inner in body where !execute(inner) { return false }
+      }
+      return true
+    }
+  }
+
+  private func runCommand(_ line: SourceLine, _ tokens: [Token]) -> Bool {
+    let context = context(file: line.file, line: line.number, text: line.text)
+    commandOutput = ""
+    defer { lastOutput = trimmedOutput() }
+    do throws(Diagnostic) {
+      let command = try CommandTable.parse(tokens, context: context)
+      try command.execute(in: self)
+    } catch {
+      if error == IncludeStop.diagnostic { return false }
+      return fail(error)
+    }
+    return !quitRequested
+  }
+
+  private func trimmedOutput() -> String {
+    commandOutput.hasSuffix("\n") ? String(commandOutput.dropLast()) : commandOutput
+  }
+
+  /// Reports a failure; returns false when the session must stop because of it.
+  @discardableResult
+  func fail(_ diagnostic: Diagnostic) -> Bool {
+    report(diagnostic)
+    lastError = diagnostic.message
+    failureCount += 1
+    if failure == nil || failure == .command { failure = diagnostic.kind }
+    return options.interactive || options.keepGoing
+  }
+
+  /// The exit status of the session so far: 0, 1, 65 or 66.
+  public var exitStatus: Int32 {
+    switch failure {
+    case nil: 0
+    case .command: 1
+    case .unreadableStore: 65
+    case .unreadableInput: 66
+    }
+  }
+}

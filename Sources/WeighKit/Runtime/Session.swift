@@ -1,0 +1,150 @@
+import Foundation
+
+/// One run of the interpreter: the app's state, the clock, and where output goes.
+///
+/// The REPL and the script runner both drive a session; it never touches the terminal.
+public final class Session {
+  public let options: SessionOptions
+  let store: Store
+  let sink: OutputSink
+  var renderer: DiagnosticRenderer
+
+  var settings: Settings
+  var app: AppDocument
+  /// The virtual clock, once set; the wall clock before that.
+  var virtualNow: Int64?
+  var seed: UInt64
+  /// `--unit` and `--tz` hold for the session until `set unit` or `set tz` replaces them.
+  var unitOverride: DisplayUnit?
+  private(set) var zone: ZonedClock
+  /// The time zone's name as the user wrote it (Linux calls UTC "GMT").
+  private(set) var zoneName: String
+
+  /// What the running command has printed to stdout so far.
+  var commandOutput = ""
+  /// What the previous command printed (the `output` fact).
+  var lastOutput = ""
+  /// The most recent error message (the `error` fact).
+  var lastError = ""
+  var undoStack: [UndoStep] = []
+  /// The scripts being run, innermost last (for `include`).
+  var sourceStack: [(display: String, directory: String)] = []
+  /// In the REPL, the number of the line just typed: its errors show only a caret.
+  var interactiveLine: Int?
+  /// Set by `quit`.
+  public internal(set) var quitRequested = false
+  /// The worst failure so far, which decides the exit status.
+  public internal(set) var failure: FailureKind?
+  /// How many commands failed.
+  public internal(set) var failureCount = 0
+
+  /// Opens the store and reads the settings.
+  public init(options: SessionOptions, output: OutputSink) throws(Diagnostic) {
+    self.options = options
+    self.sink = output
+    renderer = DiagnosticRenderer(color: options.color)
+    do {
+      store = try Store.open(options.store, lockTimeout: options.lockTimeout)
+    } catch {
+      throw Diagnostic("\(error)", kind: .unreadableStore)
+    }
+    settings = Settings(json: store.documents["settings"])
+    app = AppDocument(json: store.documents["app"])
+    virtualNow = options.clock
+    seed = options.seed
+    unitOverride = options.unit
+    zoneName = options.timeZone ?? settings.timeZone
+    zone = ZonedClock(zone: TimeZone(identifier: zoneName) ?? .gmt)
+  }
+
+  /// Releases the store.
+  public func close() { store.close() }
+
+  // MARK: Clock, zone, unit
+
+  /// The current instant: the virtual clock when set, else the wall clock.
+  var now: Int64 { virtualNow ?? Int64(Date().timeIntervalSince1970) }
+
+  /// The display unit of this session.
+  var unit: DisplayUnit { unitOverride ?? settings.unit }
+
+  /// Re-reads the time zone after `set tz`.
+  func useTimeZone(_ identifier: String) {
+    zoneName = identifier
+    zone = ZonedClock(zone: TimeZone(identifier: identifier) ?? .gmt)
+  }
+
+  /// `68.5 kg` in the display unit.
+  func format(_ kilograms: Double) -> String { unit.format(kilograms: kilograms) }
+
+  // MARK: Output
+
+  /// Prints a line to stdout.
+  func print(_ line: String) {
+    commandOutput += line
+    commandOutput += "\n"
+    sink.write(line + "\n", to: .standardOutput)
+  }
+
+  /// Prints a diagnostic to stderr.
+  func report(_ diagnostic: Diagnostic) {
+    var renderer = renderer
+    if diagnostic.span?.line != interactiveLine || diagnostic.span?.file != "<stdin>" {
+      renderer.interactivePromptWidth = nil
+    }
+    sink.write(renderer.render(diagnostic), to: .standardError)
+  }
+
+  /// A parse context for a line of `file`.
+  func context(file: String, line: Int, text: String) -> ParseContext {
+    ParseContext(file: file, line: line, text: text, clock: zone, now: now)
+  }
+
+  // MARK: Data
+
+  /// The app's entries, ordered by number.
+  func entries() throws(Diagnostic) -> [Entry] {
+    do { return try store.entries() } catch {
+      throw Diagnostic("\(error)", kind: .unreadableStore)
+    }
+  }
+
+  /// Commits `changes` durably as one transaction; `undo` reverts them.
+  func commit(_ changes: [StoreChange], undo: UndoStep?) throws(Diagnostic) {
+    do { try store.commit(changes) } catch {
+      throw Diagnostic("could not write the store: \(error)")
+    }
+    for change in changes {
+      if case .setDocument("settings", let value) = change { settings = Settings(json: value) }
+      if case .setDocument("app", let value) = change { app = AppDocument(json: value) }
+    }
+    if let undo { undoStack.append(undo) }
+  }
+}
+
+/// The app's small state: counters that must survive restarts.
+struct AppDocument: Equatable {
+  var nextEntryID = 1
+
+  init() {}
+
+  init(json: JSONValue?) {
+    if case .object(let object)? = json, case .number(let next)? = object["next_entry_id"] {
+      nextEntryID = Int(next)
+    }
+  }
+
+  var json: JSONValue { .object(["next_entry_id": .number(Double(nextEntryID))]) }
+}
+
+/// What `undo` does to revert one change.
+struct UndoStep {
+  /// `log #3`, `edit #2`: what is reverted, for the message.
+  var description: String
+  var changes: [StoreChange]
+}
+
+extension Session {
+  /// The numbers of the app's entries, for completion of `#12`.
+  public func entryNumbers() -> [Int] { (try? entries().map(\.id)) ?? [] }
+}

@@ -1,0 +1,55 @@
+import Foundation
+
+/// Which reading stands for a day with several (`set daily`).
+public enum DailyPolicy: String, CaseIterable, Sendable {
+  case first
+  case morning
+  case latest
+  case average
+}
+
+/// The user's settings and profile, kept in the store's `settings` document.
+public struct Settings: Equatable, Sendable {
+  public var unit: DisplayUnit = .kg
+  /// An IANA time zone name.
+  public var timeZone: String = TimeZone.current.identifier
+  public var daily: DailyPolicy = .first
+  /// Metres.
+  public var height: Double?
+  /// Kilograms.
+  public var prePregnancy: Double?
+  /// Kilograms.
+  public var goal: Double?
+
+  public init() {}
+
+  /// The settings as stored.
+  public var json: JSONValue {
+    var object: [String: JSONValue] = [
+      "unit": .string(unit.rawValue),
+      "tz": .string(timeZone),
+      "daily": .string(daily.rawValue),
+    ]
+    if let height { object["height_m"] = .number(height) }
+    if let prePregnancy { object["pre_pregnancy_kg"] = .number(prePregnancy) }
+    if let goal { object["goal_kg"] = .number(goal) }
+    return .object(object)
+  }
+
+  /// Settings read back from the store; unknown or missing keys keep their defaults.
+  public init(json: JSONValue?) {
+    guard case .object(let object)? = json else { return }
+    if case .string(let text)? = object["unit"], let unit = DisplayUnit(rawValue: text) {
+      self.unit = unit
+    }
+    if case .string(let text)? = object["tz"], TimeZone(identifier: text) != nil {
+      timeZone = text
+    }
+    if case .string(let text)? = object["daily"], let daily = DailyPolicy(rawValue: text) {
+      self.daily = daily
+    }
+    if case .number(let value)? = object["height_m"] { height = value }
+    if case .number(let value)? = object["pre_pregnancy_kg"] { prePregnancy = value }
+    if case .number(let value)? = object["goal_kg"] { goal = value }
+  }
+}

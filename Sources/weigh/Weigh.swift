@@ -1,0 +1,215 @@
+import ArgumentParser
+import Foundation
+import LineEditing
+import WeighKit
+
+@main
+struct Weigh: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "weigh",
+    abstract: "A weight log and a simulated HealthKit, driven by a small command language.",
+    discussion: """
+      With no file and a terminal on stdin, weigh opens the REPL. Otherwise it runs the
+      given scripts, the -e commands, or stdin, headless. See README.md and docs/language.md.
+      """,
+    version: WeighVersion.current,
+    subcommands: [Run.self, Test.self, Check.self],
+    defaultSubcommand: Run.self)
+}
+
+/// Options shared by the commands that open a store.
+struct StoreOptions: ParsableArguments {
+  @Option(name: .customLong("store"), help: "The store folder (default: $WEIGH_STORE, else $XDG_DATA_HOME/weigh, else ~/.local/share/weigh).")
+  var directory: String?
+
+  @Flag(help: "Keep everything in memory; persist nothing.")
+  var memory = false
+
+  func location() -> StoreLocation {
+    if memory { return .memory }
+    if let directory { return .directory(directory) }
+    return .directory(StoreDefaults.directory(environment: ProcessInfo.processInfo.environment))
+  }
+}
+
+enum ColorMode: String, ExpressibleByArgument, CaseIterable {
+  case auto, always, never
+
+  /// Whether to colour stderr: `auto` only on a terminal, never with NO_COLOR or TERM=dumb.
+  func resolved() -> Bool {
+    switch self {
+    case .always: return true
+    case .never: return false
+    case .auto:
+      let environment = ProcessInfo.processInfo.environment
+      if let noColor = environment["NO_COLOR"], !noColor.isEmpty { return false }
+      if environment["TERM"] == "dumb" { return false }
+      return isatty(STDERR_FILENO) == 1
+    }
+  }
+}
+
+extension DisplayUnit: ExpressibleByArgument {}
+
+/// `weigh [FILE…] [-e COMMAND…]`: the REPL, or scripts run headless.
+struct Run: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "run", abstract: "Run scripts, -e commands, stdin, or the REPL (the default).")
+
+  @OptionGroup var store: StoreOptions
+
+  @Option(name: .customShort("e"), help: ArgumentHelp("Run a command (repeatable).", valueName: "command"))
+  var commands: [String] = []
+
+  @Flag(help: "Run on after a failed command and report every failure.")
+  var keepGoing = false
+
+  @Option(help: ArgumentHelp("Start the virtual clock at an instant, e.g. 2026-01-01T08:00Z.", valueName: "instant"))
+  var clock: String?
+
+  @Option(help: "Seed the random generator of simulations and UUIDs.")
+  var seed: UInt64?
+
+  @Option(help: ArgumentHelp("The time zone for this session (IANA name).", valueName: "zone"))
+  var tz: String?
+
+  @Option(help: "The display unit for this session.")
+  var unit: DisplayUnit?
+
+  @Option(help: "Colour diagnostics: auto, always or never.")
+  var color: ColorMode = .auto
+
+  @Argument(help: ArgumentHelp("Scripts (.wcfg) to run.", valueName: "file"))
+  var files: [String] = []
+
+  func validate() throws {
+    if let tz, TimeZone(identifier: tz) == nil {
+      throw ValidationError("unknown time zone '\(tz)'; use an IANA name such as Europe/Berlin or UTC")
+    }
+    if clock != nil, (try? parseClock()) == nil {
+      throw ValidationError("cannot read --clock '\(clock!)'; use an instant such as 2026-01-01T08:00Z")
+    }
+  }
+
+  private func parseClock() throws -> Int64? {
+    guard let clock else { return nil }
+    let zone = ZonedClock(zone: TimeZone(identifier: tz ?? "UTC") ?? .gmt)
+    return try InstantParser.parse(clock, clock: zone)
+  }
+
+  func run() throws {
+    var options = SessionOptions()
+    options.store = store.location()
+    options.keepGoing = keepGoing
+    options.clock = try parseClock()
+    if let seed { options.seed = seed }
+    options.timeZone = tz
+    options.unit = unit
+    options.color = color.resolved()
+    let interactive = files.isEmpty && commands.isEmpty && LineEditor.isInteractive
+    options.interactive = interactive
+    options.terminalColumns = LineEditor.terminalColumns()
+    let output = StandardStreams()
+    let session: Session
+    do {
+      session = try Session(options: options, output: output)
+    } catch {
+      output.write(DiagnosticRenderer(color: options.color).render(error), to: .standardError)
+      output.flush()
+      throw ExitCode(error.kind == .unreadableStore ? 65 : 1)
+    }
+    defer { session.close() }
+    let here = FileManager.default.currentDirectoryPath
+    if interactive {
+      let editor = LineEditor(
+        programName: "weigh", historyPath: History.path(environment: ProcessInfo.processInfo.environment),
+        completer: { line, word in
+          Completion.candidates(lineBeforeWord: String(line.dropLast(word.count)), word: word, entryNumbers: session.entryNumbers())
+        })
+      session.runInteractive(EditorReader(editor: editor), directory: here)
+      output.flush()
+      return
+    }
+    if !commands.isEmpty {
+      session.run(lines: commands, display: "-e", directory: here)
+    }
+    for file in files where session.exitStatus == 0 || keepGoing {
+      let text: String
+      do {
+        text = try String(contentsOfFile: file, encoding: .utf8)
+      } catch {
+        output.write(
+          DiagnosticRenderer(color: options.color).render(
+            Diagnostic("cannot read script \(file): \(error.localizedDescription.lowercased())", kind: .unreadableInput)),
+          to: .standardError)
+        output.flush()
+        throw ExitCode(66)
+      }
+      let directory = (file as NSString).deletingLastPathComponent
+      if !session.run(script: text, display: file, directory: directory.isEmpty ? "." : directory) { break }
+    }
+    if files.isEmpty && commands.isEmpty {
+      session.run(lines: StandardInputLines(), display: "<stdin>", directory: here)
+    }
+    output.flush()
+    if session.exitStatus != 0 { throw ExitCode(session.exitStatus) }
+  }
+}
+
+/// `weigh test [PATH…] [--update]`
+struct Test: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Run golden tests: each *.wcfg against its sibling .out file.")
+
+  @Flag(help: "Write the .out files anew and list those that changed (such a run does not pass).")
+  var update = false
+
+  @Argument(help: ArgumentHelp("Scripts or folders (default: Tests/golden).", valueName: "path"))
+  var paths: [String] = []
+
+  func run() throws {
+    let runner = GoldenRunner()
+    let scripts: [String]
+    do {
+      scripts = try runner.scripts(in: paths.isEmpty ? ["Tests/golden"] : paths)
+    } catch {
+      FileHandle.standardError.write(Data(DiagnosticRenderer().render(error).utf8))
+      throw ExitCode(66)
+    }
+    var passed = 0
+    var failed = 0
+    var updated: [String] = []
+    for script in scripts {
+      switch runner.check(scriptAt: script, update: update) {
+      case .passed:
+        passed += 1
+        print("PASS \(script)")
+      case .failed(let diff):
+        failed += 1
+        print("FAIL \(script)")
+        print(diff, terminator: "")
+      case .updated:
+        updated.append(script)
+        print("UPDATED \(script)")
+      }
+    }
+    if !updated.isEmpty {
+      print("updated \(updated.count) expected output\(updated.count == 1 ? "" : "s"); not counted as passing")
+    }
+    print("\(passed) passed, \(failed) failed")
+    if failed > 0 || !updated.isEmpty { throw ExitCode(1) }
+  }
+}
+
+/// `weigh check`
+struct Check: ParsableCommand {
+  static let configuration = CommandConfiguration(abstract: "Verify that a store can be read in full.")
+
+  @OptionGroup var store: StoreOptions
+
+  func run() throws {
+    let report = StoreCheck.run(store.location())
+    print(report.text, terminator: "")
+    if !report.ok { throw ExitCode(65) }
+  }
+}

@@ -1,2 +1,0 @@
-import WeighKit
-print("weigh")
