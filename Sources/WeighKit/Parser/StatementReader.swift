@@ -33,14 +33,17 @@ public struct StatementReader {
     var joined: SourceLine
     if let pending {
       joined = pending.line
-      joined.text = pending.text + text
+      // A continuation joins with one space, whatever indentation the next line has.
+      joined.text = pending.text + text.drop(while: { $0 == " " || $0 == "\t" })
     } else {
       joined = SourceLine(file: file, number: number, text: text)
     }
     if Lexer.continues(Substring(joined.text)) {
       var trimmed = Substring(joined.text)
       while trimmed.last != "\\" { trimmed = trimmed.dropLast() }
-      pending = (joined, String(trimmed.dropLast()) + " ")
+      trimmed = trimmed.dropLast()
+      while let last = trimmed.last, last == " " || last == "\t" { trimmed = trimmed.dropLast() }
+      pending = (joined, String(trimmed) + " ")
       return []
     }
     pending = nil
