@@ -137,11 +137,23 @@ public final class LineEditor {
     }
   }
 
+  /// Whether Ctrl-C was pressed since the last prompt (or the last call), clearing the record.
+  ///
+  /// Long-running work can poll this to stop early. A second Ctrl-C before anyone asks ends
+  /// the process, so a stuck command can always be left.
+  public func consumeInterrupt() -> Bool {
+    interactive && TerminalSignals.take(SIGINT)
+  }
+
   /// Turns what the line handler received into the result, recording history.
   private func finish(_ accepted: String?) -> LineInput {
     guard let text = accepted else {
-      // Readline leaves the cursor after the prompt; the shell's next prompt needs a fresh line.
-      writeToTerminal("\n")
+      // The shell's next prompt needs a fresh line. Readline 8.2 ends the line itself on EOF
+      // only when it had bracketed paste switched on (not with TERM=dumb or when turned off).
+      let readlineEndedLine = rl_variable_value("enable-bracketed-paste").map {
+        String(cString: $0) == "on"
+      } ?? false
+      if !readlineEndedLine { writeToTerminal("\n") }
       return .end
     }
     var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
