@@ -31,7 +31,7 @@ public final class LineEditor {
   private var queuedLines: [String] = []
 
   /// Prepares readline: `programName` selects `$if programName` blocks in `~/.inputrc`,
-  /// `historyPath` (nil for none) is loaded now and updated after every line, and
+  /// `historyPath` (nil or empty for none) is loaded now and updated after every line, and
   /// `completer` gets the line up to the cursor and the word being completed and returns
   /// the words that may replace it.
   ///
@@ -47,7 +47,7 @@ public final class LineEditor {
       history = nil
       return
     }
-    if let historyPath {
+    if let historyPath, !historyPath.isEmpty {
       let (file, problem) = HistoryFile.open(path: historyPath)
       history = file
       historyProblem = problem
@@ -83,6 +83,9 @@ public final class LineEditor {
   }
 
   /// Shows `prompt` and waits for one line, Ctrl-C or Ctrl-D.
+  ///
+  /// Wrap invisible parts of a coloured prompt in `"\u{01}"` … `"\u{02}"` so readline
+  /// measures its width correctly.
   ///
   /// Accepted non-blank lines go to the history file before this returns, so a killed
   /// process loses none. On Ctrl-C the edited text is dropped and the terminal is left
@@ -150,9 +153,10 @@ public final class LineEditor {
     guard let text = accepted else {
       // The shell's next prompt needs a fresh line. Readline 8.2 ends the line itself on EOF
       // only when it had bracketed paste switched on (not with TERM=dumb or when turned off).
-      let readlineEndedLine = rl_variable_value("enable-bracketed-paste").map {
-        String(cString: $0) == "on"
-      } ?? false
+      let readlineEndedLine =
+        rl_variable_value("enable-bracketed-paste").map {
+          String(cString: $0) == "on"
+        } ?? false
       if !readlineEndedLine { writeToTerminal("\n") }
       return .end
     }

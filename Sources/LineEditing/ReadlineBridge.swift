@@ -38,12 +38,13 @@ enum ReadlineBridge {
     }
 
   /// Hands readline the precomputed candidates one by one, as malloc'ed copies it will free.
-  static let nextCandidate: @convention(c) (UnsafePointer<CChar>?, Int32) -> UnsafeMutablePointer<
-    CChar
-  >? = { _, _ in
-    guard !pendingCandidates.isEmpty else { return nil }
-    return strdup(pendingCandidates.removeFirst())
-  }
+  static let nextCandidate:
+    @convention(c) (UnsafePointer<CChar>?, Int32) -> UnsafeMutablePointer<
+      CChar
+    >? = { _, _ in
+      guard !pendingCandidates.isEmpty else { return nil }
+      return strdup(pendingCandidates.removeFirst())
+    }
 
   /// The bytes of readline's buffer before byte offset `end`, decoded as UTF-8.
   static func lineBeforeCursor(end: Int) -> String {

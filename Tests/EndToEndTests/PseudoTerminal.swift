@@ -253,7 +253,8 @@ final class PseudoTerminal {
       }
       let remaining = deadline - ContinuousClock.now
       guard remaining > .zero else {
-        throw Failure.stillRunning(seen: String(decoding: Self.strippingEscapes(raw)[consumed...], as: UTF8.self))
+        throw Failure.stillRunning(
+          seen: String(decoding: Self.strippingEscapes(raw)[consumed...], as: UTF8.self))
       }
       pump(waitingAtMost: min(50, Self.milliseconds(remaining)))
     }
@@ -268,7 +269,10 @@ final class PseudoTerminal {
   static func builtProduct(named name: String) -> String {
     var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
     let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-    let executable = length > 0 ? String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self) : CommandLine.arguments[0]
+    let executable =
+      length > 0
+      ? String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+      : CommandLine.arguments[0]
     let directory = executable.split(separator: "/", omittingEmptySubsequences: false).dropLast()
       .joined(separator: "/")
     return directory + "/" + name
@@ -308,7 +312,8 @@ final class PseudoTerminal {
         // CSI: parameter and intermediate bytes (0x20...0x3F), then one final byte (0x40...0x7E).
         while end < bytes.count, (0x20...0x3F).contains(bytes[end]) { end += 1 }
         end += 1
-      case UInt8(ascii: "]"), UInt8(ascii: "P"), UInt8(ascii: "X"), UInt8(ascii: "^"), UInt8(ascii: "_"):
+      case UInt8(ascii: "]"), UInt8(ascii: "P"), UInt8(ascii: "X"), UInt8(ascii: "^"),
+        UInt8(ascii: "_"):
         // String sequences end with BEL (OSC only) or with ESC \.
         while end < bytes.count, bytes[end] != bell, bytes[end] != escape { end += 1 }
         end += end < bytes.count && bytes[end] == escape ? 2 : 1

@@ -29,7 +29,8 @@ struct PseudoTerminalTests {
   }
 
   @Test func reportsExitStatusAndStripsEscapes() throws {
-    let script = #"printf '\033[?2004h\033[1mbold\033[0m \033]0;title\007plain\033[?2004l\n'; exit 3"#
+    let script =
+      #"printf '\033[?2004h\033[1mbold\033[0m \033]0;title\007plain\033[?2004l\n'; exit 3"#
     let terminal = try PseudoTerminal("/bin/sh", arguments: ["-c", script])
     #expect(try terminal.expect("plain\n") == "bold plain\n")
     #expect(try terminal.waitForExit() == .exited(3))
@@ -64,8 +65,9 @@ struct PseudoTerminalTests {
     #expect {
       try terminal.expect("never printed")
     } throws: { error in
-      guard case .endedBeforeOutput(let expected, let seen, let termination)? =
-        error as? PseudoTerminal.Failure
+      guard
+        case .endedBeforeOutput(let expected, let seen, let termination)? =
+          error as? PseudoTerminal.Failure
       else { return false }
       return expected == "never printed" && seen == "something else\n"
         && termination == .exited(4)
