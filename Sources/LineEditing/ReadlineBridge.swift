@@ -6,6 +6,17 @@ import Glibc
 /// Readline stores bare C function pointers, which cannot capture context, so the active
 /// editor's completer and the line handed back by the callback interface live here.
 enum ReadlineBridge {
+  /// Readline's `rl_vcpfunc_t`: receives the finished line, or nil at end of input.
+  typealias LineHandler = @convention(c) (UnsafeMutablePointer<CChar>?) -> Void
+  /// Readline's `rl_completion_func_t`: word, its start and end offsets, to a match list.
+  typealias CompletionFunction =
+    @convention(c) (UnsafePointer<CChar>?, Int32, Int32) ->
+    UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+  /// Readline's `rl_compentry_func_t`: called with state 0, 1, 2… until it returns nil.
+  typealias CandidateGenerator =
+    @convention(c) (UnsafePointer<CChar>?, Int32) ->
+    UnsafeMutablePointer<CChar>?
+
   // The only unchecked state in the package: readline calls these callbacks synchronously,
   // from inside `rl_callback_read_char`, on the thread that drives `LineEditor`, which is
   // confined to the main thread. Nothing else reads or writes them.
@@ -14,7 +25,7 @@ enum ReadlineBridge {
   nonisolated(unsafe) static var acceptedLine: String??
 
   /// Handles a finished line (or end of input, as nil) from readline's callback interface.
-  static let lineHandler: @convention(c) (UnsafeMutablePointer<CChar>?) -> Void = { raw in
+  static let lineHandler: LineHandler = { raw in
     if let raw {
       acceptedLine = .some(String(cString: raw))
       free(raw)  // readline allocates with malloc
@@ -26,25 +37,19 @@ enum ReadlineBridge {
   }
 
   /// Asks the completer for the word at the cursor; never falls back to file names.
-  static let attemptCompletion:
-    @convention(c) (UnsafePointer<CChar>?, Int32, Int32) -> UnsafeMutablePointer<
-      UnsafeMutablePointer<CChar>?
-    >? = { text, _, end in
-      rl_attempted_completion_over = 1
-      guard let completer, let text else { return nil }
-      pendingCandidates = completer(lineBeforeCursor(end: Int(end)), String(cString: text))
-      guard !pendingCandidates.isEmpty else { return nil }
-      return rl_completion_matches(text, nextCandidate)
-    }
+  static let attemptCompletion: CompletionFunction = { text, _, end in
+    rl_attempted_completion_over = 1
+    guard let completer, let text else { return nil }
+    pendingCandidates = completer(lineBeforeCursor(end: Int(end)), String(cString: text))
+    guard !pendingCandidates.isEmpty else { return nil }
+    return rl_completion_matches(text, nextCandidate)
+  }
 
   /// Hands readline the precomputed candidates one by one, as malloc'ed copies it will free.
-  static let nextCandidate:
-    @convention(c) (UnsafePointer<CChar>?, Int32) -> UnsafeMutablePointer<
-      CChar
-    >? = { _, _ in
-      guard !pendingCandidates.isEmpty else { return nil }
-      return strdup(pendingCandidates.removeFirst())
-    }
+  static let nextCandidate: CandidateGenerator = { _, _ in
+    guard !pendingCandidates.isEmpty else { return nil }
+    return strdup(pendingCandidates.removeFirst())
+  }
 
   /// The bytes of readline's buffer before byte offset `end`, decoded as UTF-8.
   static func lineBeforeCursor(end: Int) -> String {
