@@ -48,7 +48,7 @@ struct StandardInputLines: Sequence, IteratorProtocol {
 struct EditorReader: LineReader {
   let editor: LineEditor
 
-  func read(prompt: String) -> LineInput {
+  func read(prompt: String) -> WeighKit.LineInput {
     switch editor.read(prompt: prompt) {
     case .line(let text): return .line(text)
     case .interrupted: return .interrupted

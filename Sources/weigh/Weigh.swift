@@ -126,6 +126,9 @@ struct Run: ParsableCommand {
         completer: { line, word in
           Completion.candidates(lineBeforeWord: String(line.dropLast(word.count)), word: word, entryNumbers: session.entryNumbers())
         })
+      if let problem = editor.historyProblem {
+        output.write("weigh: warning: \(problem); history is not kept\n", to: .standardError)
+      }
       session.runInteractive(EditorReader(editor: editor), directory: here)
       output.flush()
       return
