@@ -40,7 +40,8 @@ public struct GoalProjection: Equatable, Sendable {
     self.trend = trend
     self.dailySlope = dailySlope
     let distance = trend - goal
-    if abs(distance) <= Self.maintenanceBand {
+    // A hair of tolerance so that a trend printed on the band's edge counts as inside it.
+    if abs(distance) <= Self.maintenanceBand + 1e-9 {
       status = .atGoal
     } else if let slope = dailySlope, slope != 0 {
       if (distance > 0) == (slope > 0) {

@@ -34,11 +34,12 @@ public struct PregnancyRange: Equatable, Sendable {
   public static func at(
     week: Int, prePregnancyKilograms: Double?, heightMeters: Double?
   ) -> Result<PregnancyRange, PregnancyRangeError> {
+    // The week is the command's own argument, so it is checked before the settings.
+    guard weeks.contains(week) else { return .failure(.weekOutOfRange(week)) }
     guard let heightMeters, heightMeters > 0 else { return .failure(.missingHeight) }
     guard let prePregnancyKilograms, prePregnancyKilograms > 0 else {
       return .failure(.missingPrePregnancyWeight)
     }
-    guard weeks.contains(week) else { return .failure(.weekOutOfRange(week)) }
     let bmi = BodyMassIndex(kilograms: prePregnancyKilograms, heightMeters: heightMeters).value
     let category = PregnancyCategory(bmi: bmi)
     return .success(
