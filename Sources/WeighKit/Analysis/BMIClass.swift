@@ -25,15 +25,15 @@ public enum BMIClass: String, CaseIterable, Sendable {
   /// The label printed by `bmi`: `normal`, `obese I`, …
   public var label: String { rawValue }
 
-  /// The printed BMI range of the class, e.g. `18.5–24.9`.
+  /// The printed BMI range of the class, e.g. `18.5-24.9`.
   public var rangeText: String {
     switch self {
-    case .underweight: "< 18.5"
-    case .normal: "18.5–24.9"
-    case .overweight: "25–29.9"
-    case .obeseI: "30–34.9"
-    case .obeseII: "35–39.9"
-    case .obeseIII: "≥ 40"
+    case .underweight: "<18.5"
+    case .normal: "18.5-24.9"
+    case .overweight: "25-29.9"
+    case .obeseI: "30-34.9"
+    case .obeseII: "35-39.9"
+    case .obeseIII: ">=40"
     }
   }
 }

@@ -21,13 +21,13 @@ public enum GlucoseBand: String, CaseIterable, Sendable {
     }
   }
 
-  /// The band's bounds as printed, e.g. `70–180`.
+  /// The band's bounds as printed, e.g. `70-180`.
   public var rangeText: String {
     switch self {
     case .veryLow: "<54"
-    case .low: "54–69"
-    case .inRange: "70–180"
-    case .high: "181–250"
+    case .low: "54-69"
+    case .inRange: "70-180"
+    case .high: "181-250"
     case .veryHigh: ">250"
     }
   }

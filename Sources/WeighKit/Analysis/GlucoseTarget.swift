@@ -11,7 +11,7 @@ public enum GlucoseTarget: String, CaseIterable, Sendable {
   /// Fewer than 5% of readings above 250 mg/dL.
   case veryHigh = "above 250 <5%"
   /// A coefficient of variation of 36% or less.
-  case variability = "cv ≤36%"
+  case variability = "cv <=36%"
 
   /// The label printed by `glucose`.
   public var label: String { rawValue }
