@@ -6,7 +6,10 @@ extension BodyMassIndex {
   ) -> [String] {
     let bmi = BodyMassIndex(kilograms: kilograms, heightMeters: heightMeters)
     return TextTable.labelled([
-      ("bmi", "\(DisplayUnit.formatNumber(bmi.value, decimals: 1)) (\(bmi.whoClass.label), \(bmi.whoClass.rangeText))"),
+      (
+        "bmi",
+        "\(DisplayUnit.formatNumber(bmi.value, decimals: 1)) (\(bmi.whoClass.label), \(bmi.whoClass.rangeText))"
+      ),
       ("weight", "\(unit.format(kilograms: kilograms)) (\(weightSource))"),
       ("height", WeightText.height(meters: heightMeters, unit: unit)),
     ])

@@ -28,7 +28,8 @@ public struct CalendarDay: Hashable, Comparable, Sendable, CustomStringConvertib
 
   /// The local calendar day that contains `instant` (seconds since 1970 UTC) in `timeZone`.
   public init(instant: Int64, timeZone: TimeZone) {
-    let local = instant + Int64(timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(instant))))
+    let local =
+      instant + Int64(timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(instant))))
     dayNumber = Self.floorDivide(local, 86_400)
   }
 

@@ -14,7 +14,10 @@ extension GlucoseSummary {
     lines += TextTable.columns(
       header: ["band", "mg/dL", "readings", "share"],
       rows: GlucoseBand.allCases.map { band in
-        [band.rawValue, band.rangeText, String(bandCounts[band] ?? 0), WeightText.percent(percent(band))]
+        [
+          band.rawValue, band.rangeText, String(bandCounts[band] ?? 0),
+          WeightText.percent(percent(band)),
+        ]
       })
     lines.append("")
     lines += TextTable.columns(

@@ -76,7 +76,9 @@ public struct SVGChart: Sendable {
     let allDays = points.map(\.day) + band.map(\.day)
     let firstDay = allDays.min() ?? CalendarDay(dayNumber: 0)
     let lastDay = allDays.max() ?? firstDay
-    var values = points.flatMap { [mass.fromKilograms($0.trend), mass.fromKilograms($0.kilograms)] }
+    var values = points.flatMap {
+      [mass.fromKilograms($0.trend), mass.fromKilograms($0.kilograms)]
+    }
     values += band.flatMap { [mass.fromKilograms($0.low), mass.fromKilograms($0.high)] }
     if let goal { values.append(mass.fromKilograms(goal)) }
     let bounds = ChartScale.paddedBounds(values)
@@ -118,7 +120,9 @@ public struct SVGChart: Sendable {
   private func bandElements(_ frame: Frame) -> [String] {
     guard !band.isEmpty else { return [] }
     let mass = unit.mass
-    let upper = band.map { "\(Self.number(frame.x($0.day))),\(Self.number(frame.y(mass.fromKilograms($0.high))))" }
+    let upper = band.map {
+      "\(Self.number(frame.x($0.day))),\(Self.number(frame.y(mass.fromKilograms($0.high))))"
+    }
     let lower = band.reversed().map {
       "\(Self.number(frame.x($0.day))),\(Self.number(frame.y(mass.fromKilograms($0.low))))"
     }
@@ -138,7 +142,8 @@ public struct SVGChart: Sendable {
         "<line x1=\"\(Self.number(frame.left))\" y1=\"\(y)\" x2=\"\(Self.number(frame.right))\" "
           + "y2=\"\(y)\" stroke=\"#e4e4e4\"/>"
           + "<text x=\"\(Self.number(frame.left - 6))\" y=\"\(y)\" text-anchor=\"end\" "
-          + "dominant-baseline=\"middle\">\(DisplayUnit.formatNumber(value, decimals: decimals))</text>")
+          + "dominant-baseline=\"middle\">\(DisplayUnit.formatNumber(value, decimals: decimals))</text>"
+      )
     }
     lines.append("</g>")
     let middle = Self.number((frame.top + frame.bottom) / 2)
@@ -216,7 +221,8 @@ public struct SVGChart: Sendable {
       items.append(
         "<line x1=\"\(Self.number(frame.left + 160))\" y1=\"\(y)\" x2=\"\(Self.number(frame.left + 180))\" "
           + "y2=\"\(y)\" stroke=\"#d9822b\" stroke-width=\"1.5\" stroke-dasharray=\"6 4\"/>"
-          + "<text x=\"\(Self.number(frame.left + 186))\" y=\"\(y)\" dominant-baseline=\"middle\">goal</text>")
+          + "<text x=\"\(Self.number(frame.left + 186))\" y=\"\(y)\" dominant-baseline=\"middle\">goal</text>"
+      )
     }
     if !band.isEmpty {
       items.append(

@@ -15,8 +15,10 @@ extension StatisticsBucket {
     }
     let rows = buckets.map { bucket in
       [
-        interval == .monthly ? String(bucket.firstDay.description.prefix(7)) : bucket.firstDay.description,
-        weight(bucket.average), weight(bucket.minimum), weight(bucket.maximum), String(bucket.count),
+        interval == .monthly
+          ? String(bucket.firstDay.description.prefix(7)) : bucket.firstDay.description,
+        weight(bucket.average), weight(bucket.minimum), weight(bucket.maximum),
+        String(bucket.count),
       ]
     }
     return TextTable.columns(header: [first, "average", "min", "max", "count"], rows: rows)

@@ -49,7 +49,8 @@ public struct TerminalChart: Sendable {
     let rowLabels = (0..<height).map { row in
       // Label each row with the value at its middle.
       let fraction = (Double(row) + 0.5) / Double(height)
-      return DisplayUnit.formatNumber(bounds.high - fraction * (bounds.high - bounds.low), decimals: 1)
+      return DisplayUnit.formatNumber(
+        bounds.high - fraction * (bounds.high - bounds.low), decimals: 1)
     }
     let labelWidth = rowLabels.map(\.count).max() ?? 0
     let plotWidth = width - labelWidth - 2

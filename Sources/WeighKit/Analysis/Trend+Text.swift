@@ -3,7 +3,9 @@ extension Trend {
   public func summaryLines(unit: DisplayUnit) -> [String] {
     guard let current, let lastDay else { return ["no weights yet; log one, e.g. log 68.5kg"] }
     let rate =
-      weeklyRate.map { "\(WeightText.rate(kilogramsPerWeek: $0, unit: unit)) (over \(rateDays) days)" }
+      weeklyRate.map {
+        "\(WeightText.rate(kilogramsPerWeek: $0, unit: unit)) (over \(rateDays) days)"
+      }
       ?? "unknown (needs weights on 2 days)"
     return TextTable.labelled([
       ("trend", "\(unit.format(kilograms: current)) on \(lastDay)"),

@@ -30,7 +30,8 @@ func reading(
   _ year: Int, _ month: Int, _ dayOfMonth: Int, _ hour: Int, _ minute: Int = 0,
   _ kilograms: Double, in zone: TimeZone = Zones.berlin
 ) -> WeightReading {
-  WeightReading(instant: instant(year, month, dayOfMonth, hour, minute, in: zone), kilograms: kilograms)
+  WeightReading(
+    instant: instant(year, month, dayOfMonth, hour, minute, in: zone), kilograms: kilograms)
 }
 
 func isClose(_ a: Double?, _ b: Double, _ tolerance: Double = 1e-9) -> Bool {

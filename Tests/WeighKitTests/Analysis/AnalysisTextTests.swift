@@ -36,7 +36,8 @@ import Testing
 
   @Test func statsTable() {
     let readings = [
-      reading(2026, 3, 25, 8, 0, 70), reading(2026, 3, 29, 8, 0, 72), reading(2026, 3, 30, 8, 0, 74),
+      reading(2026, 3, 25, 8, 0, 70), reading(2026, 3, 29, 8, 0, 72),
+      reading(2026, 3, 30, 8, 0, 74),
     ]
     let buckets = StatisticsBucket.buckets(
       of: readings, interval: .weekly, timeZone: Zones.berlin,
@@ -53,7 +54,8 @@ import Testing
     let lines = StatisticsBucket.tableLines(monthly, interval: .monthly, unit: .kg)
     #expect(lines[1] == "2026-02        -        -        -      0")
     #expect(lines[2].hasPrefix("2026-03  72.0 kg"))
-    #expect(StatisticsBucket.tableLines([], interval: .daily, unit: .kg) == ["no weights in the range"])
+    #expect(
+      StatisticsBucket.tableLines([], interval: .daily, unit: .kg) == ["no weights in the range"])
   }
 
   @Test func bmiLines() {
@@ -118,13 +120,16 @@ import Testing
         "rate:      -0.7 kg/week",
         "projected: 2026-04-11 (in 100 days)",
       ])
-    let away = GoalProjection(goal: 70, trend: 60, dailySlope: -0.1, lastDay: start).lines(unit: .kg)
+    let away = GoalProjection(goal: 70, trend: 60, dailySlope: -0.1, lastDay: start).lines(
+      unit: .kg)
     #expect(away[2] == "to go:  10.0 kg to gain")
     #expect(away.last == "status: the trend is moving away from the goal")
-    let atGoal = GoalProjection(goal: 70, trend: 70.5, dailySlope: nil, lastDay: start).lines(unit: .lb)
+    let atGoal = GoalProjection(goal: 70, trend: 70.5, dailySlope: nil, lastDay: start).lines(
+      unit: .lb)
     #expect(atGoal[3] == "rate:   unknown")
     #expect(atGoal.last == "status: at goal (within 2.5 lb of it)")
-    let far = GoalProjection(goal: 70, trend: 90, dailySlope: -0.001, lastDay: start).lines(unit: .kg)
+    let far = GoalProjection(goal: 70, trend: 90, dailySlope: -0.001, lastDay: start).lines(
+      unit: .kg)
     #expect(far.last == "projected: more than 3 years away")
   }
 

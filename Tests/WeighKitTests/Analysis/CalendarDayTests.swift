@@ -44,10 +44,14 @@ import Testing
   @Test func dstDaysAreTwentyThreeAndTwentyFiveHours() {
     let spring = day(2026, 3, 29)
     #expect(spring.startInstant(in: Zones.berlin) == 1_774_738_800)
-    #expect(spring.adding(days: 1).startInstant(in: Zones.berlin) - spring.startInstant(in: Zones.berlin) == 23 * 3600)
+    #expect(
+      spring.adding(days: 1).startInstant(in: Zones.berlin) - spring.startInstant(in: Zones.berlin)
+        == 23 * 3600)
     let autumn = day(2026, 10, 25)
     #expect(autumn.startInstant(in: Zones.berlin) == 1_792_879_200)
-    #expect(autumn.adding(days: 1).startInstant(in: Zones.berlin) - autumn.startInstant(in: Zones.berlin) == 25 * 3600)
+    #expect(
+      autumn.adding(days: 1).startInstant(in: Zones.berlin) - autumn.startInstant(in: Zones.berlin)
+        == 25 * 3600)
   }
 
   @Test func localTimeFormatsWithOffset() {

@@ -1,24 +1,26 @@
 import Foundation
 import Testing
 
+@testable import WeighKit
+
 #if canImport(FoundationXML)
   import FoundationXML
 #endif
-
-@testable import WeighKit
 
 @Suite struct ChartTests {
   /// 30 days from 70 kg down 0.1 kg a day, weighed every other day.
   var trend: Trend {
     Trend(
       days: stride(from: 0, to: 30, by: 2).map {
-        DailyValue(day: day(2026, 1, 1).adding(days: $0), kilograms: 70 - 0.1 * Double($0), readingCount: 1)
+        DailyValue(
+          day: day(2026, 1, 1).adding(days: $0), kilograms: 70 - 0.1 * Double($0), readingCount: 1)
       })
   }
 
   @Test func terminalChartFitsAndLabels() {
     for style in TerminalChart.Style.allCases {
-      let lines = TerminalChart(points: trend.points, unit: .kg, width: 60, height: 8, style: style).lines()
+      let lines = TerminalChart(points: trend.points, unit: .kg, width: 60, height: 8, style: style)
+        .lines()
       #expect(lines.count == 8 + 3)
       #expect(lines.allSatisfy { $0.count <= 60 })
       #expect(lines.last?.hasPrefix(String(repeating: " ", count: 6) + "2026-01-01") == true)
@@ -39,7 +41,8 @@ import Testing
   }
 
   @Test func asciiChartIsAscii() {
-    let lines = TerminalChart(points: trend.points, unit: .lb, width: 50, height: 5, style: .ascii).lines()
+    let lines = TerminalChart(points: trend.points, unit: .lb, width: 50, height: 5, style: .ascii)
+      .lines()
     #expect(lines.allSatisfy { $0.unicodeScalars.allSatisfy(\.isASCII) })
     #expect(lines[0].contains("(lb)"))
     // 148.15–154.32 lb widened to 147.84–154.63; the top row's middle is 153.95.

@@ -32,13 +32,17 @@ import Testing
 
   @Test func daysAreCalendarDaysOfTheGivenZone() {
     // 23:30 and 00:30 UTC are one Berlin day (00:30 and 01:30 on 4 January) but two UTC days.
-    let pair = [reading(2026, 1, 3, 23, 30, 70, in: Zones.utc), reading(2026, 1, 4, 0, 30, 71, in: Zones.utc)]
+    let pair = [
+      reading(2026, 1, 3, 23, 30, 70, in: Zones.utc), reading(2026, 1, 4, 0, 30, 71, in: Zones.utc),
+    ]
     #expect(DailyValue.days(of: pair, policy: .first, timeZone: Zones.berlin).count == 1)
     #expect(DailyValue.days(of: pair, policy: .first, timeZone: Zones.utc).count == 2)
   }
 
   @Test func equalInstantsKeepTheirOrder() {
-    let tied = [WeightReading(instant: 1000, kilograms: 70), WeightReading(instant: 1000, kilograms: 71)]
+    let tied = [
+      WeightReading(instant: 1000, kilograms: 70), WeightReading(instant: 1000, kilograms: 71),
+    ]
     #expect(DailyValue.days(of: tied, policy: .first, timeZone: Zones.utc)[0].kilograms == 70)
     #expect(DailyValue.days(of: tied, policy: .latest, timeZone: Zones.utc)[0].kilograms == 71)
   }

@@ -20,20 +20,27 @@ import Testing
   }
 
   @Test func movingAwayFlatAndAtGoal() {
-    #expect(GoalProjection(goal: 70, trend: 80, dailySlope: 0.1, lastDay: start).status == .movingAway)
-    #expect(GoalProjection(goal: 70, trend: 60, dailySlope: -0.1, lastDay: start).status == .movingAway)
+    #expect(
+      GoalProjection(goal: 70, trend: 80, dailySlope: 0.1, lastDay: start).status == .movingAway)
+    #expect(
+      GoalProjection(goal: 70, trend: 60, dailySlope: -0.1, lastDay: start).status == .movingAway)
     #expect(GoalProjection(goal: 70, trend: 80, dailySlope: 0, lastDay: start).status == .flat)
     #expect(GoalProjection(goal: 70, trend: 80, dailySlope: nil, lastDay: start).status == .flat)
-    #expect(GoalProjection(goal: 70, trend: 71.134, dailySlope: 0.5, lastDay: start).status == .atGoal)
-    #expect(GoalProjection(goal: 70, trend: 68.9, dailySlope: -0.5, lastDay: start).status == .atGoal)
-    #expect(GoalProjection(goal: 70, trend: 71.2, dailySlope: 0.5, lastDay: start).status == .movingAway)
+    #expect(
+      GoalProjection(goal: 70, trend: 71.134, dailySlope: 0.5, lastDay: start).status == .atGoal)
+    #expect(
+      GoalProjection(goal: 70, trend: 68.9, dailySlope: -0.5, lastDay: start).status == .atGoal)
+    #expect(
+      GoalProjection(goal: 70, trend: 71.2, dailySlope: 0.5, lastDay: start).status == .movingAway)
   }
 
   @Test func moreThanThreeYearsOut() {
     // 2026-01-01 plus 3 years is 2029-01-01, 1096 days later (2028 is a leap year).
-    let onTheDay = GoalProjection(goal: 70, trend: 70 + 1.2 * 1096, dailySlope: -1.2, lastDay: start)
+    let onTheDay = GoalProjection(
+      goal: 70, trend: 70 + 1.2 * 1096, dailySlope: -1.2, lastDay: start)
     #expect(onTheDay.status == .projected(date: day(2029, 1, 1), days: 1096))
-    let dayAfter = GoalProjection(goal: 70, trend: 70 + 1.2 * 1097.5, dailySlope: -1.2, lastDay: start)
+    let dayAfter = GoalProjection(
+      goal: 70, trend: 70 + 1.2 * 1097.5, dailySlope: -1.2, lastDay: start)
     #expect(dayAfter.status == .beyondThreeYears(days: 1097))
   }
 

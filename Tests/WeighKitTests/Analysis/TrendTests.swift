@@ -20,7 +20,10 @@ import Testing
 
   @Test func trendWeightExampleMondayToThursdayFill() {
     let trend = Trend(days: days([(day(2026, 1, 5), 150), (day(2026, 1, 8), 148)]))
-    #expect(trend.points.map(\.day) == [day(2026, 1, 5), day(2026, 1, 6), day(2026, 1, 7), day(2026, 1, 8)])
+    #expect(
+      trend.points.map(\.day) == [
+        day(2026, 1, 5), day(2026, 1, 6), day(2026, 1, 7), day(2026, 1, 8),
+      ])
     #expect(trend.points.map(\.isInterpolated) == [false, true, true, false])
     let weights = trend.points.map { lb.fromKilograms($0.kilograms) }
     #expect(isClose(weights[1], 149 + 1.0 / 3))
@@ -57,7 +60,9 @@ import Testing
     for index in 0..<20 {
       let value = index < 6 ? (index % 2 == 0 ? 90.0 : 50.0) : 70 + 0.05 * Double(index)
       points.append(
-        TrendPoint(day: day(2026, 1, 1).adding(days: index), kilograms: value, isInterpolated: false, trend: value))
+        TrendPoint(
+          day: day(2026, 1, 1).adding(days: index), kilograms: value, isInterpolated: false,
+          trend: value))
     }
     let trend = Trend(points: points)
     #expect(trend.rateDays == 14)
