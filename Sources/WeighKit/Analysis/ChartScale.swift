@@ -1,11 +1,13 @@
 /// Axis arithmetic shared by the terminal and SVG charts.
 public enum ChartScale {
-  /// The lowest and highest of `values`, widened by 5% on each side (and to at least one unit
-  /// in all) so that a flat series still has an axis.
-  public static func paddedBounds(_ values: [Double]) -> (low: Double, high: Double) {
+  /// The lowest and highest of `values`, widened by 5% on each side (and to at least
+  /// `minimumSpan` in all) so that a flat series still has an axis.
+  public static func paddedBounds(
+    _ values: [Double], minimumSpan: Double = 1
+  ) -> (low: Double, high: Double) {
     guard let low = values.min(), let high = values.max() else { return (0, 1) }
     let middle = (low + high) / 2
-    let half = max(high - low, 1) / 2 * 1.1
+    let half = max(high - low, minimumSpan) / 2 * 1.1
     return (middle - half, middle + half)
   }
 

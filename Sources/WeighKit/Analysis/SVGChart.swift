@@ -81,7 +81,7 @@ public struct SVGChart: Sendable {
     }
     values += band.flatMap { [mass.fromKilograms($0.low), mass.fromKilograms($0.high)] }
     if let goal { values.append(mass.fromKilograms(goal)) }
-    let bounds = ChartScale.paddedBounds(values)
+    let bounds = ChartScale.paddedBounds(values, minimumSpan: unit.mass.fromKilograms(1))
     let frame = Frame(
       right: Double(width) - 24, bottom: Double(height) - 56, firstDay: firstDay,
       span: max(firstDay.days(to: lastDay), 1), low: bounds.low, high: bounds.high)
@@ -163,13 +163,17 @@ public struct SVGChart: Sendable {
     }
     var lines = ["<g class=\"x-ticks\">"]
     var day = frame.firstDay
+    // A label near an edge is anchored at that edge so that it stays inside the image.
+    func anchor(_ x: Double) -> String {
+      x > Double(width) - 40 ? "end" : x < 40 ? "start" : "middle"
+    }
     while day <= lastDay {
       let x = Self.number(frame.x(day))
       lines.append(
         "<line x1=\"\(x)\" y1=\"\(Self.number(frame.bottom))\" x2=\"\(x)\" "
           + "y2=\"\(Self.number(frame.bottom + 5))\" stroke=\"#333333\"/>"
           + "<text x=\"\(x)\" y=\"\(Self.number(frame.bottom + 20))\" "
-          + "text-anchor=\"middle\">\(day)</text>")
+          + "text-anchor=\"\(anchor(frame.x(day)))\">\(day)</text>")
       day = day.adding(days: every)
     }
     lines.append("</g>")

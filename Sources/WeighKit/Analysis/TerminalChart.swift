@@ -45,7 +45,8 @@ public struct TerminalChart: Sendable {
     let weights = points.filter { !$0.isInterpolated }.map {
       (day: $0.day, value: unit.mass.fromKilograms($0.kilograms))
     }
-    let bounds = ChartScale.paddedBounds(trend + weights.map(\.value))
+    let bounds = ChartScale.paddedBounds(
+      trend + weights.map(\.value), minimumSpan: unit.mass.fromKilograms(1))
     let rowLabels = (0..<height).map { row in
       // Label each row with the value at its middle.
       let fraction = (Double(row) + 0.5) / Double(height)
