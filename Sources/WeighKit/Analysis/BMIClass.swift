@@ -3,11 +3,17 @@
 /// Bounds are half-open, so a value between the printed classes (24.95) falls in the lower
 /// class: < 18.5, 18.5 ..< 25, 25 ..< 30, 30 ..< 35, 35 ..< 40, ≥ 40.
 public enum BMIClass: String, CaseIterable, Sendable {
+  /// BMI below 18.5.
   case underweight
+  /// BMI 18.5 to under 25.
   case normal
+  /// BMI 25 to under 30.
   case overweight
+  /// BMI 30 to under 35.
   case obeseI = "obese I"
+  /// BMI 35 to under 40.
   case obeseII = "obese II"
+  /// BMI 40 or more.
   case obeseIII = "obese III"
 
   /// The class of a BMI value in kg/m².

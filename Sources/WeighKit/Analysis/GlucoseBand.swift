@@ -4,10 +4,15 @@
 /// the band its value falls in: very low < 54 ≤ low < 70 ≤ in range ≤ 180 < high ≤ 250 <
 /// very high. Thus 69.5 is low and 180.4 is high, matching "below 70" and "above 180".
 public enum GlucoseBand: String, CaseIterable, Sendable {
+  /// Below 54 mg/dL.
   case veryLow = "very low"
+  /// 54 to under 70 mg/dL.
   case low
+  /// 70 to 180 mg/dL inclusive.
   case inRange = "in range"
+  /// Above 180 up to 250 mg/dL.
   case high
+  /// Above 250 mg/dL.
   case veryHigh = "very high"
 
   /// The band of a reading in mg/dL.

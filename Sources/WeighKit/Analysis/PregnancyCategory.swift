@@ -1,7 +1,10 @@
 /// The IOM 2009 pre-pregnancy BMI categories, with their gestational weight-gain advice.
 public enum PregnancyCategory: String, CaseIterable, Sendable {
+  /// BMI below 18.5.
   case underweight
+  /// BMI 18.5 to under 25.
   case normal
+  /// BMI 25 to under 30.
   case overweight
   /// BMI 30 or more (IOM has no separate targets for obese classes II and III).
   case obese

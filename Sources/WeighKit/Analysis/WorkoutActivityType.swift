@@ -1,12 +1,20 @@
 /// A workout activity type, spelled as HealthKit's `HKWorkoutActivityType` cases.
 public enum WorkoutActivityType: String, CaseIterable, Sendable, Codable {
+  /// Squats, push-ups, lunges, wall sits.
   case functionalStrengthTraining
+  /// Plank.
   case coreTraining
+  /// Jumping jacks.
   case jumpRope
+  /// Stretching.
   case flexibility
+  /// Yoga.
   case yoga
+  /// Walking.
   case walking
+  /// Running.
   case running
+  /// Any other exercise.
   case other
 
   /// The activity type of an exercise name, as StandFit maps it.
