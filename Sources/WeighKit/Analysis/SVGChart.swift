@@ -1,0 +1,262 @@
+/// A standalone SVG chart of daily weights and the trend line, for `chart … to file.svg`.
+///
+/// Draws a title, axes with date ticks and weight ticks in the display unit, the unit label,
+/// one circle per weighed day, the trend as a polyline, and optionally a dashed goal line and
+/// a shaded band (the IOM pregnancy range) given as per-day low/high weights.
+public struct SVGChart: Sendable {
+  /// The per-day bounds of a shaded band, in kilograms.
+  public struct BandDay: Equatable, Sendable {
+    /// The day.
+    public var day: CalendarDay
+    /// The lower bound in kilograms.
+    public var low: Double
+    /// The upper bound in kilograms.
+    public var high: Double
+
+    /// A band day.
+    public init(day: CalendarDay, low: Double, high: Double) {
+      self.day = day
+      self.low = low
+      self.high = high
+    }
+  }
+
+  /// The title at the top.
+  public var title: String
+  /// The days to draw, oldest first (as from `Trend.points`).
+  public var points: [TrendPoint]
+  /// The unit of the weight axis.
+  public var unit: DisplayUnit
+  /// A goal weight in kilograms to draw as a dashed line.
+  public var goal: Double?
+  /// A band to shade (e.g. the IOM range), oldest day first.
+  public var band: [BandDay]
+  /// The image width in pixels.
+  public var width: Int
+  /// The image height in pixels.
+  public var height: Int
+
+  /// A chart of `points`.
+  public init(
+    title: String, points: [TrendPoint], unit: DisplayUnit, goal: Double? = nil,
+    band: [BandDay] = [], width: Int = 800, height: Int = 480
+  ) {
+    self.title = title
+    self.points = points
+    self.unit = unit
+    self.goal = goal
+    self.band = band
+    self.width = max(width, 320)
+    self.height = max(height, 240)
+  }
+
+  private struct Frame {
+    var left = 72.0
+    var right: Double
+    var top = 56.0
+    var bottom: Double
+    var firstDay: CalendarDay
+    var span: Int
+    var low: Double
+    var high: Double
+
+    func x(_ day: CalendarDay) -> Double {
+      left + Double(firstDay.days(to: day)) / Double(span) * (right - left)
+    }
+
+    func y(_ value: Double) -> Double {
+      bottom - (value - low) / (high - low) * (bottom - top)
+    }
+  }
+
+  /// The SVG document (UTF-8 text, no DTD).
+  /// - Complexity: O(days + band days).
+  public func document() -> String {
+    let mass = unit.mass
+    let allDays = points.map(\.day) + band.map(\.day)
+    let firstDay = allDays.min() ?? CalendarDay(dayNumber: 0)
+    let lastDay = allDays.max() ?? firstDay
+    var values = points.flatMap {
+      [mass.fromKilograms($0.trend), mass.fromKilograms($0.kilograms)]
+    }
+    values += band.flatMap { [mass.fromKilograms($0.low), mass.fromKilograms($0.high)] }
+    if let goal { values.append(mass.fromKilograms(goal)) }
+    let bounds = ChartScale.paddedBounds(values, minimumSpan: unit.mass.fromKilograms(1))
+    let frame = Frame(
+      right: Double(width) - 24, bottom: Double(height) - 56, firstDay: firstDay,
+      span: max(firstDay.days(to: lastDay), 1), low: bounds.low, high: bounds.high)
+
+    var svg: [String] = [
+      "<?xml version=\"1.0\" encoding=\"UTF-8\"?>",
+      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(width)\" height=\"\(height)\" "
+        + "viewBox=\"0 0 \(width) \(height)\" font-family=\"sans-serif\" font-size=\"12\">",
+      "<title>\(Self.escape(title))</title>",
+      "<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>",
+      "<text class=\"title\" x=\"\(Self.number(Double(width) / 2))\" y=\"28\" "
+        + "text-anchor=\"middle\" font-size=\"18\" font-weight=\"bold\">\(Self.escape(title))</text>",
+    ]
+    svg += bandElements(frame)
+    svg += weightAxis(frame)
+    svg += dateAxis(frame, lastDay: lastDay)
+    svg.append(
+      "<g class=\"axes\" stroke=\"#333333\" stroke-width=\"1\">"
+        + "<line x1=\"\(Self.number(frame.left))\" y1=\"\(Self.number(frame.top))\" "
+        + "x2=\"\(Self.number(frame.left))\" y2=\"\(Self.number(frame.bottom))\"/>"
+        + "<line x1=\"\(Self.number(frame.left))\" y1=\"\(Self.number(frame.bottom))\" "
+        + "x2=\"\(Self.number(frame.right))\" y2=\"\(Self.number(frame.bottom))\"/></g>")
+    svg += goalElements(frame)
+    svg += seriesElements(frame)
+    svg += legend(frame)
+    if points.isEmpty {
+      svg.append(
+        "<text class=\"empty\" x=\"\(Self.number((frame.left + frame.right) / 2))\" "
+          + "y=\"\(Self.number((frame.top + frame.bottom) / 2))\" text-anchor=\"middle\" "
+          + "fill=\"#666666\">no weights to chart</text>")
+    }
+    svg.append("</svg>")
+    return svg.joined(separator: "\n") + "\n"
+  }
+
+  private func bandElements(_ frame: Frame) -> [String] {
+    guard !band.isEmpty else { return [] }
+    let mass = unit.mass
+    let upper = band.map {
+      "\(Self.number(frame.x($0.day))),\(Self.number(frame.y(mass.fromKilograms($0.high))))"
+    }
+    let lower = band.reversed().map {
+      "\(Self.number(frame.x($0.day))),\(Self.number(frame.y(mass.fromKilograms($0.low))))"
+    }
+    return [
+      "<polygon class=\"band\" points=\"\((upper + lower).joined(separator: " "))\" "
+        + "fill=\"#2e9d5a\" fill-opacity=\"0.15\" stroke=\"#2e9d5a\" stroke-opacity=\"0.4\"/>"
+    ]
+  }
+
+  private func weightAxis(_ frame: Frame) -> [String] {
+    let step = ChartScale.niceStep(span: frame.high - frame.low, count: 6)
+    let decimals = ChartScale.decimals(forStep: step)
+    var lines = ["<g class=\"y-ticks\">"]
+    for value in ChartScale.ticks(low: frame.low, high: frame.high, step: step) {
+      let y = Self.number(frame.y(value))
+      lines.append(
+        "<line x1=\"\(Self.number(frame.left))\" y1=\"\(y)\" x2=\"\(Self.number(frame.right))\" "
+          + "y2=\"\(y)\" stroke=\"#e4e4e4\"/>"
+          + "<text x=\"\(Self.number(frame.left - 6))\" y=\"\(y)\" text-anchor=\"end\" "
+          + "dominant-baseline=\"middle\">\(DisplayUnit.formatNumber(value, decimals: decimals))</text>"
+      )
+    }
+    lines.append("</g>")
+    let middle = Self.number((frame.top + frame.bottom) / 2)
+    lines.append(
+      "<text class=\"unit\" x=\"18\" y=\"\(middle)\" text-anchor=\"middle\" "
+        + "transform=\"rotate(-90 18 \(middle))\">weight (\(unit.rawValue))</text>")
+    return lines
+  }
+
+  private func dateAxis(_ frame: Frame, lastDay: CalendarDay) -> [String] {
+    // At most one tick label per 90 pixels, on a whole number of days (weeks when long).
+    let maxTicks = max(Int((frame.right - frame.left) / 90), 2)
+    var every = 1
+    for candidate in [1, 2, 7, 14, 28, 56, 91, 182, 364] {
+      every = candidate
+      if frame.span / candidate < maxTicks { break }
+    }
+    var lines = ["<g class=\"x-ticks\">"]
+    var day = frame.firstDay
+    // A label near an edge is anchored at that edge so that it stays inside the image.
+    func anchor(_ x: Double) -> String {
+      x > Double(width) - 40 ? "end" : x < 40 ? "start" : "middle"
+    }
+    while day <= lastDay {
+      let x = Self.number(frame.x(day))
+      lines.append(
+        "<line x1=\"\(x)\" y1=\"\(Self.number(frame.bottom))\" x2=\"\(x)\" "
+          + "y2=\"\(Self.number(frame.bottom + 5))\" stroke=\"#333333\"/>"
+          + "<text x=\"\(x)\" y=\"\(Self.number(frame.bottom + 20))\" "
+          + "text-anchor=\"\(anchor(frame.x(day)))\">\(day)</text>")
+      day = day.adding(days: every)
+    }
+    lines.append("</g>")
+    return lines
+  }
+
+  private func goalElements(_ frame: Frame) -> [String] {
+    guard let goal else { return [] }
+    let y = Self.number(frame.y(unit.mass.fromKilograms(goal)))
+    return [
+      "<g class=\"goal\"><line x1=\"\(Self.number(frame.left))\" y1=\"\(y)\" "
+        + "x2=\"\(Self.number(frame.right))\" y2=\"\(y)\" stroke=\"#d9822b\" stroke-width=\"1.5\" "
+        + "stroke-dasharray=\"6 4\"/><text x=\"\(Self.number(frame.right - 4))\" "
+        + "y=\"\(Self.number(frame.y(unit.mass.fromKilograms(goal)) - 6))\" text-anchor=\"end\" "
+        + "fill=\"#d9822b\">goal \(Self.escape(unit.format(kilograms: goal)))</text></g>"
+    ]
+  }
+
+  private func seriesElements(_ frame: Frame) -> [String] {
+    guard !points.isEmpty else { return [] }
+    let mass = unit.mass
+    let trend = points.map {
+      "\(Self.number(frame.x($0.day))),\(Self.number(frame.y(mass.fromKilograms($0.trend))))"
+    }
+    var lines = [
+      "<polyline class=\"trend\" points=\"\(trend.joined(separator: " "))\" fill=\"none\" "
+        + "stroke=\"#c2185b\" stroke-width=\"2\" stroke-linejoin=\"round\"/>",
+      "<g class=\"weights\" fill=\"#1f5fa8\">",
+    ]
+    for point in points where !point.isInterpolated {
+      lines.append(
+        "<circle cx=\"\(Self.number(frame.x(point.day)))\" "
+          + "cy=\"\(Self.number(frame.y(mass.fromKilograms(point.kilograms))))\" r=\"3\"/>")
+    }
+    lines.append("</g>")
+    return lines
+  }
+
+  private func legend(_ frame: Frame) -> [String] {
+    let y = Self.number(Double(height) - 14)
+    var items = [
+      "<circle cx=\"\(Self.number(frame.left + 6))\" cy=\"\(y)\" r=\"3\" fill=\"#1f5fa8\"/>"
+        + "<text x=\"\(Self.number(frame.left + 14))\" y=\"\(y)\" dominant-baseline=\"middle\">weight</text>",
+      "<line x1=\"\(Self.number(frame.left + 80))\" y1=\"\(y)\" x2=\"\(Self.number(frame.left + 100))\" "
+        + "y2=\"\(y)\" stroke=\"#c2185b\" stroke-width=\"2\"/>"
+        + "<text x=\"\(Self.number(frame.left + 106))\" y=\"\(y)\" dominant-baseline=\"middle\">trend</text>",
+    ]
+    if goal != nil {
+      items.append(
+        "<line x1=\"\(Self.number(frame.left + 160))\" y1=\"\(y)\" x2=\"\(Self.number(frame.left + 180))\" "
+          + "y2=\"\(y)\" stroke=\"#d9822b\" stroke-width=\"1.5\" stroke-dasharray=\"6 4\"/>"
+          + "<text x=\"\(Self.number(frame.left + 186))\" y=\"\(y)\" dominant-baseline=\"middle\">goal</text>"
+      )
+    }
+    if !band.isEmpty {
+      items.append(
+        "<rect x=\"\(Self.number(frame.left + 230))\" y=\"\(Self.number(Double(height) - 20))\" "
+          + "width=\"20\" height=\"12\" fill=\"#2e9d5a\" fill-opacity=\"0.15\" stroke=\"#2e9d5a\" "
+          + "stroke-opacity=\"0.4\"/><text x=\"\(Self.number(frame.left + 256))\" y=\"\(y)\" "
+          + "dominant-baseline=\"middle\">recommended range</text>")
+    }
+    return ["<g class=\"legend\">"] + items + ["</g>"]
+  }
+
+  /// A coordinate with at most one decimal.
+  static func number(_ value: Double) -> String {
+    let text = DisplayUnit.formatNumber(value, decimals: 1)
+    return text.hasSuffix(".0") ? String(text.dropLast(2)) : text
+  }
+
+  /// Text safe inside an XML element or attribute.
+  static func escape(_ text: String) -> String {
+    var result = ""
+    for character in text {
+      switch character {
+      case "&": result += "&amp;"
+      case "<": result += "&lt;"
+      case ">": result += "&gt;"
+      case "\"": result += "&quot;"
+      case "'": result += "&apos;"
+      default: result.append(character)
+      }
+    }
+    return result
+  }
+}
