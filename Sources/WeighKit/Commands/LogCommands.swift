@@ -211,8 +211,11 @@ struct DayCommand: Executable {
     let readings = try session.entries()
       .filter { $0.instant >= start && $0.instant < end }
       .sorted { ($0.instant, $0.id) < ($1.instant, $1.id) }
-    guard let value = DailyValue.pick(readings, policy: session.settings.daily, zone: session.zone)
-    else {
+    let value = DailyValue.days(
+      of: readings.map(WeightReading.init), policy: session.settings.daily,
+      timeZone: session.zone.zone
+    ).first?.kilograms
+    guard let value else {
       session.print("\(day.description): no readings")
       return
     }
@@ -224,22 +227,6 @@ struct DayCommand: Executable {
       line += "  \(entry.origin.rawValue)  \(entry.source)"
       if let note = entry.note { line += "  \(quoted(note))" }
       session.print(line)
-    }
-  }
-}
-
-/// The value that stands for one day's readings.
-enum DailyValue {
-  /// `readings` sorted by instant; nil when there are none.
-  static func pick(_ readings: [Entry], policy: DailyPolicy, zone: ZonedClock) -> Double? {
-    guard let first = readings.first else { return nil }
-    switch policy {
-    case .first: return first.kilograms
-    case .latest: return readings.last!.kilograms
-    case .average: return readings.map(\.kilograms).reduce(0, +) / Double(readings.count)
-    case .morning:
-      let morning = readings.first { zone.local($0.instant).secondOfDay < 12 * 3600 }
-      return (morning ?? first).kilograms
     }
   }
 }

@@ -1,13 +1,5 @@
 import Foundation
 
-/// Which reading stands for a day with several (`set daily`).
-public enum DailyPolicy: String, CaseIterable, Sendable {
-  case first
-  case morning
-  case latest
-  case average
-}
-
 /// The user's settings and profile, kept in the store's `settings` document.
 public struct Settings: Equatable, Sendable {
   public var unit: DisplayUnit = .kg
