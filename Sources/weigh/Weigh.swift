@@ -8,9 +8,21 @@ struct Weigh: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "weigh",
     abstract: "A weight log and a simulated HealthKit, driven by a small command language.",
+    usage: """
+      weigh [<options>] [<file.wcfg> ...] [-e <command> ...]
+      weigh test [<path> ...] [--update]
+      weigh check [--store <dir>]
+      """,
     discussion: """
-      With no file and a terminal on stdin, weigh opens the REPL. Otherwise it runs the
-      given scripts, the -e commands, or stdin, headless. See README.md and docs/language.md.
+      With no file, no -e and a terminal on stdin, weigh opens the REPL; otherwise it \
+      runs the scripts, the -e commands, or stdin, headless.
+
+      Options of `weigh` (see `weigh help run`): --store <dir>, --memory, --keep-going, \
+      --clock <instant>, --seed <n>, --tz <zone>, --unit kg|lb|st, \
+      --color auto|always|never, -e <command>.
+
+      Exit status: 0 success, 1 a command or expect failed, 64 bad usage, 65 the store \
+      cannot be read, 66 a script or input file cannot be read.
       """,
     version: WeighVersion.current,
     subcommands: [Run.self, Test.self, Check.self],

@@ -1,0 +1,100 @@
+import Foundation
+import Testing
+
+/// The built binary, run as a user runs it.
+@Suite struct CommandLineTests {
+  @Test func versionAndHelp() throws {
+    let version = try WeighProcess.run(["--version"])
+    #expect(version.status == 0)
+    #expect(version.standardOutput.hasPrefix("0."))
+    let help = try WeighProcess.run(["--help"])
+    #expect(help.standardOutput.contains("--keep-going"))
+    #expect(help.standardOutput.contains("test"))
+  }
+
+  @Test func commandsFromDashE() throws {
+    let result = try WeighProcess.run(
+      ["--memory", "--clock", "2026-01-01T08:00Z", "--tz", "UTC", "-e", "log 68.5kg", "-e", "list"])
+    #expect(result.status == 0)
+    #expect(result.standardOutput == "#1 2026-01-01 08:00 68.5 kg\n#1  2026-01-01 08:00  68.5 kg  manual  weigh\n")
+  }
+
+  @Test func aFailedCommandStopsTheScriptWithStatusOne() throws {
+    let result = try WeighProcess.run(["--memory", "-e", "log 68.5", "-e", "echo after"])
+    #expect(result.status == 1)
+    #expect(result.standardError.hasPrefix("-e:1:5: error: expected a weight such as 68.5kg, got \"68.5\""))
+    #expect(!result.standardOutput.contains("after"))
+    let going = try WeighProcess.run(["--memory", "--keep-going", "-e", "log 68.5", "-e", "echo after"])
+    #expect(going.status == 1)
+    #expect(going.standardOutput == "after\n")
+  }
+
+  @Test func badFlagIsAUsageError() throws {
+    #expect(try WeighProcess.run(["--no-such-flag"]).status == 64)
+    #expect(try WeighProcess.run(["--unit", "furlong", "--memory", "-e", "now"]).status == 64)
+    #expect(try WeighProcess.run(["--tz", "Mars/Base", "--memory", "-e", "now"]).status == 64)
+  }
+
+  @Test func unreadableScriptIsStatus66() throws {
+    let result = try WeighProcess.run(["--memory", "no-such-script.wcfg"])
+    #expect(result.status == 66)
+    #expect(result.standardError.contains("no-such-script.wcfg"))
+  }
+
+  @Test func pipedStdinHasNoPromptAndNoEcho() throws {
+    let result = try WeighProcess.run(
+      ["--memory", "--clock", "2026-01-01T08:00Z", "--tz", "UTC"], input: "log 70kg\nexpect entries == 1\n")
+    #expect(result.status == 0)
+    #expect(result.standardOutput == "#1 2026-01-01 08:00 70.0 kg\n")
+    #expect(result.standardError.isEmpty)
+  }
+
+  @Test func storePersistsBetweenRuns() throws {
+    let store = WeighProcess.temporaryDirectory()
+    let first = try WeighProcess.run(["--store", store, "-e", "log 70kg at 2026-01-01 07:00", "-e", "set unit lb"])
+    #expect(first.status == 0)
+    let second = try WeighProcess.run(["--store", store, "--tz", "UTC", "-e", "list", "-e", "expect entries == 1"])
+    #expect(second.status == 0)
+    #expect(second.standardOutput.contains("154.3 lb"))
+  }
+
+  @Test func defaultStoreComesFromTheEnvironment() throws {
+    let store = WeighProcess.temporaryDirectory() + "/nested/store"
+    let result = try WeighProcess.run(["-e", "log 70kg"], environment: ["WEIGH_STORE": store])
+    #expect(result.status == 0)
+    #expect(FileManager.default.fileExists(atPath: store))
+    let again = try WeighProcess.run(["-e", "expect entries == 1"], environment: ["WEIGH_STORE": store])
+    #expect(again.status == 0)
+  }
+
+  @Test func goldenRunnerPassesFailsAndRecords() throws {
+    let folder = WeighProcess.temporaryDirectory()
+    try "log 70kg\nlist\n".write(toFile: folder + "/a.wcfg", atomically: true, encoding: .utf8)
+    try "#1 2026-01-01 08:00 70.0 kg\n#1  2026-01-01 08:00  70.0 kg  manual  weigh\n"
+      .write(toFile: folder + "/a.out", atomically: true, encoding: .utf8)
+    try "echo hi\n".write(toFile: folder + "/b.wcfg", atomically: true, encoding: .utf8)
+    try "ho\n".write(toFile: folder + "/b.out", atomically: true, encoding: .utf8)
+    let run = try WeighProcess.run(["test", folder])
+    #expect(run.status == 1)
+    #expect(run.standardOutput.contains("PASS \(folder)/a.wcfg"))
+    #expect(run.standardOutput.contains("FAIL \(folder)/b.wcfg"))
+    #expect(run.standardOutput.contains("-ho\n+hi"))
+    #expect(run.standardOutput.hasSuffix("1 passed, 1 failed\n"))
+    let update = try WeighProcess.run(["test", "--update", folder])
+    #expect(update.status == 1)
+    #expect(update.standardOutput.contains("UPDATED \(folder)/b.wcfg"))
+    let after = try WeighProcess.run(["test", folder])
+    #expect(after.status == 0)
+    #expect(after.standardOutput.hasSuffix("2 passed, 0 failed\n"))
+  }
+
+  @Test func includePathsAreRelativeToTheScript() throws {
+    let folder = WeighProcess.temporaryDirectory()
+    try FileManager.default.createDirectory(atPath: folder + "/lib", withIntermediateDirectories: true)
+    try "include lib/part.wcfg\necho done\n".write(toFile: folder + "/main.wcfg", atomically: true, encoding: .utf8)
+    try "echo part\n".write(toFile: folder + "/lib/part.wcfg", atomically: true, encoding: .utf8)
+    let result = try WeighProcess.run(["--memory", folder + "/main.wcfg"], directory: "/")
+    #expect(result.status == 0)
+    #expect(result.standardOutput == "part\ndone\n")
+  }
+}

@@ -1,0 +1,78 @@
+import Foundation
+import Testing
+
+/// The REPL in a real pseudo-terminal: readline, prompts, completion, history, keys.
+@Suite struct ReplTests {
+  func start(history: String) throws -> PseudoTerminal {
+    try PseudoTerminal(
+      PseudoTerminal.builtProduct(named: "weigh"),
+      arguments: ["--memory", "--clock", "2026-01-01T08:00Z", "--tz", "UTC"],
+      environment: ["WEIGH_HISTORY": history, "NO_COLOR": "1"])
+  }
+
+  @Test func promptCommandsErrorsAndCtrlD() throws {
+    let history = WeighProcess.temporaryDirectory() + "/history"
+    let repl = try start(history: history)
+    try repl.expect("weigh> ")
+    try repl.send("log 68.5kg\r")
+    #expect(try repl.expect("weigh> ").contains("#1 2026-01-01 08:00 68.5 kg"))
+    try repl.send("log 68.5\r")
+    let error = try repl.expect("weigh> ")
+    #expect(error.contains("^^^^"))
+    #expect(error.contains("error: expected a weight such as 68.5kg, got \"68.5\""))
+    try repl.send("expect entries == 1\r")
+    try repl.expect("weigh> ")
+    try repl.send(PseudoTerminal.controlD)
+    #expect(try repl.waitForExit() == .exited(0))
+    let saved = try String(contentsOfFile: history, encoding: .utf8)
+    #expect(saved.contains("log 68.5kg"))
+    #expect(saved.contains("expect entries == 1"))
+  }
+
+  @Test func continuationPromptInsideABlock() throws {
+    let repl = try start(history: "")
+    try repl.expect("weigh> ")
+    try repl.send("repeat 2 {\r")
+    try repl.expect("...> ")
+    try repl.send("echo inside\r")
+    try repl.expect("...> ")
+    try repl.send("}\r")
+    let output = try repl.expect("weigh> ")
+    #expect(output.components(separatedBy: "inside\n").count == 3)
+    try repl.send("quit\r")
+    #expect(try repl.waitForExit() == .exited(0))
+  }
+
+  @Test func tabCompletesCommandsAndCtrlCDropsTheLine() throws {
+    let repl = try start(history: "")
+    try repl.expect("weigh> ")
+    try repl.send("sett\t")
+    try repl.expect("settings ")
+    try repl.send("\r")
+    #expect(try repl.expect("weigh> ").contains("daily"))
+    try repl.send("log 99kg half typed")
+    try repl.send(PseudoTerminal.controlC)
+    try repl.expect("weigh> ")
+    try repl.send("expect entries == 0\r")
+    let after = try repl.expect("weigh> ")
+    #expect(!after.contains("expect failed"))
+    try repl.send(PseudoTerminal.controlD)
+    #expect(try repl.waitForExit() == .exited(0))
+  }
+
+  @Test func historyIsRecalledInTheNextSession() throws {
+    let history = WeighProcess.temporaryDirectory() + "/history"
+    let first = try start(history: history)
+    try first.expect("weigh> ")
+    try first.send("echo remembered\r")
+    try first.expect("weigh> ")
+    try first.send(PseudoTerminal.controlD)
+    _ = try first.waitForExit()
+    let second = try start(history: history)
+    try second.expect("weigh> ")
+    try second.send(PseudoTerminal.upArrow + "\r")
+    #expect(try second.expect("weigh> ").contains("remembered"))
+    try second.send(PseudoTerminal.controlD)
+    _ = try second.waitForExit()
+  }
+}
