@@ -44,7 +44,6 @@ struct ClockCommand: Executable {
 
   func execute(in session: Session) throws(Diagnostic) {
     session.virtualNow = instant
-    session.print("clock \(session.zone.secondText(instant)) \(session.zoneName)")
   }
 }
 
@@ -54,8 +53,8 @@ struct AdvanceCommand: Executable {
 
   func execute(in session: Session) throws(Diagnostic) {
     let target = session.now + duration.seconds
+    // Events on the way print their own lines; moving the clock itself is silent.
     session.virtualNow = target
-    session.print("clock \(session.zone.secondText(target)) \(session.zoneName)")
   }
 }
 

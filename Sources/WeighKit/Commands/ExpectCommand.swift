@@ -25,12 +25,41 @@ struct Fact: Sendable {
       .text(try newest(session).source)
     },
     Fact(name: "output") { session in .text(session.lastOutput) },
+    Fact(name: "trend") { session throws(Diagnostic) in
+      guard let trend = try session.trend().current else {
+        throw Diagnostic("there are no entries, so trend has no value")
+      }
+      return .weight(trend)
+    },
+    Fact(name: "rate") { session throws(Diagnostic) in
+      guard let rate = try session.trend().weeklyRate else {
+        throw Diagnostic("rate needs weights on two days at least")
+      }
+      return .weight(rate)
+    },
+    Fact(name: "bmi") { session throws(Diagnostic) in
+      guard let height = session.settings.height else {
+        throw Diagnostic("no height set, so bmi has no value; set height 165cm")
+      }
+      guard let kilograms = try session.trend().current else {
+        throw Diagnostic("there are no entries, so bmi has no value")
+      }
+      return .number(BodyMassIndex(kilograms: kilograms, heightMeters: height).value)
+    },
+    Fact(name: "range.low") { session throws(Diagnostic) in
+      guard let range = session.lastRange else { throw Diagnostic("run range week <n> first") }
+      return .weight(range.low)
+    },
+    Fact(name: "range.high") { session throws(Diagnostic) in
+      guard let range = session.lastRange else { throw Diagnostic("run range week <n> first") }
+      return .weight(range.high)
+    },
     Fact(name: "error") { session in .text(session.lastError) },
   ]
 
   /// Facts that arrive with later parts of weigh.
   static let planned = [
-    "trend", "rate", "bmi", "range.low", "range.high", "glucose.mean", "glucose.cv",
+    "glucose.mean", "glucose.cv",
     "glucose.tir", "glucose.below", "glucose.above", "workouts", "workout.type",
     "workout.duration", "health.samples", "health.samples.glucose", "health.samples.steps",
     "health.deleted", "anchor", "deliveries", "observer",
@@ -131,6 +160,12 @@ struct ExpectCommand: Executable {
     }
     guard token.kind == .word else {
       throw cursor.error("expected a value such as 3, 68.5kg or \"text\", \(cursor.got(token))", at: token)
+    }
+    if let number = NumberPrefix(token.text), number.unit.contains("/"),
+      !number.unit.lowercased().hasPrefix("mg"), !number.unit.lowercased().hasPrefix("mmol")
+    {
+      let rate = try cursor.readRate(.mass, expected: "a rate such as -0.5kg/w")
+      return .quantity(Quantity(value: rate.perSecond * 604_800, kind: .mass, unit: "kg"))
     }
     if let number = NumberPrefix(token.text) {
       let nextIsUnit = cursor.peek(1).map {

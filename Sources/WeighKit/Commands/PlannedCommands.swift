@@ -3,24 +3,6 @@ extension CommandTable {
   /// `help` and fail with `not implemented yet: <command>`.
   static let plannedCommands: [CommandSpec] = [
     planned(
-      "stats", .analysis, ["stats daily|weekly|monthly [<range>]"],
-      "per bucket: average, min, max, count", "stats weekly month",
-      keywords: ["daily", "weekly", "monthly"]),
-    planned(
-      "trend", .analysis, ["trend [<range>]"], "the daily trend line as TrendWeight computes it",
-      "trend month"),
-    planned(
-      "goal", .analysis, ["goal [<weight>]"], "trend, distance to goal and projected date",
-      "goal 65kg"),
-    planned("bmi", .analysis, ["bmi"], "BMI from the trend weight and height, with its WHO class", "bmi"),
-    planned(
-      "range", .analysis, ["range week <n>"],
-      "IOM 2009 recommended weight range at pregnancy week n", "range week 20", keywords: ["week"]),
-    planned(
-      "chart", .analysis, ["chart [<range>] [to <file.svg>]"],
-      "a terminal chart of weights and trend; with to, an SVG file", "chart month to weight.svg",
-      keywords: ["to"]),
-    planned(
       "health", .health,
       [
         "health add <quantity> [at <when>] [source <name>] [device <name>] [user-entered] [sync-id <id> version <n>]",

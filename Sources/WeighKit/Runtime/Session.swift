@@ -27,6 +27,8 @@ public final class Session {
   /// The most recent error message (the `error` fact).
   var lastError = ""
   var undoStack: [UndoStep] = []
+  /// The bounds the most recent `range week` printed (the `range.low`/`range.high` facts).
+  var lastRange: (low: Double, high: Double)?
   /// The scripts being run, innermost last (for `include`).
   var sourceStack: [(display: String, directory: String)] = []
   /// In the REPL, the number of the line just typed: its errors show only a caret.

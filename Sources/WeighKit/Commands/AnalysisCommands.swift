@@ -1,0 +1,239 @@
+import Foundation
+
+extension CommandTable {
+  static let analysisCommands: [CommandSpec] = [
+    CommandSpec(
+      name: "stats", group: .analysis, usage: ["stats daily|weekly|monthly [<range>]"],
+      summary: "per bucket: average, min, max, count (buckets anchored at midnight, Monday, the 1st)",
+      example: "stats weekly month", keywords: ["daily", "weekly", "monthly"] + EntryRange.keywords,
+      parse: { cursor throws(Diagnostic) in
+        let interval = try cursor.expect(oneOf: ["daily", "weekly", "monthly"], what: "a bucket size")
+        let range = try EntryRange.parse(&cursor)
+        try cursor.expectEnd(after: "the range")
+        return StatsCommand(interval: StatisticsInterval(rawValue: interval)!, range: range)
+      }),
+    CommandSpec(
+      name: "trend", group: .analysis, usage: ["trend [<range>]"],
+      summary: "the trend as TrendWeight computes it; with a range, the daily trend line too",
+      example: "trend month", keywords: EntryRange.keywords,
+      parse: { cursor throws(Diagnostic) in
+        let range = try EntryRange.parse(&cursor)
+        try cursor.expectEnd(after: "the range")
+        return TrendCommand(range: range)
+      }),
+    CommandSpec(
+      name: "goal", group: .analysis, usage: ["goal [<weight>]"],
+      summary: "trend, distance to the goal and the projected date", example: "goal 65kg",
+      parse: { cursor throws(Diagnostic) in
+        var goal: Double?
+        if !cursor.isAtEnd {
+          let (kilograms, span) = try cursor.readWeight("a goal weight such as 65kg")
+          try WeightRule.validate(kilograms, at: span)
+          goal = kilograms
+        }
+        try cursor.expectEnd(after: "the goal")
+        return GoalCommand(goal: goal, span: cursor.span(cursor.tokens[0]))
+      }),
+    CommandSpec(
+      name: "bmi", group: .analysis, usage: ["bmi"],
+      summary: "BMI from the trend weight and the height, with its WHO class", example: "bmi",
+      parse: { cursor throws(Diagnostic) in
+        try cursor.expectEnd(after: "bmi")
+        return BMICommand(span: cursor.span(cursor.tokens[0]))
+      }),
+    CommandSpec(
+      name: "range", group: .analysis, usage: ["range week <n>"],
+      summary: "the IOM 2009 weight range at pregnancy week n, and whether the latest weight is in it",
+      example: "range week 20", keywords: ["week"],
+      parse: { cursor throws(Diagnostic) in
+        try cursor.expect("week", in: "range week <n>")
+        let token = cursor.peek()
+        let week = try cursor.readInteger("a pregnancy week such as 20")
+        try cursor.expectEnd(after: "the week")
+        return RangeCommand(week: week, span: cursor.span(token))
+      }),
+    CommandSpec(
+      name: "chart", group: .analysis, usage: ["chart [<range>] [to <file.svg>]"],
+      summary: "a chart of daily weights and the trend; with to, a standalone SVG file",
+      example: "chart month to weight.svg", keywords: EntryRange.keywords + ["to"],
+      parse: { cursor throws(Diagnostic) in
+        var range = EntryRange.all
+        if let token = cursor.peek(), !token.isWord("to") { range = try EntryRange.parse(&cursor) }
+        var file: (String, SourceSpan)?
+        if cursor.take("to") {
+          let token = cursor.peek()
+          let path = try cursor.readString("an SVG file name such as weight.svg")
+          guard path.lowercased().hasSuffix(".svg") else {
+            throw cursor.error("a chart file must end in .svg, e.g. weight.svg", at: token)
+          }
+          file = (path, cursor.span(token))
+        }
+        try cursor.expectEnd(after: "the chart's range and file")
+        return ChartCommand(range: range, file: file)
+      }),
+  ]
+}
+
+extension Session {
+  /// The app's readings in `range`, as the analysis library takes them.
+  func readings(in range: EntryRange = .all) throws(Diagnostic) -> [WeightReading] {
+    range.select(from: try entries(), in: self).map(WeightReading.init)
+  }
+
+  /// The trend over every reading (the smoothing depends on all earlier days).
+  func trend() throws(Diagnostic) -> Trend {
+    Trend(readings: try readings(), policy: settings.daily, timeZone: zone.zone)
+  }
+}
+
+/// `stats daily|weekly|monthly [<range>]`
+struct StatsCommand: Executable {
+  var interval: StatisticsInterval
+  var range: EntryRange
+
+  func execute(in session: Session) throws(Diagnostic) {
+    let readings = try session.readings(in: range)
+    guard let first = readings.first, let last = readings.last else {
+      session.print("no weights in the range")
+      return
+    }
+    let buckets = StatisticsBucket.buckets(
+      of: readings, interval: interval, timeZone: session.zone.zone, from: first.instant,
+      to: last.instant + 1)
+    for line in StatisticsBucket.tableLines(buckets, interval: interval, unit: session.unit) {
+      session.print(line)
+    }
+  }
+}
+
+/// `trend [<range>]`
+struct TrendCommand: Executable {
+  var range: EntryRange
+
+  func execute(in session: Session) throws(Diagnostic) {
+    let trend = try session.trend()
+    if range != .all {
+      let shown = try session.readings(in: range)
+      if let first = shown.first, let last = shown.last {
+        let zone = session.zone.zone
+        let points = trend.points(
+          from: CalendarDay(instant: first.instant, timeZone: zone),
+          through: CalendarDay(instant: last.instant, timeZone: zone))
+        for line in Trend.tableLines(points: points, unit: session.unit) { session.print(line) }
+      } else {
+        session.print("no weights in the range")
+      }
+    }
+    for line in trend.summaryLines(unit: session.unit) { session.print(line) }
+  }
+}
+
+/// `goal [<weight>]`
+struct GoalCommand: Executable {
+  var goal: Double?
+  var span: SourceSpan
+
+  func execute(in session: Session) throws(Diagnostic) {
+    guard let goal = goal ?? session.settings.goal else {
+      throw Diagnostic("no goal set; give one (goal 65kg) or set it with set goal 65kg", at: span)
+    }
+    guard let projection = GoalProjection(goal: goal, trend: try session.trend()) else {
+      throw Diagnostic("no weights yet, so there is no trend to project; log one first", at: span)
+    }
+    for line in projection.lines(unit: session.unit) { session.print(line) }
+  }
+}
+
+/// `bmi`
+struct BMICommand: Executable {
+  var span: SourceSpan
+
+  func execute(in session: Session) throws(Diagnostic) {
+    let (kilograms, height) = try Self.inputs(session, at: span)
+    for line in BodyMassIndex.lines(
+      kilograms: kilograms, weightSource: "trend", heightMeters: height, unit: session.unit)
+    {
+      session.print(line)
+    }
+  }
+
+  /// The trend weight and the height, or an error naming what is missing.
+  static func inputs(_ session: Session, at span: SourceSpan) throws(Diagnostic) -> (Double, Double) {
+    guard let height = session.settings.height else {
+      throw Diagnostic("no height set; set it first, e.g. set height 165cm", at: span)
+    }
+    guard let kilograms = try session.trend().current else {
+      throw Diagnostic("no weights yet; log one first, e.g. log 68.5kg", at: span)
+    }
+    return (kilograms, height)
+  }
+}
+
+/// `range week <n>`
+struct RangeCommand: Executable {
+  var week: Int
+  var span: SourceSpan
+
+  func execute(in session: Session) throws(Diagnostic) {
+    let result = PregnancyRange.at(
+      week: week, prePregnancyKilograms: session.settings.prePregnancy,
+      heightMeters: session.settings.height)
+    switch result {
+    case .failure(let error):
+      throw Diagnostic(error.message, at: span)
+    case .success(let range):
+      let latest = Session.newest(in: try session.entries())?.kilograms
+      for line in range.lines(latestKilograms: latest, unit: session.unit) { session.print(line) }
+      session.lastRange = (range.low, range.high)
+    }
+  }
+}
+
+/// `chart [<range>] [to <file.svg>]`
+struct ChartCommand: Executable {
+  var range: EntryRange
+  var file: (path: String, span: SourceSpan)?
+
+  func execute(in session: Session) throws(Diagnostic) {
+    let trend = try session.trend()
+    let shown = try session.readings(in: range)
+    guard let first = shown.first, let last = shown.last else {
+      session.print("no weights to chart in the range")
+      return
+    }
+    let zone = session.zone.zone
+    let points = trend.points(
+      from: CalendarDay(instant: first.instant, timeZone: zone),
+      through: CalendarDay(instant: last.instant, timeZone: zone))
+    guard let file else {
+      let columns = session.options.terminalColumns
+      let chart = TerminalChart(
+        points: points, unit: session.unit, width: columns.map { max(40, $0 - 1) } ?? 72,
+        height: 12, style: columns == nil ? .ascii : .unicode)
+      for line in chart.lines() { session.print(line) }
+      return
+    }
+    let svg = SVGChart(
+      title: "weight \(points.first!.day) to \(points.last!.day)", points: points,
+      unit: session.unit, goal: session.settings.goal)
+    let path = session.resolvePath(file.path)
+    do {
+      try svg.document().write(toFile: path, atomically: true, encoding: .utf8)
+    } catch {
+      throw Diagnostic(
+        "cannot write \(file.path): \(FileProblem.describe(error)); check that its folder exists",
+        at: file.span)
+    }
+    session.print("wrote \(file.path) (\(points.count) days)")
+  }
+}
+
+extension Session {
+  /// `path` resolved against the folder of the script being run (the working folder in
+  /// the REPL and for -e).
+  func resolvePath(_ path: String) -> String {
+    if path.hasPrefix("/") { return path }
+    let base = sourceStack.last?.directory ?? FileManager.default.currentDirectoryPath
+    return (base as NSString).appendingPathComponent(path)
+  }
+}
