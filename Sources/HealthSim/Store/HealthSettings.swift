@@ -62,6 +62,8 @@ public struct HealthSettings: Codable, Hashable, Sendable {
   public var undeterminedReadQuery = UndeterminedReadQuery.fail
   /// The user's answer when `requestAuthorization` prompts for undecided types.
   public var promptAnswer = AuthorizationDecision.authorized
+  /// Whether a type requested for read only reports `sharingDenied` afterwards (Z5).
+  public var readOnlyRequestReportsDenied = true
   /// Bundle identifiers the user moved to the top of Health's source priority, highest first.
   public var sourcePriority: [String] = []
 

@@ -41,6 +41,12 @@ extension HealthStore {
     for type in read where state.authorization.readDecision(for: type) == .notDetermined {
       state.authorization.read[type] = answer
     }
+    if state.settings.readOnlyRequestReportsDenied {
+      for type in read.subtracting(toShare)
+      where state.authorization.writeDecision(for: type) == .notDetermined {
+        state.authorization.write[type] = .denied
+      }
+    }
     commitState()
     return true
   }
