@@ -38,7 +38,9 @@ extension HealthStore: HealthStoreProtocol {
     toShare: Set<SampleType>, read: Set<SampleType>,
     completion: @escaping (Bool, HealthError?) -> Void
   ) {
-    report(completion) { () throws(HealthError) in _ = try requestAuthorization(toShare: toShare, read: read) }
+    report(completion) { () throws(HealthError) in
+      _ = try requestAuthorization(toShare: toShare, read: read)
+    }
   }
 
   public func save(

@@ -41,7 +41,9 @@ struct AnchorPropertyTests {
     case 2:
       if !live.isEmpty { try store.deleteAsOwner([live[code % live.count].uuid!]) }
     case 3:
-      try store.save([weight(70, at: Double(code % 7), syncID: "id-\(code % 3)", version: Double(code % 5))])
+      try store.save([
+        weight(70, at: Double(code % 7), syncID: "id-\(code % 3)", version: Double(code % 5))
+      ])
     case 4:
       let before = Set(store.deletedObjectRecords(of: .bodyMass).map(\.uuid))
       let unread = Set(
@@ -58,7 +60,9 @@ struct AnchorPropertyTests {
     }
   }
 
-  @Test("anchors never go back; paging with any limit equals no limit; a mirror equals the live samples except purged-before-read deletions")
+  @Test(
+    "anchors never go back; paging with any limit equals no limit; a mirror equals the live samples except purged-before-read deletions"
+  )
   func anchoredProperties() async {
     await propertyCheck(
       count: 150, input: Gen.int(in: 0...600).array(of: 0...60), Gen.int(in: 1...7)

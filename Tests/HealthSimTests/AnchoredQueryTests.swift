@@ -8,7 +8,8 @@ struct AnchoredQueryTests {
   func a4AnchorIsCounter() throws {
     let store = makeStore()
     let first = try scaleWrites(store, 70)
-    try store.save([HealthSample(type: .stepCount, value: 10, start: at(0), end: at(5))], as: otherApp)
+    try store.save(
+      [HealthSample(type: .stepCount, value: 10, start: at(0), end: at(5))], as: otherApp)
     try store.deleteAsOwner([first.uuid!])
     #expect(store.latestAnchor == QueryAnchor(fromValue: 3))
     let data = try JSONEncoder().encode(store.latestAnchor)
@@ -79,7 +80,9 @@ struct AnchoredQueryTests {
     #expect(result.newAnchor == anchor)
   }
 
-  @Test("A6: with nothing returned, newAnchor is the input anchor (0 for nil), or the latest position by knob")
+  @Test(
+    "A6: with nothing returned, newAnchor is the input anchor (0 for nil), or the latest position by knob"
+  )
   func a6EmptyAnchor() throws {
     let store = makeStore()
     #expect(try store.anchoredResult(type: .bodyMass, anchor: nil).newAnchor == .noAnchor)

@@ -29,7 +29,8 @@ struct AuthorizationTests {
     settings.promptAnswer = .denied
     store.settings = settings
     #expect(
-      store.requestStatusForAuthorization(toShare: [.bodyMass], read: [.bodyMass]) == .shouldRequest)
+      store.requestStatusForAuthorization(toShare: [.bodyMass], read: [.bodyMass]) == .shouldRequest
+    )
     #expect(try store.requestAuthorization(toShare: [.bodyMass], read: [.bodyMass]))
     #expect(store.authorizationStatus(for: .bodyMass) == .sharingDenied)
     settings.promptAnswer = .authorized

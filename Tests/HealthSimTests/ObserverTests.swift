@@ -12,7 +12,8 @@ struct ObserverTests {
     #expect(deliveries(store.settle()).map(\.1) == [.change])
     try store.deleteAsOwner([sample.uuid!])
     store.settle()
-    try store.save([HealthSample(type: .stepCount, value: 5, start: at(0), end: at(1))], as: otherApp)
+    try store.save(
+      [HealthSample(type: .stepCount, value: 5, start: at(0), end: at(1))], as: otherApp)
     store.settle()
     #expect(probe.calls == 2)
     #expect(store.deliveries() == 2)
@@ -95,7 +96,10 @@ struct ObserverTests {
     try scaleWrites(store, 70)
     store.advance(to: at(30))
     #expect(probe.calls == 0)
-    #expect(throws: HealthError(.errorDatabaseInaccessible, "the device is locked; unlock it to access health data")) {
+    #expect(
+      throws: HealthError(
+        .errorDatabaseInaccessible, "the device is locked; unlock it to access health data")
+    ) {
       try store.anchoredResult(type: .bodyMass, anchor: nil)
     }
     #expect(throws: HealthError.self) { try store.save([weight(70)]) }

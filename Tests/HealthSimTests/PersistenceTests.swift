@@ -15,7 +15,8 @@ struct PersistenceTests {
     store.advance(by: 3600 * 5)
     let own = try store.save([weight(70, at: 400, syncID: "weigh-1", version: 1)])
     try store.save([weight(69, at: 400, syncID: "weigh-1", version: 2)])
-    try store.delete(try store.samples(of: .bodyMass, predicate: .objects(from: [store.app.source])))
+    try store.delete(
+      try store.samples(of: .bodyMass, predicate: .objects(from: [store.app.source])))
     _ = own
     store.backgroundApp()
     store.advance(by: 3600 * 3)
@@ -39,7 +40,9 @@ struct PersistenceTests {
     for change in feed { copy.apply(change) }
     #expect(copy.snapshot() == store.snapshot())
     #expect(copy.latestAnchor == store.latestAnchor)
-    #expect(try copy.anchoredResult(type: .bodyMass, anchor: nil) == store.anchoredResult(type: .bodyMass, anchor: nil))
+    #expect(
+      try copy.anchoredResult(type: .bodyMass, anchor: nil)
+        == store.anchoredResult(type: .bodyMass, anchor: nil))
   }
 
   @Test("the feed is JSON-codable, and a snapshot restores an equal store")

@@ -7,7 +7,8 @@ func importWeights(from store: some HealthStoreProtocol, after anchor: QueryAnch
   -> ([HealthSample], QueryAnchor?)
 {
   var result: ([HealthSample], QueryAnchor?) = ([], anchor)
-  let query = AnchoredQuery(type: .bodyMass, anchor: anchor, limit: 0) { _, samples, _, newAnchor, _ in
+  let query = AnchoredQuery(type: .bodyMass, anchor: anchor, limit: 0) {
+    _, samples, _, newAnchor, _ in
     result = (samples ?? [], newAnchor)
   }
   try store.execute(query)
@@ -33,7 +34,8 @@ struct ProtocolTests {
   @Test("the example in docs/healthsim.md works")
   func docExample() throws {
     let health = HealthStore(seed: 1, clock: Date(timeIntervalSince1970: 1_767_225_600))
-    let scale = SourceRevision(source: HealthSource(name: "Withings", bundleIdentifier: "com.withings"))
+    let scale = SourceRevision(
+      source: HealthSource(name: "Withings", bundleIdentifier: "com.withings"))
     var anchor: QueryAnchor?
     var imported: [UUID] = []
     let observer = ObserverQuery(sampleType: .bodyMass) { _, completion, _ in

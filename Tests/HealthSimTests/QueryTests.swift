@@ -7,7 +7,8 @@ struct QueryTests {
   @Test("P1–P5: none = overlap, strictStart/strictEnd = date in [S, E), instant at E excluded")
   func p1DatePredicates() {
     let none = SamplePredicate.samples(withStart: at(10), end: at(20))
-    let strictStart = SamplePredicate.samples(withStart: at(10), end: at(20), options: .strictStartDate)
+    let strictStart = SamplePredicate.samples(
+      withStart: at(10), end: at(20), options: .strictStartDate)
     let strictEnd = SamplePredicate.samples(withStart: at(10), end: at(20), options: .strictEndDate)
     #expect(none.matchesDates(start: at(5), end: at(10)))
     #expect(!none.matchesDates(start: at(20), end: at(20)))
@@ -19,7 +20,8 @@ struct QueryTests {
     let both = SamplePredicate.samples(
       withStart: at(10), end: at(20), options: [.strictStartDate, .strictEndDate])
     #expect(!both.matchesDates(start: at(15), end: at(25)))
-    #expect(SamplePredicate.samples(withStart: nil, end: nil).matchesDates(start: at(-1e6), end: at(1e6)))
+    #expect(
+      SamplePredicate.samples(withStart: nil, end: nil).matchesDates(start: at(-1e6), end: at(1e6)))
   }
 
   @Test("Q1/Q2: sample queries sort then limit; 0 is no limit; no sort keeps change order")
@@ -34,7 +36,9 @@ struct QueryTests {
     #expect(latest.map(\.value) == [70])
     var received: [Double] = []
     try store.execute(
-      SampleQuery(sampleType: .bodyMass, limit: 0, sortDescriptors: [SampleSortDescriptor(.startDate)]) {
+      SampleQuery(
+        sampleType: .bodyMass, limit: 0, sortDescriptors: [SampleSortDescriptor(.startDate)]
+      ) {
         _, samples, _ in received = samples?.map(\.value) ?? []
       })
     #expect(received == [71, 72, 70])
@@ -52,7 +56,9 @@ struct QueryTests {
     #expect(stats.maximumQuantity()?.value == 74)
     #expect(stats.mostRecentQuantity()?.value == 74)
     #expect(stats.mostRecentQuantityDateInterval() == DateInterval(start: at(10), end: at(10)))
-    #expect(throws: HealthError.self) { try store.statistics(of: .bodyMass, options: .cumulativeSum) }
+    #expect(throws: HealthError.self) {
+      try store.statistics(of: .bodyMass, options: .cumulativeSum)
+    }
     let query = StatisticsQuery(quantityType: .bodyMass, options: .cumulativeSum) { _, _, _ in }
     #expect(throws: HealthError.self) { try store.execute(query) }
   }
@@ -65,7 +71,9 @@ struct QueryTests {
     let stats = try store.statistics(of: .stepCount, options: [.cumulativeSum, .duration])
     #expect(stats.sumQuantity()?.value == 100)
     #expect(stats.merged.duration == 600)
-    #expect(throws: HealthError.self) { try store.statistics(of: .stepCount, options: .discreteAverage) }
+    #expect(throws: HealthError.self) {
+      try store.statistics(of: .stepCount, options: .discreteAverage)
+    }
     #expect(SampleType.appleExerciseTime.aggregationStyle == .cumulative)
   }
 

@@ -85,7 +85,9 @@ struct SampleTests {
     var settings = store.settings
     settings.staleSyncVersion = .fail
     store.settings = settings
-    #expect(throws: HealthError.self) { try store.save([weight(71, syncID: "weigh-1", version: 2)]) }
+    #expect(throws: HealthError.self) {
+      try store.save([weight(71, syncID: "weigh-1", version: 2)])
+    }
   }
 
   @Test("Y5: matching is per source and type by default; the knob widens it to the type")
@@ -124,13 +126,15 @@ struct SampleTests {
     #expect(try HealthQuantity(1, .pound).doubleValue(for: .kilogram) == 0.453_592_37)
     #expect(abs(try HealthQuantity(1, .stone).doubleValue(for: .pound) - 14) < 1e-12)
     #expect(throws: HealthError.self) { try HealthQuantity(1, .kilogram).doubleValue(for: .count) }
-    let sample = try HealthSample(type: .bodyMass, quantity: HealthQuantity(150, .pound), start: at(0))
+    let sample = try HealthSample(
+      type: .bodyMass, quantity: HealthQuantity(150, .pound), start: at(0))
     #expect(abs(sample.value - 68.038_855_5) < 1e-9)
   }
 
   @Test("G2: blood glucose converts with 1 mmol/L = 18.015588 mg/dL (molar mass / 10)")
   func g2Glucose() throws {
-    let mgdl = try HealthQuantity(5.5, .millimolesPerLiter).doubleValue(for: .milligramsPerDeciliter)
+    let mgdl = try HealthQuantity(5.5, .millimolesPerLiter).doubleValue(
+      for: .milligramsPerDeciliter)
     #expect(abs(mgdl - 99.085_734) < 1e-6)
     #expect(HealthUnit(from: "mmol<180.1558800000541>/L") == .millimolesPerLiter)
     #expect(SampleType.bloodGlucose.canonicalUnit == .milligramsPerDeciliter)

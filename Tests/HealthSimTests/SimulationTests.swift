@@ -28,7 +28,8 @@ struct SimulationTests {
   ) -> SimulationDefinition {
     SimulationDefinition(
       name: name,
-      model: .scale(SimulatedScale(startKilograms: 80, driftKilogramsPerDay: -0.1, noiseKilograms: noise)),
+      model: .scale(
+        SimulatedScale(startKilograms: 80, driftKilogramsPerDay: -0.1, noiseKilograms: noise)),
       interval: 86_400, timeOfDay: timeOfDay, timeZoneIdentifier: "Europe/Berlin", start: start,
       source: scaleSource.source, sourceVersion: "6.2",
       device: HealthDevice(name: "Body+", manufacturer: "Withings", model: "WBS05"))
@@ -85,12 +86,15 @@ struct SimulationTests {
     let store = makeStore()
     try store.startSimulation(
       SimulationDefinition(
-        name: "cgm", model: .glucose(SimulatedGlucoseMonitor(startMilligramsPerDeciliter: 110, noise: 10)),
-        interval: 300, start: epoch, source: HealthSource(name: "Dexcom", bundleIdentifier: "com.dexcom.g7")))
+        name: "cgm",
+        model: .glucose(SimulatedGlucoseMonitor(startMilligramsPerDeciliter: 110, noise: 10)),
+        interval: 300, start: epoch,
+        source: HealthSource(name: "Dexcom", bundleIdentifier: "com.dexcom.g7")))
     try store.startSimulation(
       SimulationDefinition(
         name: "phone", model: .steps(SimulatedStepCounter(meanSteps: 500)), interval: 3600,
-        start: epoch, source: HealthSource(name: "iPhone", bundleIdentifier: "com.apple.health.phone")))
+        start: epoch,
+        source: HealthSource(name: "iPhone", bundleIdentifier: "com.apple.health.phone")))
     store.advance(by: 3600)
     #expect(store.liveSampleCount(of: .bloodGlucose) == 12)
     let steps = store.allSamples(of: .stepCount)
@@ -108,7 +112,8 @@ struct SimulationTests {
     #expect(report.due == 10)
     #expect(report.written == 3)
     #expect(report.skipped == 7)
-    #expect(store.allSamples(of: .bodyMass).map(\.startDate) == [8, 9, 10].map { at(Double($0) * 1440) })
+    #expect(
+      store.allSamples(of: .bodyMass).map(\.startDate) == [8, 9, 10].map { at(Double($0) * 1440) })
     #expect(store.now == at(1440 * 10 + 1))
     #expect(probe.calls == 3)
     store.advance(by: 86_400)

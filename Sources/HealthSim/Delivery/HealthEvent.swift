@@ -44,7 +44,8 @@ public struct HealthEvent: Hashable, Sendable, CustomStringConvertible {
     case .deliveryLost(let type):
       return "\(time) \(type.rawValue) wake lost: no observer registered"
     case .retryScheduled(let type, let at, let failures):
-      return "\(time) \(type.rawValue) retry \(failures) at \(ISO8601DateFormatter().string(from: at))"
+      return
+        "\(time) \(type.rawValue) retry \(failures) at \(ISO8601DateFormatter().string(from: at))"
     case .backgroundDeliveryStopped(let type, let failures):
       return "\(time) \(type.rawValue) background delivery stopped after \(failures) failures"
     }

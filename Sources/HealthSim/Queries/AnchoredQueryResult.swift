@@ -20,6 +20,8 @@ public struct AnchoredQueryResult: Hashable, Sendable {
 
   /// The deleted objects in position order.
   public var deletedObjects: [DeletedObject] {
-    changes.compactMap { if case .deleted(let object, _) = $0 { return object } else { return nil } }
+    changes.compactMap {
+      if case .deleted(let object, _) = $0 { return object } else { return nil }
+    }
   }
 }

@@ -14,7 +14,9 @@ public struct StatisticsCollection: Sendable {
 
   /// The statistics of the interval containing `date`; nil when it has no samples.
   public func statistics(for date: Date) -> HealthStatistics? {
-    buckets[StatisticsCollection.index(of: date, anchor: anchorDate, step: intervalComponents, calendar: calendar)]
+    buckets[
+      StatisticsCollection.index(
+        of: date, anchor: anchorDate, step: intervalComponents, calendar: calendar)]
   }
 
   /// The intervals with samples, chronologically.
@@ -39,7 +41,8 @@ public struct StatisticsCollection: Sendable {
 
   /// The start of interval `index` (0 starts at the anchor).
   public func bucketStart(_ index: Int) -> Date {
-    StatisticsCollection.start(of: index, anchor: anchorDate, step: intervalComponents, calendar: calendar)
+    StatisticsCollection.start(
+      of: index, anchor: anchorDate, step: intervalComponents, calendar: calendar)
   }
 
   static func start(of index: Int, anchor: Date, step: DateComponents, calendar: Calendar) -> Date {
@@ -57,11 +60,14 @@ public struct StatisticsCollection: Sendable {
   /// The index of the interval containing `date`.
   /// - Complexity: O(1) calendar steps for regular calendars.
   static func index(of date: Date, anchor: Date, step: DateComponents, calendar: Calendar) -> Int {
-    let length = start(of: 1, anchor: anchor, step: step, calendar: calendar).timeIntervalSince(anchor)
+    let length = start(of: 1, anchor: anchor, step: step, calendar: calendar).timeIntervalSince(
+      anchor)
     precondition(length > 0, "the interval must be positive")
     var index = Int((date.timeIntervalSince(anchor) / length).rounded(.down))
     while start(of: index, anchor: anchor, step: step, calendar: calendar) > date { index -= 1 }
-    while start(of: index + 1, anchor: anchor, step: step, calendar: calendar) <= date { index += 1 }
+    while start(of: index + 1, anchor: anchor, step: step, calendar: calendar) <= date {
+      index += 1
+    }
     return index
   }
 }

@@ -10,7 +10,8 @@ public struct SimulatedScale: Codable, Hashable, Sendable {
   public var noiseKilograms: Double
 
   /// A scale model.
-  public init(startKilograms: Double, driftKilogramsPerDay: Double = 0, noiseKilograms: Double = 0) {
+  public init(startKilograms: Double, driftKilogramsPerDay: Double = 0, noiseKilograms: Double = 0)
+  {
     self.startKilograms = startKilograms
     self.driftKilogramsPerDay = driftKilogramsPerDay
     self.noiseKilograms = noiseKilograms

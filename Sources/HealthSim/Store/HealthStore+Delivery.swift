@@ -140,7 +140,8 @@ extension HealthStore {
       commitState()
       return
     }
-    for type in state.delivery.keys.sorted() where observers.contains(where: { $0.sampleType == type }) {
+    for type in state.delivery.keys.sorted()
+    where observers.contains(where: { $0.sampleType == type }) {
       if state.settings.spuriousForegroundFire || state.delivery[type]!.isPending {
         scheduleDelivery(type, reason: .foreground, at: now)
       }

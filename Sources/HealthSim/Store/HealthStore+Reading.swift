@@ -99,7 +99,8 @@ extension HealthStore {
   {
     let scope = try readScope(for: type)
     return allSamples(of: type).filter {
-      isVisible(source: $0.source, start: $0.startDate, in: scope) && (predicate?.matches($0) ?? true)
+      isVisible(source: $0.source, start: $0.startDate, in: scope)
+        && (predicate?.matches($0) ?? true)
     }
   }
 

@@ -60,7 +60,8 @@ extension HealthStore {
     for type in Set(samples.map(\.type)).sorted() { try checkWrite(type) }
     let uuids = samples.compactMap(\.uuid)
     try checkExisting(uuids)
-    for uuid in uuids where sample(with: uuid)?.source?.bundleIdentifier
+    for uuid in uuids
+    where sample(with: uuid)?.source?.bundleIdentifier
       != state.app.source.bundleIdentifier
     {
       throw HealthError(
@@ -144,7 +145,8 @@ extension HealthStore {
           .errorInvalidArgument, "the value \(sample.value) is not a valid \(sample.type.rawValue)")
       }
       if (sample.type == .workout) != (sample.workout != nil) {
-        throw HealthError(.errorInvalidArgument, "workout samples need workout details, and only they")
+        throw HealthError(
+          .errorInvalidArgument, "workout samples need workout details, and only they")
       }
     }
   }
