@@ -64,7 +64,8 @@ struct SimulationTests {
 
   @Test("a time of day keeps local time across DST; list and stop work")
   func timeOfDayAndStop() throws {
-    let store = HealthStore(seed: 1, clock: Date(timeIntervalSince1970: 1_774_566_000))  // 2026-03-27 00:00 CET
+    // 2026-03-27 00:00 CET: the readings span the switch to summer time on the 29th.
+    let store = HealthStore(seed: 1, clock: Date(timeIntervalSince1970: 1_774_566_000))
     try store.startSimulation(
       scale(noise: 0, timeOfDay: .init(hour: 7, minute: 30), start: store.now))
     store.advance(by: 86_400 * 3)
