@@ -1,0 +1,24 @@
+/// Tells the app that samples of a type changed, without data (HKObserverQuery).
+public final class ObserverQuery: HealthQuery {
+  /// HealthKit's update-handler shape. Call the completion handler before returning once
+  /// the work is done; a handler that returns without calling it counts as a failed
+  /// delivery and Health retries with backoff.
+  public typealias UpdateHandler = (ObserverQuery, _ completionHandler: () -> Void, HealthError?)
+    -> Void
+
+  /// Called at each delivery.
+  public let updateHandler: UpdateHandler
+
+  /// An observer query for a type.
+  public init(
+    sampleType: SampleType, predicate: SamplePredicate? = nil,
+    updateHandler: @escaping UpdateHandler
+  ) {
+    self.updateHandler = updateHandler
+    super.init(sampleType: sampleType, predicate: predicate)
+  }
+
+  override func start(on store: HealthStore) throws(HealthError) {
+    store.register(observer: self)
+  }
+}

@@ -1,0 +1,128 @@
+import Foundation
+
+/// A simulated device writing samples on a schedule; Codable so an app can save it.
+public struct SimulationDefinition: Codable, Hashable, Sendable {
+  /// What the device measures.
+  public enum Model: Codable, Hashable, Sendable {
+    case scale(SimulatedScale)
+    case glucose(SimulatedGlucoseMonitor)
+    case steps(SimulatedStepCounter)
+
+    /// The sample type the model writes.
+    public var sampleType: SampleType {
+      switch self {
+      case .scale: return .bodyMass
+      case .glucose: return .bloodGlucose
+      case .steps: return .stepCount
+      }
+    }
+  }
+
+  /// A local time of day, e.g. 07:30.
+  public struct TimeOfDay: Codable, Hashable, Sendable {
+    /// Hour, 0–23.
+    public var hour: Int
+    /// Minute, 0–59.
+    public var minute: Int
+
+    /// A time of day.
+    public init(hour: Int, minute: Int) {
+      self.hour = hour
+      self.minute = minute
+    }
+  }
+
+  /// The simulation's unique name (`as <name>`).
+  public var name: String
+  /// The device model.
+  public var model: Model
+  /// Time between readings, in seconds.
+  public var interval: TimeInterval
+  /// A fixed local time for readings, for intervals of whole days.
+  public var timeOfDay: TimeOfDay?
+  /// The time zone `timeOfDay` is read in.
+  public var timeZoneIdentifier: String
+  /// When the simulation starts; elapsed time for drift counts from here.
+  public var start: Date
+  /// The writing source.
+  public var source: HealthSource
+  /// The source's version.
+  public var sourceVersion: String?
+  /// The measuring device.
+  public var device: HealthDevice?
+
+  /// A simulation definition.
+  public init(
+    name: String, model: Model, interval: TimeInterval, timeOfDay: TimeOfDay? = nil,
+    timeZoneIdentifier: String = "UTC", start: Date, source: HealthSource,
+    sourceVersion: String? = nil, device: HealthDevice? = nil
+  ) {
+    self.name = name
+    self.model = model
+    self.interval = interval
+    self.timeOfDay = timeOfDay
+    self.timeZoneIdentifier = timeZoneIdentifier
+    self.start = start
+    self.source = source
+    self.sourceVersion = sourceVersion
+    self.device = device
+  }
+
+  /// The first reading: one interval after the start, or the first `timeOfDay` after it.
+  public var firstReading: Date {
+    guard let timeOfDay, let calendar = localCalendar else {
+      return start.addingTimeInterval(interval)
+    }
+    let day = calendar.startOfDay(for: start)
+    var candidate =
+      calendar.date(bySettingHour: timeOfDay.hour, minute: timeOfDay.minute, second: 0, of: day)
+      ?? start
+    if candidate <= start {
+      candidate = calendar.date(byAdding: .day, value: 1, to: candidate) ?? candidate + 86_400
+    }
+    return candidate
+  }
+
+  /// The reading after the one at `date`; whole-day intervals keep the local time across DST.
+  public func reading(after date: Date) -> Date {
+    let days = interval / 86_400
+    if timeOfDay != nil, days >= 1, days == days.rounded(), let calendar = localCalendar,
+      let next = calendar.date(byAdding: .day, value: Int(days), to: date)
+    {
+      return next
+    }
+    return date.addingTimeInterval(interval)
+  }
+
+  private var localCalendar: Calendar? {
+    guard let zone = TimeZone(identifier: timeZoneIdentifier) else { return nil }
+    var calendar = Calendar(identifier: .gregorian)
+    calendar.timeZone = zone
+    return calendar
+  }
+}
+
+/// A running simulation: its definition and where its schedule stands.
+public struct SimulationState: Codable, Hashable, Sendable {
+  /// The definition.
+  public var definition: SimulationDefinition
+  /// When the next reading is due.
+  public var nextReading: Date
+  /// Readings written so far.
+  public var readings: Int
+  /// The scheduler entry for the next reading; other entries for this name are stale.
+  var sequence: UInt64
+}
+
+/// What a catch-up run did.
+public struct CatchUpReport: Hashable, Sendable {
+  /// Readings that fell due in the interval.
+  public let due: Int
+  /// Readings written (the newest ones, at most the limit).
+  public let written: Int
+  /// The events of the writes and deliveries that followed.
+  public let events: [HealthEvent]
+
+  /// Readings that were due but skipped because of the limit.
+  public var skipped: Int { due - written }
+}

@@ -1,0 +1,298 @@
+import Foundation
+
+extension HealthStore {
+  // MARK: The app's view
+
+  /// Enables background delivery of a type at a frequency (enableBackgroundDelivery).
+  /// Step count is capped at hourly silently. After a stop, this re-enables only once the
+  /// app has been launched since (O8 knob).
+  public func enableBackgroundDelivery(for type: SampleType, frequency: UpdateFrequency)
+    throws(HealthError)
+  {
+    defer { commitState() }
+    guard state.device.isHealthDataAvailable else { throw HealthError.unavailable }
+    if !state.settings.hasBackgroundDeliveryEntitlement,
+      state.settings.missingEntitlementFailsEnable
+    {
+      throw HealthError(
+        .errorAuthorizationDenied,
+        "the app lacks the background-delivery entitlement; turn the entitlement on")
+    }
+    var delivery = state.delivery[type] ?? BackgroundDelivery()
+    if delivery.isStopped, delivery.launchedSinceStop || !state.settings.stopLastsUntilLaunch {
+      delivery.isStopped = false
+      delivery.consecutiveFailures = 0
+    }
+    delivery.frequency = frequency
+    state.delivery[type] = delivery
+  }
+
+  /// Disables background delivery of a type.
+  public func disableBackgroundDelivery(for type: SampleType) throws(HealthError) {
+    defer { commitState() }
+    guard state.device.isHealthDataAvailable else { throw HealthError.unavailable }
+    guard var delivery = state.delivery[type] else { return }
+    delivery.frequency = nil
+    delivery.consecutiveFailures = 0
+    if delivery.scheduled?.reason == .retry { delivery.scheduled = nil }
+    state.delivery[type] = delivery
+  }
+
+  /// Disables background delivery of every type.
+  public func disableAllBackgroundDelivery() throws(HealthError) {
+    for type in state.delivery.keys.sorted() { try disableBackgroundDelivery(for: type) }
+  }
+
+  /// Runs a query once (HKHealthStore.execute). Executing a query twice, or an anchored
+  /// query with an update handler and a limit, is an invalid argument (HealthKit raises).
+  public func execute(_ query: HealthQuery) throws(HealthError) {
+    defer { commitState() }
+    guard !query.isExecuted else {
+      throw HealthError(.errorInvalidArgument, "a query runs only once; create a new query")
+    }
+    query.isExecuted = true
+    try query.start(on: self)
+  }
+
+  /// Stops a query; it calls no handler again. Stopping twice does nothing.
+  public func stop(_ query: HealthQuery) {
+    query.isStopped = true
+    observers.removeAll { $0 === query }
+    liveQueries.removeAll { $0 === query }
+  }
+
+  func register(observer query: ObserverQuery) {
+    observers.append(query)
+    if state.delivery[query.sampleType] == nil {
+      state.delivery[query.sampleType] = BackgroundDelivery()
+    }
+  }
+
+  func register(liveQuery query: AnchoredQuery) { liveQueries.append(query) }
+
+  // MARK: Harness facts
+
+  /// The observer as the `observer` fact shows it.
+  public func observerState(for type: SampleType = .bodyMass) -> ObserverState {
+    let live = observers.contains { $0.sampleType == type }
+    guard let delivery = state.delivery[type], delivery.frequency != nil || live else {
+      return .off
+    }
+    if delivery.isStopped { return .stopped }
+    if delivery.scheduled?.reason == .retry { return .retrying }
+    return .active
+  }
+
+  /// How many times the app's observer handler ran for a type.
+  public func deliveries(for type: SampleType = .bodyMass) -> Int {
+    state.delivery[type]?.deliveries ?? 0
+  }
+
+  /// The frequency actually used: the requested one, capped per type (O12).
+  public func effectiveFrequency(for type: SampleType) -> UpdateFrequency? {
+    guard let requested = state.delivery[type]?.frequency else { return nil }
+    return max(requested, state.settings.frequencyCaps[type] ?? .immediate)
+  }
+
+  // MARK: Harness: the app's life cycle
+
+  /// The user launches the app: a new process with no queries, in the foreground. The
+  /// launch does not fire observers; the app re-registers them itself (O21).
+  public func launchApp() {
+    stopAllQueries()
+    state.device.isAppRunning = true
+    state.device.isAppInForeground = true
+    for type in state.delivery.keys {
+      state.delivery[type]!.isPending = false
+      state.delivery[type]!.scheduled = nil
+      state.delivery[type]!.launchedSinceStop = true
+    }
+    commitState()
+  }
+
+  /// The user force-quits the app: nothing is delivered until the next launch (O20).
+  public func quitApp() {
+    stopAllQueries()
+    state.device.isAppRunning = false
+    state.device.isAppInForeground = false
+    for type in state.delivery.keys { state.delivery[type]!.scheduled = nil }
+    commitState()
+  }
+
+  /// The app moves to the background.
+  public func backgroundApp() {
+    guard state.device.isAppRunning else { return }
+    state.device.isAppInForeground = false
+    for type in state.delivery.keys.sorted() { requestDelivery(type, reason: .change) }
+    commitState()
+  }
+
+  /// The app comes to the foreground; from the background it fires observers once even
+  /// with nothing changed (O2 knob). A quit app is launched instead.
+  public func foregroundApp() {
+    guard state.device.isAppRunning else {
+      launchApp()
+      return
+    }
+    let wasBackground = !state.device.isAppInForeground
+    state.device.isAppInForeground = true
+    guard wasBackground, !state.device.isLocked, state.device.isHealthDataAvailable else {
+      commitState()
+      return
+    }
+    for type in state.delivery.keys.sorted()
+    where observers.contains(where: { $0.sampleType == type }) {
+      if state.settings.spuriousForegroundFire || state.delivery[type]!.isPending {
+        scheduleDelivery(type, reason: .foreground, at: now)
+      }
+    }
+    commitState()
+  }
+
+  /// The device locks: no deliveries, and queries and saves fail with code 6.
+  public func lockDevice() {
+    state.device.isLocked = true
+    commitState()
+  }
+
+  /// The device unlocks: pending changes are delivered (O19).
+  public func unlockDevice() {
+    state.device.isLocked = false
+    for type in state.delivery.keys.sorted() { requestDelivery(type, reason: .unlock) }
+    commitState()
+  }
+
+  private func stopAllQueries() {
+    for query in observers { query.isStopped = true }
+    for query in liveQueries { query.isStopped = true }
+    observers = []
+    liveQueries = []
+  }
+
+  // MARK: Delivery rules
+
+  /// Samples of `type` were saved or deleted.
+  func noteChange(_ type: SampleType) {
+    guard state.delivery[type] != nil else { return }
+    state.delivery[type]!.isPending = true
+    requestDelivery(type, reason: .change)
+  }
+
+  /// Schedules a delivery of pending changes when the rules allow one.
+  func requestDelivery(_ type: SampleType, reason: BackgroundDelivery.Reason) {
+    guard let delivery = state.delivery[type], delivery.isPending else { return }
+    let device = state.device
+    guard device.isHealthDataAvailable, device.isAppRunning, !device.isLocked else { return }
+    if device.isAppInForeground {
+      guard observers.contains(where: { $0.sampleType == type }) else { return }
+      scheduleDelivery(type, reason: reason, at: now)
+      return
+    }
+    guard let frequency = effectiveFrequency(for: type),
+      state.settings.hasBackgroundDeliveryEntitlement, !delivery.isStopped,
+      delivery.scheduled == nil
+    else { return }
+    var date = now
+    if let lastWake = delivery.lastWake, now.timeIntervalSince(lastWake) < frequency.period {
+      date = lastWake.addingTimeInterval(frequency.period)
+    }
+    scheduleDelivery(type, reason: reason, at: date)
+  }
+
+  /// Puts a delivery in the scheduler unless one at or before `date` is already there.
+  func scheduleDelivery(_ type: SampleType, reason: BackgroundDelivery.Reason, at date: Date) {
+    if let scheduled = state.delivery[type]?.scheduled, scheduled.date <= date { return }
+    let sequence = state.scheduler.schedule(.delivery(type), at: date)
+    state.delivery[type, default: BackgroundDelivery()].scheduled = BackgroundDelivery.Scheduled(
+      date: date, sequence: sequence, reason: reason)
+  }
+
+  /// Runs a scheduled delivery: calls every observer handler of the type, then applies
+  /// the completion contract (O5–O8).
+  func deliver(_ type: SampleType, sequence: UInt64, into events: inout [HealthEvent]) {
+    guard let scheduled = state.delivery[type]?.scheduled, scheduled.sequence == sequence else {
+      return
+    }
+    state.delivery[type]!.scheduled = nil
+    let device = state.device
+    guard device.isHealthDataAvailable, device.isAppRunning, !device.isLocked else { return }
+    let delivery = state.delivery[type]!
+    if !device.isAppInForeground {
+      guard delivery.frequency != nil, state.settings.hasBackgroundDeliveryEntitlement,
+        !delivery.isStopped
+      else { return }
+      state.delivery[type]!.lastWake = now
+    }
+    let queries = observers.filter { $0.sampleType == type && !$0.isStopped }
+    state.delivery[type]!.isPending = false
+    guard !queries.isEmpty else {
+      if !device.isAppInForeground {
+        events.append(HealthEvent(date: now, kind: .deliveryLost(type: type)))
+      }
+      return
+    }
+    var allCompleted = true
+    for query in queries {
+      state.delivery[type]!.deliveries += 1
+      let number = state.delivery[type]!.deliveries
+      let flag = CompletionFlag()
+      query.updateHandler(query, { flag.called = true }, nil)
+      events.append(
+        HealthEvent(
+          date: now,
+          kind: .delivered(
+            type: type, number: number, reason: scheduled.reason, completed: flag.called)))
+      allCompleted = allCompleted && flag.called
+    }
+    applyCompletionContract(type, completed: allCompleted, into: &events)
+  }
+
+  private func applyCompletionContract(
+    _ type: SampleType, completed: Bool, into events: inout [HealthEvent]
+  ) {
+    var delivery = state.delivery[type]!
+    guard delivery.frequency != nil, !delivery.isStopped else { return }
+    if completed {
+      delivery.consecutiveFailures = 0
+      state.delivery[type] = delivery
+      return
+    }
+    delivery.consecutiveFailures += 1
+    delivery.isPending = true
+    let failures = delivery.consecutiveFailures
+    if failures >= state.settings.maximumFailedDeliveries {
+      delivery.isStopped = true
+      delivery.launchedSinceStop = false
+      delivery.scheduled = nil
+      state.delivery[type] = delivery
+      events.append(
+        HealthEvent(date: now, kind: .backgroundDeliveryStopped(type: type, failures: failures)))
+      return
+    }
+    let delay =
+      state.settings.retryBackoff
+      * pow(state.settings.retryBackoffMultiplier, Double(failures - 1))
+    let date = now.addingTimeInterval(delay)
+    let sequence = state.scheduler.schedule(.delivery(type), at: date)
+    delivery.scheduled = BackgroundDelivery.Scheduled(
+      date: date, sequence: sequence, reason: .retry)
+    state.delivery[type] = delivery
+    events.append(
+      HealthEvent(date: now, kind: .retryScheduled(type: type, at: date, failures: failures)))
+  }
+
+  /// Calls long-running anchored queries' update handlers with their deltas (A17, A19).
+  func pumpLiveQueries() {
+    let device = state.device
+    guard !liveQueries.isEmpty, device.isAppRunning, device.isAppInForeground else { return }
+    for query in liveQueries where !query.isStopped {
+      guard let handler = query.activeUpdateHandler,
+        let result = try? anchoredResult(
+          type: query.sampleType, predicate: query.predicate, anchor: query.currentAnchor),
+        !result.changes.isEmpty
+      else { continue }
+      query.currentAnchor = result.newAnchor
+      handler(query, result.samples, result.deletedObjects, result.newAnchor, nil)
+    }
+  }
+}

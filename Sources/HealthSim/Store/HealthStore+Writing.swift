@@ -1,0 +1,266 @@
+import Foundation
+
+extension HealthStore {
+  // MARK: Harness writes
+
+  /// Saves samples as another app or device would (`health add`): no app permission applies.
+  /// Returns the samples as stored; ignored stale sync versions are left out.
+  /// - Complexity: O(k log n) for k samples.
+  @discardableResult
+  public func save(_ samples: [HealthSample], as revision: SourceRevision) throws(HealthError)
+    -> [HealthSample]
+  {
+    defer { commitState() }
+    return try write(samples, revision: revision)
+  }
+
+  /// Deletes samples as their owning source would (`health delete`); returns how many.
+  @discardableResult
+  public func deleteAsOwner(_ uuids: [UUID]) throws(HealthError) -> Int {
+    defer { commitState() }
+    try checkExisting(uuids)
+    return remove(uuids)
+  }
+
+  /// Drops deleted-object records (`health purge`): all, or those deleted more than
+  /// `age` seconds ago. Returns how many were dropped.
+  @discardableResult
+  public func purgeDeletedObjects(olderThan age: TimeInterval? = nil) -> Int {
+    let cutoff = age.map { now.addingTimeInterval(-$0) }
+    let dropped = purge(before: cutoff)
+    if dropped > 0 { emit(.deletedObjectsPurged(before: cutoff)) }
+    commitState()
+    return dropped
+  }
+
+  /// Drops all but the newest `count` deleted-object records. Returns how many were dropped.
+  @discardableResult
+  public func purgeDeletedObjects(keepingNewest count: Int) -> Int {
+    let dropped = trim(keeping: count)
+    if dropped > 0 { emit(.deletedObjectsTrimmed(keeping: count)) }
+    commitState()
+    return dropped
+  }
+
+  // MARK: The app's writes
+
+  /// Saves samples as the app (HKHealthStore.save): permission checks, then `save(_:as:)`.
+  @discardableResult
+  public func save(_ samples: [HealthSample]) throws(HealthError) -> [HealthSample] {
+    defer { commitState() }
+    try checkAccess()
+    for type in Set(samples.map(\.type)).sorted() { try checkWrite(type) }
+    return try write(samples, revision: state.app)
+  }
+
+  /// Deletes samples the app saved; another source's sample fails with code 4 (D1 knob).
+  public func delete(_ samples: [HealthSample]) throws(HealthError) {
+    defer { commitState() }
+    try checkAccess()
+    for type in Set(samples.map(\.type)).sorted() { try checkWrite(type) }
+    let uuids = samples.compactMap(\.uuid)
+    try checkExisting(uuids)
+    for uuid in uuids
+    where sample(with: uuid)?.source?.bundleIdentifier
+      != state.app.source.bundleIdentifier
+    {
+      throw HealthError(
+        state.settings.foreignDeleteError,
+        "sample \(uuid.uuidString) belongs to another source; an app may delete only its own samples"
+      )
+    }
+    remove(uuids)
+  }
+
+  /// Deletes the app's own samples of a type that match (deleteObjects(of:predicate:)).
+  @discardableResult
+  public func deleteObjects(of type: SampleType, predicate: SamplePredicate?) throws(HealthError)
+    -> Int
+  {
+    defer { commitState() }
+    try checkAccess()
+    try checkWrite(type)
+    let bundle = state.app.source.bundleIdentifier
+    let uuids = allSamples(of: type).filter {
+      $0.source?.bundleIdentifier == bundle && (predicate?.matches($0) ?? true)
+    }.compactMap(\.uuid)
+    return remove(uuids)
+  }
+
+  // MARK: Checks
+
+  func checkAccess() throws(HealthError) {
+    guard state.device.isHealthDataAvailable else { throw HealthError.unavailable }
+    guard !state.device.isLocked else { throw HealthError.locked }
+  }
+
+  func checkWrite(_ type: SampleType) throws(HealthError) {
+    switch state.authorization.writeDecision(for: type) {
+    case .authorized: return
+    case .denied:
+      throw HealthError(
+        .errorAuthorizationDenied,
+        "writing \(type.rawValue) is denied; allow it in Health's settings for the app")
+    case .notDetermined:
+      throw HealthError(
+        .errorAuthorizationNotDetermined,
+        "writing \(type.rawValue) is not determined; request authorization first")
+    }
+  }
+
+  func checkExisting(_ uuids: [UUID]) throws(HealthError) {
+    for uuid in uuids where locations[uuid] == nil {
+      throw HealthError(
+        .errorInvalidArgument,
+        "no sample with uuid \(uuid.uuidString); it may already be deleted")
+    }
+  }
+
+  func validate(_ samples: [HealthSample]) throws(HealthError) {
+    var seen = Set<UUID>()
+    for sample in samples {
+      if let uuid = sample.uuid, locations[uuid] != nil || !seen.insert(uuid).inserted {
+        throw HealthError(
+          .errorInvalidArgument,
+          "a sample with uuid \(uuid.uuidString) already exists; save a new sample with a new uuid")
+      }
+      let hasIdentifier = sample.metadata[MetadataKey.syncIdentifier] != nil
+      let hasVersion = sample.metadata[MetadataKey.syncVersion] != nil
+      if hasIdentifier != hasVersion {
+        throw HealthError(
+          .errorInvalidArgument,
+          hasIdentifier
+            ? "a sync identifier needs a sync version; add HKMetadataKeySyncVersion"
+            : "a sync version needs a sync identifier; add HKMetadataKeySyncIdentifier")
+      }
+      if hasIdentifier, sample.syncIdentifier == nil || sample.syncVersion == nil {
+        throw HealthError(
+          .errorInvalidArgument, "the sync identifier must be a string and the version a number")
+      }
+      if sample.endDate < sample.startDate {
+        throw HealthError(.errorInvalidArgument, "the end date is before the start date; swap them")
+      }
+      if !sample.value.isFinite || sample.value < 0 {
+        throw HealthError(
+          .errorInvalidArgument, "the value \(sample.value) is not a valid \(sample.type.rawValue)")
+      }
+      if (sample.type == .workout) != (sample.workout != nil) {
+        throw HealthError(
+          .errorInvalidArgument, "workout samples need workout details, and only they")
+      }
+    }
+  }
+
+  // MARK: Primitives
+
+  /// Validates the whole batch, then applies it: all or nothing (S6).
+  func write(_ samples: [HealthSample], revision: SourceRevision) throws(HealthError)
+    -> [HealthSample]
+  {
+    try validate(samples)
+    var claimed: [SyncKey: Double] = [:]
+    var plans: [SyncKey?] = []
+    var keep: [Bool] = []
+    for sample in samples {
+      guard let identifier = sample.syncIdentifier, let version = sample.syncVersion else {
+        plans.append(nil)
+        keep.append(true)
+        continue
+      }
+      let key = syncKey(identifier, type: sample.type, source: revision.source)
+      let stored = claimed[key] ?? syncIndex[key].flatMap { self.sample(with: $0)?.syncVersion }
+      if let stored, version <= stored {
+        if state.settings.staleSyncVersion == .fail {
+          throw HealthError(
+            .errorInvalidArgument,
+            "sync version \(version) is not higher than the stored \(stored); raise the version")
+        }
+        plans.append(nil)
+        keep.append(false)
+        continue
+      }
+      claimed[key] = version
+      plans.append(key)
+      keep.append(true)
+    }
+    var saved: [HealthSample] = []
+    var changed = Set<SampleType>()
+    for (index, sample) in samples.enumerated() where keep[index] {
+      if let key = plans[index], let old = syncIndex[key] {
+        removeSample(old, position: state.counter + 1, date: now)
+      }
+      let stored = sample.saved(uuid: sample.uuid ?? freshUUID(), revision: revision, at: now)
+      insertSample(stored, position: state.counter + 1)
+      saved.append(stored)
+      changed.insert(sample.type)
+    }
+    for type in changed.sorted() { noteChange(type) }
+    return saved
+  }
+
+  /// Deletes live samples, leaving deleted-object records; returns how many.
+  @discardableResult
+  func remove(_ uuids: [UUID]) -> Int {
+    var changed = Set<SampleType>()
+    var count = 0
+    for uuid in uuids {
+      guard let type = locations[uuid]?.type else { continue }
+      removeSample(uuid, position: state.counter + 1, date: now)
+      changed.insert(type)
+      count += 1
+    }
+    for type in changed.sorted() { noteChange(type) }
+    return count
+  }
+
+  func insertSample(_ sample: HealthSample, position: Int64) {
+    let uuid = sample.uuid!
+    logs[sample.type.ordinal].append(.sample(sample), at: position)
+    locations[uuid] = Location(type: sample.type, position: position)
+    if let key = syncKey(for: sample) { syncIndex[key] = uuid }
+    state.counter = max(state.counter, position)
+    emit(.sampleSaved(sample, position: position))
+  }
+
+  func removeSample(_ uuid: UUID, position: Int64, date: Date) {
+    guard let location = locations.removeValue(forKey: uuid),
+      case .sample(let sample) = logs[location.type.ordinal].remove(at: location.position)
+    else { return }
+    if let key = syncKey(for: sample), syncIndex[key] == uuid { syncIndex[key] = nil }
+    let record = DeletedObjectRecord(deleting: sample, at: date)
+    logs[location.type.ordinal].append(.deletion(record), at: position)
+    logs[location.type.ordinal].compactIfSparse()
+    state.counter = max(state.counter, position)
+    emit(.sampleDeleted(uuid: uuid, position: position, date: date))
+  }
+
+  func purge(before cutoff: Date?) -> Int {
+    var dropped = 0
+    for ordinal in logs.indices {
+      let log = logs[ordinal]
+      for (position, item) in zip(log.positions, log.items) {
+        guard case .deletion(let record) = item else { continue }
+        if let cutoff, record.deletionDate >= cutoff { continue }
+        logs[ordinal].remove(at: position)
+        dropped += 1
+      }
+      logs[ordinal].compactIfSparse()
+    }
+    return dropped
+  }
+
+  func trim(keeping count: Int) -> Int {
+    var all: [(position: Int64, ordinal: Int)] = []
+    for (ordinal, log) in logs.enumerated() {
+      for (position, item) in zip(log.positions, log.items) {
+        if case .deletion = item { all.append((position, ordinal)) }
+      }
+    }
+    guard all.count > count else { return 0 }
+    all.sort { $0.position < $1.position }
+    let doomed = all.prefix(all.count - max(count, 0))
+    for entry in doomed { logs[entry.ordinal].remove(at: entry.position) }
+    for ordinal in logs.indices { logs[ordinal].compactIfSparse() }
+    return doomed.count
+  }
+}

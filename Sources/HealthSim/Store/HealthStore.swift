@@ -1,0 +1,170 @@
+import Foundation
+
+/// The simulated HealthKit database on one device, with one app using it.
+///
+/// The app's view (authorization applied) is `HealthStoreProtocol`; the rest of the public
+/// API is the test harness: other sources writing, the user changing permissions, the
+/// device's life cycle, the virtual clock, simulations and persistence.
+/// Not thread-safe: use it from one task. Handlers run synchronously.
+public final class HealthStore {
+  /// Where a live sample sits.
+  struct Location {
+    let type: SampleType
+    let position: Int64
+  }
+
+  /// The matching key of a sync identifier (Y5 scope).
+  struct SyncKey: Hashable {
+    let bundleIdentifier: String
+    let type: SampleType
+    let identifier: String
+  }
+
+  var state: HealthSmallState
+  var logs: [SampleLog] = Array(repeating: SampleLog(), count: SampleType.allCases.count)
+  var locations: [UUID: Location] = [:]
+  var syncIndex: [SyncKey: UUID] = [:]
+  var observers: [ObserverQuery] = []
+  var liveQueries: [AnchoredQuery] = []
+  var lastRecordedState: HealthSmallState
+  var isReplaying = false
+  var isRunningEvents = false
+
+  /// Receives every mutation as a `HealthChange`, so a journal can persist O(1) per change.
+  public var recorder: ((HealthChange) -> Void)?
+
+  /// The app used in examples and by default.
+  public static let defaultApp = SourceRevision(
+    source: HealthSource(name: "weigh", bundleIdentifier: "org.weigh.app"), version: "1.0")
+
+  /// A new store: empty, everything allowed, the app launched in the foreground, unlocked.
+  public init(app: SourceRevision = HealthStore.defaultApp, seed: UInt64 = 0, clock: Date) {
+    state = HealthSmallState(clock: clock, app: app, seed: seed)
+    lastRecordedState = state
+  }
+
+  // MARK: Harness facts
+
+  /// The virtual clock.
+  public var now: Date { state.clock }
+
+  /// The app using the store.
+  public var app: SourceRevision { state.app }
+
+  /// The small state (settings, authorization, device, delivery, simulations, clock).
+  public var smallState: HealthSmallState { state }
+
+  /// The knobs; changing them is recorded in the change feed.
+  public var settings: HealthSettings {
+    get { state.settings }
+    set {
+      let scopeChanged = newValue.syncIdentifierScope != state.settings.syncIdentifierScope
+      state.settings = newValue
+      if scopeChanged { rebuildSyncIndex() }
+      commitState()
+    }
+  }
+
+  /// The latest change position, as an anchor.
+  public var latestAnchor: QueryAnchor { QueryAnchor(fromValue: state.counter) }
+
+  /// Live samples of a type.
+  public func liveSampleCount(of type: SampleType) -> Int { logs[type.ordinal].liveSamples }
+
+  /// Deleted-object records still kept, of one type or of all.
+  public func deletedObjectCount(of type: SampleType? = nil) -> Int {
+    guard let type else { return logs.reduce(0) { $0 + $1.deletionRecords } }
+    return logs[type.ordinal].deletionRecords
+  }
+
+  /// Every live sample of a type in change order, whatever the app may read.
+  /// - Complexity: O(n).
+  public func allSamples(of type: SampleType) -> [HealthSample] {
+    logs[type.ordinal].items.compactMap {
+      if case .sample(let sample) = $0 { return sample } else { return nil }
+    }
+  }
+
+  /// Every kept deleted-object record of a type in change order.
+  public func deletedObjectRecords(of type: SampleType) -> [DeletedObjectRecord] {
+    logs[type.ordinal].items.compactMap {
+      if case .deletion(let record) = $0 { return record } else { return nil }
+    }
+  }
+
+  /// The live sample with a UUID.
+  /// - Complexity: O(log n).
+  public func sample(with uuid: UUID) -> HealthSample? {
+    guard let location = locations[uuid],
+      let index = logs[location.type.ordinal].index(of: location.position),
+      case .sample(let sample) = logs[location.type.ordinal].items[index]
+    else { return nil }
+    return sample
+  }
+
+  /// Reseeds the one random generator (`seed <n>`).
+  public func seed(_ seed: UInt64) {
+    state.generator = SeededGenerator(seed: seed)
+    commitState()
+  }
+
+  /// A new UUID from the seeded generator, for samples an app creates.
+  public func makeUUID() -> UUID {
+    defer { commitState() }
+    return freshUUID()
+  }
+
+  /// A standard normal draw from the seeded generator.
+  public func nextGaussian() -> Double {
+    defer { commitState() }
+    return state.generator.nextGaussian()
+  }
+
+  func freshUUID() -> UUID {
+    while true {
+      let uuid = state.generator.nextUUID()
+      if locations[uuid] == nil { return uuid }
+    }
+  }
+
+  // MARK: Change feed
+
+  func emit(_ change: HealthChange) {
+    guard !isReplaying, let recorder else { return }
+    recorder(change)
+  }
+
+  /// Emits the small state if it changed since the last emission.
+  func commitState() {
+    guard !isReplaying, let recorder else { return }
+    if state != lastRecordedState {
+      lastRecordedState = state
+      recorder(.stateChanged(state))
+    }
+  }
+
+  func syncKey(for sample: HealthSample) -> SyncKey? {
+    guard let identifier = sample.syncIdentifier, let source = sample.source else { return nil }
+    return syncKey(identifier, type: sample.type, source: source)
+  }
+
+  func syncKey(_ identifier: String, type: SampleType, source: HealthSource) -> SyncKey {
+    let bundle =
+      state.settings.syncIdentifierScope == .sourceAndType ? source.bundleIdentifier : ""
+    return SyncKey(bundleIdentifier: bundle, type: type, identifier: identifier)
+  }
+
+  func rebuildSyncIndex() {
+    syncIndex = [:]
+    for log in logs {
+      for case .sample(let sample) in log.items {
+        if let key = syncKey(for: sample) { syncIndex[key] = sample.uuid }
+      }
+    }
+  }
+}
+
+/// Records whether an observer handler called its completion.
+final class CompletionFlag {
+  var called = false
+}

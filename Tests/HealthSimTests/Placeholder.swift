@@ -1,4 +1,0 @@
-import HealthSim
-import Testing
-
-@Test func simulatorHasAVersion() { #expect(!HealthSimVersion.current.isEmpty) }
