@@ -165,11 +165,13 @@ public struct JSONReader {
     let start = offset + 1
     var index = start
     var escaped = false
+    var allBits: UInt8 = 0
     while true {
       guard index < bytes.count else {
         throw error("unterminated string", at: offset)
       }
       let byte = bytes[index]
+      allBits |= byte
       if byte == 0x22 { break }
       if byte == 0x5C {
         escaped = true
@@ -182,7 +184,7 @@ public struct JSONReader {
     let raw = UnsafeBufferPointer(rebasing: bytes[start..<index])
     let stringOffset = offset
     offset = index + 1
-    return JSONRawString(raw: raw, hasEscapes: escaped, offset: stringOffset)
+    return JSONRawString(raw: raw, hasEscapes: escaped, isASCII: allBits < 0x80, offset: stringOffset)
   }
 
   /// The next string, with escapes decoded and UTF-8 validated.
@@ -194,6 +196,8 @@ public struct JSONReader {
   /// Decodes a raw string read earlier by this reader.
   public func decode(_ raw: JSONRawString) throws(JSONSyntaxError) -> String {
     if !raw.hasEscapes {
+      // The generic validating initializer is slow (unspecialized); ASCII needs no checks.
+      if raw.isASCII { return String(decoding: raw.raw, as: UTF8.self) }
       guard let text = String(validating: raw.raw, as: UTF8.self) else {
         throw error("invalid UTF-8 in a string", at: raw.offset)
       }
@@ -476,6 +480,8 @@ public struct JSONRawString {
   public let raw: UnsafeBufferPointer<UInt8>
   /// True when `raw` contains a backslash escape.
   public let hasEscapes: Bool
+  /// True when every byte of `raw` is ASCII.
+  public let isASCII: Bool
   /// The offset of the opening quote in the reader's text.
   public let offset: Int
 
