@@ -48,12 +48,18 @@ public final class Store {
   private var nextIDs: [String: Int] = [:]
   private var snapshotBytes = 0
   private var isClosed = false
+  /// The codecs given to `open` beyond the built-in tables.
+  let extraTableCodecs: [any StoreTableCodec.Type]
 
   /// The table codecs every store knows.
   public static let builtInTables: [any StoreTableCodec.Type] = [EntryCodec.self]
 
-  private init(location: StoreLocation, compaction: CompactionPolicy) {
+  private init(
+    location: StoreLocation, compaction: CompactionPolicy,
+    extraTableCodecs: [any StoreTableCodec.Type]
+  ) {
     self.location = location
+    self.extraTableCodecs = extraTableCodecs
     self.compaction = compaction
     if case .directory(let path) = location {
       directory = path
@@ -74,7 +80,7 @@ public final class Store {
     _ location: StoreLocation, tables extraTables: [any StoreTableCodec.Type] = [],
     lockTimeout: Duration = .seconds(5), compaction: CompactionPolicy = .standard
   ) throws(StoreError) -> Store {
-    let store = Store(location: location, compaction: compaction)
+    let store = Store(location: location, compaction: compaction, extraTableCodecs: extraTables)
     let codecs = builtInTables + extraTables
     for codec in codecs {
       store.tables[codec.tableName] = makeStorage(codec, empty: location == .memory)
