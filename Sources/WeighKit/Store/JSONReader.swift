@@ -112,6 +112,12 @@ public struct JSONReader {
     afterOpen = true
   }
 
+  /// Continues reading elements of an array whose `[` lies before `offset`, as if the
+  /// element at `offset` were the first (used to read a table's rows in parallel halves).
+  public mutating func resumeArray() {
+    afterOpen = true
+  }
+
   /// Consumes `[`.
   public mutating func beginArray() throws(JSONSyntaxError) {
     try expect(0x5B, "'['")

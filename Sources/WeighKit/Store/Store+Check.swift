@@ -72,14 +72,12 @@ extension Store {
     _ codec: Codec.Type, path: String, manifest: StoreManifest?
   ) -> StoreFinding? {
     do throws(StoreError) {
-      guard let bytes = try StoreFileSystem.read(path) else {
-        if manifest?.tables[Codec.tableName]?["file"] != nil {
-          return StoreFinding(
-            .error, file: path, message: "the table file is missing; restore it from a backup")
-        }
-        return nil
+      if try TableFile<Codec>.read(path: path) == nil,
+        manifest?.tables[Codec.tableName]?["file"] != nil
+      {
+        return StoreFinding(
+          .error, file: path, message: "the table file is missing; restore it from a backup")
       }
-      _ = try TableFile<Codec>.read(bytes, path: path)
       return nil
     } catch {
       return StoreFinding(error)

