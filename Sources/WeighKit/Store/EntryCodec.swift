@@ -76,7 +76,8 @@ public enum EntryCodec: StoreTableCodec {
         if reader.peek() == 0x22 {
           let text = try reader.readRawString()
           guard let parsed = UTCTimestamp.parse(text.raw) else {
-            throw reader.error("expected a UTC time such as \"2026-01-01T08:00:00Z\"", at: text.offset)
+            throw reader.error(
+              "expected a UTC time such as \"2026-01-01T08:00:00Z\"", at: text.offset)
           }
           instant = parsed
         } else {
@@ -95,7 +96,8 @@ public enum EntryCodec: StoreTableCodec {
         } else if text.equals("import") {
           origin = .import
         } else {
-          throw reader.error("expected origin \"manual\", \"health\" or \"import\"", at: text.offset)
+          throw reader.error(
+            "expected origin \"manual\", \"health\" or \"import\"", at: text.offset)
         }
       } else if key.equals("source") {
         source = try reader.readString()

@@ -126,7 +126,9 @@ public struct JSONReader {
 
   /// The next member's key (consuming it and its `:`), or nil after consuming the closing `}`.
   public mutating func nextKey() throws(JSONSyntaxError) -> JSONRawString? {
-    guard let byte = peek() else { throw error("expected a member or '}', found the end of the text") }
+    guard let byte = peek() else {
+      throw error("expected a member or '}', found the end of the text")
+    }
     if byte == 0x7D {
       offset += 1
       afterOpen = false
@@ -135,10 +137,14 @@ public struct JSONReader {
     if afterOpen {
       afterOpen = false
     } else {
-      guard byte == 0x2C else { throw error("expected ',' or '}' after a member, found \(describeNext())") }
+      guard byte == 0x2C else {
+        throw error("expected ',' or '}' after a member, found \(describeNext())")
+      }
       offset += 1
     }
-    guard peek() == 0x22 else { throw error("expected a member name in double quotes, found \(describeNext())") }
+    guard peek() == 0x22 else {
+      throw error("expected a member name in double quotes, found \(describeNext())")
+    }
     let key = try readRawString()
     try expect(0x3A, "':' after a member name")
     return key
@@ -146,7 +152,9 @@ public struct JSONReader {
 
   /// True when another element follows (consuming its `,`); false after consuming `]`.
   public mutating func nextElement() throws(JSONSyntaxError) -> Bool {
-    guard let byte = peek() else { throw error("expected an element or ']', found the end of the text") }
+    guard let byte = peek() else {
+      throw error("expected an element or ']', found the end of the text")
+    }
     if byte == 0x5D {
       offset += 1
       afterOpen = false
@@ -155,7 +163,9 @@ public struct JSONReader {
     if afterOpen {
       afterOpen = false
     } else {
-      guard byte == 0x2C else { throw error("expected ',' or ']' after an element, found \(describeNext())") }
+      guard byte == 0x2C else {
+        throw error("expected ',' or ']' after an element, found \(describeNext())")
+      }
       offset += 1
       if peek() == 0x5D { throw error("expected an element after ','") }
     }
@@ -184,13 +194,16 @@ public struct JSONReader {
         index += 2
         continue
       }
-      if byte < 0x20 { throw error("control character in a string; write it as an escape", at: index) }
+      if byte < 0x20 {
+        throw error("control character in a string; write it as an escape", at: index)
+      }
       index += 1
     }
     let raw = UnsafeBufferPointer(rebasing: bytes[start..<index])
     let stringOffset = offset
     offset = index + 1
-    return JSONRawString(raw: raw, hasEscapes: escaped, isASCII: allBits < 0x80, offset: stringOffset)
+    return JSONRawString(
+      raw: raw, hasEscapes: escaped, isASCII: allBits < 0x80, offset: stringOffset)
   }
 
   /// The next string, with escapes decoded and UTF-8 validated.
@@ -330,7 +343,8 @@ public struct JSONReader {
       }
       return scanned.negative ? -value : value
     }
-    let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[scanned.start..<scanned.end]), as: UTF8.self)
+    let text = String(
+      decoding: UnsafeBufferPointer(rebasing: bytes[scanned.start..<scanned.end]), as: UTF8.self)
     guard let value = Double(text), value.isFinite else {
       throw error("number out of range", at: scanned.start)
     }
@@ -398,7 +412,9 @@ public struct JSONReader {
     if index < bytes.count && bytes[index] == 0x2E {
       isInteger = false
       index += 1
-      guard isDigit(index) else { throw error("expected a digit after the decimal point", at: index) }
+      guard isDigit(index) else {
+        throw error("expected a digit after the decimal point", at: index)
+      }
       while isDigit(index) {
         if digitCount < 19 {
           mantissa = mantissa &* 10 &+ UInt64(bytes[index] &- 0x30)

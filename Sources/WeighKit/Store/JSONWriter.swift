@@ -14,7 +14,8 @@ public struct JSONWriter {
   /// Appends `text` verbatim (it must already be valid JSON where it stands).
   @inline(__always)
   public mutating func raw(_ text: StaticString) {
-    bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    bytes.append(
+      contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
   }
 
   /// Appends one byte verbatim.

@@ -32,7 +32,8 @@ extension Store {
     var storages: [String: any AnyTableStorage] = [:]
     for codec in builtInTables + extraTables {
       storages[codec.tableName] = makeCheckedStorage(codec)
-      if let finding = checkTable(codec, path: path(codec.tableName + ".json"), manifest: manifest) {
+      if let finding = checkTable(codec, path: path(codec.tableName + ".json"), manifest: manifest)
+      {
         findings.append(finding)
       }
     }

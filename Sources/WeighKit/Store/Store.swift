@@ -155,7 +155,8 @@ public final class Store {
     sequence = manifest.sequence
     for table in tables.values { sequence = max(sequence, table.snapshotSequence) }
     for transaction in journal.transactions {
-      apply(transaction.changes, sequence: transaction.sequence, documentsSequence: manifest.sequence)
+      apply(
+        transaction.changes, sequence: transaction.sequence, documentsSequence: manifest.sequence)
       sequence = max(sequence, transaction.sequence)
     }
 
@@ -216,7 +217,9 @@ public final class Store {
   /// The row with `id`, or nil.
   ///
   /// - Complexity: O(log n) once the table is read.
-  public func row<Codec: StoreTableCodec>(_ codec: Codec.Type, id: Int) throws(StoreError) -> Codec.Row? {
+  public func row<Codec: StoreTableCodec>(_ codec: Codec.Type, id: Int) throws(StoreError) -> Codec
+    .Row?
+  {
     let storage = try storage(codec)
     try storage.load(directory: directory)
     guard let rows = storage.rows else { return nil }
@@ -229,11 +232,14 @@ public final class Store {
     nextIDs[table] ?? 1
   }
 
-  private func storage<Codec: StoreTableCodec>(_ codec: Codec.Type) throws(StoreError) -> TableStorage<Codec> {
+  private func storage<Codec: StoreTableCodec>(_ codec: Codec.Type) throws(StoreError)
+    -> TableStorage<Codec>
+  {
     guard let storage = tables[Codec.tableName] as? TableStorage<Codec> else {
       throw StoreError(
         .invalidChange,
-        message: "the store was opened without the table \"\(Codec.tableName)\"; pass its codec to open")
+        message:
+          "the store was opened without the table \"\(Codec.tableName)\"; pass its codec to open")
     }
     return storage
   }
@@ -256,7 +262,8 @@ public final class Store {
       default: continue
       }
       guard tables[table] != nil else {
-        throw StoreError(.invalidChange, message: "unknown table \"\(table)\"; pass its codec to open")
+        throw StoreError(
+          .invalidChange, message: "unknown table \"\(table)\"; pass its codec to open")
       }
     }
     let next = sequence + 1
@@ -315,7 +322,8 @@ public final class Store {
       tableInfo[name] = .object(info)
     }
     let manifest = StoreManifest(sequence: sequence, tables: tableInfo, documents: documents)
-    try StoreFileSystem.replace(path(StoreManifest.fileName), with: manifest.encoded(), directory: directory)
+    try StoreFileSystem.replace(
+      path(StoreManifest.fileName), with: manifest.encoded(), directory: directory)
     let journalPath = path(StoreJournal.fileName)
     try StoreFileSystem.replace(journalPath, with: StoreJournal.header, directory: directory)
     Glibc.close(journalDescriptor)

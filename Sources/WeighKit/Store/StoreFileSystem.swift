@@ -59,7 +59,9 @@ enum StoreFileSystem {
     return bytes
   }
 
-  private static func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
+  private static func systemRead(
+    _ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int
+  ) -> Int {
     #if canImport(Glibc)
       Glibc.read(descriptor, buffer, count)
     #else
@@ -91,7 +93,8 @@ enum StoreFileSystem {
     guard let address = mmap(nil, size, PROT_READ, flags, descriptor, 0), address != MAP_FAILED
     else { throw ioError(path, "map") }
     defer { munmap(address, size) }
-    return try body(UnsafeBufferPointer(start: address.assumingMemoryBound(to: UInt8.self), count: size))
+    return try body(
+      UnsafeBufferPointer(start: address.assumingMemoryBound(to: UInt8.self), count: size))
   }
 
   /// The file's size in bytes, or nil when it does not exist.
@@ -167,7 +170,9 @@ enum StoreFileSystem {
       parent = "."
     }
     if parent != trimmed { try makeDirectory(parent) }
-    if mkdir(trimmed, 0o755) != 0 && errno != EEXIST { throw ioError(trimmed, "create the directory") }
+    if mkdir(trimmed, 0o755) != 0 && errno != EEXIST {
+      throw ioError(trimmed, "create the directory")
+    }
     try syncDirectory(parent)
   }
 }

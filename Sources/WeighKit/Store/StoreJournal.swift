@@ -57,7 +57,8 @@ enum StoreJournal {
             break
           }
           if !isBlank {
-            var reader = JSONReader(bytes: UnsafeBufferPointer(rebasing: buffer[0..<end]), offset: offset)
+            var reader = JSONReader(
+              bytes: UnsafeBufferPointer(rebasing: buffer[0..<end]), offset: offset)
             if isHeader {
               if let found = try readHeader(&reader) {
                 newer = (found, reader.error("", at: offset))
@@ -112,7 +113,9 @@ enum StoreJournal {
         try reader.skipValue()
       }
     }
-    guard sawFormat, sawVersion else { throw reader.error("the journal header lacks \"format\" or \"version\"") }
+    guard sawFormat, sawVersion else {
+      throw reader.error("the journal header lacks \"format\" or \"version\"")
+    }
     return nil
   }
 

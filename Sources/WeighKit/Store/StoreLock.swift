@@ -30,7 +30,7 @@ final class StoreLock {
         let holder = Self.describeHolder(descriptor)
         close(descriptor)
         throw StoreError(
-          .locked, file: directory,
+          .locked,
           message: "store \(directory) is in use by \(holder); wait for it to finish or stop it")
       }
       usleep(20_000)

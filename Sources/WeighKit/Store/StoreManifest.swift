@@ -45,12 +45,16 @@ struct StoreManifest: Equatable {
               newer = (version, reader.error("", at: position))
               throw newer!.syntax
             }
-            guard version >= 1 else { throw reader.error("format version must be 1 or more", at: position) }
+            guard version >= 1 else {
+              throw reader.error("format version must be 1 or more", at: position)
+            }
             sawVersion = true
           } else if key.equals("sequence") {
             let position = reader.offset
             manifest.sequence = try reader.readInt()
-            guard manifest.sequence >= 0 else { throw reader.error("sequence must not be negative", at: position) }
+            guard manifest.sequence >= 0 else {
+              throw reader.error("sequence must not be negative", at: position)
+            }
             sawSequence = true
           } else if key.equals("tables") || key.equals("documents") {
             let position = reader.offset
@@ -68,7 +72,8 @@ struct StoreManifest: Equatable {
         }
         try reader.expectEnd()
         guard sawFormat, sawVersion, sawSequence else {
-          throw reader.error("the store header lacks \"format\", \"version\" or \"sequence\"", at: 0)
+          throw reader.error(
+            "the store header lacks \"format\", \"version\" or \"sequence\"", at: 0)
         }
         return manifest
       }

@@ -53,13 +53,16 @@ enum TableFile<Codec: StoreTableCodec> {
             newer = (found, reader.error("", at: position))
             throw newer!.syntax
           }
-          guard found >= 1 else { throw reader.error("format version must be 1 or more", at: position) }
+          guard found >= 1 else {
+            throw reader.error("format version must be 1 or more", at: position)
+          }
           version = found
         } else if key.equals("sequence") {
           sequence = try reader.readInt()
         } else if key.equals("rows") {
           guard sawFormat, let version, let sequence else {
-            throw reader.error("\"format\", \"version\" and \"sequence\" must come before \"rows\"", at: key.offset)
+            throw reader.error(
+              "\"format\", \"version\" and \"sequence\" must come before \"rows\"", at: key.offset)
           }
           try reader.beginArray()
           return Header(version: version, sequence: sequence)
@@ -85,7 +88,7 @@ enum TableFile<Codec: StoreTableCodec> {
       return try JSONReader.withReader(over: prefix) { (reader) throws(StoreError) in
         try readHeader(&reader, path: path)
       }
-    } catch where prefix.count == 65_536 && error.kind == .corrupt {
+    } catch  where prefix.count == 65_536 && error.kind == .corrupt {
       // A header longer than the prefix (unusual members): read the whole file.
       guard let bytes = try StoreFileSystem.read(path) else { return nil }
       return try JSONReader.withReader(over: bytes) { (reader) throws(StoreError) in
@@ -134,7 +137,8 @@ enum TableFile<Codec: StoreTableCodec> {
       let row = try Codec.decode(from: &reader)
       let id = Codec.id(of: row)
       guard id > previousID else {
-        throw reader.error("row id \(id) is not greater than the id \(previousID) before it", at: start)
+        throw reader.error(
+          "row id \(id) is not greater than the id \(previousID) before it", at: start)
       }
       previousID = id
       rows.append(row)

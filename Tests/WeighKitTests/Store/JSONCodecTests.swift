@@ -22,10 +22,11 @@ private func written(_ value: JSONValue, indent: Int? = nil) -> String {
   @Test func readsEveryKindOfValue() throws {
     let value = try parse(#" {"a": [1, -2, 3.5, 1e3, true, false, null], "b": {"c": "d"}} "#)
     #expect(
-      value == .object([
-        "a": [.integer(1), .integer(-2), .number(3.5), .number(1000), true, false, nil],
-        "b": ["c": "d"],
-      ]))
+      value
+        == .object([
+          "a": [.integer(1), .integer(-2), .number(3.5), .number(1000), true, false, nil],
+          "b": ["c": "d"],
+        ]))
   }
 
   @Test func decodesEscapesAndSurrogatePairs() throws {
@@ -52,12 +53,18 @@ private func written(_ value: JSONValue, indent: Int? = nil) -> String {
   }
 
   @Test func countsColumnsInCharactersNotBytes() {
-    #expect(throws: JSONSyntaxError(line: 1, column: 7, message: "expected ',' or ']' after an element, found 'x'")) {
+    #expect(
+      throws: JSONSyntaxError(
+        line: 1, column: 7, message: "expected ',' or ']' after an element, found 'x'")
+    ) {
       try parse("[\"éé\" x]")
     }
   }
 
-  @Test(arguments: ["[1,]", "{\"a\":1,}", "[01]", "[1.]", "[.5]", "[1e]", "{a:1}", "[1] 2", "\"a\u{1}\"", "[-]", "tru"])
+  @Test(arguments: [
+    "[1,]", "{\"a\":1,}", "[01]", "[1.]", "[.5]", "[1e]", "{a:1}", "[1] 2", "\"a\u{1}\"", "[-]",
+    "tru",
+  ])
   func rejectsInvalidJSON(text: String) {
     #expect(throws: JSONSyntaxError.self) { try parse(text) }
   }
@@ -65,7 +72,9 @@ private func written(_ value: JSONValue, indent: Int? = nil) -> String {
   @Test func rejectsInvalidUTF8() {
     let bytes: [UInt8] = [0x22, 0xFF, 0x22]
     #expect(throws: JSONSyntaxError.self) {
-      try JSONReader.withReader(over: bytes) { (reader) throws(JSONSyntaxError) in try reader.readString() }
+      try JSONReader.withReader(over: bytes) { (reader) throws(JSONSyntaxError) in
+        try reader.readString()
+      }
     }
   }
 
@@ -90,7 +99,8 @@ private func written(_ value: JSONValue, indent: Int? = nil) -> String {
       guard value.isFinite else { return }
       var writer = JSONWriter()
       writer.write(value)
-      let back = try? JSONReader.withReader(over: writer.bytes) { (reader) throws(JSONSyntaxError) in
+      let back = try? JSONReader.withReader(over: writer.bytes) {
+        (reader) throws(JSONSyntaxError) in
         try reader.readDouble()
       }
       #expect(back?.bitPattern == value.bitPattern, "\(value)")
@@ -102,7 +112,8 @@ private func written(_ value: JSONValue, indent: Int? = nil) -> String {
       let value = Double(thousandths) / 1000
       var writer = JSONWriter()
       writer.write(value)
-      let back = try? JSONReader.withReader(over: writer.bytes) { (reader) throws(JSONSyntaxError) in
+      let back = try? JSONReader.withReader(over: writer.bytes) {
+        (reader) throws(JSONSyntaxError) in
         try reader.readDouble()
       }
       #expect(back == value)
@@ -116,7 +127,9 @@ private func written(_ value: JSONValue, indent: Int? = nil) -> String {
   }
 
   @Test func indentsWhenAsked() {
-    #expect(written(["a": [1, 2], "b": [:]], indent: 0) == "{\n  \"a\": [\n    1,\n    2\n  ],\n  \"b\": {}\n}")
+    #expect(
+      written(["a": [1, 2], "b": [:]], indent: 0)
+        == "{\n  \"a\": [\n    1,\n    2\n  ],\n  \"b\": {}\n}")
   }
 
   @Test func escapesWhatJSONRequires() {

@@ -27,7 +27,10 @@ import Testing
     if compactedBefore { try store.compact() }
     try store.commit([.putEntry(sampleEntry(3))])
     try store.commit([.removeEntry(id: 1)])
-    try store.commit([.setDocument(name: "settings", value: ["unit": "st"]), .putEntry(sampleEntry(2, kilograms: 81.25))])
+    try store.commit([
+      .setDocument(name: "settings", value: ["unit": "st"]),
+      .putEntry(sampleEntry(2, kilograms: 81.25)),
+    ])
     store.close()
     after.copy(to: before)
     let again = try Store.open(.directory(after.path), compaction: .manual)
@@ -37,7 +40,9 @@ import Testing
   }
 
   @Test(arguments: CrashPoint.allCases, [false, true])
-  func aCrashAtAnyStepLosesNothingAndAppliesNothingTwice(point: CrashPoint, compactedBefore: Bool) throws {
+  func aCrashAtAnyStepLosesNothingAndAppliesNothingTwice(point: CrashPoint, compactedBefore: Bool)
+    throws
+  {
     let (before, after) = try makeStores(compactedBefore: compactedBefore)
     defer {
       before.remove()

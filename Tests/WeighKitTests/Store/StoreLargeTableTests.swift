@@ -31,7 +31,8 @@ import Testing
     let (directory, _) = try makeLargeStore()
     defer { directory.remove() }
     var lines = directory.text("entries.json")!.components(separatedBy: "\n")
-    lines[badLine - 1] = lines[badLine - 1].replacingOccurrences(of: "\"rev\":1", with: "\"rev\":1.5")
+    lines[badLine - 1] = lines[badLine - 1].replacingOccurrences(
+      of: "\"rev\":1", with: "\"rev\":1.5")
     directory.write("entries.json", Array(lines.joined(separator: "\n").utf8))
     let store = try Store.open(.directory(directory.path))
     let error = #expect(throws: StoreError.self) { try store.entries() }

@@ -6,7 +6,10 @@ import Testing
 @Suite struct StoreTests {
   @Test func memoryStoreAnswersLikeADirectoryStoreAndWritesNothing() throws {
     let store = try Store.open(.memory)
-    try store.commit([.putEntry(sampleEntry(1)), .putEntry(sampleEntry(3)), .setDocument(name: "settings", value: ["unit": "kg"])])
+    try store.commit([
+      .putEntry(sampleEntry(1)), .putEntry(sampleEntry(3)),
+      .setDocument(name: "settings", value: ["unit": "kg"]),
+    ])
     try store.commit([.putEntry(sampleEntry(2)), .removeEntry(id: 1)])
     #expect(try store.entries().map(\.id) == [2, 3])
     #expect(store.documents["settings"] == ["unit": "kg"])
@@ -25,7 +28,10 @@ import Testing
     store.close()
 
     let reopened = try Store.open(.directory(directory.path))
-    #expect(try reopened.entries() == [sampleEntry(1, kilograms: 55.5), sampleEntry(2, kilograms: 0.1 + 0.2)])
+    #expect(
+      try reopened.entries() == [
+        sampleEntry(1, kilograms: 55.5), sampleEntry(2, kilograms: 0.1 + 0.2),
+      ])
     #expect(reopened.documents == ["settings": ["goal": 65.25, "name": "Zoë"]])
     #expect(reopened.nextID() == 3)
     let journalLines = directory.text("journal.jsonl")!.split(separator: "\n")
@@ -56,7 +62,9 @@ import Testing
     try store.compact()
     #expect(directory.text("journal.jsonl") == "{\"format\":\"weigh-journal\",\"version\":1}\n")
     let table = directory.text("entries.json")!
-    #expect(table.hasPrefix("{\"format\":\"weigh-entries\",\"version\":1,\"sequence\":2,\"rows\":[\n{\"id\":1,"))
+    #expect(
+      table.hasPrefix(
+        "{\"format\":\"weigh-entries\",\"version\":1,\"sequence\":2,\"rows\":[\n{\"id\":1,"))
     #expect(table.split(separator: "\n").count == 4)
     #expect(directory.text("weigh.json")!.contains("\"sequence\": 2"))
     try store.commit([.putEntry(sampleEntry(3))])
@@ -89,7 +97,9 @@ import Testing
     try store.commit([.putEntry(sampleEntry(1))])
     store.close()
     let acknowledged = directory.bytes("journal.jsonl")!
-    directory.write("journal.jsonl", acknowledged + Array(#"{"seq":2,"changes":[{"put":"entries","row":{"id":2,"#.utf8))
+    directory.write(
+      "journal.jsonl",
+      acknowledged + Array(#"{"seq":2,"changes":[{"put":"entries","row":{"id":2,"#.utf8))
 
     let findings = Store.check(.directory(directory.path))
     #expect(findings.map(\.severity) == [.note])
@@ -100,7 +110,10 @@ import Testing
     #expect(reopened.nextID() == 2)
     try reopened.commit([.putEntry(sampleEntry(2))])
     let journal = directory.text("journal.jsonl")!
-    #expect(journal.hasPrefix(String(decoding: acknowledged, as: UTF8.self) + #"{"seq":2,"changes":[{"put":"entries","row":{"id":2,"at""#))
+    #expect(
+      journal.hasPrefix(
+        String(decoding: acknowledged, as: UTF8.self)
+          + #"{"seq":2,"changes":[{"put":"entries","row":{"id":2,"at""#))
     #expect(journal.hasSuffix("}]}\n"))
     reopened.close()
     #expect(Store.check(.directory(directory.path)).isEmpty)
@@ -117,7 +130,8 @@ import Testing
     lines[2] = lines[2].replacingOccurrences(of: #""kg":"#, with: #""kg":x"#)
     directory.write("journal.jsonl", Array(lines.joined(separator: "\n").utf8))
     let before = directory.snapshot()
-    let column = lines[2].distance(from: lines[2].startIndex, to: lines[2].range(of: ":x")!.upperBound)
+    let column = lines[2].distance(
+      from: lines[2].startIndex, to: lines[2].range(of: ":x")!.upperBound)
 
     #expect(
       throws: StoreError(
@@ -126,7 +140,12 @@ import Testing
     ) { try Store.open(.directory(directory.path)) }
     #expect(directory.snapshot() == before)
     let findings = Store.check(.directory(directory.path))
-    #expect(findings == [StoreFinding(.error, file: directory.file("journal.jsonl"), line: 3, column: column, message: "expected a number, found 'x'")])
+    #expect(
+      findings == [
+        StoreFinding(
+          .error, file: directory.file("journal.jsonl"), line: 3, column: column,
+          message: "expected a number, found 'x'")
+      ])
     #expect(directory.snapshot() == before)
   }
 
@@ -142,7 +161,9 @@ import Testing
     directory.write("entries.json", Array(lines.joined(separator: "\n").utf8))
     let before = directory.snapshot()
 
-    let reopened = try Store.open(.directory(directory.path), compaction: CompactionPolicy(minimumJournalBytes: 1, maximumJournalBytes: 1))
+    let reopened = try Store.open(
+      .directory(directory.path),
+      compaction: CompactionPolicy(minimumJournalBytes: 1, maximumJournalBytes: 1))
     let error = #expect(throws: StoreError.self) { try reopened.entries() }
     #expect(error?.kind == .corrupt)
     #expect(error?.file == directory.file("entries.json"))
@@ -158,14 +179,17 @@ import Testing
     let directory = TemporaryStoreDirectory()
     defer { directory.remove() }
     try Store.open(.directory(directory.path)).close()
-    let manifest = directory.text("weigh.json")!.replacingOccurrences(of: "\"version\": 1", with: "\"version\": 2")
+    let manifest = directory.text("weigh.json")!.replacingOccurrences(
+      of: "\"version\": 1", with: "\"version\": 2")
     directory.write("weigh.json", Array(manifest.utf8))
     let before = directory.snapshot()
     let error = #expect(throws: StoreError.self) { try Store.open(.directory(directory.path)) }
     #expect(error?.kind == .newerFormat)
     #expect(error?.file == directory.file("weigh.json"))
     #expect(error?.line == 3)
-    #expect(error?.message.hasPrefix("written by a newer weigh: format version 2, this weigh reads 1") == true)
+    #expect(
+      error?.message.hasPrefix("written by a newer weigh: format version 2, this weigh reads 1")
+        == true)
     #expect(directory.snapshot() == before)
   }
 
@@ -176,14 +200,16 @@ import Testing
     try store.commit([.putEntry(sampleEntry(1))])
     try store.compact()
     store.close()
-    let table = directory.text("entries.json")!.replacingOccurrences(of: "\"version\":1", with: "\"version\":3")
+    let table = directory.text("entries.json")!.replacingOccurrences(
+      of: "\"version\":1", with: "\"version\":3")
     directory.write("entries.json", Array(table.utf8))
     let error = #expect(throws: StoreError.self) { try Store.open(.directory(directory.path)) }
     #expect(error?.kind == .newerFormat)
     #expect(
       error?.description
         == directory.file("entries.json")
-        + ":1:37: written by a newer weigh: format version 3, this weigh reads 1; use a newer weigh with this store")
+        + ":1:37: written by a newer weigh: format version 3, this weigh reads 1; use a newer weigh with this store"
+    )
   }
 
   @Test func aStoreWithDataButNoHeaderIsNotRecreated() throws {
@@ -221,16 +247,23 @@ import Testing
       try Store.open(.directory(directory.path), lockTimeout: .milliseconds(100))
     }
     #expect(error?.kind == .locked)
-    #expect(error?.message.hasPrefix("store \(directory.path) is in use by process \(getpid()) (") == true)
+    #expect(
+      error?.message.hasPrefix("store \(directory.path) is in use by process \(getpid()) (") == true
+    )
     first.close()
     let second = try Store.open(.directory(directory.path), lockTimeout: .milliseconds(100))
     #expect(try second.entries().map(\.id) == [1])
   }
 
   @Test func theDefaultLocationFollowsTheEnvironment() {
-    #expect(StoreLocation.resolve(environment: ["WEIGH_STORE": "/s", "XDG_DATA_HOME": "/d", "HOME": "/h"]) == .directory("/s"))
-    #expect(StoreLocation.resolve(environment: ["WEIGH_STORE": "", "XDG_DATA_HOME": "/d/", "HOME": "/h"]) == .directory("/d/weigh"))
-    #expect(StoreLocation.resolve(environment: ["HOME": "/h"]) == .directory("/h/.local/share/weigh"))
+    #expect(
+      StoreLocation.resolve(environment: ["WEIGH_STORE": "/s", "XDG_DATA_HOME": "/d", "HOME": "/h"])
+        == .directory("/s"))
+    #expect(
+      StoreLocation.resolve(environment: ["WEIGH_STORE": "", "XDG_DATA_HOME": "/d/", "HOME": "/h"])
+        == .directory("/d/weigh"))
+    #expect(
+      StoreLocation.resolve(environment: ["HOME": "/h"]) == .directory("/h/.local/share/weigh"))
   }
 
   @Test func createsTheDirectoryAndItsParentsOnFirstUse() throws {
