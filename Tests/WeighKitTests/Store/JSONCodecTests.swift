@@ -143,6 +143,14 @@ private func written(_ value: JSONValue, indent: Int? = nil) -> String {
     #expect(writer.wroteNonFiniteNumber)
   }
 
+  @Test func writesIntegerExtremes() throws {
+    #expect(
+      written([.integer(.min), .integer(.max), 0, -7])
+        == "[-9223372036854775808,9223372036854775807,0,-7]")
+    #expect(
+      try parse(written([.integer(.min), .integer(.max)])) == [.integer(.min), .integer(.max)])
+  }
+
   @Test func valuesRoundTrip() throws {
     let value: JSONValue = [
       "name": "Zoë \u{1F600} \"quoted\"\n", "n": 68.5, "i": -42, "list": [1.5e-7, 1e300, "x", nil],
