@@ -38,6 +38,18 @@ extension Store {
       }
     }
 
+    let snapshotNames =
+      [StoreManifest.fileName, StoreJournal.fileName]
+      + (builtInTables + extraTables).map { $0.tableName + ".json" }
+    for name in snapshotNames where StoreFileSystem.exists(path(name + ".tmp")) {
+      findings.append(
+        StoreFinding(
+          .note, file: path(name + ".tmp"),
+          message:
+            "a temporary file left by an interrupted compaction; it is ignored and "
+            + "overwritten by the next one"))
+    }
+
     let journalPath = path(StoreJournal.fileName)
     do throws(StoreError) {
       let bytes = try StoreFileSystem.read(journalPath) ?? []
