@@ -214,6 +214,17 @@ public final class Store {
     return storage.rows ?? []
   }
 
+  /// The rows of a table whose id is greater than `id`, in increasing id order. While the
+  /// table is not read whole, this reads only the end of its file (after a binary search
+  /// over its lines), so asking for what is new in a large table is cheap.
+  ///
+  /// - Complexity: O(log n + k) for k rows returned.
+  public func rows<Codec: StoreTableCodec>(
+    _ codec: Codec.Type, after id: Int
+  ) throws(StoreError) -> [Codec.Row] {
+    try storage(codec).rows(after: id, directory: directory)
+  }
+
   /// The row with `id`, or nil.
   ///
   /// - Complexity: O(log n) once the table is read.

@@ -192,6 +192,63 @@ enum TableFile<Codec: StoreTableCodec> {
     return rows
   }
 
+  /// The rows whose id is greater than `id`, found by a binary search over the file's lines
+  /// (one row per line, as the store writes them) and read from there to the end, so that a
+  /// query for recent rows of a large table reads only those; nil when the file does not
+  /// exist or does not have that layout (the caller then reads it whole).
+  ///
+  /// - Complexity: O(log n) row decodes plus O(k) for the k rows returned.
+  static func read(path: String, after id: Int) throws(StoreError) -> [Codec.Row]?? {
+    try StoreFileSystem.withMappedFile(path) { (bytes) throws(StoreError) -> [Codec.Row]? in
+      var reader = JSONReader(bytes: bytes)
+      _ = try readHeader(&reader, path: path)
+      let rowsStart = reader.offset
+      // A row starts a line and follows "[" or ",": that is how `encode` lays rows out.
+      func rowStart(atOrAfter position: Int) -> Int? {
+        var index = max(position, rowsStart)
+        while index < bytes.count {
+          if bytes[index] == 0x7B && index > 0 && bytes[index - 1] == 0x0A
+            && (index < 2 || bytes[index - 2] == 0x2C || bytes[index - 2] == 0x5B)
+          {
+            return index
+          }
+          index += 1
+        }
+        return nil
+      }
+      func rowID(at position: Int) -> Int? {
+        var probe = JSONReader(bytes: bytes, offset: position)
+        return (try? Codec.decode(from: &probe)).map(Codec.id(of:))
+      }
+      var low = rowsStart
+      var high = bytes.count
+      while high - low > 16_384 {
+        let middle = low + (high - low) / 2
+        guard let start = rowStart(atOrAfter: middle), start < high else {
+          high = middle
+          continue
+        }
+        guard let found = rowID(at: start) else { return nil }
+        if found <= id { low = start + 1 } else { high = start }
+      }
+      guard let first = rowStart(atOrAfter: low) else { return [] }
+      var rows: [Codec.Row] = []
+      do throws(JSONSyntaxError) {
+        var tail = JSONReader(bytes: bytes, offset: first)
+        tail.resumeArray()
+        var previousID = 0
+        for row in try readRows(&tail, until: nil, previousID: &previousID)
+        where Codec.id(of: row) > id {
+          rows.append(row)
+        }
+        try readTrailer(&tail)
+      } catch {
+        return nil
+      }
+      return rows
+    }
+  }
+
   /// The file's bytes for `rows` (in increasing id order) as of `sequence`.
   ///
   /// - Complexity: O(n).

@@ -97,6 +97,28 @@ final class TableStorage<Codec: StoreTableCodec>: AnyTableStorage {
     rows = loaded
   }
 
+  /// The rows with an id greater than `id`; reads only the end of the file when the table
+  /// is not loaded yet.
+  func rows(after id: Int, directory: String?) throws(StoreError) -> [Codec.Row] {
+    if rows == nil, let directory,
+      let partial = try TableFile<Codec>.read(
+        path: StoreLocation.joinPath(directory, fileName), after: id),
+      var tail = partial
+    {
+      for change in pending {
+        switch change {
+        case .put(let row): if Codec.id(of: row) > id { Self.put(row, into: &tail) }
+        case .remove(let removed): Self.remove(removed, from: &tail)
+        }
+      }
+      return tail
+    }
+    try load(directory: directory)
+    let loaded = rows ?? []
+    let index = Self.lowerBound(id + 1, in: loaded)
+    return Array(loaded[index...])
+  }
+
   func writeSnapshot(directory: String, sequence: Int) throws(StoreError) {
     try load(directory: directory)
     let bytes = TableFile<Codec>.encode(rows ?? [], sequence: sequence)

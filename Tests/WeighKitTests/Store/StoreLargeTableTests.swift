@@ -26,6 +26,28 @@ import Testing
     #expect(try store.row(EntryCodec.self, id: 60_001) == nil)
   }
 
+  @Test func readsOnlyTheRowsAfterAnIdWithTheJournalApplied() throws {
+    let (directory, entries) = try makeLargeStore()
+    defer { directory.remove() }
+    let store = try Store.open(.directory(directory.path))
+    try store.commit([
+      .putEntry(sampleEntry(90_002)), .removeEntry(id: 89_996), .putEntry(sampleEntry(51)),
+      .putEntry(sampleEntry(89_994, kilograms: 99)),
+    ])
+    let expected = [
+      sampleEntry(89_992, kilograms: entries[44_995].kilograms), sampleEntry(89_994, kilograms: 99),
+      entries[44_998], entries[44_999], sampleEntry(90_002),
+    ]
+    #expect(try store.rows(EntryCodec.self, after: 89_990) == expected)
+    #expect(try store.rows(EntryCodec.self, after: 90_002).isEmpty)
+    #expect(try store.rows(EntryCodec.self, after: 0).count == 45_001)
+    #expect(try store.rows(EntryCodec.self, after: 44_999).first?.id == 45_000)
+    #expect(try store.rows(EntryCodec.self, after: 50).first?.id == 51)
+    // Once the table is read whole, the same question is answered from memory.
+    #expect(try store.entries().count == 45_001)
+    #expect(try store.rows(EntryCodec.self, after: 89_990) == expected)
+  }
+
   @Test(arguments: [10, 22_500, 22_501, 22_502, 44_000])
   func reportsTheExactLineOfABadRowInEitherHalf(badLine: Int) throws {
     let (directory, _) = try makeLargeStore()
