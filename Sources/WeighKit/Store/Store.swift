@@ -168,8 +168,7 @@ public final class Store {
     }
     journalLength = journal.completeLength
     journalTornLength = journal.tornLength
-    journalDescriptor = Glibc.open(journalPath, O_WRONLY | O_APPEND | O_CLOEXEC)
-    guard journalDescriptor >= 0 else { throw StoreFileSystem.ioError(journalPath, "open") }
+    journalDescriptor = try StoreFileSystem.openForAppending(journalPath)
     measureSnapshots()
   }
 
@@ -337,11 +336,13 @@ public final class Store {
       path(StoreManifest.fileName), with: manifest.encoded(), directory: directory)
     let journalPath = path(StoreJournal.fileName)
     try StoreFileSystem.replace(journalPath, with: StoreJournal.header, directory: directory)
-    Glibc.close(journalDescriptor)
-    journalDescriptor = Glibc.open(journalPath, O_WRONLY | O_APPEND | O_CLOEXEC)
-    guard journalDescriptor >= 0 else {
+    StoreFileSystem.closeDescriptor(journalDescriptor)
+    journalDescriptor = -1
+    do throws(StoreError) {
+      journalDescriptor = try StoreFileSystem.openForAppending(journalPath)
+    } catch {
       isClosed = true
-      throw StoreFileSystem.ioError(journalPath, "open")
+      throw error
     }
     journalLength = StoreJournal.header.count
     journalTornLength = 0
@@ -351,7 +352,7 @@ public final class Store {
   /// Releases the lock; later commits fail. Called by deinit too.
   public func close() {
     if journalDescriptor >= 0 {
-      Glibc.close(journalDescriptor)
+      StoreFileSystem.closeDescriptor(journalDescriptor)
       journalDescriptor = -1
     }
     lock?.release()

@@ -72,8 +72,11 @@ enum StoreFileSystem {
   /// Runs `body` over the file's bytes mapped into memory (prefaulted from the page cache,
   /// which saves the copy that `read` makes: about 0.1 s for a 110 MB table); nil when the
   /// file does not exist.
+  ///
+  /// - Parameter populate: false when only a few pages will be touched (a binary search).
   static func withMappedFile<R>(
-    _ path: String, _ body: (UnsafeBufferPointer<UInt8>) throws(StoreError) -> R
+    _ path: String, populate: Bool = true,
+    _ body: (UnsafeBufferPointer<UInt8>) throws(StoreError) -> R
   ) throws(StoreError) -> R? {
     let descriptor = open(path, O_RDONLY | O_CLOEXEC)
     if descriptor < 0 {
@@ -86,7 +89,7 @@ enum StoreFileSystem {
     let size = Int(status.st_size)
     guard size > 0 else { return try body(UnsafeBufferPointer(start: nil, count: 0)) }
     #if os(Linux)
-      let flags = MAP_PRIVATE | MAP_POPULATE
+      let flags = populate ? MAP_PRIVATE | MAP_POPULATE : MAP_PRIVATE
     #else
       let flags = MAP_PRIVATE
     #endif
@@ -95,6 +98,17 @@ enum StoreFileSystem {
     defer { munmap(address, size) }
     return try body(
       UnsafeBufferPointer(start: address.assumingMemoryBound(to: UInt8.self), count: size))
+  }
+
+  /// Opens an existing file for appending.
+  static func openForAppending(_ path: String) throws(StoreError) -> Int32 {
+    let descriptor = open(path, O_WRONLY | O_APPEND | O_CLOEXEC)
+    guard descriptor >= 0 else { throw ioError(path, "open") }
+    return descriptor
+  }
+
+  static func closeDescriptor(_ descriptor: Int32) {
+    _ = close(descriptor)
   }
 
   /// The file's size in bytes, or nil when it does not exist.

@@ -199,7 +199,8 @@ enum TableFile<Codec: StoreTableCodec> {
   ///
   /// - Complexity: O(log n) row decodes plus O(k) for the k rows returned.
   static func read(path: String, after id: Int) throws(StoreError) -> [Codec.Row]?? {
-    try StoreFileSystem.withMappedFile(path) { (bytes) throws(StoreError) -> [Codec.Row]? in
+    try StoreFileSystem.withMappedFile(path, populate: false) {
+      (bytes) throws(StoreError) -> [Codec.Row]? in
       var reader = JSONReader(bytes: bytes)
       _ = try readHeader(&reader, path: path)
       let rowsStart = reader.offset
