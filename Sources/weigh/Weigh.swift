@@ -40,7 +40,7 @@ struct StoreOptions: ParsableArguments {
   func location() -> StoreLocation {
     if memory { return .memory }
     if let directory { return .directory(directory) }
-    return .directory(StoreDefaults.directory(environment: ProcessInfo.processInfo.environment))
+    return StoreLocation.resolve(environment: ProcessInfo.processInfo.environment)
   }
 }
 

@@ -49,7 +49,7 @@ struct ClockCommand: Executable {
 
 /// `advance <duration>`
 struct AdvanceCommand: Executable {
-  var duration: Duration
+  var duration: TimeSpan
 
   func execute(in session: Session) throws(Diagnostic) {
     let target = session.now + duration.seconds

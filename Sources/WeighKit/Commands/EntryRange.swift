@@ -11,7 +11,7 @@ public enum EntryRange: Equatable, Sendable {
   case since(Int64)
   /// From an instant up to and including another.
   case between(Int64, Int64)
-  case back(Duration)
+  case back(TimeSpan)
 
   static let keywords = ["last", "today", "week", "month", "since", "from"]
 

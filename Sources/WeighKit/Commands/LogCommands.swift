@@ -86,15 +86,13 @@ struct LogCommand: Executable {
   func execute(in session: Session) throws(Diagnostic) {
     let at = instant ?? session.now
     try FutureRule.check(at, at: instantSpan ?? weightSpan, in: session)
-    let id = session.app.nextEntryID
+    let id = session.nextEntryID
     let entry = Entry(
       id: id, instant: at, kilograms: kilograms, origin: .manual, source: "weigh",
       note: note.flatMap { $0.isEmpty ? nil : $0 })
-    var app = session.app
-    app.nextEntryID += 1
     if let warning = WeightRule.warning(kilograms, at: weightSpan) { session.report(warning) }
     try session.commit(
-      [.putEntry(entry), .setDocument(name: "app", value: app.json)],
+      [.putEntry(entry)],
       undo: UndoStep(description: "log #\(id)", changes: [.removeEntry(id: id)]))
     session.print(session.entryLine(entry))
   }

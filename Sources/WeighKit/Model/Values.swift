@@ -69,7 +69,7 @@ struct UnitDefinition: Sendable {
 }
 
 /// A length of time in seconds.
-public struct Duration: Equatable, Sendable {
+public struct TimeSpan: Equatable, Sendable {
   public var seconds: Int64
   public init(seconds: Int64) { self.seconds = seconds }
 

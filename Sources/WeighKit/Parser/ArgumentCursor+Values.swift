@@ -80,14 +80,14 @@ extension ArgumentCursor {
 
   /// Reads a duration (`90s`, `15min`, `6h`, `1d`, `2w`, `3 days`).
   public mutating func readDuration(_ expected: String = "a duration such as 1d, 6h or 15min")
-    throws(Diagnostic) -> Duration
+    throws(Diagnostic) -> TimeSpan
   {
     let start = peek()
     let quantity = try readQuantity([.time], expected: expected)
     guard quantity.value >= 0 else {
       throw error("a duration cannot be negative; write a positive one such as 1d", at: start)
     }
-    return Duration(seconds: Int64(quantity.value.rounded()))
+    return TimeSpan(seconds: Int64(quantity.value.rounded()))
   }
 
   /// Reads a rate: a quantity of `kind` per duration (`-0.5kg/w`, `-0.1 kg/d`).

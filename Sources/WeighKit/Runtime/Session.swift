@@ -45,10 +45,11 @@ public final class Session {
     self.options = options
     self.sink = output
     renderer = DiagnosticRenderer(color: options.color)
-    do {
-      store = try Store.open(options.store, lockTimeout: options.lockTimeout)
+    do throws(StoreError) {
+      store = try Store.open(
+        options.store, lockTimeout: .milliseconds(Int(options.lockTimeout * 1000)))
     } catch {
-      throw Diagnostic("\(error)", kind: .unreadableStore)
+      throw Self.diagnostic(for: error)
     }
     settings = Settings(json: store.documents["settings"])
     app = AppDocument(json: store.documents["app"])
@@ -106,15 +107,30 @@ public final class Session {
 
   /// The app's entries, ordered by number.
   func entries() throws(Diagnostic) -> [Entry] {
-    do { return try store.entries() } catch {
-      throw Diagnostic("\(error)", kind: .unreadableStore)
+    do throws(StoreError) { return try store.entries() } catch {
+      throw Self.diagnostic(for: error)
+    }
+  }
+
+  /// The number the next new entry gets; numbers are never reused.
+  var nextEntryID: Int { store.nextID() }
+
+  /// A store problem as a diagnostic: unreadable stores exit 65, a busy one 1.
+  static func diagnostic(for error: StoreError) -> Diagnostic {
+    switch error.kind {
+    case .corrupt, .newerFormat:
+      return Diagnostic(
+        "cannot read the store: \(error); nothing was changed. Run weigh check for a full report",
+        kind: .unreadableStore)
+    case .locked, .io, .invalidChange:
+      return Diagnostic("\(error)")
     }
   }
 
   /// Commits `changes` durably as one transaction; `undo` reverts them.
   func commit(_ changes: [StoreChange], undo: UndoStep?) throws(Diagnostic) {
-    do { try store.commit(changes) } catch {
-      throw Diagnostic("could not write the store: \(error)")
+    do throws(StoreError) { try store.commit(changes) } catch {
+      throw Diagnostic("could not write the store, so nothing changed: \(error)")
     }
     for change in changes {
       if case .setDocument("settings", let value) = change { settings = Settings(json: value) }
@@ -124,19 +140,13 @@ public final class Session {
   }
 }
 
-/// The app's small state: counters that must survive restarts.
+/// The app's small state that must survive restarts (the `app` document).
 struct AppDocument: Equatable {
-  var nextEntryID = 1
-
   init() {}
 
-  init(json: JSONValue?) {
-    if case .object(let object)? = json, case .number(let next)? = object["next_entry_id"] {
-      nextEntryID = Int(next)
-    }
-  }
+  init(json: JSONValue?) {}
 
-  var json: JSONValue { .object(["next_entry_id": .number(Double(nextEntryID))]) }
+  var json: JSONValue { .object([:]) }
 }
 
 /// What `undo` does to revert one change.

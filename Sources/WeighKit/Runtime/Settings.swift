@@ -40,8 +40,8 @@ public struct Settings: Equatable, Sendable {
     if case .string(let text)? = object["daily"], let daily = DailyPolicy(rawValue: text) {
       self.daily = daily
     }
-    if case .number(let value)? = object["height_m"] { height = value }
-    if case .number(let value)? = object["pre_pregnancy_kg"] { prePregnancy = value }
-    if case .number(let value)? = object["goal_kg"] { goal = value }
+    height = object["height_m"]?.doubleValue
+    prePregnancy = object["pre_pregnancy_kg"]?.doubleValue
+    goal = object["goal_kg"]?.doubleValue
   }
 }

@@ -1,14 +1,11 @@
 /// `weigh check`: reads a whole store and says what is wrong with it.
 public enum StoreCheck {
-  /// The report of checking the store at `location`.
+  /// The report of checking the store at `location`, and whether it is sound.
   public static func run(_ location: StoreLocation) -> (ok: Bool, text: String) {
-    do {
-      let store = try Store.open(location)
-      defer { store.close() }
-      let count = try store.entries().count
-      return (true, "ok: \(count) entries\n")
-    } catch {
-      return (false, "error: \(error)\n")
-    }
+    let findings = Store.check(location)
+    let errors = findings.filter { $0.severity == .error }
+    var text = findings.map { "\($0)\n" }.joined()
+    if errors.isEmpty { text += "ok: the store reads in full\n" }
+    return (errors.isEmpty, text)
   }
 }

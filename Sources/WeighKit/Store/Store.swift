@@ -1,60 +1,372 @@
-// Stand-in until the store engine lands: keeps everything in memory.
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
-/// A small JSON value for store documents.
-public enum JSONValue: Equatable, Sendable {
-  case null
-  case bool(Bool)
-  case number(Double)
-  case string(String)
-  case array([JSONValue])
-  case object([String: JSONValue])
-}
-
-/// Where a store lives.
-public enum StoreLocation: Equatable, Sendable {
-  case directory(String)
-  case memory
-}
-
-/// One change of a committed transaction.
-public enum StoreChange: Equatable, Sendable {
-  case putEntry(Entry)
-  case removeEntry(id: Int)
-  case setDocument(name: String, value: JSONValue)
-}
-
-/// A store that cannot be opened.
-public struct StoreError: Error, CustomStringConvertible, Sendable {
-  public var message: String
-  public var description: String { message }
-}
-
-/// The app's durable data.
+/// The app's durable data: small named documents and tables of rows, in a directory of
+/// human-readable JSON files, or in memory only.
+///
+/// Layout of a store directory:
+/// - `weigh.json` (`weigh-store` version 1): the sequence it is complete up to, per table
+///   its file and next unused id, and the named documents (`settings`, `app`, `health`).
+/// - `<table>.json` (`weigh-entries` version 1 for `entries.json`): a header line with the
+///   table's own sequence, then one row object per line in increasing id order. Written at
+///   the first compaction that has changes for the table.
+/// - `journal.jsonl` (`weigh-journal` version 1): one line per committed transaction.
+/// - `weigh.lock`: the `flock` held by the process that has the store open, with its pid
+///   and command line.
+///
+/// A commit appends one journal line and fsyncs it before returning, so it costs the size of
+/// the change, not of the store. Opening reads `weigh.json`, the first line of each table
+/// and the journal (kept under about 1 MiB by compaction); a table's rows are read only
+/// when asked for. Compaction rewrites each changed table, then `weigh.json`, then an empty
+/// journal, each by temporary file, fsync, rename and directory fsync; since every file
+/// records the sequence it is complete up to, replay after a crash between any two steps
+/// skips the journal lines a file already holds.
+///
+/// A store that cannot be read is never written to: `open` (or the first read of a table)
+/// fails with a `StoreError` naming the file, line and column.
 public final class Store {
+  /// Where the store lives.
+  public let location: StoreLocation
+  /// The named documents, as of the last commit.
   public private(set) var documents: [String: JSONValue] = [:]
-  private var table: [Entry] = []
+  /// When the journal gets folded into the snapshot files.
+  public let compaction: CompactionPolicy
+  /// The last automatic compaction's failure, if any; the commits themselves were durable.
+  public private(set) var lastCompactionError: StoreError?
 
-  public static func open(_ location: StoreLocation, lockTimeout: Double = 5) throws -> Store {
-    Store()
+  private let directory: String?
+  private var lock: StoreLock?
+  private var journalDescriptor: Int32 = -1
+  private var journalLength = 0
+  private var journalTornLength = 0
+  private var sequence = 0
+  private var tables: [String: any AnyTableStorage] = [:]
+  private var tableInfo: [String: JSONValue] = [:]
+  private var nextIDs: [String: Int] = [:]
+  private var snapshotBytes = 0
+  private var isClosed = false
+  /// The codecs given to `open` beyond the built-in tables.
+  let extraTableCodecs: [any StoreTableCodec.Type]
+
+  /// The table codecs every store knows.
+  public static let builtInTables: [any StoreTableCodec.Type] = [EntryCodec.self]
+
+  private init(
+    location: StoreLocation, compaction: CompactionPolicy,
+    extraTableCodecs: [any StoreTableCodec.Type]
+  ) {
+    self.location = location
+    self.extraTableCodecs = extraTableCodecs
+    self.compaction = compaction
+    if case .directory(let path) = location {
+      directory = path
+    } else {
+      directory = nil
+    }
   }
 
-  public func entries() throws -> [Entry] { table }
+  /// Opens (creating on first use) the store at `location` and takes its lock until `close`.
+  ///
+  /// - Parameters:
+  ///   - tables: codecs of tables beyond the built-in `entries`.
+  ///   - lockTimeout: how long to wait for another process to release the store.
+  /// - Throws: `StoreError` of kind `locked`, `corrupt`, `newerFormat` or `io`. Nothing on
+  ///   disk is changed when the store cannot be read.
+  /// - Complexity: O(size of `weigh.json` and the journal); table rows are not read.
+  public static func open(
+    _ location: StoreLocation, tables extraTables: [any StoreTableCodec.Type] = [],
+    lockTimeout: Duration = .seconds(5), compaction: CompactionPolicy = .standard
+  ) throws(StoreError) -> Store {
+    let store = Store(location: location, compaction: compaction, extraTableCodecs: extraTables)
+    let codecs = builtInTables + extraTables
+    for codec in codecs {
+      store.tables[codec.tableName] = makeStorage(codec, empty: location == .memory)
+    }
+    if let directory = store.directory {
+      try store.openDirectory(directory, lockTimeout: lockTimeout)
+    }
+    return store
+  }
 
-  public func commit(_ changes: [StoreChange]) throws {
+  private static func makeStorage<Codec: StoreTableCodec>(
+    _ codec: Codec.Type, empty: Bool
+  ) -> any AnyTableStorage {
+    TableStorage<Codec>(empty: empty)
+  }
+
+  private func path(_ name: String) -> String {
+    StoreLocation.joinPath(directory ?? ".", name)
+  }
+
+  private func openDirectory(_ directory: String, lockTimeout: Duration) throws(StoreError) {
+    try StoreFileSystem.makeDirectory(directory)
+    lock = try StoreLock(directory: directory, timeout: lockTimeout)
+    do throws(StoreError) {
+      try readState(directory)
+    } catch {
+      close()
+      throw error
+    }
+  }
+
+  private func readState(_ directory: String) throws(StoreError) {
+    let manifestPath = path(StoreManifest.fileName)
+    let journalPath = path(StoreJournal.fileName)
+    var journalBytes = try StoreFileSystem.read(journalPath)
+    var journal = try StoreJournal.parse(journalBytes ?? [], path: journalPath) { tables[$0] }
+
+    var manifest: StoreManifest
+    if let bytes = try StoreFileSystem.read(manifestPath) {
+      manifest = try StoreManifest.decode(bytes, path: manifestPath)
+    } else {
+      // A new store, or one whose creation was interrupted before `weigh.json` existed.
+      // Anything else without `weigh.json` is damage that must not be papered over.
+      let orphans = tables.values.map(\.fileName).filter { StoreFileSystem.exists(path($0)) }
+      guard journal.transactions.isEmpty, orphans.isEmpty else {
+        throw StoreError(
+          .corrupt, file: manifestPath,
+          message: "weigh.json is missing but the store holds data; restore it from a backup")
+      }
+      if !journal.hasHeader {
+        try StoreFileSystem.replace(journalPath, with: StoreJournal.header, directory: directory)
+        journalBytes = StoreJournal.header
+        journal = try StoreJournal.parse(journalBytes!, path: journalPath) { tables[$0] }
+      }
+      manifest = StoreManifest()
+      try StoreFileSystem.replace(manifestPath, with: manifest.encoded(), directory: directory)
+    }
+
+    for (name, table) in tables {
+      try table.readHeader(directory: directory)
+      if !table.hasFile, manifest.tables[name]?["file"] != nil {
+        throw StoreError(
+          .corrupt, file: path(table.fileName),
+          message: "the table file is missing; restore it from a backup")
+      }
+    }
+    documents = manifest.documents
+    tableInfo = manifest.tables
+    for (name, info) in manifest.tables {
+      if let next = info["nextID"]?.intValue { nextIDs[name] = next }
+    }
+    sequence = manifest.sequence
+    for table in tables.values { sequence = max(sequence, table.snapshotSequence) }
+    for transaction in journal.transactions {
+      apply(
+        transaction.changes, sequence: transaction.sequence, documentsSequence: manifest.sequence)
+      sequence = max(sequence, transaction.sequence)
+    }
+
+    if !journal.hasHeader {
+      // Only an interrupted creation leaves a journal without its header; it holds nothing.
+      try StoreFileSystem.replace(journalPath, with: StoreJournal.header, directory: directory)
+      journal.completeLength = StoreJournal.header.count
+      journal.tornLength = 0
+    }
+    journalLength = journal.completeLength
+    journalTornLength = journal.tornLength
+    journalDescriptor = try StoreFileSystem.openForAppending(journalPath)
+    measureSnapshots()
+  }
+
+  private func measureSnapshots() {
+    snapshotBytes = tables.values.reduce(0) { total, table in
+      total + (StoreFileSystem.size(path(table.fileName)) ?? 0)
+    }
+  }
+
+  private func apply(_ changes: [StoreChange], sequence: Int, documentsSequence: Int) {
+    let touchesDocuments = sequence > documentsSequence
     for change in changes {
       switch change {
-      case .putEntry(let entry):
-        if let index = table.firstIndex(where: { $0.id == entry.id }) {
-          table[index] = entry
-        } else {
-          table.append(entry)
-          table.sort { $0.id < $1.id }
-        }
-      case .removeEntry(let id): table.removeAll { $0.id == id }
-      case .setDocument(let name, let value): documents[name] = value
+      case .put(let row):
+        tables[row.table]?.apply(put: row, sequence: sequence)
+        if touchesDocuments { nextIDs[row.table] = max(nextIDs[row.table] ?? 1, row.id + 1) }
+      case .remove(let table, let id):
+        tables[table]?.apply(removeID: id, sequence: sequence)
+      case .setDocument(let name, let value):
+        if touchesDocuments { documents[name] = value }
+      case .removeDocument(let name):
+        if touchesDocuments { documents[name] = nil }
       }
     }
   }
 
-  public func close() {}
+  // MARK: Reading
+
+  /// The log's entries in increasing id order. The first call reads `entries.json`.
+  ///
+  /// - Complexity: O(n) on the first call, O(1) after.
+  public func entries() throws(StoreError) -> [Entry] {
+    try rows(EntryCodec.self)
+  }
+
+  /// The rows of the table `codec` describes, in increasing id order, read on first use.
+  ///
+  /// - Complexity: O(n) on the first call, O(1) after.
+  public func rows<Codec: StoreTableCodec>(_ codec: Codec.Type) throws(StoreError) -> [Codec.Row] {
+    let storage = try storage(codec)
+    try storage.load(directory: directory)
+    return storage.rows ?? []
+  }
+
+  /// The rows of a table whose id is greater than `id`, in increasing id order. While the
+  /// table is not read whole, this reads only the end of its file (after a binary search
+  /// over its lines), so asking for what is new in a large table is cheap.
+  ///
+  /// - Complexity: O(log n + k) for k rows returned.
+  public func rows<Codec: StoreTableCodec>(
+    _ codec: Codec.Type, after id: Int
+  ) throws(StoreError) -> [Codec.Row] {
+    try storage(codec).rows(after: id, directory: directory)
+  }
+
+  /// The row with `id`, or nil.
+  ///
+  /// - Complexity: O(log n) once the table is read.
+  public func row<Codec: StoreTableCodec>(_ codec: Codec.Type, id: Int) throws(StoreError) -> Codec
+    .Row?
+  {
+    let storage = try storage(codec)
+    try storage.load(directory: directory)
+    guard let rows = storage.rows else { return nil }
+    let index = TableStorage<Codec>.lowerBound(id, in: rows)
+    return index < rows.count && Codec.id(of: rows[index]) == id ? rows[index] : nil
+  }
+
+  /// The smallest id never used in `table` (removed ids are not reused). O(1).
+  public func nextID(in table: String = EntryCodec.tableName) -> Int {
+    nextIDs[table] ?? 1
+  }
+
+  private func storage<Codec: StoreTableCodec>(_ codec: Codec.Type) throws(StoreError)
+    -> TableStorage<Codec>
+  {
+    guard let storage = tables[Codec.tableName] as? TableStorage<Codec> else {
+      throw StoreError(
+        .invalidChange,
+        message:
+          "the store was opened without the table \"\(Codec.tableName)\"; pass its codec to open")
+    }
+    return storage
+  }
+
+  // MARK: Changing
+
+  /// Applies `changes` as one transaction, durable on disk before this returns.
+  ///
+  /// - Throws: `invalidChange` for a non-finite number or an unknown table (nothing is
+  ///   written), `io` when the journal cannot be written or synced.
+  /// - Complexity: O(size of the changes), plus an occasional compaction.
+  public func commit(_ changes: [StoreChange]) throws(StoreError) {
+    guard !isClosed else { throw StoreError(.io, message: "the store is closed") }
+    guard !changes.isEmpty else { return }
+    for change in changes {
+      let table: String
+      switch change {
+      case .put(let row): table = row.table
+      case .remove(let name, _): table = name
+      default: continue
+      }
+      guard tables[table] != nil else {
+        throw StoreError(
+          .invalidChange, message: "unknown table \"\(table)\"; pass its codec to open")
+      }
+    }
+    let next = sequence + 1
+    let line = try StoreJournal.encode(sequence: next, changes: changes)
+    if directory != nil { try append(line) }
+    sequence = next
+    apply(changes, sequence: next, documentsSequence: 0)
+    if directory != nil,
+      compaction.shouldCompact(journalBytes: journalLength, snapshotBytes: snapshotBytes)
+    {
+      do {
+        try compact()
+        lastCompactionError = nil
+      } catch {
+        lastCompactionError = error
+      }
+    }
+  }
+
+  private func append(_ line: [UInt8]) throws(StoreError) {
+    let journalPath = path(StoreJournal.fileName)
+    if journalTornLength > 0 {
+      guard ftruncate(journalDescriptor, off_t(journalLength)) == 0 else {
+        throw StoreFileSystem.ioError(journalPath, "cut the interrupted last line from")
+      }
+      journalTornLength = 0
+    }
+    do throws(StoreError) {
+      try StoreFileSystem.writeAll(journalDescriptor, line, path: journalPath)
+      guard fdatasync(journalDescriptor) == 0 else {
+        throw StoreFileSystem.ioError(journalPath, "sync")
+      }
+    } catch {
+      // Leave no partial line for a later append to follow (a full disk, say).
+      _ = ftruncate(journalDescriptor, off_t(journalLength))
+      throw error
+    }
+    journalLength += line.count
+  }
+
+  /// Folds the journal into fresh snapshot files and empties it. Safe to interrupt at any
+  /// point: the next open finds the old or the new files and replays what they lack.
+  ///
+  /// - Complexity: O(size of every table changed since its last snapshot).
+  public func compact() throws(StoreError) {
+    guard let directory, !isClosed else { return }
+    for (name, table) in tables.sorted(by: { $0.key < $1.key }) where table.isDirty {
+      try table.writeSnapshot(directory: directory, sequence: sequence)
+      var info = tableInfo[name]?.objectMembers ?? [:]
+      info["file"] = .string(table.fileName)
+      tableInfo[name] = .object(info)
+    }
+    for (name, next) in nextIDs {
+      var info = tableInfo[name]?.objectMembers ?? [:]
+      info["nextID"] = .integer(next)
+      tableInfo[name] = .object(info)
+    }
+    let manifest = StoreManifest(sequence: sequence, tables: tableInfo, documents: documents)
+    try StoreFileSystem.replace(
+      path(StoreManifest.fileName), with: manifest.encoded(), directory: directory)
+    let journalPath = path(StoreJournal.fileName)
+    try StoreFileSystem.replace(journalPath, with: StoreJournal.header, directory: directory)
+    StoreFileSystem.closeDescriptor(journalDescriptor)
+    journalDescriptor = -1
+    do throws(StoreError) {
+      journalDescriptor = try StoreFileSystem.openForAppending(journalPath)
+    } catch {
+      isClosed = true
+      throw error
+    }
+    journalLength = StoreJournal.header.count
+    journalTornLength = 0
+    measureSnapshots()
+  }
+
+  /// Releases the lock; later commits fail. Called by deinit too.
+  public func close() {
+    if journalDescriptor >= 0 {
+      StoreFileSystem.closeDescriptor(journalDescriptor)
+      journalDescriptor = -1
+    }
+    lock?.release()
+    lock = nil
+    isClosed = true
+  }
+
+  deinit { close() }
+}
+
+extension JSONValue {
+  /// The members, if this is an object.
+  var objectMembers: [String: JSONValue]? {
+    if case .object(let members) = self { return members }
+    return nil
+  }
 }

@@ -1,0 +1,130 @@
+/// The `entries` table: the app's weight log, one entry per line of `entries.json`:
+///
+///     {"id":1,"at":"2026-01-01T08:00:00Z","kg":68.5,"origin":"manual","source":"weigh","rev":1}
+///
+/// Optional members (`note`, `healthUUID`, `pushedUUID`, `pushedRev`) are left out when
+/// absent. `at` is UTC; an instant outside years 0000–9999 is written as a number of
+/// seconds instead. `kg` is the shortest text that reads back as the identical Double.
+public enum EntryCodec: StoreTableCodec {
+  /// `entries`.
+  public static let tableName = "entries"
+  /// `weigh-entries`.
+  public static let formatName = "weigh-entries"
+  /// 1.
+  public static let formatVersion = 1
+
+  /// The entry's number.
+  public static func id(of row: Entry) -> Int { row.id }
+
+  /// Writes one entry as a compact object.
+  public static func encode(_ row: Entry, into writer: inout JSONWriter) {
+    writer.raw("{\"id\":")
+    writer.write(row.id)
+    writer.raw(",\"at\":")
+    if UTCTimestamp.range.contains(row.instant) {
+      UTCTimestamp.write(row.instant, into: &writer)
+    } else {
+      writer.write(Int(row.instant))
+    }
+    writer.raw(",\"kg\":")
+    writer.write(row.kilograms)
+    writer.raw(",\"origin\":")
+    writer.write(row.origin.rawValue)
+    writer.raw(",\"source\":")
+    writer.write(row.source)
+    if let note = row.note {
+      writer.raw(",\"note\":")
+      writer.write(note)
+    }
+    writer.raw(",\"rev\":")
+    writer.write(row.revision)
+    if let healthUUID = row.healthUUID {
+      writer.raw(",\"healthUUID\":")
+      writer.write(healthUUID)
+    }
+    if let pushedUUID = row.pushedUUID {
+      writer.raw(",\"pushedUUID\":")
+      writer.write(pushedUUID)
+    }
+    if let pushedRevision = row.pushedRevision {
+      writer.raw(",\"pushedRev\":")
+      writer.write(pushedRevision)
+    }
+    writer.raw(byte: 0x7D)
+  }
+
+  /// Reads one entry object; `id`, `at`, `kg`, `origin` and `source` are required, `rev`
+  /// defaults to 1, unknown members are skipped.
+  public static func decode(from reader: inout JSONReader) throws(JSONSyntaxError) -> Entry {
+    let start = reader.offset
+    try reader.beginObject()
+    var id: Int?
+    var instant: Int64?
+    var kilograms: Double?
+    var origin: Origin?
+    var source: String?
+    var note: String?
+    var revision = 1
+    var healthUUID: String?
+    var pushedUUID: String?
+    var pushedRevision: Int?
+    while let key = try reader.nextKey() {
+      if key.equals("id") {
+        id = try reader.readInt()
+        guard id! > 0 else { throw reader.error("an entry id must be positive", at: key.offset) }
+      } else if key.equals("at") {
+        if reader.peek() == 0x22 {
+          let text = try reader.readRawString()
+          guard let parsed = UTCTimestamp.parse(text.raw) else {
+            throw reader.error(
+              "expected a UTC time such as \"2026-01-01T08:00:00Z\"", at: text.offset)
+          }
+          instant = parsed
+        } else {
+          instant = Int64(try reader.readInt())
+        }
+      } else if key.equals("kg") {
+        let position = reader.offset
+        kilograms = try reader.readDouble()
+        guard kilograms! > 0 else { throw reader.error("a weight must be positive", at: position) }
+      } else if key.equals("origin") {
+        let text = try reader.readRawString()
+        if text.equals("manual") {
+          origin = .manual
+        } else if text.equals("health") {
+          origin = .health
+        } else if text.equals("import") {
+          origin = .import
+        } else {
+          throw reader.error(
+            "expected origin \"manual\", \"health\" or \"import\"", at: text.offset)
+        }
+      } else if key.equals("source") {
+        source = try reader.readString()
+      } else if key.equals("note") {
+        note = try reader.readString()
+      } else if key.equals("rev") {
+        revision = try reader.readInt()
+      } else if key.equals("healthUUID") {
+        healthUUID = try reader.readString()
+      } else if key.equals("pushedUUID") {
+        pushedUUID = try reader.readString()
+      } else if key.equals("pushedRev") {
+        pushedRevision = try reader.readInt()
+      } else {
+        try reader.skipValue()
+      }
+    }
+    guard let id, let instant, let kilograms, let origin, let source else {
+      let missing = [
+        id == nil ? "id" : nil, instant == nil ? "at" : nil, kilograms == nil ? "kg" : nil,
+        origin == nil ? "origin" : nil, source == nil ? "source" : nil,
+      ].compactMap { $0 }
+      throw reader.error("entry lacks \(missing.joined(separator: ", "))", at: start)
+    }
+    return Entry(
+      id: id, instant: instant, kilograms: kilograms, origin: origin, source: source,
+      note: note, revision: revision, healthUUID: healthUUID, pushedUUID: pushedUUID,
+      pushedRevision: pushedRevision)
+  }
+}

@@ -1,0 +1,19 @@
+/// A JSON text that could not be read, with the 1-based line and column of the problem.
+public struct JSONSyntaxError: Error, Equatable, Sendable, CustomStringConvertible {
+  /// The 1-based line of the offending byte.
+  public var line: Int
+  /// The 1-based column (in Unicode scalars) of the offending byte.
+  public var column: Int
+  /// What was wrong, lower case (`expected ',' or '}' after a member`).
+  public var message: String
+
+  /// Makes an error at a known position.
+  public init(line: Int, column: Int, message: String) {
+    self.line = line
+    self.column = column
+    self.message = message
+  }
+
+  /// `line:column: message`.
+  public var description: String { "\(line):\(column): \(message)" }
+}

@@ -1,0 +1,40 @@
+/// One change inside a transaction given to `Store.commit`.
+public enum StoreChange: Sendable {
+  /// Adds a row, or replaces the row with the same id.
+  case put(StoreRow)
+  /// Removes the row with this id from a table, if it is there.
+  case remove(table: String, id: Int)
+  /// Sets a small named document (`settings`, `app`, `health`).
+  case setDocument(name: String, value: JSONValue)
+  /// Removes a named document.
+  case removeDocument(name: String)
+
+  /// Adds or replaces an entry of the log.
+  public static func putEntry(_ entry: Entry) -> StoreChange {
+    .put(StoreRow(EntryCodec.self, entry))
+  }
+
+  /// Removes an entry of the log.
+  public static func removeEntry(id: Int) -> StoreChange {
+    .remove(table: EntryCodec.tableName, id: id)
+  }
+}
+
+/// A row of some table, with what the store needs to journal it.
+public struct StoreRow: Sendable {
+  /// The table the row belongs to.
+  public let table: String
+  /// The row's id.
+  public let id: Int
+  /// The row itself, of the codec's `Row` type.
+  public let value: any Sendable
+  let encode: @Sendable (inout JSONWriter) -> Void
+
+  /// Wraps `row` of the table that `codec` describes.
+  public init<Codec: StoreTableCodec>(_ codec: Codec.Type, _ row: Codec.Row) {
+    table = Codec.tableName
+    id = Codec.id(of: row)
+    value = row
+    encode = { writer in Codec.encode(row, into: &writer) }
+  }
+}

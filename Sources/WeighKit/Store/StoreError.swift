@@ -1,0 +1,58 @@
+/// Why a store could not be opened, read or changed. The CLI exits 65 for `corrupt` and
+/// `newerFormat`.
+public struct StoreError: Error, Equatable, Sendable, CustomStringConvertible {
+  /// The kind of failure.
+  public enum Kind: String, Equatable, Sendable {
+    /// A file is not valid JSON or not a valid store file; it was left untouched.
+    case corrupt
+    /// A file was written by a newer weigh with a higher format version.
+    case newerFormat
+    /// Another process holds the store's lock.
+    case locked
+    /// The operating system refused a read, write, sync or rename.
+    case io
+    /// A change cannot be stored (a NaN weight, an unknown table).
+    case invalidChange
+  }
+
+  /// The kind of failure.
+  public var kind: Kind
+  /// The file concerned, as a path, when there is one.
+  public var file: String?
+  /// The 1-based line in `file`, when known.
+  public var line: Int?
+  /// The 1-based column in `file`, when known.
+  public var column: Int?
+  /// What went wrong and how to fix it, lower case.
+  public var message: String
+
+  /// Makes an error.
+  public init(
+    _ kind: Kind, file: String? = nil, line: Int? = nil, column: Int? = nil, message: String
+  ) {
+    self.kind = kind
+    self.file = file
+    self.line = line
+    self.column = column
+    self.message = message
+  }
+
+  /// A syntax error found at a position in `file`.
+  init(_ kind: Kind = .corrupt, file: String, syntax: JSONSyntaxError) {
+    self.init(kind, file: file, line: syntax.line, column: syntax.column, message: syntax.message)
+  }
+
+  /// `file:line:column: message`, with the parts that are known.
+  public var description: String {
+    var text = ""
+    if let file {
+      text += file
+      if let line {
+        text += ":\(line)"
+        if let column { text += ":\(column)" }
+      }
+      text += ": "
+    }
+    return text + message
+  }
+}

@@ -1,0 +1,105 @@
+/// The contents of `weigh.json`: the store's format, the sequence it is complete up to, what
+/// it knows of each table, and the small named documents.
+///
+///     {
+///       "format": "weigh-store",
+///       "version": 1,
+///       "sequence": 42,
+///       "tables": {"entries": {"file": "entries.json", "nextID": 1001}},
+///       "documents": {
+///         "settings": {…}
+///       }
+///     }
+struct StoreManifest: Equatable {
+  static let fileName = "weigh.json"
+  static let formatName = "weigh-store"
+  static let formatVersion = 1
+
+  /// The last journal sequence folded into this file.
+  var sequence = 0
+  /// Per table: `file` once the table has a snapshot file, `nextID` (the next unused id).
+  var tables: [String: JSONValue] = [:]
+  /// The named documents.
+  var documents: [String: JSONValue] = [:]
+
+  static func decode(_ bytes: [UInt8], path: String) throws(StoreError) -> StoreManifest {
+    var newer: (found: Int, syntax: JSONSyntaxError)?
+    do {
+      return try JSONReader.withReader(over: bytes) { (reader) throws(JSONSyntaxError) in
+        var manifest = StoreManifest()
+        var sawFormat = false
+        var sawVersion = false
+        var sawSequence = false
+        try reader.beginObject()
+        while let key = try reader.nextKey() {
+          if key.equals("format") {
+            let name = try reader.readRawString()
+            guard try reader.decode(name) == formatName else {
+              throw reader.error("expected format \"\(formatName)\"", at: name.offset)
+            }
+            sawFormat = true
+          } else if key.equals("version") {
+            let position = reader.offset
+            let version = try reader.readInt()
+            if version > formatVersion {
+              newer = (version, reader.error("", at: position))
+              throw newer!.syntax
+            }
+            guard version >= 1 else {
+              throw reader.error("format version must be 1 or more", at: position)
+            }
+            sawVersion = true
+          } else if key.equals("sequence") {
+            let position = reader.offset
+            manifest.sequence = try reader.readInt()
+            guard manifest.sequence >= 0 else {
+              throw reader.error("sequence must not be negative", at: position)
+            }
+            sawSequence = true
+          } else if key.equals("tables") || key.equals("documents") {
+            let position = reader.offset
+            guard case .object(let members) = try reader.readValue() else {
+              throw reader.error("expected an object", at: position)
+            }
+            if key.equals("tables") {
+              manifest.tables = members
+            } else {
+              manifest.documents = members
+            }
+          } else {
+            try reader.skipValue()
+          }
+        }
+        try reader.expectEnd()
+        guard sawFormat, sawVersion, sawSequence else {
+          throw reader.error(
+            "the store header lacks \"format\", \"version\" or \"sequence\"", at: 0)
+        }
+        return manifest
+      }
+    } catch {
+      if let newer {
+        throw StoreError.newerFormat(
+          file: path, line: newer.syntax.line, column: newer.syntax.column, found: newer.found,
+          supported: formatVersion)
+      }
+      throw StoreError(file: path, syntax: error)
+    }
+  }
+
+  func encoded() -> [UInt8] {
+    var writer = JSONWriter()
+    writer.raw("{\n  \"format\": ")
+    writer.write(Self.formatName)
+    writer.raw(",\n  \"version\": ")
+    writer.write(Self.formatVersion)
+    writer.raw(",\n  \"sequence\": ")
+    writer.write(sequence)
+    writer.raw(",\n  \"tables\": ")
+    writer.write(.object(tables), indent: 2)
+    writer.raw(",\n  \"documents\": ")
+    writer.write(.object(documents), indent: 2)
+    writer.raw("\n}\n")
+    return writer.bytes
+  }
+}

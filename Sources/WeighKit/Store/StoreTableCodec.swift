@@ -1,0 +1,23 @@
+/// How one table of a store is written to and read from JSON. Adding a table to the store
+/// (Health samples, deleted objects) is writing one of these and passing it to `Store.open`.
+///
+/// A table is kept in `<tableName>.json` as one row object per line, ordered by id, and its
+/// changes travel through the journal as the same row objects.
+public protocol StoreTableCodec: SendableMetatype {
+  /// One row of the table.
+  associatedtype Row: Sendable
+
+  /// The table's name in the journal and its file name without `.json` (`entries`).
+  static var tableName: String { get }
+  /// The `format` written at the top of the table's file (`weigh-entries`).
+  static var formatName: String { get }
+  /// The highest format version this codec reads and the one it writes.
+  static var formatVersion: Int { get }
+
+  /// The row's unique, positive key; rows are kept in increasing id order.
+  static func id(of row: Row) -> Int
+  /// Writes the row as one compact JSON object, with no newline inside it.
+  static func encode(_ row: Row, into writer: inout JSONWriter)
+  /// Reads one row object written by `encode` (or by hand, in any member order).
+  static func decode(from reader: inout JSONReader) throws(JSONSyntaxError) -> Row
+}

@@ -1,0 +1,162 @@
+/// The store's view of one table, whatever its row type.
+protocol AnyTableStorage: AnyObject {
+  var name: String { get }
+  var fileName: String { get }
+  /// The sequence the table's file is complete up to (0 when it has no file).
+  var snapshotSequence: Int { get }
+  /// True when the journal holds changes of this table newer than its file.
+  var isDirty: Bool { get }
+  var hasFile: Bool { get }
+  /// Reads the file's header (not its rows); records whether the file exists.
+  func readHeader(directory: String) throws(StoreError)
+  func decodeRow(from reader: inout JSONReader) throws(JSONSyntaxError) -> StoreRow
+  /// Applies a change from the journal or a commit numbered `sequence`.
+  func apply(put row: StoreRow, sequence: Int)
+  func apply(removeID id: Int, sequence: Int)
+  func load(directory: String?) throws(StoreError)
+  /// Writes the table's file as of `sequence` (loading the rows first).
+  func writeSnapshot(directory: String, sequence: Int) throws(StoreError)
+}
+
+/// The rows of one table: loaded from its file on first use, with the journal's changes
+/// held aside until then, so that opening a store costs nothing for a large table.
+final class TableStorage<Codec: StoreTableCodec>: AnyTableStorage {
+  private enum PendingChange {
+    case put(Codec.Row)
+    case remove(Int)
+  }
+
+  /// The rows in increasing id order, or nil until loaded.
+  private(set) var rows: [Codec.Row]?
+  private var pending: [PendingChange] = []
+  private(set) var snapshotSequence = 0
+  private(set) var isDirty = false
+  private(set) var hasFile = false
+
+  var name: String { Codec.tableName }
+  var fileName: String { TableFile<Codec>.fileName }
+
+  /// An empty, loaded table (memory stores, new tables).
+  init(empty: Bool) {
+    rows = empty ? [] : nil
+  }
+
+  func readHeader(directory: String) throws(StoreError) {
+    let path = StoreLocation.joinPath(directory, fileName)
+    if let header = try TableFile<Codec>.readHeader(path: path) {
+      snapshotSequence = header.sequence
+      hasFile = true
+      rows = nil
+    } else {
+      snapshotSequence = 0
+      hasFile = false
+      rows = []
+    }
+  }
+
+  func decodeRow(from reader: inout JSONReader) throws(JSONSyntaxError) -> StoreRow {
+    StoreRow(Codec.self, try Codec.decode(from: &reader))
+  }
+
+  func apply(put row: StoreRow, sequence: Int) {
+    guard sequence > snapshotSequence else { return }
+    isDirty = true
+    let value = row.value as! Codec.Row
+    if rows != nil {
+      Self.put(value, into: &rows!)
+    } else {
+      pending.append(.put(value))
+    }
+  }
+
+  func apply(removeID id: Int, sequence: Int) {
+    guard sequence > snapshotSequence else { return }
+    isDirty = true
+    if rows != nil {
+      Self.remove(id, from: &rows!)
+    } else {
+      pending.append(.remove(id))
+    }
+  }
+
+  func load(directory: String?) throws(StoreError) {
+    guard rows == nil, let directory else { return }
+    let path = StoreLocation.joinPath(directory, fileName)
+    guard var (_, loaded) = try TableFile<Codec>.read(path: path) else {
+      throw StoreError(
+        .corrupt, file: path,
+        message: "the table file disappeared while the store was open; restore it from a backup")
+    }
+    for change in pending {
+      switch change {
+      case .put(let row): Self.put(row, into: &loaded)
+      case .remove(let id): Self.remove(id, from: &loaded)
+      }
+    }
+    pending = []
+    rows = loaded
+  }
+
+  /// The rows with an id greater than `id`; reads only the end of the file when the table
+  /// is not loaded yet.
+  func rows(after id: Int, directory: String?) throws(StoreError) -> [Codec.Row] {
+    if rows == nil, let directory,
+      let partial = try TableFile<Codec>.read(
+        path: StoreLocation.joinPath(directory, fileName), after: id),
+      var tail = partial
+    {
+      for change in pending {
+        switch change {
+        case .put(let row): if Codec.id(of: row) > id { Self.put(row, into: &tail) }
+        case .remove(let removed): Self.remove(removed, from: &tail)
+        }
+      }
+      return tail
+    }
+    try load(directory: directory)
+    let loaded = rows ?? []
+    let index = Self.lowerBound(id + 1, in: loaded)
+    return Array(loaded[index...])
+  }
+
+  func writeSnapshot(directory: String, sequence: Int) throws(StoreError) {
+    try load(directory: directory)
+    let bytes = TableFile<Codec>.encode(rows ?? [], sequence: sequence)
+    try StoreFileSystem.replace(
+      StoreLocation.joinPath(directory, fileName), with: bytes, directory: directory)
+    snapshotSequence = sequence
+    isDirty = false
+    hasFile = true
+  }
+
+  /// The index of the first row whose id is not less than `id`.
+  static func lowerBound(_ id: Int, in rows: [Codec.Row]) -> Int {
+    var low = 0
+    var high = rows.count
+    while low < high {
+      let middle = (low + high) / 2
+      if Codec.id(of: rows[middle]) < id { low = middle + 1 } else { high = middle }
+    }
+    return low
+  }
+
+  private static func put(_ row: Codec.Row, into rows: inout [Codec.Row]) {
+    let id = Codec.id(of: row)
+    // New rows usually get the next id: appending keeps that O(1).
+    if rows.isEmpty || Codec.id(of: rows[rows.count - 1]) < id {
+      rows.append(row)
+      return
+    }
+    let index = lowerBound(id, in: rows)
+    if index < rows.count && Codec.id(of: rows[index]) == id {
+      rows[index] = row
+    } else {
+      rows.insert(row, at: index)
+    }
+  }
+
+  private static func remove(_ id: Int, from rows: inout [Codec.Row]) {
+    let index = lowerBound(id, in: rows)
+    if index < rows.count && Codec.id(of: rows[index]) == id { rows.remove(at: index) }
+  }
+}

@@ -1,0 +1,101 @@
+/// Converts between seconds since 1970 and the store's `2026-01-01T08:00:00Z` text, by
+/// arithmetic on the proleptic Gregorian calendar (no Foundation, no allocation).
+enum UTCTimestamp {
+  /// The first and last instants that have a four-digit year (0000-01-01 … 9999-12-31).
+  static let range: ClosedRange<Int64> = -62_167_219_200...253_402_300_799
+
+  /// Writes `instant` as `YYYY-MM-DDTHH:MM:SSZ` in quotes; the instant must be in `range`.
+  static func write(_ instant: Int64, into writer: inout JSONWriter) {
+    let days = floorDivide(instant, 86_400)
+    let secondOfDay = Int(instant - days * 86_400)
+    let (year, month, day) = civil(fromDays: Int(days))
+    writer.raw(byte: 0x22)
+    digits(year, 4, &writer)
+    writer.raw(byte: 0x2D)
+    digits(month, 2, &writer)
+    writer.raw(byte: 0x2D)
+    digits(day, 2, &writer)
+    writer.raw(byte: 0x54)
+    digits(secondOfDay / 3600, 2, &writer)
+    writer.raw(byte: 0x3A)
+    digits(secondOfDay / 60 % 60, 2, &writer)
+    writer.raw(byte: 0x3A)
+    digits(secondOfDay % 60, 2, &writer)
+    writer.raw(byte: 0x5A)
+    writer.raw(byte: 0x22)
+  }
+
+  /// Parses `YYYY-MM-DDTHH:MM:SSZ`; nil when the text is not exactly that, or not a real date.
+  static func parse(_ text: UnsafeBufferPointer<UInt8>) -> Int64? {
+    guard text.count == 20, text[4] == 0x2D, text[7] == 0x2D, text[10] == 0x54,
+      text[13] == 0x3A, text[16] == 0x3A, text[19] == 0x5A
+    else { return nil }
+    func number(_ start: Int, _ count: Int) -> Int? {
+      var value = 0
+      for index in start..<(start + count) {
+        let digit = text[index] &- 0x30
+        guard digit < 10 else { return nil }
+        value = value * 10 + Int(digit)
+      }
+      return value
+    }
+    guard let year = number(0, 4), let month = number(5, 2), let day = number(8, 2),
+      let hour = number(11, 2), let minute = number(14, 2), let second = number(17, 2),
+      (1...12).contains(month), day >= 1, day <= daysInMonth(year, month),
+      hour < 24, minute < 60, second < 60
+    else { return nil }
+    let days = Int64(days(fromCivil: year, month, day))
+    return days * 86_400 + Int64(hour * 3600 + minute * 60 + second)
+  }
+
+  private static func digits(_ value: Int, _ count: Int, _ writer: inout JSONWriter) {
+    var divisor = 1
+    for _ in 1..<count { divisor *= 10 }
+    var rest = value
+    while divisor > 0 {
+      writer.raw(byte: 0x30 + UInt8(rest / divisor))
+      rest %= divisor
+      divisor /= 10
+    }
+  }
+
+  private static func floorDivide(_ value: Int64, _ divisor: Int64) -> Int64 {
+    let quotient = value / divisor
+    return value % divisor < 0 ? quotient - 1 : quotient
+  }
+
+  private static func isLeap(_ year: Int) -> Bool {
+    year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+  }
+
+  private static func daysInMonth(_ year: Int, _ month: Int) -> Int {
+    switch month {
+    case 2: return isLeap(year) ? 29 : 28
+    case 4, 6, 9, 11: return 30
+    default: return 31
+    }
+  }
+
+  // Howard Hinnant's days_from_civil / civil_from_days, with 400-year eras starting on
+  // March 1 so that the leap day falls at the end of a year.
+  private static func days(fromCivil year: Int, _ month: Int, _ day: Int) -> Int {
+    let shiftedYear = month <= 2 ? year - 1 : year
+    let era = (shiftedYear >= 0 ? shiftedYear : shiftedYear - 399) / 400
+    let yearOfEra = shiftedYear - era * 400
+    let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
+    let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+    return era * 146_097 + dayOfEra - 719_468
+  }
+
+  private static func civil(fromDays days: Int) -> (year: Int, month: Int, day: Int) {
+    let shifted = days + 719_468
+    let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
+    let dayOfEra = shifted - era * 146_097
+    let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+    let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+    let monthIndex = (5 * dayOfYear + 2) / 153
+    let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+    let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+    return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+  }
+}

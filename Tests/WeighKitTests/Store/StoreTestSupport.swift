@@ -1,0 +1,48 @@
+import Foundation
+
+@testable import WeighKit
+
+/// A fresh directory under the system's temporary directory, removed by `remove()`.
+struct TemporaryStoreDirectory {
+  let path: String
+
+  init() {
+    var template = Array((NSTemporaryDirectory() + "weigh-store-test-XXXXXX").utf8CString)
+    let created = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
+    path = String(cString: created!)
+  }
+
+  func file(_ name: String) -> String { path + "/" + name }
+
+  func bytes(_ name: String) -> [UInt8]? {
+    FileManager.default.contents(atPath: file(name)).map { Array($0) }
+  }
+
+  func write(_ name: String, _ bytes: [UInt8]) {
+    _ = FileManager.default.createFile(atPath: file(name), contents: Data(bytes))
+  }
+
+  func text(_ name: String) -> String? {
+    bytes(name).map { String(decoding: $0, as: UTF8.self) }
+  }
+
+  /// Every file's bytes by name.
+  func snapshot() -> [String: [UInt8]] {
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+    return Dictionary(uniqueKeysWithValues: names.map { ($0, bytes($0) ?? []) })
+  }
+
+  func copy(to other: TemporaryStoreDirectory) {
+    for (name, bytes) in snapshot() { other.write(name, bytes) }
+  }
+
+  func remove() { try? FileManager.default.removeItem(atPath: path) }
+}
+
+/// An entry with the given id, at a minute per id after 2026-01-01T08:00:00Z.
+func sampleEntry(_ id: Int, kilograms: Double? = nil) -> Entry {
+  Entry(
+    id: id, instant: 1_767_254_400 + Int64(id) * 60, kilograms: kilograms ?? 60 + Double(id) / 8,
+    origin: id % 2 == 0 ? .health : .manual, source: id % 2 == 0 ? "Withings" : "weigh",
+    healthUUID: id % 2 == 0 ? "UUID-\(id)" : nil)
+}

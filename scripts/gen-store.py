@@ -1,0 +1,58 @@
+#!/usr/bin/env python3
+"""Write a weigh store of N entries directly in the store's format (for benchmarks).
+
+usage: scripts/gen-store.py N DIR
+
+DIR gets weigh.json, entries.json (one entry per line) and an empty journal.jsonl, as a
+compaction would leave them. Entries are hourly from 2000-01-01, weights around 70 kg.
+"""
+import json
+import os
+import random
+import sys
+import time
+
+
+def main() -> None:
+    if len(sys.argv) != 3:
+        sys.exit("usage: gen-store.py N DIR")
+    count = int(sys.argv[1])
+    directory = sys.argv[2]
+    os.makedirs(directory, exist_ok=True)
+    rng = random.Random(1)
+    start = 946_684_800  # 2000-01-01T00:00:00Z
+    sequence = 1
+    with open(os.path.join(directory, "entries.json"), "w") as out:
+        out.write('{"format":"weigh-entries","version":1,"sequence":%d,"rows":[' % sequence)
+        for index in range(1, count + 1):
+            instant = start + index * 3600
+            at = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(instant))
+            kg = round(70 + rng.gauss(0, 5), rng.choice((1, 2, 2, 3)))
+            kind = rng.random()
+            if kind < 0.7:
+                row = {"id": index, "at": at, "kg": kg, "origin": "manual", "source": "weigh", "rev": 1}
+            elif kind < 0.95:
+                row = {"id": index, "at": at, "kg": kg, "origin": "health", "source": "Withings",
+                       "rev": 1, "healthUUID": "%08X-0000-4000-8000-%012X" % (index, index)}
+            else:
+                row = {"id": index, "at": at, "kg": kg, "origin": "import", "source": "openScale",
+                       "note": "after run", "rev": 2}
+            out.write("\n" if index == 1 else ",\n")
+            out.write(json.dumps(row, separators=(",", ":"), ensure_ascii=False))
+        out.write("\n]}\n")
+    manifest = {
+        "format": "weigh-store",
+        "version": 1,
+        "sequence": sequence,
+        "tables": {"entries": {"file": "entries.json", "nextID": count + 1}},
+        "documents": {},
+    }
+    with open(os.path.join(directory, "weigh.json"), "w") as out:
+        json.dump(manifest, out, indent=2)
+        out.write("\n")
+    with open(os.path.join(directory, "journal.jsonl"), "w") as out:
+        out.write('{"format":"weigh-journal","version":1}\n')
+
+
+if __name__ == "__main__":
+    main()
