@@ -57,6 +57,9 @@ measure() {
   log=$(mktemp)
   if /usr/bin/time -v -o "$log" "$@" >"$log.out" 2>&1; then
     local status=ok
+    if [[ "$name" == weigh* ]] && ! grep -q "imported" "$log.out"; then
+      status="no 'imported' line in the output: $(tail -c 200 "$log.out" | tr '\n' ' ')"
+    fi
   else
     local status="failed (exit $?): $(tail -c 200 "$log.out" | tr '\n' ' ')"
   fi

@@ -385,14 +385,14 @@ public final class AppleHealthExportParser {
     var k = j + 1
     while k < p.count, p[k] != 0x3B, k - j < 12 { k += 1 }
     guard k < p.count else { throw Incomplete() }
-    guard p[k] == 0x3B, Self.decodeReference(p, j + 1, k) != nil else {
+    guard p[k] == 0x3B, Self.referenceScalar(p, j + 1, k) != nil else {
       throw error(at: j, "unknown entity or bad character reference; write &amp; for '&'")
     }
   }
 
-  /// The UTF-8 bytes of the reference between `&` and `;` (`lt`, `#10`, `#x1F600`).
-  static func decodeReference(_ p: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int)
-    -> [UInt8]?
+  /// The scalar the reference between `&` and `;` stands for (`lt`, `#10`, `#x1F600`).
+  static func referenceScalar(_ p: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int)
+    -> UInt32?
   {
     let count = end - start
     guard count > 0 else { return nil }
@@ -415,17 +415,36 @@ public final class AppleHealthExportParser {
         guard scalar <= 0x10FFFF else { return nil }
         k += 1
       }
-      guard scalar != 0, let unicode = Unicode.Scalar(scalar) else { return nil }
-      return Array(String(Character(unicode)).utf8)
+      guard scalar != 0, Unicode.Scalar(scalar) != nil else { return nil }
+      return scalar
     }
-    let name = String(decoding: UnsafeBufferPointer(rebasing: p[start..<end]), as: UTF8.self)
-    switch name {
-    case "lt": return [0x3C]
-    case "gt": return [0x3E]
-    case "amp": return [0x26]
-    case "quot": return [0x22]
-    case "apos": return [0x27]
+    switch (count, p[start], p[end - 1]) {
+    case (2, 0x6C, 0x74): return 0x3C  // lt
+    case (2, 0x67, 0x74): return 0x3E  // gt
+    case (3, 0x61, 0x70) where p[start + 1] == 0x6D: return 0x26  // amp
+    case (4, 0x71, 0x74) where p[start + 1] == 0x75 && p[start + 2] == 0x6F: return 0x22  // quot
+    case (4, 0x61, 0x73) where p[start + 1] == 0x70 && p[start + 2] == 0x6F: return 0x27  // apos
     default: return nil
+    }
+  }
+
+  /// Appends the UTF-8 encoding of a valid scalar.
+  static func appendUTF8(_ scalar: UInt32, to bytes: inout [UInt8]) {
+    switch scalar {
+    case 0..<0x80:
+      bytes.append(UInt8(scalar))
+    case 0x80..<0x800:
+      bytes.append(UInt8(0xC0 | scalar >> 6))
+      bytes.append(UInt8(0x80 | scalar & 0x3F))
+    case 0x800..<0x10000:
+      bytes.append(UInt8(0xE0 | scalar >> 12))
+      bytes.append(UInt8(0x80 | scalar >> 6 & 0x3F))
+      bytes.append(UInt8(0x80 | scalar & 0x3F))
+    default:
+      bytes.append(UInt8(0xF0 | scalar >> 18))
+      bytes.append(UInt8(0x80 | scalar >> 12 & 0x3F))
+      bytes.append(UInt8(0x80 | scalar >> 6 & 0x3F))
+      bytes.append(UInt8(0x80 | scalar & 0x3F))
     }
   }
 
@@ -443,7 +462,7 @@ public final class AppleHealthExportParser {
       if c == 0x26 {
         var end = k + 1
         while p[end] != 0x3B { end += 1 }
-        scratch.append(contentsOf: Self.decodeReference(p, k + 1, end) ?? [])
+        if let scalar = Self.referenceScalar(p, k + 1, end) { Self.appendUTF8(scalar, to: &scratch) }
         k = end + 1
         continue
       }

@@ -80,15 +80,18 @@ public struct WeightImportResult: Equatable, Sendable {
   }
 }
 
-/// The in-file duplicate key: moment, exact weight and source.
+/// The in-file duplicate key: moment, exact weight and source (and entry number, for
+/// weigh's own files, whose distinct entries may share all three).
 struct WeightKey: Hashable {
   var instant: Int64
   var bits: UInt64
   var source: String
+  var id: Int?
 
   init(_ weight: ImportedWeight) {
     instant = weight.instant
     bits = weight.kilograms.bitPattern
     source = weight.source
+    id = weight.entry?.id
   }
 }
