@@ -3,10 +3,11 @@ import Foundation
 /// Reads Withings Health Mate `weight.csv`:
 /// `Date,"Weight (kg)","Fat mass (kg)",…,Comments` with local `YYYY-MM-DD HH:MM:SS` dates.
 public enum WithingsCSVImporter {
-  /// Whether a header row is Withings' (`Date` first, a `Weight (unit)` column).
+  /// Whether a header row is Withings' (`Date` first, capitalized so, and a `Weight`
+  /// column); openScale 3.x writes `DATE`.
   static func matches(header: CSVRow) -> Bool {
     header[0]?.trimmingCharacters(in: .whitespaces) == "Date"
-      && header.fields.contains { $0.text.lowercased().hasPrefix("weight (") }
+      && header.fields.contains { $0.text.lowercased().hasPrefix("weight") }
   }
 
   /// The weights of a `weight.csv`, local times read in `timeZone`.
@@ -19,7 +20,7 @@ public enum WithingsCSVImporter {
     guard let header = rows.first, matches(header: header) else {
       throw ImportError(line: 1, "expected the Withings header Date,\"Weight (kg)\",…")
     }
-    let weightColumn = header.fields.firstIndex { $0.text.lowercased().hasPrefix("weight (") }!
+    let weightColumn = header.fields.firstIndex { $0.text.lowercased().hasPrefix("weight") }!
     guard let unit = WeightValue.unit(inHeader: header.fields[weightColumn].text) else {
       throw ImportError(
         line: header.line,
