@@ -225,7 +225,8 @@ class Generator:
             self.counts["records"] += 1
         # Body mass: about 0.5% of records, in kg from the scale app and lb from manual entry.
         if rng.random() < 0.06:
-            self.weight += rng.uniform(-0.3, 0.28)
+            # A random walk that drifts back toward 75 kg, so years of data stay plausible.
+            self.weight += rng.uniform(-0.3, 0.3) + (75.0 - self.weight) * 0.02
             t = self.t + 7
             if rng.random() < 0.6:
                 unit, value, source, version, meta = "kg", "%.1f" % self.weight, "Health Mate", "6.3.1", [

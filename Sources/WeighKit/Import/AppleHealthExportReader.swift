@@ -78,9 +78,14 @@ public enum AppleHealthExportReader {
       )
     }
     let parser = AppleHealthExportParser(recordTypes: recordTypes, handler: handler)
+    var checksum = ZipCRC32()
     do {
-      _ = try archive.extract(entry, bufferSize: chunkSize, skipCRC32: false) { data in
-        try data.withUnsafeBytes { try parser.feed($0) }
+      // ZIPFoundation's own check is byte-at-a-time on Linux; see ZipCRC32.
+      _ = try archive.extract(entry, bufferSize: chunkSize, skipCRC32: true) { data in
+        try data.withUnsafeBytes {
+          checksum.update($0)
+          try parser.feed($0)
+        }
       }
     } catch let error as ImportError {
       throw error
@@ -88,6 +93,11 @@ public enum AppleHealthExportReader {
       throw error
     } catch let error as Archive.ArchiveError {
       throw ImportError("\(url.lastPathComponent) is damaged (\(error)); export it again")
+    }
+    if entry.checksum != 0, checksum.value != entry.checksum {
+      throw ImportError(
+        "\(url.lastPathComponent) is damaged: the checksum of \(entry.path) does not match; export it again"
+      )
     }
     try parser.finish()
   }
