@@ -68,18 +68,18 @@ extension AppleHealthExportParser {
   }
 
   /// A required attribute, or the reason it is missing.
-  func required(_ p: UnsafeBufferPointer<UInt8>, _ name: StaticString, of element: String) throws(
-    ImportRejection
-  ) -> String {
+  func required(_ p: UnsafeBufferPointer<UInt8>, _ name: StaticString, of element: String)
+    throws(ImportRejection) -> String
+  {
     guard let text = string(p, name) else {
       throw ImportRejection(line: line, reason: "<\(element)> has no \(name); it is required")
     }
     return text
   }
 
-  func date(_ p: UnsafeBufferPointer<UInt8>, _ name: StaticString, of element: String) throws(
-    ImportRejection
-  ) -> HealthExportDate? {
+  func date(_ p: UnsafeBufferPointer<UInt8>, _ name: StaticString, of element: String)
+    throws(ImportRejection) -> HealthExportDate?
+  {
     guard let slice = attribute(p, name) else { return nil }
     if !slice.needsDecoding,
       let date = HealthExportDate.parse(
@@ -127,7 +127,8 @@ extension AppleHealthExportParser {
     guard let parent = stack.last else {
       let name = Self.text(p, nameStart, nameEnd)
       guard !rootClosed else {
-        throw error(at: markupStart, "a second root element <\(name)>; an export has one <HealthData>")
+        throw error(
+          at: markupStart, "a second root element <\(name)>; an export has one <HealthData>")
       }
       guard kind == .healthData else {
         throw error(
@@ -275,7 +276,8 @@ extension AppleHealthExportParser {
       endDate: try requiredDate(p, "endDate", of: "Record"), value: string(p, "value"))
   }
 
-  func buildWorkout(_ p: UnsafeBufferPointer<UInt8>) throws(ImportRejection) -> HealthExportWorkout {
+  func buildWorkout(_ p: UnsafeBufferPointer<UInt8>) throws(ImportRejection) -> HealthExportWorkout
+  {
     HealthExportWorkout(
       activityType: try required(p, "workoutActivityType", of: "Workout"),
       duration: string(p, "duration"), durationUnit: string(p, "durationUnit"),

@@ -169,7 +169,9 @@ public final class AppleHealthExportParser {
   }
 
   /// Skips from `<` to just past the two-byte terminator `a b` (`?>`).
-  func skip(_ p: UnsafeBufferPointer<UInt8>, _ i: inout Int, past a: UInt8, _ b: UInt8, what: String)
+  func skip(
+    _ p: UnsafeBufferPointer<UInt8>, _ i: inout Int, past a: UInt8, _ b: UInt8, what: String
+  )
     throws
   {
     var j = i + 2
@@ -301,7 +303,9 @@ public final class AppleHealthExportParser {
     }
     guard j < n else { throw Incomplete() }
     let nameEnd = j
-    guard nameEnd > nameStart else { throw error(at: markupStart, "expected an element name after '<'") }
+    guard nameEnd > nameStart else {
+      throw error(at: markupStart, "expected an element name after '<'")
+    }
     // A local copy, handed back below: appending to the stored property in this loop
     // cost a dynamic exclusivity check per attribute (about 40% of the time in perf).
     var attributes = self.attributes
@@ -472,7 +476,9 @@ public final class AppleHealthExportParser {
       if c == 0x26 {
         var end = k + 1
         while p[end] != 0x3B { end += 1 }
-        if let scalar = Self.referenceScalar(p, k + 1, end) { Self.appendUTF8(scalar, to: &scratch) }
+        if let scalar = Self.referenceScalar(p, k + 1, end) {
+          Self.appendUTF8(scalar, to: &scratch)
+        }
         k = end + 1
         continue
       }

@@ -34,7 +34,8 @@ public enum AppleHealthWeightImporter {
     -> ImportedWeight
   {
     guard let unitText = record.unit else {
-      throw ImportRejection(line: line, reason: "body mass without a unit; expected kg, lb, g or st")
+      throw ImportRejection(
+        line: line, reason: "body mass without a unit; expected kg, lb, g or st")
     }
     guard let unit = MassUnit(rawValue: unitText) else {
       throw ImportRejection(

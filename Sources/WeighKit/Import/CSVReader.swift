@@ -55,7 +55,8 @@ public enum CSVReader {
         i += 1
         while true {
           guard i < n else {
-            throw ImportError(line: openLine, "a quoted field is never closed; add the closing '\"'")
+            throw ImportError(
+              line: openLine, "a quoted field is never closed; add the closing '\"'")
           }
           let c = bytes[i]
           if c == 0x22 {

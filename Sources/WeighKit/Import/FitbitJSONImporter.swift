@@ -16,22 +16,26 @@ public enum FitbitJSONImporter {
     }
     var result = WeightImportResult(format: .fitbitJSON)
     if unit == nil {
-      result.unitNote = "Fitbit weight files do not name their unit; weight was read as lb, as Fitbit exports"
+      result.unitNote =
+        "Fitbit weight files do not name their unit; weight was read as lb, as Fitbit exports"
     }
     var seen = Set<WeightKey>()
     for log in logs {
       do throws(ImportRejection) {
         guard case .object = log.value else {
-          throw ImportRejection(line: log.line, reason: "expected an object with weight, date and time")
+          throw ImportRejection(
+            line: log.line, reason: "expected an object with weight, date and time")
         }
         guard let weightNode = log.value["weight"], let weight = weightNode.number else {
           throw ImportRejection(line: log.line, reason: "no numeric \"weight\" in this log")
         }
         let dateText = log.value["date"]?.string ?? ""
-        guard let n = LocalDateTime.numbers(
-          Substring(dateText), separators: ["/", "/"], widths: [1...2, 1...2, 2...4])
+        guard
+          let n = LocalDateTime.numbers(
+            Substring(dateText), separators: ["/", "/"], widths: [1...2, 1...2, 2...4])
         else {
-          throw ImportRejection(line: log.line, reason: "date '\(dateText)' is not like 07/05/17 (MM/DD/YY)")
+          throw ImportRejection(
+            line: log.line, reason: "date '\(dateText)' is not like 07/05/17 (MM/DD/YY)")
         }
         let timeText = log.value["time"]?.string ?? "00:00:00"
         guard let clock = LocalDateTime.time(Substring(timeText)),
@@ -39,7 +43,8 @@ public enum FitbitJSONImporter {
             year: n[2] < 100 ? 2000 + n[2] : n[2], month: n[0], day: n[1], hour: clock.0,
             minute: clock.1, second: clock.2)
         else {
-          throw ImportRejection(line: log.line, reason: "date '\(dateText) \(timeText)' does not exist")
+          throw ImportRejection(
+            line: log.line, reason: "date '\(dateText) \(timeText)' does not exist")
         }
         let massUnit = unit ?? .lb
         let kilograms = try ImportedWeight.validate(

@@ -60,7 +60,8 @@ public struct HealthExportDate: Hashable, Sendable, CustomStringConvertible {
       second < 60, offsetHours < 24, offsetMinutes < 60
     else { return nil }
     let offset = (offsetHours * 3600 + offsetMinutes * 60) * (signByte == 0x2D ? -1 : 1)
-    let local = days(year: year, month: month, day: day) * 86_400
+    let local =
+      days(year: year, month: month, day: day) * 86_400
       + Int64(hour * 3600 + minute * 60 + second)
     return HealthExportDate(instant: local - Int64(offset), offsetSeconds: Int32(offset))
   }

@@ -18,7 +18,7 @@ public struct ImportError: Error, Hashable, Sendable, CustomStringConvertible {
   /// `line 3, column 7: mismatched end tag …`.
   public var description: String {
     switch (line, column) {
-    case let (line?, column?): "line \(line), column \(column): \(message)"
+    case (let line?, let column?): "line \(line), column \(column): \(message)"
     case (let line?, nil): "line \(line): \(message)"
     default: message
     }

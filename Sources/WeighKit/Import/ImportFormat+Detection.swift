@@ -33,7 +33,8 @@ extension ImportFormat {
       if compact.hasPrefix("[]"), fileName.lowercased().hasPrefix("weight") { return .fitbitJSON }
       return nil
     }
-    let firstLine = head.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
+    let firstLine =
+      head.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
       .first.map(String.init) ?? ""
     guard let header = try? CSVReader.rows(Array(firstLine.utf8)).first else { return nil }
     if WeighCSVImporter.matches(header: header) { return .weighCSV }

@@ -49,7 +49,9 @@ public struct JSONReader {
     if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { reader.i = 3 }
     let node = try reader.value(depth: 0)
     reader.skipSpace()
-    guard reader.i == bytes.count else { throw reader.error("unexpected text after the JSON value") }
+    guard reader.i == bytes.count else {
+      throw reader.error("unexpected text after the JSON value")
+    }
     return node
   }
 
@@ -88,7 +90,9 @@ public struct JSONReader {
       }
       while true {
         skipSpace()
-        guard i < bytes.count, bytes[i] == 0x22 else { throw error("expected a \"key\" in the object") }
+        guard i < bytes.count, bytes[i] == 0x22 else {
+          throw error("expected a \"key\" in the object")
+        }
         let key = try string()
         skipSpace()
         guard i < bytes.count, bytes[i] == 0x3A else { throw error("expected ':' after the key") }

@@ -95,11 +95,15 @@ public enum OpenScaleCSVImporter {
       return value
     }
     guard let column = columns.date, let text = row[column],
-      let (year, month, day) = LocalDateTime.isoDate(Substring(text.trimmingCharacters(in: .whitespaces)))
+      let (year, month, day) = LocalDateTime.isoDate(
+        Substring(text.trimmingCharacters(in: .whitespaces)))
     else {
-      throw ImportRejection(line: row.line, reason: "date '\(columns.date.flatMap { row[$0] } ?? "")' is not like 2026-01-03")
+      throw ImportRejection(
+        line: row.line,
+        reason: "date '\(columns.date.flatMap { row[$0] } ?? "")' is not like 2026-01-03")
     }
-    let clock = columns.time.flatMap { row[$0] }.flatMap { LocalDateTime.time(Substring($0)) }
+    let clock =
+      columns.time.flatMap { row[$0] }.flatMap { LocalDateTime.time(Substring($0)) }
       ?? (12, 0, 0)
     guard
       let value = LocalDateTime(

@@ -7,7 +7,9 @@ enum WeightValue {
     -> Double
   {
     let trimmed = (text ?? "").trimmingCharacters(in: .whitespaces)
-    guard !trimmed.isEmpty else { throw ImportRejection(line: line, reason: "no weight in this row") }
+    guard !trimmed.isEmpty else {
+      throw ImportRejection(line: line, reason: "no weight in this row")
+    }
     guard let value = Double(trimmed) else {
       throw ImportRejection(line: line, reason: "weight '\(trimmed)' is not a number")
     }

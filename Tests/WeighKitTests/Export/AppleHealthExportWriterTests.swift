@@ -80,13 +80,17 @@ private func readBack(_ bytes: [UInt8]) throws -> [HealthExportItem] {
     #expect(lines[0] == "<?xml version=\"1.0\" encoding=\"UTF-8\"?>")
     #expect(lines[1] == "<!DOCTYPE HealthData [")
     #expect(lines[2] == "<!-- HealthKit Export Version: 14 -->")
-    #expect(xml.contains("]>\n<HealthData locale=\"en_US\">\n <ExportDate value=\"2026-01-05 09:00:00 +0100\"/>\n <Me HKCharacteristicTypeIdentifierDateOfBirth=\"\""))
+    #expect(
+      xml.contains(
+        "]>\n<HealthData locale=\"en_US\">\n <ExportDate value=\"2026-01-05 09:00:00 +0100\"/>\n <Me HKCharacteristicTypeIdentifierDateOfBirth=\"\""
+      ))
     #expect(
       xml.contains(
         " <Record type=\"HKQuantityTypeIdentifierBodyMass\" sourceName=\"weigh\" sourceVersion=\"1.0\" device=\"&lt;&lt;HKDevice: 0x282a45810&gt;, name:Body+, manufacturer:Withings&gt;\" unit=\"kg\" creationDate=\"2026-01-03 07:31:00 +0100\" startDate=\"2026-01-03 07:30:00 +0100\" endDate=\"2026-01-03 07:30:00 +0100\" value=\"68.5\">\n  <MetadataEntry key=\"HKWasUserEntered\" value=\"1\"/>\n"
       ))
     #expect(xml.contains("hardware:Watch6,7, software:10.2&gt;"))
-    #expect(xml.contains("&#10;line &quot;two&quot;, &lt;tab&gt;&#9;here &amp; ünïcödé 🙂&#13;&#10;"))
+    #expect(
+      xml.contains("&#10;line &quot;two&quot;, &lt;tab&gt;&#9;here &amp; ünïcödé 🙂&#13;&#10;"))
     #expect(xml.hasSuffix("</HealthData>\n"))
   }
 
@@ -97,7 +101,8 @@ private func readBack(_ bytes: [UInt8]) throws -> [HealthExportItem] {
     #expect(records == sampleRecords)
     #expect(items.contains(.workout(sampleWorkout)))
     #expect(items.contains(.exportDate("2026-01-05 09:00:00 +0100")))
-    #expect(items.contains { if case .correlation(let c) = $0 { c.skippedRecords == 1 } else { false } })
+    #expect(
+      items.contains { if case .correlation(let c) = $0 { c.skippedRecords == 1 } else { false } })
   }
 
   @Test func zipRoundTripStreamsTheEntry() throws {

@@ -65,13 +65,19 @@ private func roundTrip(_ entries: [Entry], as format: WeighExportFormat) throws 
       #expect(try roundTrip(entries, as: format) == entries)
     }
     let csv = WeighCSVExporter.csv(entries)
-    #expect(csv.hasPrefix(WeighCSVExporter.header + "\n1,2026-01-03T06:30:00Z,68.5,manual,\"weigh\",,1,,,\n"))
-    #expect(csv.contains("2,1969-12-31T23:59:59Z,0.30000000000000004,health,\"Health, \"\"Mate\"\"\",\"\",3,"))
-    #expect(WeighJSONExporter.json(entries).contains("\"note\": \"line\\nline\\r\\n\\\"quoted\\\", 🙂\""))
+    #expect(
+      csv.hasPrefix(
+        WeighCSVExporter.header + "\n1,2026-01-03T06:30:00Z,68.5,manual,\"weigh\",,1,,,\n"))
+    #expect(
+      csv.contains(
+        "2,1969-12-31T23:59:59Z,0.30000000000000004,health,\"Health, \"\"Mate\"\"\",\"\",3,"))
+    #expect(
+      WeighJSONExporter.json(entries).contains("\"note\": \"line\\nline\\r\\n\\\"quoted\\\", 🙂\""))
   }
 
   @Test func rejectsBadRowsWithLineAndReason() throws {
-    let csv = WeighCSVExporter.header + "\n"
+    let csv =
+      WeighCSVExporter.header + "\n"
       + "1,2026-01-03T06:30:00Z,68.5,manual,\"weigh\",,1,,,\n"
       + "2,yesterday,68.5,manual,\"weigh\",,1,,,\n"
       + "3,2026-01-03T06:30:00Z,-1,manual,\"weigh\",,1,,,\n"
@@ -88,11 +94,14 @@ private func roundTrip(_ entries: [Entry], as format: WeighExportFormat) throws 
   @Test func writesFilesByExtension() throws {
     let folder = try Fixtures.temporaryFolder()
     defer { try? FileManager.default.removeItem(at: folder) }
-    let entries = [Entry(id: 7, instant: 0, kilograms: 70, origin: .manual, source: "weigh", note: "n")]
+    let entries = [
+      Entry(id: 7, instant: 0, kilograms: 70, origin: .manual, source: "weigh", note: "n")
+    ]
     for name in ["out.csv", "out.json"] {
       let url = folder.appendingPathComponent(name)
       try WeighExporter.export(entries, to: url)
-      let result = try WeightImporter.importWeights(from: url, timeZone: TimeZone(identifier: "UTC")!)
+      let result = try WeightImporter.importWeights(
+        from: url, timeZone: TimeZone(identifier: "UTC")!)
       #expect(result.format == (name.hasSuffix("json") ? .weighJSON : .weighCSV))
       #expect(result.weights.compactMap(\.entry) == entries)
     }

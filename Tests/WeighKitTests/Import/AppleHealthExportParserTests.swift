@@ -42,7 +42,9 @@ private func parseError(_ text: String) -> ImportError? {
     #expect(items.first?.item == .healthData(locale: "en_GB"))
     #expect(items.contains { $0.item == .exportDate("2026-01-10 09:00:00 +0000") })
     let me = items.compactMap { if case .me(let attributes) = $0.item { attributes } else { nil } }
-    #expect(me.first?[attribute: "HKCharacteristicTypeIdentifierBiologicalSex"] == "HKBiologicalSexFemale")
+    #expect(
+      me.first?[attribute: "HKCharacteristicTypeIdentifierBiologicalSex"] == "HKBiologicalSexFemale"
+    )
     let all = records(items)
     #expect(all.count == 9)
     let lines = items.compactMap { if case .record = $0.item { $0.line } else { nil } }
@@ -54,7 +56,8 @@ private func parseError(_ text: String) -> ImportError? {
     #expect(bodyMass.startDate == HealthExportDate(instant: 1_767_421_800, offsetSeconds: 3600))
     #expect(
       bodyMass.metadata == [
-        .init(key: "HKWasUserEntered", value: "0"), .init(key: "Withings User Identifier", value: "12345"),
+        .init(key: "HKWasUserEntered", value: "0"),
+        .init(key: "Withings User Identifier", value: "12345"),
       ])
     #expect(all[4].sourceName == "Scale & Co")
     #expect(all[0].sourceName == "Anna’s iPhone")
@@ -68,7 +71,9 @@ private func parseError(_ text: String) -> ImportError? {
     #expect(device.manufacturer == "Apple Inc.")
     #expect(device.hardware == "iPhone15,2")
     #expect(device.software == "17.2")
-    #expect(HealthExportDevice(exportDescription: device.exportDescription(address: 0x281b2c0a0)) == device)
+    #expect(
+      HealthExportDevice(exportDescription: device.exportDescription(address: 0x281b2c0a0))
+        == device)
   }
 
   @Test func skipsCorrelationChildrenButKeepsTopLevelCopies() throws {
@@ -79,7 +84,9 @@ private func parseError(_ text: String) -> ImportError? {
     #expect(correlations.count == 1)
     #expect(correlations.first?.skippedRecords == 2)
     #expect(correlations.first?.metadata == [.init(key: "HKWasUserEntered", value: "0")])
-    let systolic = records(items).filter { $0.type == "HKQuantityTypeIdentifierBloodPressureSystolic" }
+    let systolic = records(items).filter {
+      $0.type == "HKQuantityTypeIdentifierBloodPressureSystolic"
+    }
     #expect(systolic.count == 1)
   }
 
@@ -142,7 +149,9 @@ private func parseError(_ text: String) -> ImportError? {
 
   @Test func reportsMismatchedTagsWithLineAndColumn() throws {
     let bytes = try Fixtures.bytes("apple/export-mismatched.xml")
-    #expect(throws: ImportError(line: 6, column: 2, "mismatched end tag </Workout>; expected </Record>")) {
+    #expect(
+      throws: ImportError(line: 6, column: 2, "mismatched end tag </Workout>; expected </Record>")
+    ) {
       try parse(bytes)
     }
   }
@@ -177,7 +186,9 @@ private func parseError(_ text: String) -> ImportError? {
 
   @Test func reportsInvalidRecordsWithoutStopping() throws {
     let items = try parse(Fixtures.bytes("apple/export-bad-values.xml"))
-    let invalid = items.compactMap { if case .invalid(let rejection) = $0.item { rejection } else { nil } }
+    let invalid = items.compactMap {
+      if case .invalid(let rejection) = $0.item { rejection } else { nil }
+    }
     #expect(invalid.map(\.line) == [7, 9])
     #expect(invalid[0].reason.contains("2026-02-30"))
     #expect(invalid[1].reason.contains("sourceName"))

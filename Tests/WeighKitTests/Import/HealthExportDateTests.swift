@@ -9,7 +9,9 @@ import Testing
     #expect(date.instant == 1_767_421_800)
     #expect(date.offsetSeconds == 3600)
     #expect(date.description == "2026-01-03 07:30:00 +0100")
-    #expect(HealthExportDate.parse("2018-09-10 02:28:55 -0700")?.description == "2018-09-10 02:28:55 -0700")
+    #expect(
+      HealthExportDate.parse("2018-09-10 02:28:55 -0700")?.description
+        == "2018-09-10 02:28:55 -0700")
     #expect(HealthExportDate.parse("1969-12-31 23:59:59 +0000")?.instant == -1)
     #expect(HealthExportDate.parse("2024-02-29 12:00:00 +0530")?.offsetSeconds == 19_800)
   }
@@ -26,8 +28,12 @@ import Testing
 
   @Test func takesTheOffsetOfItsOwnMoment() throws {
     let amsterdam = try #require(TimeZone(identifier: "Europe/Amsterdam"))
-    #expect(HealthExportDate(instant: 1_767_421_800, timeZone: amsterdam).description == "2026-01-03 07:30:00 +0100")
-    #expect(HealthExportDate(instant: 1_783_144_800, timeZone: amsterdam).description == "2026-07-04 08:00:00 +0200")
+    #expect(
+      HealthExportDate(instant: 1_767_421_800, timeZone: amsterdam).description
+        == "2026-01-03 07:30:00 +0100")
+    #expect(
+      HealthExportDate(instant: 1_783_144_800, timeZone: amsterdam).description
+        == "2026-07-04 08:00:00 +0200")
   }
 
   @Test func civilDaysRoundTrip() {

@@ -73,7 +73,10 @@ private let utc = TimeZone(identifier: "UTC")!
   @Test func fitbitIsPoundsWithAmericanDates() throws {
     let result = try FitbitJSONImporter.importWeights(
       Fixtures.bytes("vendors/fitbit-weight-2017-07-05.json"), timeZone: utc)
-    #expect(result.weights.map(\.kilograms) == [193.9 * 0.45359237, 193.2 * 0.45359237, 192.5 * 0.45359237])
+    #expect(
+      result.weights.map(\.kilograms) == [
+        193.9 * 0.45359237, 193.2 * 0.45359237, 192.5 * 0.45359237,
+      ])
     #expect(result.weights.map(\.source) == ["Fitbit Aria", "Fitbit API", "Fitbit"])
     #expect(result.weights[0].instant == 1_499_258_640)
     #expect(result.weights.map(\.line) == [1, 2, 5])
@@ -111,9 +114,14 @@ private let utc = TimeZone(identifier: "UTC")!
     for (path, expected) in cases {
       #expect(try ImportFormat.detect(url: Fixtures.url(path)) == expected, "\(path)")
     }
-    #expect(ImportFormat.detect(fileName: "x.zip", firstBytes: [0x50, 0x4B, 0x03, 0x04, 0]) == .appleHealthZip)
-    #expect(ImportFormat.detect(fileName: "weight-2017-01-01.json", firstBytes: Array("[]".utf8)) == .fitbitJSON)
-    #expect(ImportFormat.detect(fileName: "notes.txt", firstBytes: Array("hello world".utf8)) == nil)
+    #expect(
+      ImportFormat.detect(fileName: "x.zip", firstBytes: [0x50, 0x4B, 0x03, 0x04, 0])
+        == .appleHealthZip)
+    #expect(
+      ImportFormat.detect(fileName: "weight-2017-01-01.json", firstBytes: Array("[]".utf8))
+        == .fitbitJSON)
+    #expect(
+      ImportFormat.detect(fileName: "notes.txt", firstBytes: Array("hello world".utf8)) == nil)
     #expect(ImportFormat.detect(fileName: "a.xml", firstBytes: Array("<svg/>".utf8)) == nil)
     let weighCSV = Array(WeighCSVExporter.csv([]).utf8)
     #expect(ImportFormat.detect(fileName: "e.csv", firstBytes: weighCSV) == .weighCSV)

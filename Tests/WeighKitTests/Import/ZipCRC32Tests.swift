@@ -36,7 +36,9 @@ import ZIPFoundation
     var bytes = Array(try Data(contentsOf: zip))
     let needle = Array("value=\"68.5\"".utf8)
     let at = try #require(
-      (0...(bytes.count - needle.count)).first { bytes[$0..<($0 + needle.count)].elementsEqual(needle) })
+      (0...(bytes.count - needle.count)).first {
+        bytes[$0..<($0 + needle.count)].elementsEqual(needle)
+      })
     bytes[at + 10] = UInt8(ascii: "6")
     try Data(bytes).write(to: zip)
     #expect(throws: ImportError.self) { try AppleHealthWeightImporter.importWeights(from: zip) }
