@@ -64,7 +64,17 @@ public final class AppleHealthExportParser {
       pending.removeSubrange(0..<consumed)
       base += consumed
     }
+    // Apple's elements are a few hundred bytes; an unfinished one this long means the file
+    // is something else, and holding it would make memory grow with the file.
+    if pending.count > Self.maximumTokenBytes {
+      throw ImportError(
+        line: line, column: base - lineStart + 1,
+        "a single tag runs past 64 MiB; this is not an Apple Health export")
+    }
   }
+
+  /// The longest tag, comment or DTD kept while waiting for its end.
+  static let maximumTokenBytes = 64 << 20
 
   /// Parses the next chunk of the file.
   public func feed(_ bytes: [UInt8]) throws {

@@ -194,4 +194,12 @@ private func parseError(_ text: String) -> ImportError? {
     #expect(invalid[1].reason.contains("sourceName"))
     #expect(records(items).count == 5)
   }
+
+  @Test func aTagThatNeverEndsDoesNotGrowMemoryForever() throws {
+    let parser = AppleHealthExportParser { _, _ in }
+    try parser.feed(Array("<HealthData locale=\"x\"><!-- ".utf8))
+    let chunk = [UInt8](repeating: 0x61, count: 33 << 20)
+    try parser.feed(chunk)
+    #expect(throws: ImportError.self) { try parser.feed(chunk) }
+  }
 }
