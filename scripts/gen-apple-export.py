@@ -10,7 +10,7 @@ statistics and routes, and ActivitySummary. Dates carry the Europe/Amsterdam off
 their own moment (+0100 in winter, +0200 in summer). Python 3 standard library only.
 
   scripts/gen-apple-export.py --size 1G --out bench-data/export.zip
-  scripts/gen-apple-export.py --size 200K --xml --out /tmp/export.xml
+  scripts/gen-apple-export.py --size 200K --xml --out export.xml
 """
 import argparse
 import datetime as dt
