@@ -1,0 +1,46 @@
+/// Writes the app's entries as weigh's own JSON, one entry a line, which `WeighJSONImporter`
+/// reads back exactly.
+public enum WeighJSONExporter {
+  /// The whole file: `{"format":"weigh","version":1,"entries":[…]}`.
+  ///
+  /// - Complexity: O(n) in the number of entries.
+  public static func json(_ entries: [Entry]) -> String {
+    var out = "{\"format\": \"weigh\", \"version\": 1, \"entries\": ["
+    for (index, entry) in entries.enumerated() {
+      out += index == 0 ? "\n  " : ",\n  "
+      out += object(entry)
+    }
+    out += entries.isEmpty ? "]}\n" : "\n]}\n"
+    return out
+  }
+
+  /// One entry as a JSON object on one line.
+  public static func object(_ entry: Entry) -> String {
+    let kilograms = entry.kilograms.isFinite ? String(entry.kilograms) : "null"
+    return "{\"id\": \(entry.id), \"instant\": \(string(WeighFileInstant.format(entry.instant))), "
+      + "\"kilograms\": \(kilograms), \"origin\": \(string(entry.origin.rawValue)), "
+      + "\"source\": \(string(entry.source)), \"note\": \(entry.note.map(string) ?? "null"), "
+      + "\"revision\": \(entry.revision), \"healthUUID\": \(entry.healthUUID.map(string) ?? "null"), "
+      + "\"pushedUUID\": \(entry.pushedUUID.map(string) ?? "null"), "
+      + "\"pushedRevision\": \(entry.pushedRevision.map(String.init) ?? "null")}"
+  }
+
+  /// A JSON string literal; non-ASCII text is written as UTF-8, control characters escaped.
+  public static func string(_ text: String) -> String {
+    var out = "\""
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "\"": out += "\\\""
+      case "\\": out += "\\\\"
+      case "\n": out += "\\n"
+      case "\r": out += "\\r"
+      case "\t": out += "\\t"
+      case _ where scalar.value < 0x20:
+        let hex = String(scalar.value, radix: 16)
+        out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+      default: out.unicodeScalars.append(scalar)
+      }
+    }
+    return out + "\""
+  }
+}

@@ -1,0 +1,305 @@
+/// The elements of an Apple Health export that weigh reads.
+enum ElementKind: String {
+  case healthData = "HealthData"
+  case exportDate = "ExportDate"
+  case me = "Me"
+  case record = "Record"
+  case metadataEntry = "MetadataEntry"
+  case correlation = "Correlation"
+  case workout = "Workout"
+  case workoutEvent = "WorkoutEvent"
+  case workoutStatistics = "WorkoutStatistics"
+  case activitySummary = "ActivitySummary"
+  case other = ""
+
+  private static let known: [ElementKind] = [
+    .healthData, .exportDate, .me, .record, .metadataEntry, .correlation, .workout,
+    .workoutEvent, .workoutStatistics, .activitySummary,
+  ]
+  private static let knownBytes: [[UInt8]] = known.map { Array($0.rawValue.utf8) }
+
+  /// Identifies the name between `start` and `end` without allocating.
+  init(_ p: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) {
+    let count = end - start
+    // Record and MetadataEntry are nearly every element; test them first.
+    if count == 6, Self.equal(p, start, Self.knownBytes[3]) {
+      self = .record
+      return
+    }
+    if count == 13, Self.equal(p, start, Self.knownBytes[4]) {
+      self = .metadataEntry
+      return
+    }
+    for (index, bytes) in Self.knownBytes.enumerated()
+    where bytes.count == count && Self.equal(p, start, bytes) {
+      self = Self.known[index]
+      return
+    }
+    self = .other
+  }
+
+  @inline(__always)
+  static func equal(_ p: UnsafeBufferPointer<UInt8>, _ start: Int, _ bytes: [UInt8]) -> Bool {
+    for k in 0..<bytes.count where p[start + k] != bytes[k] { return false }
+    return true
+  }
+}
+
+extension AppleHealthExportParser {
+  /// The attribute called `name` of the tag just read.
+  func attribute(_ p: UnsafeBufferPointer<UInt8>, _ name: StaticString) -> AttributeSlice? {
+    let count = name.utf8CodeUnitCount
+    let bytes = name.utf8Start
+    outer: for slice in attributes where slice.nameEnd - slice.nameStart == count {
+      for k in 0..<count where p[slice.nameStart + k] != bytes[k] { continue outer }
+      return slice
+    }
+    return nil
+  }
+
+  func string(_ p: UnsafeBufferPointer<UInt8>, _ name: StaticString) -> String? {
+    attribute(p, name).map { value(p, $0) }
+  }
+
+  func allAttributes(_ p: UnsafeBufferPointer<UInt8>) -> [HealthExportAttribute] {
+    attributes.map {
+      HealthExportAttribute(name: Self.text(p, $0.nameStart, $0.nameEnd), value: value(p, $0))
+    }
+  }
+
+  /// A required attribute, or the reason it is missing.
+  func required(_ p: UnsafeBufferPointer<UInt8>, _ name: StaticString, of element: String)
+    throws(ImportRejection) -> String
+  {
+    guard let text = string(p, name) else {
+      throw ImportRejection(line: line, reason: "<\(element)> has no \(name); it is required")
+    }
+    return text
+  }
+
+  func date(_ p: UnsafeBufferPointer<UInt8>, _ name: StaticString, of element: String)
+    throws(ImportRejection) -> HealthExportDate?
+  {
+    guard let slice = attribute(p, name) else { return nil }
+    if !slice.needsDecoding,
+      let date = HealthExportDate.parse(
+        UnsafeBufferPointer(rebasing: p[slice.valueStart..<slice.valueEnd]))
+    {
+      return date
+    }
+    let text = value(p, slice)
+    guard let date = HealthExportDate.parse(text) else {
+      throw ImportRejection(
+        line: line,
+        reason: "\(name) '\(text)' of <\(element)> is not a date like 2026-01-03 07:30:00 +0100")
+    }
+    return date
+  }
+
+  func requiredDate(_ p: UnsafeBufferPointer<UInt8>, _ name: StaticString, of element: String)
+    throws(ImportRejection) -> HealthExportDate
+  {
+    guard let date = try date(p, name, of: element) else {
+      throw ImportRejection(line: line, reason: "<\(element)> has no \(name); it is required")
+    }
+    return date
+  }
+
+  func metadataEntry(_ p: UnsafeBufferPointer<UInt8>) -> HealthExportMetadataEntry {
+    HealthExportMetadataEntry(key: string(p, "key") ?? "", value: string(p, "value") ?? "")
+  }
+
+  func wants(_ p: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard let wantedTypes else { return true }
+    guard let type = attribute(p, "type") else { return true }
+    let count = type.valueEnd - type.valueStart
+    for wanted in wantedTypes where wanted.count == count {
+      if ElementKind.equal(p, type.valueStart, wanted) { return true }
+    }
+    return false
+  }
+
+  /// Handles a start tag whose attributes are in `attributes`.
+  func opened(
+    _ p: UnsafeBufferPointer<UInt8>, kind: ElementKind, nameStart: Int, nameEnd: Int,
+    selfClosing: Bool, line tagLine: Int, at markupStart: Int
+  ) throws {
+    guard let parent = stack.last else {
+      let name = Self.text(p, nameStart, nameEnd)
+      guard !rootClosed else {
+        throw error(
+          at: markupStart, "a second root element <\(name)>; an export has one <HealthData>")
+      }
+      guard kind == .healthData else {
+        throw error(
+          at: markupStart,
+          "the root element is <\(name)>, not <HealthData>; this is not an Apple Health export")
+      }
+      sawRoot = true
+      try handler(.healthData(locale: string(p, "locale")), tagLine)
+      if selfClosing {
+        rootClosed = true
+      } else {
+        stack.append(StackEntry(kind: kind, otherName: [], skipping: false))
+      }
+      return
+    }
+    var skipping = parent.skipping
+    if !skipping {
+      do {
+        switch (parent.kind, kind) {
+        case (.healthData, .record):
+          if wants(p) {
+            let built = try buildRecord(p)
+            if selfClosing {
+              try handler(.record(built), tagLine)
+            } else {
+              record = built
+              recordLine = tagLine
+            }
+          } else {
+            skipping = true
+          }
+        case (.healthData, .exportDate):
+          try handler(.exportDate(string(p, "value") ?? ""), tagLine)
+        case (.healthData, .me):
+          try handler(.me(allAttributes(p)), tagLine)
+        case (.healthData, .activitySummary):
+          try handler(.activitySummary(allAttributes(p)), tagLine)
+        case (.healthData, .workout):
+          let built = try buildWorkout(p)
+          if selfClosing {
+            try handler(.workout(built), tagLine)
+          } else {
+            workout = built
+            workoutLine = tagLine
+          }
+        case (.healthData, .correlation):
+          let built = try buildCorrelation(p)
+          if selfClosing {
+            try handler(.correlation(built), tagLine)
+          } else {
+            correlation = built
+            correlationLine = tagLine
+          }
+        case (.record, .metadataEntry):
+          record?.metadata.append(metadataEntry(p))
+        case (.workout, .metadataEntry):
+          workout?.metadata.append(metadataEntry(p))
+        case (.workoutEvent, .metadataEntry):
+          workoutEvent?.metadata.append(metadataEntry(p))
+        case (.correlation, .metadataEntry):
+          correlation?.metadata.append(metadataEntry(p))
+        case (.correlation, .record):
+          // Apple repeats a correlation's records at the top level; count them once.
+          correlation?.skippedRecords += 1
+          skipping = true
+        case (.workout, .workoutEvent):
+          let event = HealthExportWorkoutEvent(
+            type: try required(p, "type", of: "WorkoutEvent"),
+            date: try requiredDate(p, "date", of: "WorkoutEvent"),
+            duration: string(p, "duration"), durationUnit: string(p, "durationUnit"))
+          if selfClosing { workout?.events.append(event) } else { workoutEvent = event }
+        case (.workout, .workoutStatistics):
+          workout?.statistics.append(
+            HealthExportWorkoutStatistics(
+              type: try required(p, "type", of: "WorkoutStatistics"),
+              startDate: try requiredDate(p, "startDate", of: "WorkoutStatistics"),
+              endDate: try requiredDate(p, "endDate", of: "WorkoutStatistics"),
+              average: string(p, "average"), minimum: string(p, "minimum"),
+              maximum: string(p, "maximum"), sum: string(p, "sum"), unit: string(p, "unit")))
+        default:
+          // Routes, heart-rate-variability lists, clinical records: not weigh's business.
+          skipping = true
+        }
+      } catch let rejection as ImportRejection {
+        try handler(.invalid(ImportRejection(line: tagLine, reason: rejection.reason)), tagLine)
+        if parent.kind == .workout || parent.kind == .correlation || parent.kind == .record {
+          // A bad child spoils its parent: report the parent once, through this rejection.
+          record = nil
+          workout = nil
+          correlation = nil
+          markParentSkipping()
+        }
+        skipping = true
+      }
+    }
+    if !selfClosing {
+      stack.append(
+        StackEntry(
+          kind: kind, otherName: kind == .other ? Array(p[nameStart..<nameEnd]) : [],
+          skipping: skipping))
+    }
+  }
+
+  private func markParentSkipping() {
+    if !stack.isEmpty { stack[stack.count - 1].skipping = true }
+  }
+
+  /// Handles the end of an element that has just been popped.
+  func closed(_ kind: ElementKind) throws {
+    switch kind {
+    case .healthData:
+      rootClosed = true
+    case .record:
+      if let finished = record {
+        record = nil
+        try handler(.record(finished), recordLine)
+      }
+    case .workoutEvent:
+      if let finished = workoutEvent {
+        workoutEvent = nil
+        workout?.events.append(finished)
+      }
+    case .workout:
+      if let finished = workout {
+        workout = nil
+        try handler(.workout(finished), workoutLine)
+      }
+    case .correlation:
+      if let finished = correlation {
+        correlation = nil
+        try handler(.correlation(finished), correlationLine)
+      }
+    default:
+      break
+    }
+  }
+
+  func buildRecord(_ p: UnsafeBufferPointer<UInt8>) throws(ImportRejection) -> HealthExportRecord {
+    HealthExportRecord(
+      type: try required(p, "type", of: "Record"),
+      sourceName: try required(p, "sourceName", of: "Record"),
+      sourceVersion: string(p, "sourceVersion"), device: string(p, "device"),
+      unit: string(p, "unit"), creationDate: try date(p, "creationDate", of: "Record"),
+      startDate: try requiredDate(p, "startDate", of: "Record"),
+      endDate: try requiredDate(p, "endDate", of: "Record"), value: string(p, "value"))
+  }
+
+  func buildWorkout(_ p: UnsafeBufferPointer<UInt8>) throws(ImportRejection) -> HealthExportWorkout
+  {
+    HealthExportWorkout(
+      activityType: try required(p, "workoutActivityType", of: "Workout"),
+      duration: string(p, "duration"), durationUnit: string(p, "durationUnit"),
+      totalDistance: string(p, "totalDistance"), totalDistanceUnit: string(p, "totalDistanceUnit"),
+      totalEnergyBurned: string(p, "totalEnergyBurned"),
+      totalEnergyBurnedUnit: string(p, "totalEnergyBurnedUnit"),
+      sourceName: try required(p, "sourceName", of: "Workout"),
+      sourceVersion: string(p, "sourceVersion"), device: string(p, "device"),
+      creationDate: try date(p, "creationDate", of: "Workout"),
+      startDate: try requiredDate(p, "startDate", of: "Workout"),
+      endDate: try requiredDate(p, "endDate", of: "Workout"))
+  }
+
+  func buildCorrelation(_ p: UnsafeBufferPointer<UInt8>) throws(ImportRejection)
+    -> HealthExportCorrelation
+  {
+    HealthExportCorrelation(
+      type: try required(p, "type", of: "Correlation"),
+      sourceName: try required(p, "sourceName", of: "Correlation"),
+      sourceVersion: string(p, "sourceVersion"), device: string(p, "device"),
+      creationDate: try date(p, "creationDate", of: "Correlation"),
+      startDate: try requiredDate(p, "startDate", of: "Correlation"),
+      endDate: try requiredDate(p, "endDate", of: "Correlation"))
+  }
+}

@@ -1,0 +1,529 @@
+/// A streaming reader of Apple Health `export.xml`, written over raw bytes.
+///
+/// Feed it chunks of any size; it hands each complete `Record`, `Workout`, `Correlation`,
+/// `Me`, `ExportDate` and `ActivitySummary` to the handler with the line it starts on, and
+/// keeps only the unfinished tail of the last chunk, so memory does not grow with the file.
+/// It checks that the file is well-formed (tags balanced, attributes quoted, entities known)
+/// and skips the internal DTD without reading it, because Apple's has been broken since iOS 16.
+/// Foundation's XMLParser is not used: on Linux it crashes on Apple's DTD, and it is slower.
+///
+/// Not a validating parser: it does not check character classes or duplicate attributes.
+public final class AppleHealthExportParser {
+  /// Receives each item and the 1-based line its element starts on.
+  public typealias Handler = (HealthExportItem, Int) throws -> Void
+
+  let handler: Handler
+  /// The record types to build; others are checked for well-formedness but not decoded.
+  let wantedTypes: [[UInt8]]?
+
+  /// Bytes not yet consumed: the unfinished token at the end of the last chunk.
+  var pending: [UInt8] = []
+  /// Absolute offset of the first byte of the buffer being parsed.
+  var base = 0
+  /// Current 1-based line and the absolute offset where it starts.
+  var line = 1
+  var lineStart = 0
+  var sawRoot = false
+  var rootClosed = false
+  var sawAnyByte = false
+  var stack: [StackEntry] = []
+  var attributes: [AttributeSlice] = []
+  var scratch: [UInt8] = []
+
+  var record: HealthExportRecord?
+  var recordLine = 0
+  var workout: HealthExportWorkout?
+  var workoutLine = 0
+  var workoutEvent: HealthExportWorkoutEvent?
+  var correlation: HealthExportCorrelation?
+  var correlationLine = 0
+
+  /// A reader that builds records of `recordTypes` only (all when nil) and hands them to
+  /// `handler`.
+  public init(recordTypes: Set<String>? = nil, handler: @escaping Handler) {
+    self.handler = handler
+    self.wantedTypes = recordTypes.map { $0.map { Array($0.utf8) } }
+  }
+
+  /// Parses the next chunk of the file.
+  ///
+  /// - Throws: `ImportError` with line and column when the file is not well-formed, or
+  ///   whatever the handler throws.
+  /// - Complexity: O(n) in the chunk length plus the carried-over tail.
+  public func feed(_ chunk: UnsafeRawBufferPointer) throws {
+    let bytes = chunk.bindMemory(to: UInt8.self)
+    if pending.isEmpty {
+      let consumed = try parse(bytes, final: false)
+      if consumed < bytes.count {
+        pending.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[consumed...]))
+      }
+      base += consumed
+    } else {
+      pending.append(contentsOf: bytes)
+      let consumed = try pending.withUnsafeBufferPointer { try parse($0, final: false) }
+      pending.removeSubrange(0..<consumed)
+      base += consumed
+    }
+    // Apple's elements are a few hundred bytes; an unfinished one this long means the file
+    // is something else, and holding it would make memory grow with the file.
+    if pending.count > Self.maximumTokenBytes {
+      throw ImportError(
+        line: line, column: base - lineStart + 1,
+        "a single tag runs past 64 MiB; this is not an Apple Health export")
+    }
+  }
+
+  /// The longest tag, comment or DTD kept while waiting for its end.
+  static let maximumTokenBytes = 64 << 20
+
+  /// Parses the next chunk of the file.
+  public func feed(_ bytes: [UInt8]) throws {
+    try bytes.withUnsafeBytes { try feed($0) }
+  }
+
+  /// Ends the file: anything unfinished is an error.
+  ///
+  /// - Throws: `ImportError` for a truncated file, an unclosed element or a missing root.
+  public func finish() throws {
+    if !pending.isEmpty {
+      _ = try pending.withUnsafeBufferPointer { try parse($0, final: true) }
+    }
+    let column = base + pending.count - lineStart + 1
+    if !sawRoot {
+      throw ImportError(
+        line: line, column: column,
+        sawAnyByte
+          ? "no <HealthData> element; this is not an Apple Health export.xml"
+          : "the file is empty; export it again from the Health app")
+    }
+    if let open = stack.last {
+      throw ImportError(
+        line: line, column: column,
+        "the file ends inside <\(open.name)>; it is truncated, export it again from the Health app"
+      )
+    }
+  }
+
+  // MARK: - Tokens
+
+  /// Parses whole tokens from `p`; returns how many bytes were consumed.
+  func parse(_ p: UnsafeBufferPointer<UInt8>, final: Bool) throws -> Int {
+    let n = p.count
+    var i = 0
+    if n > 0 { sawAnyByte = true }
+    if base == 0, n >= 3, p[0] == 0xEF, p[1] == 0xBB, p[2] == 0xBF { i = 3 }
+    while true {
+      let tokenStart = i
+      let savedLine = line
+      let savedLineStart = lineStart
+      // Text between tags: Apple writes only indentation, but any text is legal inside.
+      let outsideRoot = stack.isEmpty
+      while i < n {
+        let byte = p[i]
+        if byte == 0x3C { break }
+        if byte == 0x0A {
+          line += 1
+          lineStart = base + i + 1
+        } else if byte != 0x20, byte != 0x09, byte != 0x0D, outsideRoot {
+          throw error(at: i, "text outside the root element")
+        }
+        i += 1
+      }
+      if i == n { return n }
+      let markupStart = i
+      let markupLine = line
+      let markupLineStart = lineStart
+      do {
+        guard i + 1 < n else { throw Incomplete() }
+        switch p[i + 1] {
+        case 0x2F: try endTag(p, &i)
+        case 0x3F: try skip(p, &i, past: 0x3F, 0x3E, what: "processing instruction")
+        case 0x21: try declaration(p, &i)
+        default: try startTag(p, &i, markupStart: markupStart)
+        }
+      } catch is Incomplete {
+        if final {
+          line = markupLine
+          lineStart = markupLineStart
+          throw error(
+            at: markupStart,
+            "the file ends inside this tag; it is truncated, export it again from the Health app")
+        }
+        line = savedLine
+        lineStart = savedLineStart
+        _ = tokenStart
+        // Keep the text too, so that its newlines are counted once.
+        return tokenStart
+      }
+    }
+  }
+
+  /// Thrown inside the tokenizer when the chunk ends in the middle of a token.
+  struct Incomplete: Error {}
+
+  func error(at index: Int, _ message: String) -> ImportError {
+    ImportError(line: line, column: base + index - lineStart + 1, message)
+  }
+
+  @inline(__always)
+  func newline(_ p: UnsafeBufferPointer<UInt8>, _ i: Int) {
+    if p[i] == 0x0A {
+      line += 1
+      lineStart = base + i + 1
+    }
+  }
+
+  @inline(__always)
+  static func isSpace(_ byte: UInt8) -> Bool {
+    byte == 0x20 || byte == 0x0A || byte == 0x09 || byte == 0x0D
+  }
+
+  /// Skips from `<` to just past the two-byte terminator `a b` (`?>`).
+  func skip(
+    _ p: UnsafeBufferPointer<UInt8>, _ i: inout Int, past a: UInt8, _ b: UInt8, what: String
+  )
+    throws
+  {
+    var j = i + 2
+    while j + 1 < p.count {
+      if p[j] == a, p[j + 1] == b {
+        i = j + 2
+        return
+      }
+      newline(p, j)
+      j += 1
+    }
+    throw Incomplete()
+  }
+
+  /// `<!-- -->`, `<![CDATA[ ]]>` or `<!DOCTYPE … [ … ]>`.
+  func declaration(_ p: UnsafeBufferPointer<UInt8>, _ i: inout Int) throws {
+    let n = p.count
+    let start = i
+    func hasPrefix(_ literal: StaticString) throws -> Bool {
+      let count = literal.utf8CodeUnitCount
+      let matchable = min(count, n - start)
+      for k in 0..<matchable where p[start + k] != literal.utf8Start[k] { return false }
+      if matchable < count { throw Incomplete() }
+      return true
+    }
+    if try hasPrefix("<!--") {
+      var j = start + 4
+      while j + 2 < n {
+        if p[j] == 0x2D, p[j + 1] == 0x2D {
+          guard p[j + 2] == 0x3E else { throw error(at: j, "'--' inside a comment; remove it") }
+          i = j + 3
+          return
+        }
+        newline(p, j)
+        j += 1
+      }
+      throw Incomplete()
+    }
+    if try hasPrefix("<![CDATA[") {
+      guard !stack.isEmpty else { throw error(at: start, "CDATA outside the root element") }
+      var j = start + 9
+      while j + 2 < n {
+        if p[j] == 0x5D, p[j + 1] == 0x5D, p[j + 2] == 0x3E {
+          i = j + 3
+          return
+        }
+        newline(p, j)
+        j += 1
+      }
+      throw Incomplete()
+    }
+    if try hasPrefix("<!DOCTYPE") {
+      guard !sawRoot else { throw error(at: start, "DOCTYPE after the root element") }
+      // The internal subset ends at the first `]` followed by `>`; its contents are never
+      // read, because Apple's has held unterminated ATTLISTs (iOS 16).
+      var j = start + 9
+      var inSubset = false
+      while j < n {
+        let byte = p[j]
+        if !inSubset {
+          if byte == 0x5B {
+            inSubset = true
+          } else if byte == 0x3E {
+            i = j + 1
+            return
+          }
+        } else if byte == 0x5D {
+          var k = j + 1
+          while k < n, Self.isSpace(p[k]) { k += 1 }
+          guard k < n else { throw Incomplete() }
+          if p[k] == 0x3E {
+            for m in j..<k { newline(p, m) }
+            i = k + 1
+            return
+          }
+        }
+        newline(p, j)
+        j += 1
+      }
+      throw Incomplete()
+    }
+    throw error(at: start, "unknown markup '<!'; expected a comment, CDATA or DOCTYPE")
+  }
+
+  /// `</Name>`.
+  func endTag(_ p: UnsafeBufferPointer<UInt8>, _ i: inout Int) throws {
+    let n = p.count
+    let start = i
+    var j = i + 2
+    let nameStart = j
+    while j < n, !Self.isSpace(p[j]), p[j] != 0x3E { j += 1 }
+    let nameEnd = j
+    while j < n, Self.isSpace(p[j]) {
+      newline(p, j)
+      j += 1
+    }
+    guard j < n else { throw Incomplete() }
+    guard p[j] == 0x3E, nameEnd > nameStart else {
+      throw error(at: start, "malformed end tag; expected </Name>")
+    }
+    let kind = ElementKind(p, nameStart, nameEnd)
+    guard let open = stack.last else {
+      throw error(at: start, "unexpected end tag </\(Self.text(p, nameStart, nameEnd))>")
+    }
+    guard open.kind == kind, kind != .other || open.otherName.elementsEqual(p[nameStart..<nameEnd])
+    else {
+      throw error(
+        at: start,
+        "mismatched end tag </\(Self.text(p, nameStart, nameEnd))>; expected </\(open.name)>")
+    }
+    stack.removeLast()
+    i = j + 1
+    try closed(kind)
+  }
+
+  /// `<Name a="v" …>` or `<Name … />`.
+  func startTag(_ p: UnsafeBufferPointer<UInt8>, _ i: inout Int, markupStart: Int) throws {
+    let n = p.count
+    let tagLine = line
+    var j = i + 1
+    let nameStart = j
+    while j < n {
+      let byte = p[j]
+      if Self.isSpace(byte) || byte == 0x3E || byte == 0x2F { break }
+      if byte == 0x3C || byte == 0x3D || byte == 0x22 || byte == 0x27 {
+        throw error(at: j, "unexpected '\(Character(Unicode.Scalar(byte)))' in an element name")
+      }
+      j += 1
+    }
+    guard j < n else { throw Incomplete() }
+    let nameEnd = j
+    guard nameEnd > nameStart else {
+      throw error(at: markupStart, "expected an element name after '<'")
+    }
+    // A local copy, handed back below: appending to the stored property in this loop
+    // cost a dynamic exclusivity check per attribute (about 40% of the time in perf).
+    var attributes = self.attributes
+    self.attributes = []
+    attributes.removeAll(keepingCapacity: true)
+    defer { self.attributes = attributes }
+    var selfClosing = false
+    while true {
+      var sawSpace = false
+      while j < n, Self.isSpace(p[j]) {
+        newline(p, j)
+        sawSpace = true
+        j += 1
+      }
+      guard j < n else { throw Incomplete() }
+      let byte = p[j]
+      if byte == 0x3E {
+        j += 1
+        break
+      }
+      if byte == 0x2F {
+        guard j + 1 < n else { throw Incomplete() }
+        guard p[j + 1] == 0x3E else { throw error(at: j, "expected '>' after '/'") }
+        selfClosing = true
+        j += 2
+        break
+      }
+      guard sawSpace else { throw error(at: j, "expected a space before the attribute") }
+      let attributeNameStart = j
+      while j < n {
+        let c = p[j]
+        if c == 0x3D || Self.isSpace(c) || c == 0x3E || c == 0x2F || c == 0x3C { break }
+        j += 1
+      }
+      let attributeNameEnd = j
+      while j < n, Self.isSpace(p[j]) {
+        newline(p, j)
+        j += 1
+      }
+      guard j < n else { throw Incomplete() }
+      guard p[j] == 0x3D, attributeNameEnd > attributeNameStart else {
+        throw error(at: attributeNameStart, "expected name=\"value\" in the attribute list")
+      }
+      j += 1
+      while j < n, Self.isSpace(p[j]) {
+        newline(p, j)
+        j += 1
+      }
+      guard j < n else { throw Incomplete() }
+      let quote = p[j]
+      guard quote == 0x22 || quote == 0x27 else {
+        throw error(at: j, "attribute values must be quoted")
+      }
+      j += 1
+      let valueStart = j
+      var needsDecoding = false
+      while true {
+        guard j < n else { throw Incomplete() }
+        let c = p[j]
+        if c == quote { break }
+        if c < 0x3D {
+          if c == 0x3C { throw error(at: j, "'<' in an attribute value; write &lt;") }
+          if c == 0x26 {
+            try checkReference(p, j)
+            needsDecoding = true
+          } else if c == 0x0A || c == 0x09 || c == 0x0D {
+            newline(p, j)
+            needsDecoding = true
+          }
+        }
+        j += 1
+      }
+      attributes.append(
+        AttributeSlice(
+          nameStart: attributeNameStart, nameEnd: attributeNameEnd, valueStart: valueStart,
+          valueEnd: j, needsDecoding: needsDecoding))
+      j += 1
+    }
+    i = j
+    self.attributes = attributes
+    try opened(
+      p, kind: ElementKind(p, nameStart, nameEnd), nameStart: nameStart, nameEnd: nameEnd,
+      selfClosing: selfClosing, line: tagLine, at: markupStart)
+  }
+
+  /// Checks the entity or character reference at `&` (index `j`).
+  func checkReference(_ p: UnsafeBufferPointer<UInt8>, _ j: Int) throws {
+    var k = j + 1
+    while k < p.count, p[k] != 0x3B, k - j < 12 { k += 1 }
+    guard k < p.count else { throw Incomplete() }
+    guard p[k] == 0x3B, Self.referenceScalar(p, j + 1, k) != nil else {
+      throw error(at: j, "unknown entity or bad character reference; write &amp; for '&'")
+    }
+  }
+
+  /// The scalar the reference between `&` and `;` stands for (`lt`, `#10`, `#x1F600`).
+  static func referenceScalar(_ p: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int)
+    -> UInt32?
+  {
+    let count = end - start
+    guard count > 0 else { return nil }
+    if p[start] == 0x23 {
+      var scalar: UInt32 = 0
+      var k = start + 1
+      let hex = k < end && p[k] == 0x78
+      if hex { k += 1 }
+      guard k < end else { return nil }
+      while k < end {
+        let c = p[k]
+        let digit: UInt32
+        switch c {
+        case 0x30...0x39: digit = UInt32(c - 0x30)
+        case 0x61...0x66 where hex: digit = UInt32(c - 0x61 + 10)
+        case 0x41...0x46 where hex: digit = UInt32(c - 0x41 + 10)
+        default: return nil
+        }
+        scalar = scalar * (hex ? 16 : 10) + digit
+        guard scalar <= 0x10FFFF else { return nil }
+        k += 1
+      }
+      guard scalar != 0, Unicode.Scalar(scalar) != nil else { return nil }
+      return scalar
+    }
+    switch (count, p[start], p[end - 1]) {
+    case (2, 0x6C, 0x74): return 0x3C  // lt
+    case (2, 0x67, 0x74): return 0x3E  // gt
+    case (3, 0x61, 0x70) where p[start + 1] == 0x6D: return 0x26  // amp
+    case (4, 0x71, 0x74) where p[start + 1] == 0x75 && p[start + 2] == 0x6F: return 0x22  // quot
+    case (4, 0x61, 0x73) where p[start + 1] == 0x70 && p[start + 2] == 0x6F: return 0x27  // apos
+    default: return nil
+    }
+  }
+
+  /// Appends the UTF-8 encoding of a valid scalar.
+  static func appendUTF8(_ scalar: UInt32, to bytes: inout [UInt8]) {
+    switch scalar {
+    case 0..<0x80:
+      bytes.append(UInt8(scalar))
+    case 0x80..<0x800:
+      bytes.append(UInt8(0xC0 | scalar >> 6))
+      bytes.append(UInt8(0x80 | scalar & 0x3F))
+    case 0x800..<0x10000:
+      bytes.append(UInt8(0xE0 | scalar >> 12))
+      bytes.append(UInt8(0x80 | scalar >> 6 & 0x3F))
+      bytes.append(UInt8(0x80 | scalar & 0x3F))
+    default:
+      bytes.append(UInt8(0xF0 | scalar >> 18))
+      bytes.append(UInt8(0x80 | scalar >> 12 & 0x3F))
+      bytes.append(UInt8(0x80 | scalar >> 6 & 0x3F))
+      bytes.append(UInt8(0x80 | scalar & 0x3F))
+    }
+  }
+
+  static func text(_ p: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> String {
+    String(decoding: UnsafeBufferPointer(rebasing: p[start..<end]), as: UTF8.self)
+  }
+
+  /// The value of `slice`, with references decoded and whitespace normalized as XML requires.
+  func value(_ p: UnsafeBufferPointer<UInt8>, _ slice: AttributeSlice) -> String {
+    guard slice.needsDecoding else { return Self.text(p, slice.valueStart, slice.valueEnd) }
+    var scratch = self.scratch
+    self.scratch = []
+    defer { self.scratch = scratch }
+    scratch.removeAll(keepingCapacity: true)
+    var k = slice.valueStart
+    while k < slice.valueEnd {
+      let c = p[k]
+      if c == 0x26 {
+        var end = k + 1
+        while p[end] != 0x3B { end += 1 }
+        if let scalar = Self.referenceScalar(p, k + 1, end) {
+          Self.appendUTF8(scalar, to: &scratch)
+        }
+        k = end + 1
+        continue
+      }
+      if c == 0x0D {
+        scratch.append(0x20)
+        if k + 1 < slice.valueEnd, p[k + 1] == 0x0A { k += 1 }
+      } else if c == 0x0A || c == 0x09 {
+        scratch.append(0x20)
+      } else {
+        scratch.append(c)
+      }
+      k += 1
+    }
+    return String(decoding: scratch, as: UTF8.self)
+  }
+}
+
+/// Where an attribute's name and value lie in the buffer being parsed.
+struct AttributeSlice {
+  var nameStart: Int
+  var nameEnd: Int
+  var valueStart: Int
+  var valueEnd: Int
+  var needsDecoding: Bool
+}
+
+/// An open element: its kind, and its name when it is not one weigh knows.
+struct StackEntry {
+  var kind: ElementKind
+  var otherName: [UInt8]
+  /// Whether its content is being skipped (an unwanted or invalid record, a correlation's
+  /// child record).
+  var skipping: Bool
+
+  var name: String {
+    kind == .other ? String(decoding: otherName, as: UTF8.self) : kind.rawValue
+  }
+}

@@ -1,0 +1,54 @@
+import Foundation
+
+/// Reads the body-mass records of an Apple Health export as weights.
+public enum AppleHealthWeightImporter {
+  /// Reads every `HKQuantityTypeIdentifierBodyMass` record of `url` (zip or XML), converting
+  /// each record's own unit with exact factors.
+  ///
+  /// - Throws: `ImportError` when the file is not a well-formed export; nothing is imported.
+  /// - Complexity: O(file size) time; memory grows with the number of weights only.
+  public static func importWeights(from url: URL) throws -> WeightImportResult {
+    let zipped = try AppleHealthExportReader.isZip(url)
+    var result = WeightImportResult(format: zipped ? .appleHealthZip : .appleHealthXML)
+    var seen = Set<WeightKey>()
+    try AppleHealthExportReader.read(contentsOf: url, recordTypes: [healthBodyMassType]) {
+      item, line in
+      switch item {
+      case .record(let record):
+        do {
+          result.add(try weight(of: record, line: line), seen: &seen)
+        } catch let rejection as ImportRejection {
+          result.rejections.append(rejection)
+        }
+      case .invalid(let rejection):
+        result.rejections.append(rejection)
+      default:
+        break
+      }
+    }
+    return result
+  }
+
+  /// The weight of one body-mass record, or why it cannot be taken.
+  public static func weight(of record: HealthExportRecord, line: Int) throws(ImportRejection)
+    -> ImportedWeight
+  {
+    guard let unitText = record.unit else {
+      throw ImportRejection(
+        line: line, reason: "body mass without a unit; expected kg, lb, g or st")
+    }
+    guard let unit = MassUnit(rawValue: unitText) else {
+      throw ImportRejection(
+        line: line, reason: "unit '\(unitText)' is not a mass unit; expected kg, lb, g or st")
+    }
+    guard let text = record.value, let value = Double(text) else {
+      throw ImportRejection(
+        line: line, reason: "body mass value '\(record.value ?? "")' is not a number")
+    }
+    let kilograms = try ImportedWeight.validate(
+      kilograms: unit.toKilograms(value), written: text, unit: unit, line: line)
+    return ImportedWeight(
+      instant: record.startDate.instant, kilograms: kilograms, source: record.sourceName,
+      line: line)
+  }
+}

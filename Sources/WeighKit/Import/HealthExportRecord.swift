@@ -1,0 +1,67 @@
+/// One `MetadataEntry` of an Apple Health export: a key and its stringified value.
+public struct HealthExportMetadataEntry: Hashable, Sendable {
+  /// The key, e.g. `HKWasUserEntered` or a third party's `Withings User Identifier`.
+  public var key: String
+  /// The value as Apple wrote it (`1`, `56 degF`, `2016-04-18 15:56:05 +0000`).
+  public var value: String
+
+  /// A metadata entry.
+  public init(key: String, value: String) {
+    self.key = key
+    self.value = value
+  }
+}
+
+/// One `Record` of an Apple Health export, in plain values that the app maps to and from
+/// its Health samples.
+public struct HealthExportRecord: Hashable, Sendable {
+  /// The full type identifier, e.g. `HKQuantityTypeIdentifierBodyMass`.
+  public var type: String
+  /// The app or device that wrote the sample.
+  public var sourceName: String
+  /// Its version; absent on old manual entries.
+  public var sourceVersion: String?
+  /// The device in Apple's `<<HKDevice: 0x…>, name:…>` form (see `HealthExportDevice`).
+  public var device: String?
+  /// The unit as written (`kg`, `lb`, `count/min`); absent for category samples.
+  public var unit: String?
+  /// When the sample was saved.
+  public var creationDate: HealthExportDate?
+  /// When the measured period starts.
+  public var startDate: HealthExportDate
+  /// When the measured period ends.
+  public var endDate: HealthExportDate
+  /// The value as written: a number for quantities, a case name for categories.
+  public var value: String?
+  /// The `MetadataEntry` children, in file order.
+  public var metadata: [HealthExportMetadataEntry]
+
+  /// A record; the attributes Apple marks optional default to absent.
+  public init(
+    type: String, sourceName: String, sourceVersion: String? = nil, device: String? = nil,
+    unit: String? = nil, creationDate: HealthExportDate? = nil, startDate: HealthExportDate,
+    endDate: HealthExportDate, value: String? = nil, metadata: [HealthExportMetadataEntry] = []
+  ) {
+    self.type = type
+    self.sourceName = sourceName
+    self.sourceVersion = sourceVersion
+    self.device = device
+    self.unit = unit
+    self.creationDate = creationDate
+    self.startDate = startDate
+    self.endDate = endDate
+    self.value = value
+    self.metadata = metadata
+  }
+
+  /// The value as a number, when it is one.
+  public var numericValue: Double? { value.flatMap { Double($0) } }
+
+  /// The value of the first metadata entry with `key`.
+  public func metadataValue(_ key: String) -> String? {
+    metadata.first { $0.key == key }?.value
+  }
+}
+
+/// The body-mass type identifier, matched whole (`…BodyMassIndex` is a different type).
+public let healthBodyMassType = "HKQuantityTypeIdentifierBodyMass"

@@ -1,0 +1,100 @@
+import Foundation
+
+extension ImportFormat {
+  /// The word a user writes after `as` for this format (`apple-health`, `csv`, `json`).
+  public var family: String {
+    switch self {
+    case .appleHealthZip, .appleHealthXML: "apple-health"
+    case .withingsCSV, .openScaleCSV, .weighCSV: "csv"
+    case .fitbitJSON, .weighJSON: "json"
+    }
+  }
+
+  /// The format of a file from its name and first bytes (4 KiB is plenty); nil when none fits.
+  ///
+  /// Content decides; the name only breaks the tie for an empty JSON array (`weight-….json`).
+  public static func detect(fileName: String, firstBytes: [UInt8]) -> ImportFormat? {
+    if firstBytes.starts(with: [0x50, 0x4B, 0x03, 0x04]) { return .appleHealthZip }
+    var start = firstBytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+    while start < firstBytes.count, [0x20, 0x0A, 0x0D, 0x09].contains(firstBytes[start]) {
+      start += 1
+    }
+    let head = String(decoding: firstBytes[start...], as: UTF8.self)
+    if head.hasPrefix("<") {
+      return head.contains("<HealthData") || head.contains("<!DOCTYPE HealthData")
+        ? .appleHealthXML : nil
+    }
+    if head.hasPrefix("{") {
+      return head.contains("\"format\"") && head.contains("\"weigh\"") ? .weighJSON : nil
+    }
+    if head.hasPrefix("[") {
+      let compact = head.filter { !$0.isWhitespace }
+      if compact.hasPrefix("[{"), head.contains("\"weight\"") { return .fitbitJSON }
+      if compact.hasPrefix("[]"), fileName.lowercased().hasPrefix("weight") { return .fitbitJSON }
+      return nil
+    }
+    let firstLine =
+      head.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
+      .first.map(String.init) ?? ""
+    guard let header = try? CSVReader.rows(Array(firstLine.utf8)).first else { return nil }
+    if WeighCSVImporter.matches(header: header) { return .weighCSV }
+    if WithingsCSVImporter.matches(header: header) { return .withingsCSV }
+    if OpenScaleCSVImporter.matches(firstRow: header) { return .openScaleCSV }
+    return nil
+  }
+
+  /// The format of the file at `url`, from its name and first 4 KiB.
+  public static func detect(url: URL) throws -> ImportFormat? {
+    let handle: FileHandle
+    do {
+      handle = try FileHandle(forReadingFrom: url)
+    } catch {
+      throw ImportError("cannot open \(url.path); check the path")
+    }
+    defer { try? handle.close() }
+    let head = try handle.read(upToCount: 4096) ?? Data()
+    return detect(fileName: url.lastPathComponent, firstBytes: Array(head))
+  }
+}
+
+/// Imports weights from any supported file.
+public enum WeightImporter {
+  /// Reads the weights of `url` in `format` (detected from name and content when nil).
+  ///
+  /// - Parameters:
+  ///   - timeZone: the zone of local times in vendor files (Apple's dates carry offsets).
+  ///   - unit: the unit of formats that do not name theirs (openScale 3.x, Fitbit).
+  /// - Throws: `ImportError` when the format is unknown or the file is not well-formed;
+  ///   nothing is imported then.
+  public static func importWeights(
+    from url: URL, format: ImportFormat? = nil, timeZone: TimeZone, unit: MassUnit? = nil
+  ) throws -> WeightImportResult {
+    guard let format = try format ?? ImportFormat.detect(url: url) else {
+      throw ImportError(
+        "cannot tell the format of \(url.lastPathComponent); expected an Apple Health export, "
+          + "Withings weight.csv, openScale CSV, Fitbit weight JSON or weigh's own CSV/JSON")
+    }
+    switch format {
+    case .appleHealthZip, .appleHealthXML:
+      return try AppleHealthWeightImporter.importWeights(from: url)
+    default:
+      break
+    }
+    let bytes: [UInt8]
+    do {
+      bytes = Array(try Data(contentsOf: url))
+    } catch {
+      throw ImportError("cannot read \(url.path); check the path")
+    }
+    switch format {
+    case .withingsCSV: return try WithingsCSVImporter.importWeights(bytes, timeZone: timeZone)
+    case .openScaleCSV:
+      return try OpenScaleCSVImporter.importWeights(bytes, timeZone: timeZone, unit: unit)
+    case .fitbitJSON:
+      return try FitbitJSONImporter.importWeights(bytes, timeZone: timeZone, unit: unit)
+    case .weighCSV: return try WeighCSVImporter.importWeights(bytes)
+    case .weighJSON: return try WeighJSONImporter.importWeights(bytes)
+    case .appleHealthZip, .appleHealthXML: fatalError("handled above")
+    }
+  }
+}

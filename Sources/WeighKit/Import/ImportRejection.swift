@@ -1,0 +1,16 @@
+/// A row or record an importer did not take, with the line it starts on and why.
+public struct ImportRejection: Error, Hashable, Sendable, CustomStringConvertible {
+  /// The 1-based line the row or record starts on.
+  public var line: Int
+  /// Lower case, specific, naming the fix.
+  public var reason: String
+
+  /// A rejection.
+  public init(line: Int, reason: String) {
+    self.line = line
+    self.reason = reason
+  }
+
+  /// `line 12: unit 'kcal' is not a mass unit; use kg, lb, g or st`.
+  public var description: String { "line \(line): \(reason)" }
+}

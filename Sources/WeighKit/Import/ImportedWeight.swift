@@ -1,0 +1,97 @@
+/// One weight read from a file, before the app decides whether it is new.
+public struct ImportedWeight: Equatable, Sendable {
+  /// The moment, in seconds since 1970 UTC.
+  public var instant: Int64
+  /// The weight in kilograms, converted with exact factors.
+  public var kilograms: Double
+  /// The source name (`Health Mate`, `Withings`, `openScale`, `Aria`).
+  public var source: String
+  /// The row's comment, if the format has one.
+  public var note: String?
+  /// The 1-based line the row or record starts on.
+  public var line: Int
+  /// The whole entry, when the file is weigh's own export (which keeps everything).
+  public var entry: Entry?
+
+  /// A weight read from a file.
+  public init(
+    instant: Int64, kilograms: Double, source: String, note: String? = nil, line: Int,
+    entry: Entry? = nil
+  ) {
+    self.instant = instant
+    self.kilograms = kilograms
+    self.source = source
+    self.note = note
+    self.line = line
+    self.entry = entry
+  }
+
+  /// Weights above this are rejected (Health Connect's limit; the heaviest person recorded
+  /// weighed about 635 kg).
+  public static let maximumKilograms = 1000.0
+
+  /// Checks a converted weight; the reason names the unit it was written in.
+  static func validate(kilograms: Double, written text: String, unit: MassUnit, line: Int)
+    throws(ImportRejection) -> Double
+  {
+    guard kilograms.isFinite, kilograms > 0, kilograms <= maximumKilograms else {
+      throw ImportRejection(
+        line: line,
+        reason: "weight \(text) \(unit.rawValue) is outside 0–1000 kg; check the value and its unit"
+      )
+    }
+    return kilograms
+  }
+}
+
+/// What an importer read from one file: weights to add, and rows it did not take.
+public struct WeightImportResult: Equatable, Sendable {
+  /// The format the file was read as.
+  public var format: ImportFormat
+  /// The weights, in file order, without in-file duplicates.
+  public var weights: [ImportedWeight]
+  /// Rows or records that were not taken, with line and reason.
+  public var rejections: [ImportRejection]
+  /// Rows that repeat an earlier row of the same file (same moment, weight and source).
+  public var duplicatesInFile: Int
+  /// Said when the format does not name its unit and the importer used the format's
+  /// documented one (openScale 3.x: kg; Fitbit: lb).
+  public var unitNote: String?
+
+  /// An import result.
+  public init(
+    format: ImportFormat, weights: [ImportedWeight] = [], rejections: [ImportRejection] = [],
+    duplicatesInFile: Int = 0, unitNote: String? = nil
+  ) {
+    self.format = format
+    self.weights = weights
+    self.rejections = rejections
+    self.duplicatesInFile = duplicatesInFile
+    self.unitNote = unitNote
+  }
+
+  /// Adds `weight` unless the file already had one at the same moment, weight and source.
+  mutating func add(_ weight: ImportedWeight, seen: inout Set<WeightKey>) {
+    if seen.insert(WeightKey(weight)).inserted {
+      weights.append(weight)
+    } else {
+      duplicatesInFile += 1
+    }
+  }
+}
+
+/// The in-file duplicate key: moment, exact weight and source (and entry number, for
+/// weigh's own files, whose distinct entries may share all three).
+struct WeightKey: Hashable {
+  var instant: Int64
+  var bits: UInt64
+  var source: String
+  var id: Int?
+
+  init(_ weight: ImportedWeight) {
+    instant = weight.instant
+    bits = weight.kilograms.bitPattern
+    source = weight.source
+    id = weight.entry?.id
+  }
+}

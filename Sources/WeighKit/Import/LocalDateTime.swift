@@ -1,0 +1,103 @@
+import Foundation
+
+/// A wall-clock date and time without an offset, as vendor CSVs write them.
+public struct LocalDateTime: Hashable, Sendable {
+  public var year: Int
+  public var month: Int
+  public var day: Int
+  public var hour: Int
+  public var minute: Int
+  public var second: Int
+
+  /// A local date and time; nil when a field is out of range.
+  public init?(year: Int, month: Int, day: Int, hour: Int = 0, minute: Int = 0, second: Int = 0) {
+    guard (1...12).contains(month), day >= 1,
+      day <= HealthExportDate.daysInMonth(year: year, month: month), (0..<24).contains(hour),
+      (0..<60).contains(minute), (0..<60).contains(second)
+    else { return nil }
+    self.year = year
+    self.month = month
+    self.day = day
+    self.hour = hour
+    self.minute = minute
+    self.second = second
+  }
+
+  /// Seconds since 1970 UTC if this wall-clock time were in UTC.
+  public var utcSeconds: Int64 {
+    HealthExportDate.days(year: year, month: month, day: day) * 86_400
+      + Int64(hour * 3600 + minute * 60 + second)
+  }
+
+  /// The instant this wall-clock time names in `timeZone` (for a time skipped by a clock
+  /// change, the instant an hour later, as the clock reads after the change).
+  public func instant(in timeZone: TimeZone) -> Int64 {
+    let local = utcSeconds
+    let first = timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(local)))
+    let guess = local - Int64(first)
+    let second = timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(guess)))
+    return local - Int64(second)
+  }
+
+  /// Numbers separated by the given one-byte separators, e.g. `2026-01-03` with `-`.
+  static func numbers(_ text: Substring, separators: [Character], widths: [ClosedRange<Int>])
+    -> [Int]?
+  {
+    var parts: [Int] = []
+    var current = ""
+    var index = 0
+    for character in text {
+      if index < separators.count, character == separators[index] {
+        guard widths[parts.count].contains(current.count), let value = Int(current) else {
+          return nil
+        }
+        parts.append(value)
+        current = ""
+        index += 1
+      } else if character.isASCII, character.isNumber {
+        current.append(character)
+      } else {
+        return nil
+      }
+    }
+    guard parts.count == separators.count, widths[parts.count].contains(current.count),
+      let value = Int(current)
+    else { return nil }
+    parts.append(value)
+    return parts
+  }
+
+  /// `yyyy-MM-dd`.
+  static func isoDate(_ text: Substring) -> (Int, Int, Int)? {
+    guard let n = numbers(text, separators: ["-", "-"], widths: [4...4, 1...2, 1...2]) else {
+      return nil
+    }
+    return (n[0], n[1], n[2])
+  }
+
+  /// `HH:mm`, `HH:mm:ss` or `HH:mm:ss.fraction` (the fraction is dropped).
+  static func time(_ text: Substring) -> (Int, Int, Int)? {
+    let whole = text.split(separator: ".", maxSplits: 1).first ?? text
+    if let n = numbers(whole, separators: [":", ":"], widths: [1...2, 2...2, 2...2]) {
+      return (n[0], n[1], n[2])
+    }
+    if let n = numbers(whole, separators: [":"], widths: [1...2, 2...2]) { return (n[0], n[1], 0) }
+    return nil
+  }
+
+  /// `yyyy-MM-dd HH:mm[:ss]` (also with `T`) or `dd.MM.yyyy HH:mm` (openScale 2.x legacy).
+  public static func parse(_ text: String) -> LocalDateTime? {
+    let trimmed = text.trimmingCharacters(in: .whitespaces)
+    let parts = trimmed.split(whereSeparator: { $0 == " " || $0 == "T" })
+    guard parts.count == 2, let clock = time(parts[1]) else { return nil }
+    if let (year, month, day) = isoDate(parts[0]) {
+      return LocalDateTime(
+        year: year, month: month, day: day, hour: clock.0, minute: clock.1, second: clock.2)
+    }
+    if let n = numbers(parts[0], separators: [".", "."], widths: [1...2, 1...2, 4...4]) {
+      return LocalDateTime(
+        year: n[2], month: n[1], day: n[0], hour: clock.0, minute: clock.1, second: clock.2)
+    }
+    return nil
+  }
+}

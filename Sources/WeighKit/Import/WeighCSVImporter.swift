@@ -1,0 +1,90 @@
+/// Reads weigh's own CSV (`export FILE as csv`) back into entries, exactly as written.
+public enum WeighCSVImporter {
+  /// Whether a header row is weigh's.
+  static func matches(header: CSVRow) -> Bool {
+    header.fields.map(\.text).joined(separator: ",") == WeighCSVExporter.header
+  }
+
+  /// The entries of a weigh CSV; each weight carries its whole entry.
+  ///
+  /// - Throws: `ImportError` when the header is not weigh's.
+  public static func importWeights(_ bytes: [UInt8]) throws -> WeightImportResult {
+    let rows = try CSVReader.rows(bytes)
+    guard let header = rows.first, matches(header: header) else {
+      throw ImportError(line: 1, "expected weigh's header \(WeighCSVExporter.header)")
+    }
+    var result = WeightImportResult(format: .weighCSV)
+    var seen = Set<WeightKey>()
+    for row in rows.dropFirst() {
+      do throws(ImportRejection) {
+        guard row.fields.count == 10 else {
+          throw ImportRejection(
+            line: row.line, reason: "expected 10 fields, found \(row.fields.count)")
+        }
+        func optional(_ index: Int) -> String? {
+          let field = row.fields[index]
+          return field.quoted || !field.text.isEmpty ? field.text : nil
+        }
+        let entry = try WeighEntryFields(
+          id: row[0]!, instant: row[1]!, kilograms: row[2]!, origin: row[3]!, source: row[4]!,
+          note: optional(5), revision: row[6]!, healthUUID: optional(7), pushedUUID: optional(8),
+          pushedRevision: optional(9)
+        ).entry(line: row.line)
+        result.add(
+          ImportedWeight(
+            instant: entry.instant, kilograms: entry.kilograms, source: entry.source,
+            note: entry.note, line: row.line, entry: entry), seen: &seen)
+      } catch {
+        result.rejections.append(error)
+      }
+    }
+    return result
+  }
+}
+
+/// The text fields of one entry in weigh's files, checked and turned into an `Entry`.
+struct WeighEntryFields {
+  var id: String
+  var instant: String
+  var kilograms: String
+  var origin: String
+  var source: String
+  var note: String?
+  var revision: String
+  var healthUUID: String?
+  var pushedUUID: String?
+  var pushedRevision: String?
+
+  func entry(line: Int) throws(ImportRejection) -> Entry {
+    guard let id = Int(id) else {
+      throw ImportRejection(line: line, reason: "id '\(self.id)' is not a whole number")
+    }
+    guard let instant = WeighFileInstant.parse(instant) else {
+      throw ImportRejection(
+        line: line, reason: "instant '\(self.instant)' is not like 2026-01-03T06:30:00Z")
+    }
+    guard let value = Double(kilograms) else {
+      throw ImportRejection(line: line, reason: "kilograms '\(kilograms)' is not a number")
+    }
+    let checked = try ImportedWeight.validate(
+      kilograms: value, written: kilograms, unit: .kg, line: line)
+    guard let origin = Origin(rawValue: origin) else {
+      throw ImportRejection(
+        line: line, reason: "origin '\(self.origin)' is not manual, health or import")
+    }
+    guard let revision = Int(revision), revision >= 1 else {
+      throw ImportRejection(line: line, reason: "revision '\(self.revision)' is not 1 or more")
+    }
+    var pushed: Int?
+    if let pushedRevision {
+      guard let number = Int(pushedRevision) else {
+        throw ImportRejection(
+          line: line, reason: "pushed revision '\(pushedRevision)' is not a whole number")
+      }
+      pushed = number
+    }
+    return Entry(
+      id: id, instant: instant, kilograms: checked, origin: origin, source: source, note: note,
+      revision: revision, healthUUID: healthUUID, pushedUUID: pushedUUID, pushedRevision: pushed)
+  }
+}

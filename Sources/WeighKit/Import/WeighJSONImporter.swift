@@ -1,0 +1,49 @@
+/// Reads weigh's own JSON (`export FILE as json`) back into entries, exactly as written.
+public enum WeighJSONImporter {
+  /// The entries of a weigh JSON file; each weight carries its whole entry.
+  ///
+  /// - Throws: `ImportError` for a syntax error or a document that is not weigh's.
+  public static func importWeights(_ bytes: [UInt8]) throws -> WeightImportResult {
+    let document = try JSONReader.parse(bytes)
+    guard document.value["format"]?.string == "weigh",
+      case .array(let entries)? = document.value["entries"]?.value
+    else {
+      throw ImportError(
+        line: document.line, "expected weigh's JSON: {\"format\": \"weigh\", \"entries\": […]}")
+    }
+    var result = WeightImportResult(format: .weighJSON)
+    var seen = Set<WeightKey>()
+    for node in entries {
+      do throws(ImportRejection) {
+        let object = node.value
+        func text(_ key: String) throws(ImportRejection) -> String {
+          guard let member = object[key] else {
+            throw ImportRejection(line: node.line, reason: "no \"\(key)\" in this entry")
+          }
+          switch member.value {
+          case .string(let value), .number(let value): return value
+          default:
+            throw ImportRejection(line: node.line, reason: "\"\(key)\" must be a string or number")
+          }
+        }
+        func optional(_ key: String) throws(ImportRejection) -> String? {
+          guard let member = object[key], !member.isNull else { return nil }
+          return try text(key)
+        }
+        let entry = try WeighEntryFields(
+          id: text("id"), instant: text("instant"), kilograms: text("kilograms"),
+          origin: text("origin"), source: text("source"), note: optional("note"),
+          revision: text("revision"), healthUUID: optional("healthUUID"),
+          pushedUUID: optional("pushedUUID"), pushedRevision: optional("pushedRevision")
+        ).entry(line: node.line)
+        result.add(
+          ImportedWeight(
+            instant: entry.instant, kilograms: entry.kilograms, source: entry.source,
+            note: entry.note, line: node.line, entry: entry), seen: &seen)
+      } catch {
+        result.rejections.append(error)
+      }
+    }
+    return result
+  }
+}
