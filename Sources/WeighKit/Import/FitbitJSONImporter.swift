@@ -10,7 +10,7 @@ public enum FitbitJSONImporter {
   public static func importWeights(_ bytes: [UInt8], timeZone: TimeZone, unit: MassUnit? = nil)
     throws -> WeightImportResult
   {
-    let document = try JSONReader.parse(bytes)
+    let document = try ImportJSONReader.parse(bytes)
     guard case .array(let logs) = document.value else {
       throw ImportError(line: document.line, "expected a Fitbit weight file: a JSON array of logs")
     }

@@ -4,7 +4,7 @@ public enum WeighJSONImporter {
   ///
   /// - Throws: `ImportError` for a syntax error or a document that is not weigh's.
   public static func importWeights(_ bytes: [UInt8]) throws -> WeightImportResult {
-    let document = try JSONReader.parse(bytes)
+    let document = try ImportJSONReader.parse(bytes)
     guard document.value["format"]?.string == "weigh",
       case .array(let entries)? = document.value["entries"]?.value
     else {

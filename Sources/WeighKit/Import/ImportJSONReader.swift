@@ -1,6 +1,6 @@
 /// A JSON value with the line it starts on, read without Foundation so that importers can
 /// report rows by line.
-public indirect enum JSONValue: Hashable, Sendable {
+public indirect enum ImportJSONValue: Hashable, Sendable {
   case object([JSONMember])
   case array([JSONNode])
   case string(String)
@@ -25,7 +25,7 @@ public struct JSONMember: Hashable, Sendable {
 /// A JSON value and its 1-based line.
 public struct JSONNode: Hashable, Sendable {
   public var line: Int
-  public var value: JSONValue
+  public var value: ImportJSONValue
 
   /// The string, if this is one.
   public var string: String? { if case .string(let text) = value { text } else { nil } }
@@ -36,7 +36,7 @@ public struct JSONNode: Hashable, Sendable {
 }
 
 /// A small strict JSON parser (RFC 8259) that keeps line numbers.
-public struct JSONReader {
+public struct ImportJSONReader {
   private let bytes: [UInt8]
   private var i = 0
   private var line = 1
@@ -45,7 +45,7 @@ public struct JSONReader {
   ///
   /// - Throws: `ImportError` with line and column at the first syntax error.
   public static func parse(_ bytes: [UInt8]) throws -> JSONNode {
-    var reader = JSONReader(bytes: bytes)
+    var reader = ImportJSONReader(bytes: bytes)
     if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { reader.i = 3 }
     let node = try reader.value(depth: 0)
     reader.skipSpace()
