@@ -368,11 +368,3 @@ public final class Store {
 
   deinit { close() }
 }
-
-extension JSONValue {
-  /// The members, if this is an object.
-  var objectMembers: [String: JSONValue]? {
-    if case .object(let members) = self { return members }
-    return nil
-  }
-}
