@@ -76,3 +76,11 @@ extension JSONValue: ExpressibleByNilLiteral, ExpressibleByBooleanLiteral,
     self = .object(Dictionary(elements, uniquingKeysWith: { _, last in last }))
   }
 }
+
+extension JSONValue {
+  /// The members, if this is an object.
+  var objectMembers: [String: JSONValue]? {
+    if case .object(let members) = self { return members }
+    return nil
+  }
+}

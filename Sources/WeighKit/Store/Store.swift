@@ -115,12 +115,18 @@ public final class Store {
   private func readState(_ directory: String) throws(StoreError) {
     let manifestPath = path(StoreManifest.fileName)
     let journalPath = path(StoreJournal.fileName)
+    // `weigh.json` first: a newer format must be reported as such, even when the journal
+    // holds lines this weigh cannot parse.
+    let manifestBytes = try StoreFileSystem.read(manifestPath)
+    let existingManifest = try manifestBytes.map { (bytes) throws(StoreError) in
+      try StoreManifest.decode(bytes, path: manifestPath)
+    }
     var journalBytes = try StoreFileSystem.read(journalPath)
     var journal = try StoreJournal.parse(journalBytes ?? [], path: journalPath) { tables[$0] }
 
     var manifest: StoreManifest
-    if let bytes = try StoreFileSystem.read(manifestPath) {
-      manifest = try StoreManifest.decode(bytes, path: manifestPath)
+    if let existingManifest {
+      manifest = existingManifest
     } else {
       // A new store, or one whose creation was interrupted before `weigh.json` existed.
       // Anything else without `weigh.json` is damage that must not be papered over.
@@ -361,12 +367,4 @@ public final class Store {
   }
 
   deinit { close() }
-}
-
-extension JSONValue {
-  /// The members, if this is an object.
-  var objectMembers: [String: JSONValue]? {
-    if case .object(let members) = self { return members }
-    return nil
-  }
 }

@@ -56,3 +56,16 @@ public struct StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     return text + message
   }
 }
+
+extension StoreError {
+  /// The error for a file written by a newer weigh.
+  static func newerFormat(
+    file: String, line: Int?, column: Int?, found: Int, supported: Int
+  ) -> StoreError {
+    StoreError(
+      .newerFormat, file: file, line: line, column: column,
+      message:
+        "written by a newer weigh: format version \(found), this weigh reads \(supported); "
+        + "use a newer weigh with this store")
+  }
+}

@@ -271,16 +271,3 @@ enum TableFile<Codec: StoreTableCodec> {
     return writer.bytes
   }
 }
-
-extension StoreError {
-  /// The error for a file written by a newer weigh.
-  static func newerFormat(
-    file: String, line: Int?, column: Int?, found: Int, supported: Int
-  ) -> StoreError {
-    StoreError(
-      .newerFormat, file: file, line: line, column: column,
-      message:
-        "written by a newer weigh: format version \(found), this weigh reads \(supported); "
-        + "use a newer weigh with this store")
-  }
-}

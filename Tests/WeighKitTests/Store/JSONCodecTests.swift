@@ -107,6 +107,33 @@ private func written(_ value: JSONValue, indent: Int? = nil) -> String {
     }
   }
 
+  @Test func stringsOfAnyMixRoundTrip() async {
+    let alphabet: [String] = [
+      "a", "Z", "0", " ", "\"", "\\", "/", "\n", "\u{1}", "\u{1F}", "é", "€", "😀", "\u{7F}",
+    ]
+    await propertyCheck(count: 3000, input: Gen.int(in: 0...13).array(of: 0...40)) { picks in
+      let text = picks.map { alphabet[$0] }.joined()
+      var writer = JSONWriter()
+      writer.write(text)
+      let back = try? JSONReader.withReader(over: writer.bytes) {
+        (reader) throws(JSONSyntaxError) in
+        let raw = try reader.readRawString()
+        #expect(raw.isASCII == text.utf8.allSatisfy { $0 < 0x80 })
+        return try reader.decode(raw)
+      }
+      #expect(back == text)
+    }
+  }
+
+  @Test func findsAControlCharacterInsideAString() {
+    #expect(
+      throws: JSONSyntaxError(
+        line: 1, column: 12, message: "control character in a string; write it as an escape")
+    ) {
+      try parse("\"abcdefghij\u{9}\"")
+    }
+  }
+
   @Test func weightsWithFewDecimalsRoundTrip() async {
     await propertyCheck(count: 2000, input: Gen.int(in: 1...10_000_000)) { thousandths in
       let value = Double(thousandths) / 1000

@@ -182,6 +182,12 @@ import Testing
     let manifest = directory.text("weigh.json")!.replacingOccurrences(
       of: "\"version\": 1", with: "\"version\": 2")
     directory.write("weigh.json", Array(manifest.utf8))
+    // A newer weigh may journal changes this one cannot parse; the version is reported first.
+    directory.write(
+      "journal.jsonl",
+      directory.bytes("journal.jsonl")!
+        + Array((#"{"seq":1,"changes":[{"merge":"x"}]}"# + "\n").utf8)
+    )
     let before = directory.snapshot()
     let error = #expect(throws: StoreError.self) { try Store.open(.directory(directory.path)) }
     #expect(error?.kind == .newerFormat)
