@@ -28,7 +28,7 @@ public struct DeletedObjectRecord: Hashable, Codable, Sendable {
   public let deletionDate: Date
 
   /// The record for `sample` deleted at `date`.
-  init(deleting sample: HealthSample, at date: Date) {
+  public init(deleting sample: HealthSample, at date: Date) {
     uuid = sample.uuid!
     type = sample.type
     startDate = sample.startDate

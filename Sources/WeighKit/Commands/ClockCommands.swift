@@ -1,3 +1,4 @@
+import Foundation
 extension CommandTable {
   static let clockCommands: [CommandSpec] = [
     CommandSpec(
@@ -44,6 +45,7 @@ struct ClockCommand: Executable {
 
   func execute(in session: Session) throws(Diagnostic) {
     session.virtualNow = instant
+    session.healthLink?.health.setClock(Date(seconds: instant))
   }
 }
 
@@ -71,6 +73,7 @@ struct SeedCommand: Executable {
 
   func execute(in session: Session) throws(Diagnostic) {
     session.seed = seed
+    session.healthLink?.health.seed(seed)
     session.print("seed \(seed)")
   }
 }

@@ -63,35 +63,38 @@ public enum EntryRange: Equatable, Sendable {
 
   /// The entries in this range, oldest first (ties by number).
   func select(from entries: [Entry], in session: Session) -> [Entry] {
+    select(entries.sorted { ($0.instant, $0.id) < ($1.instant, $1.id) }, instant: \.instant, in: session)
+  }
+
+  /// The items in this range, oldest first; `items` come in the order ties keep.
+  func select<Item>(_ items: [Item], instant: (Item) -> Int64, in session: Session) -> [Item] {
     let zone = session.zone
     let now = session.now
     let today = zone.local(now).date
     func since(daysBack: Int64) -> Int64 {
       zone.startOfDay(CivilDate(daysSinceEpoch: today.daysSinceEpoch - daysBack))
     }
-    let selected: [Entry]
+    let sorted = items.enumerated().sorted { (instant($0.element), $0.offset) < (instant($1.element), $1.offset) }
+      .map(\.element)
     switch self {
-    case .all: selected = entries
-    case .last(let count):
-      let sorted = entries.sorted { ($0.instant, $0.id) < ($1.instant, $1.id) }
-      return Array(sorted.suffix(count))
+    case .all: return sorted
+    case .last(let count): return Array(sorted.suffix(count))
     case .today:
       let start = since(daysBack: 0)
       let end = zone.startOfDay(CivilDate(daysSinceEpoch: today.daysSinceEpoch + 1))
-      selected = entries.filter { $0.instant >= start && $0.instant < end }
+      return sorted.filter { instant($0) >= start && instant($0) < end }
     case .week:
       let start = since(daysBack: 6)
-      selected = entries.filter { $0.instant >= start }
+      return sorted.filter { instant($0) >= start }
     case .month:
       let start = since(daysBack: 29)
-      selected = entries.filter { $0.instant >= start }
-    case .since(let start): selected = entries.filter { $0.instant >= start }
+      return sorted.filter { instant($0) >= start }
+    case .since(let start): return sorted.filter { instant($0) >= start }
     case .between(let start, let end):
-      selected = entries.filter { $0.instant >= start && $0.instant <= end }
-    case .back(let duration):
-      let start = now - duration.seconds
-      selected = entries.filter { $0.instant >= start }
+      return sorted.filter { instant($0) >= start && instant($0) <= end }
+    case .back(let span):
+      let start = now - span.seconds
+      return sorted.filter { instant($0) >= start }
     }
-    return selected.sorted { ($0.instant, $0.id) < ($1.instant, $1.id) }
   }
 }

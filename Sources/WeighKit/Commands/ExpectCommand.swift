@@ -1,3 +1,4 @@
+import HealthSim
 /// The value of a fact, as `expect` compares it.
 enum FactValue {
   case number(Double)
@@ -25,6 +26,23 @@ struct Fact: Sendable {
       .text(try newest(session).source)
     },
     Fact(name: "output") { session in .text(session.lastOutput) },
+    Fact(name: "health.samples") { session throws(Diagnostic) in
+      .number(Double(try session.health().liveSampleCount(of: .bodyMass)))
+    },
+    Fact(name: "health.samples.glucose") { session throws(Diagnostic) in
+      .number(Double(try session.health().liveSampleCount(of: .bloodGlucose)))
+    },
+    Fact(name: "health.samples.steps") { session throws(Diagnostic) in
+      .number(Double(try session.health().liveSampleCount(of: .stepCount)))
+    },
+    Fact(name: "health.deleted") { session throws(Diagnostic) in
+      .number(Double(try session.health().deletedObjectCount()))
+    },
+    Fact(name: "anchor") { session in .number(Double(session.app.anchor ?? 0)) },
+    Fact(name: "deliveries") { session throws(Diagnostic) in
+      .number(Double(try session.health().deliveries(for: .bodyMass)))
+    },
+    Fact(name: "observer") { session in .text(session.observerFact()) },
     Fact(name: "trend") { session throws(Diagnostic) in
       guard let trend = try session.trend().current else {
         throw Diagnostic("there are no entries, so trend has no value")
@@ -61,8 +79,7 @@ struct Fact: Sendable {
   static let planned = [
     "glucose.mean", "glucose.cv",
     "glucose.tir", "glucose.below", "glucose.above", "workouts", "workout.type",
-    "workout.duration", "health.samples", "health.samples.glucose", "health.samples.steps",
-    "health.deleted", "anchor", "deliveries", "observer",
+    "workout.duration",
   ]
 
   static let names = available.map(\.name) + planned

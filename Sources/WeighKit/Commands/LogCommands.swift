@@ -95,6 +95,7 @@ struct LogCommand: Executable {
       [.putEntry(entry)],
       undo: UndoStep(description: "log #\(id)", changes: [.removeEntry(id: id)]))
     session.print(session.entryLine(entry))
+    session.autopushIfOn()
   }
 }
 
@@ -143,6 +144,7 @@ struct EditCommand: Executable {
       [.putEntry(entry)],
       undo: UndoStep(description: "edit #\(entry.id)", changes: [.putEntry(old)]))
     session.print("\(session.entryLine(entry)) (revision \(entry.revision))")
+    session.autopushIfOn()
   }
 }
 
@@ -153,10 +155,18 @@ struct DeleteCommand: Executable {
 
   func execute(in session: Session) throws(Diagnostic) {
     let entry = try session.resolve(reference, at: span)
-    try session.commit(
-      [.removeEntry(id: entry.id)],
-      undo: UndoStep(description: "delete #\(entry.id)", changes: [.putEntry(entry)]))
+    var changes: [StoreChange] = [.removeEntry(id: entry.id)]
+    var undo: [StoreChange] = [.putEntry(entry)]
+    if let pushed = entry.pushedUUID {
+      // Its sample leaves Health at the next push.
+      var app = session.app
+      app.pendingDeletes.append(pushed)
+      changes.append(.setDocument(name: "app", value: app.json))
+      undo.append(.setDocument(name: "app", value: session.app.json))
+    }
+    try session.commit(changes, undo: UndoStep(description: "delete #\(entry.id)", changes: undo))
     session.print("deleted \(session.entryLine(entry))")
+    session.autopushIfOn()
   }
 }
 

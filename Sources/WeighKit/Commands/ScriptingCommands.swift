@@ -21,10 +21,12 @@ extension CommandTable {
         guard !inner.isEmpty else {
           throw cursor.error("expected a command after try, such as try delete #3", at: nil)
         }
+        let word = cursor.span(inner[0])
         do throws(Diagnostic) {
-          return TryCommand(inner: .success(try CommandTable.parse(inner, context: cursor.context)))
+          return TryCommand(
+            inner: .success(try CommandTable.parse(inner, context: cursor.context)), span: word)
         } catch {
-          return TryCommand(inner: .failure(error))
+          return TryCommand(inner: .failure(error), span: word)
         }
       }),
     CommandSpec(
@@ -87,12 +89,16 @@ struct EchoCommand: Executable {
 /// `try <command>`
 struct TryCommand: Executable {
   var inner: Result<any Executable, Diagnostic>
+  /// The tried command's word, where errors without a position point.
+  var span: SourceSpan
 
   func execute(in session: Session) throws(Diagnostic) {
     do throws(Diagnostic) {
       try inner.get().execute(in: session)
     } catch {
-      session.report(error)
+      let word = SourceSpan(
+        file: span.file, line: span.line, text: span.text, start: span.start, end: span.end)
+      session.report(error.located(at: word))
       session.lastError = error.message
     }
   }

@@ -1,4 +1,5 @@
 import Foundation
+import HealthSim
 
 extension CommandTable {
   static let settingsCommands: [CommandSpec] = [
@@ -32,23 +33,21 @@ struct SetCommand: Executable {
     case height(Double?)
     case prePregnancy(Double?)
     case goal(Double?)
+    case dedup(String)
+    /// autopush, sync (the app's switches); entitlement, spurious (Health's knobs).
+    case flag(String, Bool)
+    case backoff(TimeSpan)
   }
 
   static let names = [
     "unit", "tz", "daily", "height", "pre-pregnancy", "goal", "dedup", "autopush", "sync",
     "entitlement", "spurious", "backoff",
   ]
-  /// Settings that arrive with the HealthSim part of weigh.
-  static let planned: Set<String> = ["dedup", "autopush", "sync", "entitlement", "spurious", "backoff"]
 
   var change: Change
 
   static func parse(_ cursor: inout ArgumentCursor) throws(Diagnostic) -> SetCommand {
-    let nameToken = cursor.peek()
     let name = try cursor.expect(oneOf: names, what: "a setting")
-    if planned.contains(name) {
-      throw cursor.error("not implemented yet: set \(name)", at: nameToken)
-    }
     let change: Change
     switch name {
     case "unit":
@@ -78,6 +77,15 @@ struct SetCommand: Executable {
         }
         change = .height(metres)
       }
+    case "dedup":
+      change = .dedup(try cursor.expect(oneOf: ["uuid", "fuzzy"], what: "uuid or fuzzy"))
+    case "autopush", "sync", "entitlement", "spurious":
+      change = .flag(name, try cursor.expect(oneOf: ["on", "off"], what: "on or off") == "on")
+    case "backoff":
+      let token = cursor.peek()
+      let span = try cursor.readDuration("a first retry delay such as 1min")
+      guard span.seconds > 0 else { throw cursor.error("the backoff must be longer than 0s", at: token) }
+      change = .backoff(span)
     case "pre-pregnancy":
       change = .prePregnancy(try readProfileWeight(&cursor))
     default:
@@ -100,6 +108,31 @@ struct SetCommand: Executable {
     var settings = session.settings
     let shown: String
     switch change {
+    case .dedup(let mode):
+      var app = session.app
+      app.dedup = mode
+      try session.saveApp(app)
+      session.print("dedup: \(mode)")
+      return
+    case .flag(let name, let on):
+      if name == "autopush" || name == "sync" {
+        var app = session.app
+        if name == "autopush" { app.autopush = on } else { app.syncOnLaunch = on }
+        try session.saveApp(app)
+      } else {
+        let health = try session.health()
+        if name == "entitlement" {
+          health.settings.hasBackgroundDeliveryEntitlement = on
+        } else {
+          health.settings.spuriousForegroundFire = on
+        }
+      }
+      session.print("\(name): \(on ? "on" : "off")")
+      return
+    case .backoff(let span):
+      try session.health().settings.retryBackoff = TimeInterval(span.seconds)
+      session.print("backoff: \(span.description)")
+      return
     case .unit(let unit):
       settings.unit = unit
       shown = "unit: \(unit.rawValue)"
@@ -141,9 +174,18 @@ struct ShowSettings: Executable {
       ("height", settings.height.map(SetCommand.formatHeight) ?? "not set"),
       ("pre-pregnancy", settings.prePregnancy.map(session.format) ?? "not set"),
       ("goal", settings.goal.map(session.format) ?? "not set"),
+      ("dedup", session.app.dedup),
+      ("autopush", session.app.autopush ? "on" : "off"),
+      ("sync", session.app.syncOnLaunch ? "on" : "off"),
+    ]
+    let health = session.healthSettings()
+    let knobs: [(String, String)] = [
+      ("entitlement", health.hasBackgroundDeliveryEntitlement ? "on" : "off"),
+      ("spurious", health.spuriousForegroundFire ? "on" : "off"),
+      ("backoff", TimeSpan(seconds: Int64(health.retryBackoff)).description),
     ]
     let width = rows.map(\.0.count).max()!
-    for (name, value) in rows {
+    for (name, value) in rows + knobs {
       session.print(name.padding(toLength: width + 2, withPad: " ", startingAt: 0) + value)
     }
   }
@@ -166,5 +208,14 @@ enum WeightRule {
     return Diagnostic(
       "\(DisplayUnit.formatNumber(kilograms, decimals: 1)) kg is outside the usual 20–350 kg; check the unit",
       at: span, severity: .warning)
+  }
+}
+
+extension Session {
+  /// Health's settings, without loading Health when it was never used.
+  func healthSettings() -> HealthSettings {
+    if let healthLink { return healthLink.health.settings }
+    if store.documents["health"] != nil, let health = try? health() { return health.settings }
+    return HealthSettings()
   }
 }

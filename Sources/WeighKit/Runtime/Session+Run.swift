@@ -61,12 +61,16 @@ extension Session {
     let context = context(file: line.file, line: line.number, text: line.text)
     commandOutput = ""
     defer { lastOutput = trimmedOutput() }
+    defer { settleHealth() }
     do throws(Diagnostic) {
       let command = try CommandTable.parse(tokens, context: context)
       try command.execute(in: self)
     } catch {
       if error == IncludeStop.diagnostic { return false }
-      return fail(error)
+      // Errors from deeper down (the store, Health) point at the command word.
+      let word = SourceSpan(
+        file: line.file, line: line.number, text: line.text, start: tokens[0].start, end: tokens[0].end)
+      return fail(error.located(at: word))
     }
     return !quitRequested
   }

@@ -1,4 +1,5 @@
 import Foundation
+import HealthSim
 
 /// One run of the interpreter: the app's state, the clock, and where output goes.
 ///
@@ -31,6 +32,16 @@ public final class Session {
   var lastRange: (low: Double, high: Double)?
   /// The scripts being run, innermost last (for `include`).
   var sourceStack: [(display: String, directory: String)] = []
+  /// The simulated Health store, once a command needed it.
+  var healthLink: HealthLink?
+  /// The app's observer query while it observes.
+  var observerQuery: ObserverQuery?
+  /// `fault completion skip n`: deliveries left whose handler skips its completion.
+  var skipCompletions = 0
+  /// `fault sync fail n`: sync attempts left that fail.
+  var failSyncs = 0
+  /// What the observer handler's syncs printed, waiting for their delivery events.
+  var handlerNotes: [String] = []
   /// In the REPL, the number of the line just typed: its errors show only a caret.
   var interactiveLine: Int?
   /// Set by `quit`.
@@ -47,7 +58,8 @@ public final class Session {
     renderer = DiagnosticRenderer(color: options.color)
     do throws(StoreError) {
       store = try Store.open(
-        options.store, lockTimeout: .milliseconds(Int(options.lockTimeout * 1000)))
+        options.store, tables: [HealthRecordCodec.self],
+        lockTimeout: .milliseconds(Int(options.lockTimeout * 1000)))
     } catch {
       throw Self.diagnostic(for: error)
     }
@@ -129,6 +141,7 @@ public final class Session {
 
   /// Commits `changes` durably as one transaction; `undo` reverts them.
   func commit(_ changes: [StoreChange], undo: UndoStep?) throws(Diagnostic) {
+    let changes = (healthLink?.takePending() ?? []) + changes
     do throws(StoreError) { try store.commit(changes) } catch {
       throw Diagnostic("could not write the store, so nothing changed: \(error)")
     }
@@ -140,13 +153,47 @@ public final class Session {
   }
 }
 
-/// The app's small state that must survive restarts (the `app` document).
+/// The app's small state that must survive restarts (the `app` document): its sync
+/// anchor and sync settings, and whether it observes Health.
 struct AppDocument: Equatable {
+  /// The stored anchor of the last committed sync.
+  var anchor: Int64?
+  var lastSync: Int64?
+  var syncCount = 0
+  /// The observer's frequency while `observe on`.
+  var observing: String?
+  /// Samples of deleted pushed entries, deleted from Health at the next push.
+  var pendingDeletes: [String] = []
+  var dedup = "uuid"
+  var autopush = false
+  var syncOnLaunch = true
+
   init() {}
 
-  init(json: JSONValue?) {}
+  init(json: JSONValue?) {
+    guard let json else { return }
+    anchor = json["anchor"]?.intValue.map(Int64.init)
+    lastSync = json["last_sync"]?.intValue.map(Int64.init)
+    syncCount = json["sync_count"]?.intValue ?? 0
+    observing = json["observing"]?.stringValue
+    if case .array(let items)? = json["pending_deletes"] {
+      pendingDeletes = items.compactMap(\.stringValue)
+    }
+    dedup = json["dedup"]?.stringValue ?? "uuid"
+    autopush = json["autopush"]?.boolValue ?? false
+    syncOnLaunch = json["sync"]?.boolValue ?? true
+  }
 
-  var json: JSONValue { .object([:]) }
+  var json: JSONValue {
+    var object: [String: JSONValue] = [
+      "sync_count": .integer(syncCount), "dedup": .string(dedup), "autopush": .bool(autopush),
+      "sync": .bool(syncOnLaunch), "pending_deletes": .array(pendingDeletes.map(JSONValue.string)),
+    ]
+    if let anchor { object["anchor"] = .integer(Int(anchor)) }
+    if let lastSync { object["last_sync"] = .integer(Int(lastSync)) }
+    if let observing { object["observing"] = .string(observing) }
+    return .object(object)
+  }
 }
 
 /// What `undo` does to revert one change.

@@ -1,0 +1,186 @@
+import Foundation
+import HealthSim
+
+extension CommandTable {
+  static let deviceCommands: [CommandSpec] = [
+    CommandSpec(
+      name: "simulate", group: .devices,
+      usage: [
+        "simulate scale every <duration> [at <time>] [start <weight>] [drift <rate>] [noise <weight>] [source <name>] [device <name>] [as <name>]",
+        "simulate glucose every <duration> [start <mg/dL>] [noise <mg/dL>] [as <name>]",
+        "simulate steps every <duration> [mean <n>] [as <name>]", "simulate list",
+        "simulate stop <name>|all",
+      ],
+      summary: "simulated devices writing to Health on schedule (noise from the seeded generator)",
+      example: "simulate scale every 1d at 07:00 start 80kg drift -0.5kg/w noise 0.3kg",
+      keywords: [
+        "scale", "glucose", "steps", "list", "stop", "every", "at", "start", "drift", "noise",
+        "source", "device", "as", "mean", "all",
+      ],
+      parse: { cursor throws(Diagnostic) in try SimulateCommand.parse(&cursor) }),
+  ]
+}
+
+/// `simulate …`
+struct SimulateCommand: Executable {
+  var kind: String
+  var interval: TimeSpan = TimeSpan(seconds: 86_400)
+  var timeOfDay: (Int, Int)?
+  var start: Double?
+  var drift: Double = 0
+  var noise: Double = 0
+  var mean: Double = 8000
+  var source: String?
+  var device: String?
+  var name: String?
+  var stopName: String?
+  var span: SourceSpan
+
+  static func parse(_ cursor: inout ArgumentCursor) throws(Diagnostic) -> SimulateCommand {
+    let first = cursor.peek()
+    let kind = try cursor.expect(oneOf: ["scale", "glucose", "steps", "list", "stop"], what: "a device or action")
+    var command = SimulateCommand(kind: kind, span: cursor.span(first))
+    if kind == "list" {
+      try cursor.expectEnd(after: "simulate list")
+      return command
+    }
+    if kind == "stop" {
+      let token = cursor.peek()
+      command.stopName = try cursor.readString("a simulation name (simulate list shows them) or all")
+      command.span = cursor.span(token)
+      try cursor.expectEnd(after: "the name")
+      return command
+    }
+    try cursor.expect("every", in: "simulate \(kind) every <duration>")
+    let intervalToken = cursor.peek()
+    command.interval = try cursor.readDuration()
+    guard command.interval.seconds >= 60 else {
+      throw cursor.error("a simulation writes at most once a minute; use every 1min or more", at: intervalToken)
+    }
+    let allowed: [String] =
+      switch kind {
+      case "scale": ["at", "start", "drift", "noise", "source", "device", "as"]
+      case "glucose": ["start", "noise", "as"]
+      default: ["mean", "as"]
+      }
+    var seen: Set<String> = []
+    while let token = cursor.peek() {
+      guard token.kind == .word, allowed.contains(token.text.lowercased()), !seen.contains(token.text.lowercased())
+      else {
+        throw cursor.error(
+          "expected one of \(allowed.joined(separator: ", ")) (each once), \(cursor.got(token))", at: token)
+      }
+      let option = token.text.lowercased()
+      seen.insert(option)
+      _ = cursor.next()
+      switch option {
+      case "at":
+        let timeToken = cursor.peek()
+        let (instant, _) = try cursor.readInstant()
+        guard let timeToken, timeToken.text.contains(":"), !timeToken.text.contains("-") else {
+          throw cursor.error("expected a time of day such as 07:00", at: timeToken)
+        }
+        let second = cursor.context.clock.local(instant).secondOfDay
+        command.timeOfDay = (second / 3600, second / 60 % 60)
+      case "start":
+        if kind == "scale" {
+          let (kilograms, weightSpan) = try cursor.readWeight("a start weight such as 80kg")
+          try WeightRule.validate(kilograms, at: weightSpan)
+          command.start = kilograms
+        } else {
+          command.start = try cursor.readQuantity([.glucose], expected: "a glucose value such as 110mg/dL").value
+        }
+      case "drift":
+        command.drift = try cursor.readRate(.mass, expected: "a rate such as -0.5kg/w").perSecond * 86_400
+      case "noise":
+        command.noise =
+          kind == "scale"
+          ? try cursor.readWeight("a noise such as 0.3kg").kilograms
+          : try cursor.readQuantity([.glucose], expected: "a noise such as 15mg/dL").value
+      case "mean":
+        let meanToken = cursor.peek()
+        guard let meanToken, let value = Double(meanToken.text.replacingOccurrences(of: "steps", with: "")), value >= 0
+        else { throw cursor.error("expected a mean step count such as 8000, \(cursor.got(meanToken))", at: meanToken) }
+        _ = cursor.next()
+        command.mean = value
+      case "source": command.source = try cursor.readString("a source name such as Withings")
+      case "device": command.device = try cursor.readString("a device name such as \"Body+\"")
+      default: command.name = try cursor.readString("a name for the simulation")
+      }
+    }
+    return command
+  }
+
+  func execute(in session: Session) throws(Diagnostic) {
+    let health = try session.health()
+    switch kind {
+    case "list":
+      guard !health.simulations.isEmpty else {
+        session.print("no simulations")
+        return
+      }
+      for simulation in health.simulations {
+        let definition = simulation.definition
+        let next = Int64(simulation.nextReading.timeIntervalSince1970)
+        session.print(
+          "\(definition.name)  \(definition.model.sampleType.rawValue)  every \(TimeSpan(seconds: Int64(definition.interval)).description)  next \(session.zone.minuteText(next))  \(simulation.readings) readings  source \(definition.source.name)")
+      }
+    case "stop":
+      if stopName?.lowercased() == "all" {
+        let count = health.stopAllSimulations()
+        session.print("stopped \(count) \(count == 1 ? "simulation" : "simulations")")
+      } else if health.stopSimulation(named: stopName!) {
+        session.print("stopped \(stopName!)")
+      } else {
+        let names = health.simulations.map(\.definition.name)
+        throw Diagnostic(
+          "no simulation named \(stopName!)"
+            + (names.isEmpty ? "; none is running" : "; running: \(names.joined(separator: ", "))"),
+          at: span)
+      }
+    default:
+      try startSimulation(health, session)
+    }
+  }
+
+  private func startSimulation(_ health: HealthStore, _ session: Session) throws(Diagnostic) {
+    let taken = Set(health.simulations.map(\.definition.name))
+    var chosen = name ?? kind
+    if name == nil {
+      var number = 2
+      while taken.contains(chosen) {
+        chosen = "\(kind)\(number)"
+        number += 1
+      }
+    } else if taken.contains(chosen) {
+      throw Diagnostic("a simulation named \(chosen) is already running; choose another with as <name>", at: span)
+    }
+    let model: SimulationDefinition.Model
+    let sourceName: String
+    switch kind {
+    case "scale":
+      let latest = Session.newest(in: try session.entries())?.kilograms
+      model = .scale(
+        SimulatedScale(startKilograms: start ?? latest ?? 70, driftKilogramsPerDay: drift, noiseKilograms: noise))
+      sourceName = source ?? "Smart Scale"
+    case "glucose":
+      model = .glucose(SimulatedGlucoseMonitor(startMilligramsPerDeciliter: start ?? 110, noise: noise))
+      sourceName = "CGM"
+    default:
+      model = .steps(SimulatedStepCounter(meanSteps: mean))
+      sourceName = "Phone"
+    }
+    let definition = SimulationDefinition(
+      name: chosen, model: model, interval: TimeInterval(interval.seconds),
+      timeOfDay: timeOfDay.map { SimulationDefinition.TimeOfDay(hour: $0.0, minute: $0.1) },
+      timeZoneIdentifier: session.zoneName, start: Date(seconds: session.now),
+      source: HealthSource(name: sourceName, bundleIdentifier: HealthAddCommand.bundle(for: sourceName)),
+      device: device.map { HealthDevice(name: $0) })
+    do throws(HealthError) { try health.startSimulation(definition) } catch {
+      throw Diagnostic("cannot start the simulation: \(Session.describe(error))", at: span)
+    }
+    let first = Int64(definition.firstReading.timeIntervalSince1970)
+    session.print(
+      "simulating \(kind) \"\(chosen)\" every \(interval.description), first reading \(session.zone.minuteText(first))")
+  }
+}

@@ -1,0 +1,192 @@
+import Foundation
+import HealthSim
+
+extension CommandTable {
+  static let syncCommands: [CommandSpec] = [
+    CommandSpec(
+      name: "sync", group: .sync,
+      usage: ["sync [since anchor]", "sync all", "sync push", "sync status", "sync reset"],
+      summary: "anchored import from Health; prints imported N, removed N, skipped N (anchor A)",
+      example: "sync since anchor", keywords: ["since", "anchor", "all", "push", "status", "reset"],
+      parse: { cursor throws(Diagnostic) in
+        let verb: String
+        if cursor.isAtEnd {
+          verb = "since"
+        } else {
+          verb = try cursor.expect(oneOf: ["since", "all", "push", "status", "reset"], what: "a sync action")
+          if verb == "since" { try cursor.expect("anchor", in: "sync since anchor") }
+        }
+        try cursor.expectEnd(after: "sync \(verb)")
+        return SyncCommand(verb: verb)
+      }),
+    CommandSpec(
+      name: "observe", group: .life, usage: ["observe on [immediate|hourly|daily|weekly]", "observe off"],
+      summary: "register the observer query and background delivery for body mass",
+      example: "observe on hourly", keywords: ["on", "off", "immediate", "hourly", "daily", "weekly"],
+      parse: { cursor throws(Diagnostic) in
+        let state = try cursor.expect(oneOf: ["on", "off"], what: "on or off")
+        var frequency = UpdateFrequency.immediate
+        if state == "on", !cursor.isAtEnd {
+          let word = try cursor.expect(
+            oneOf: ["immediate", "hourly", "daily", "weekly"], what: "a frequency")
+          frequency = UpdateFrequency(word: word)!
+        }
+        try cursor.expectEnd(after: "observe \(state)")
+        return ObserveCommand(frequency: state == "on" ? frequency : nil)
+      }),
+    CommandSpec(
+      name: "app", group: .life, usage: ["app launch|foreground|background|quit|lock|unlock"],
+      summary: "app and device life-cycle events (quit = force-quit by the user)",
+      example: "app background",
+      keywords: ["launch", "foreground", "background", "quit", "lock", "unlock"],
+      parse: { cursor throws(Diagnostic) in
+        let event = try cursor.expect(
+          oneOf: ["launch", "foreground", "background", "quit", "lock", "unlock"], what: "a life-cycle event")
+        try cursor.expectEnd(after: "app \(event)")
+        return AppEventCommand(event: event)
+      }),
+    CommandSpec(
+      name: "fault", group: .life, usage: ["fault completion skip <n>", "fault sync fail <n>"],
+      summary: "the observer handler skips its completion, or syncs fail, for the next n times",
+      example: "fault completion skip 3", keywords: ["completion", "skip", "sync", "fail"],
+      parse: { cursor throws(Diagnostic) in
+        let what = try cursor.expect(oneOf: ["completion", "sync"], what: "completion or sync")
+        try cursor.expect(what == "completion" ? "skip" : "fail", in: what == "completion" ? "fault completion skip <n>" : "fault sync fail <n>")
+        let count = try cursor.readInteger("a count such as 3", range: 0...1_000_000)
+        try cursor.expectEnd(after: "the count")
+        return FaultCommand(completion: what == "completion", count: count)
+      }),
+  ]
+}
+
+/// `sync …`
+struct SyncCommand: Executable {
+  var verb: String
+
+  func execute(in session: Session) throws(Diagnostic) {
+    switch verb {
+    case "since", "all":
+      session.print(try session.runSync(fromScratch: verb == "all"))
+    case "push":
+      session.print(try session.push())
+    case "reset":
+      var app = session.app
+      app.anchor = nil
+      try session.saveApp(app)
+      session.print("anchor forgotten; the next sync reads everything")
+    default:
+      let app = session.app
+      let entries = try session.entries()
+      func count(_ origin: Origin) -> Int { entries.lazy.filter { $0.origin == origin }.count }
+      let waiting = entries.lazy.filter {
+        $0.origin == .manual && ($0.pushedUUID == nil || ($0.pushedRevision ?? 0) < $0.revision)
+      }.count
+      let rows: [(String, String)] = [
+        ("anchor", app.anchor.map(String.init) ?? "none"),
+        ("last sync", app.lastSync.map { session.zone.secondText($0) } ?? "never"),
+        ("syncs", String(app.syncCount)),
+        ("entries", "\(entries.count) (manual \(count(.manual)), health \(count(.health)), import \(count(.import)))"),
+        ("to push", "\(waiting) entries, \(app.pendingDeletes.count) deletions"),
+        ("dedup", app.dedup),
+        ("observer", session.observerFact()),
+      ]
+      for (label, value) in rows {
+        session.print(label.padding(toLength: 11, withPad: " ", startingAt: 0) + value)
+      }
+    }
+  }
+}
+
+/// `observe on [frequency]`, `observe off`
+struct ObserveCommand: Executable {
+  var frequency: UpdateFrequency?
+
+  func execute(in session: Session) throws(Diagnostic) {
+    let health = try session.health()
+    var app = session.app
+    if let frequency {
+      try session.registerObserver(frequency)
+      app.observing = frequency.word
+      try session.saveApp(app)
+      let effective = health.effectiveFrequency(for: .bodyMass) ?? frequency
+      session.print("observing body mass, background delivery \(effective.word)")
+    } else {
+      if let query = session.observerQuery { health.stop(query) }
+      session.observerQuery = nil
+      do throws(HealthError) { try health.disableBackgroundDelivery(for: .bodyMass) } catch {
+        throw Session.healthFailure(error, doing: "disable background delivery")
+      }
+      app.observing = nil
+      try session.saveApp(app)
+      session.print("observer stopped, background delivery off")
+    }
+  }
+}
+
+/// `app launch|foreground|background|quit|lock|unlock`
+struct AppEventCommand: Executable {
+  var event: String
+
+  func execute(in session: Session) throws(Diagnostic) {
+    let health = try session.health()
+    switch event {
+    case "launch":
+      health.launchApp()
+      session.observerQuery = nil
+      // The app registers its observer again at every launch.
+      if let word = session.app.observing, let frequency = UpdateFrequency(word: word) {
+        try session.registerObserver(frequency)
+      }
+      session.print("app launched")
+      if session.app.syncOnLaunch, health.isHealthDataAvailable() {
+        do throws(Diagnostic) {
+          session.print("launch sync: " + (try session.runSync(fromScratch: false)))
+        } catch {
+          session.print("launch sync failed: \(error.message)")
+        }
+      }
+    case "foreground":
+      health.foregroundApp()
+      session.print("app in the foreground")
+    case "background":
+      health.backgroundApp()
+      session.print("app in the background")
+    case "quit":
+      health.quitApp()
+      session.observerQuery = nil
+      session.print("app force-quit by the user: nothing is delivered until app launch")
+    case "lock":
+      health.lockDevice()
+      session.print("device locked")
+    default:
+      health.unlockDevice()
+      session.print("device unlocked")
+    }
+  }
+}
+
+/// `fault completion skip <n>`, `fault sync fail <n>`
+struct FaultCommand: Executable {
+  var completion: Bool
+  var count: Int
+
+  func execute(in session: Session) throws(Diagnostic) {
+    if completion {
+      session.skipCompletions = count
+      session.print("the observer handler will not call its completion for the next \(count) deliveries")
+    } else {
+      session.failSyncs = count
+      session.print("the next \(count) sync attempts will fail")
+    }
+  }
+}
+
+extension Session {
+  /// The `observer` fact: off, active, retrying or stopped.
+  func observerFact() -> String {
+    guard app.observing != nil, let health = healthLink?.health ?? (try? health()) else {
+      return "off"
+    }
+    return health.observerState(for: .bodyMass).rawValue
+  }
+}

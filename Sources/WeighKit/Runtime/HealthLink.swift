@@ -1,0 +1,76 @@
+import Foundation
+import HealthSim
+
+/// The simulated Health store as the session holds it: loaded from the store on first
+/// use, and every change it makes turned into store changes for the next commit.
+final class HealthLink {
+  let health: HealthStore
+  /// Live samples by UUID with their positions: a deletion's record is built from them.
+  private var live: [UUID: (position: Int64, sample: HealthSample)] = [:]
+  /// Deleted-object records kept, by position (ascending), with their deletion dates.
+  private var deletions: [(position: Int64, date: Date)] = []
+  /// Changes recorded since the last commit.
+  var pending: [StoreChange] = []
+
+  /// The app's identity in Health.
+  static let app = SourceRevision(
+    source: HealthSource(name: "weigh", bundleIdentifier: "org.weigh.app"), version: WeighVersion.current)
+
+  init(records: [HealthRecord], state: HealthSmallState?, seed: UInt64, clock: Date) {
+    if let state {
+      health = HealthStore(snapshot: HealthSnapshot(state: state, records: records))
+    } else {
+      health = HealthStore(app: Self.app, seed: seed, clock: clock)
+      pending.append(.setDocument(name: "health", value: DocumentCoding.encode(health.smallState)))
+    }
+    for record in records {
+      switch record {
+      case .sample(let sample, let position): live[sample.uuid!] = (position, sample)
+      case .deletion(let deleted, let position): deletions.append((position, deleted.deletionDate))
+      }
+    }
+    health.recorder = { [unowned self] change in self.record(change) }
+  }
+
+  /// Turns one Health change into store changes.
+  private func record(_ change: HealthChange) {
+    switch change {
+    case .sampleSaved(let sample, let position):
+      live[sample.uuid!] = (position, sample)
+      pending.append(.put(StoreRow(HealthRecordCodec.self, .sample(sample, position: position))))
+    case .sampleDeleted(let uuid, let position, let date):
+      guard let old = live.removeValue(forKey: uuid) else { return }
+      pending.append(.remove(table: HealthRecordCodec.tableName, id: Int(old.position)))
+      let record = DeletedObjectRecord(deleting: old.sample, at: date)
+      pending.append(.put(StoreRow(HealthRecordCodec.self, .deletion(record, position: position))))
+      deletions.append((position, date))
+    case .deletedObjectsPurged(let before):
+      let dropped = deletions.filter { before == nil || $0.date < before! }
+      deletions.removeAll { before == nil || $0.date < before! }
+      for item in dropped {
+        pending.append(.remove(table: HealthRecordCodec.tableName, id: Int(item.position)))
+      }
+    case .deletedObjectsTrimmed(let keeping):
+      let dropCount = max(0, deletions.count - keeping)
+      for item in deletions.prefix(dropCount) {
+        pending.append(.remove(table: HealthRecordCodec.tableName, id: Int(item.position)))
+      }
+      deletions.removeFirst(dropCount)
+    case .stateChanged(let state):
+      pending.removeAll {
+        if case .setDocument("health", _) = $0 { return true }
+        return false
+      }
+      pending.append(.setDocument(name: "health", value: DocumentCoding.encode(state)))
+    }
+  }
+
+  /// The change position of the live sample `uuid` (its save order).
+  func position(of uuid: UUID) -> Int64 { live[uuid]?.position ?? 0 }
+
+  /// Takes the recorded changes.
+  func takePending() -> [StoreChange] {
+    defer { pending = [] }
+    return pending
+  }
+}

@@ -1,0 +1,330 @@
+import Foundation
+import HealthSim
+
+extension UpdateFrequency {
+  /// The word the language uses (`observe on hourly`).
+  var word: String {
+    switch self {
+    case .immediate: "immediate"
+    case .hourly: "hourly"
+    case .daily: "daily"
+    case .weekly: "weekly"
+    }
+  }
+
+  init?(word: String) {
+    switch word {
+    case "immediate": self = .immediate
+    case "hourly": self = .hourly
+    case "daily": self = .daily
+    case "weekly": self = .weekly
+    default: return nil
+    }
+  }
+}
+
+extension Session {
+  /// The simulated Health store, loaded from the store the first time a command needs it.
+  func health() throws(Diagnostic) -> HealthStore {
+    if let healthLink { return healthLink.health }
+    let records: [HealthRecord]
+    do throws(StoreError) {
+      records = try store.rows(HealthRecordCodec.self)
+    } catch {
+      throw Self.diagnostic(for: error)
+    }
+    let state = store.documents["health"].flatMap {
+      DocumentCoding.decode(HealthSmallState.self, from: $0)
+    }
+    let link = HealthLink(records: records, state: state, seed: seed, clock: Date(seconds: now))
+    healthLink = link
+    let health = link.health
+    if virtualNow == nil, state != nil, !health.simulations.isEmpty {
+      // A session reopened on the wall clock first catches up on what fell due meanwhile.
+      let report = health.catchUp(until: Date(seconds: now), limit: Self.catchUpLimit)
+      printEvents(report.events)
+      if report.due > 0 {
+        let skipped = report.skipped > 0 ? " (\(report.skipped) older ones skipped)" : ""
+        print("caught up: \(report.written) readings from simulations while weigh was closed\(skipped)")
+      }
+    } else if health.now < Date(seconds: now) {
+      health.setClock(Date(seconds: now))
+    }
+    if let word = app.observing, let frequency = UpdateFrequency(word: word) {
+      try? registerObserver(frequency)
+    }
+    return health
+  }
+
+  /// How many readings a reopened session writes at most when it catches up.
+  static let catchUpLimit = 1000
+
+  /// Runs the Health events that fell due up to now, prints them, and commits what Health
+  /// changed. Called after every command.
+  func settleHealth() {
+    guard let healthLink else { return }
+    let events = healthLink.health.advance(to: Date(seconds: now))
+    printEvents(events)
+    if !healthLink.pending.isEmpty {
+      do throws(Diagnostic) { try commit([], undo: nil) } catch { report(error) }
+    }
+  }
+
+  /// One timestamped line per Health event.
+  func printEvents(_ events: [HealthEvent]) {
+    for event in events {
+      let time = zone.secondText(Int64(event.date.timeIntervalSince1970.rounded(.down)))
+      switch event.kind {
+      case .sampleWritten(let simulation, let sample):
+        print("\(time) \(simulation) wrote \(describe(sample))")
+      case .writeFailed(let simulation, let error):
+        print("\(time) \(simulation) could not write: \(Self.describe(error))")
+      case .delivered(_, let number, let reason, let completed):
+        let note = handlerNotes.isEmpty ? "" : ": " + handlerNotes.removeFirst()
+        print(
+          "\(time) delivery #\(number) (\(reason.rawValue))\(note)"
+            + (completed ? "" : "; completion not called"))
+      case .deliveryLost:
+        print("\(time) wake lost: no observer query registered")
+      case .retryScheduled(_, let at, let failures):
+        let retryTime = zone.secondText(Int64(at.timeIntervalSince1970.rounded(.down)))
+        print("\(time) retry scheduled at \(retryTime) after \(failures) failed \(failures == 1 ? "delivery" : "deliveries")")
+      case .backgroundDeliveryStopped(_, let failures):
+        print("\(time) background delivery stopped after \(failures) failed deliveries")
+      }
+    }
+  }
+
+  /// `70.2 kg Withings`, `105 mg/dL CGM`, `8000 steps Phone`.
+  func describe(_ sample: HealthSample) -> String {
+    "\(describeValue(sample)) \(sample.source?.name ?? "unknown source")"
+  }
+
+  func describeValue(_ sample: HealthSample) -> String {
+    switch sample.type {
+    case .bodyMass: format(sample.value)
+    case .bloodGlucose: "\(DisplayUnit.formatNumber(sample.value, decimals: 0)) mg/dL"
+    case .stepCount: "\(DisplayUnit.formatNumber(sample.value, decimals: 0)) steps"
+    case .activeEnergyBurned: "\(DisplayUnit.formatNumber(sample.value, decimals: 0)) kcal"
+    case .appleExerciseTime: "\(DisplayUnit.formatNumber(sample.value, decimals: 0)) min exercise"
+    case .workout:
+      "\(sample.workout.map { $0.activityType.rawValue } ?? "workout") \(DisplayUnit.formatNumber(sample.value, decimals: 1)) min"
+    }
+  }
+
+  /// A Health error as the app sees it: `authorization denied (code 4)`.
+  static func describe(_ error: HealthError) -> String {
+    "\(error.message) (code \(error.code.rawValue), \(error.code))"
+  }
+
+  /// A Health error as a command's failure.
+  static func healthFailure(_ error: HealthError, doing what: String) -> Diagnostic {
+    Diagnostic("Health refused to \(what): \(describe(error))")
+  }
+
+  // MARK: The app's observer
+
+  /// Runs the observer query for body mass and enables background delivery.
+  func registerObserver(_ frequency: UpdateFrequency) throws(Diagnostic) {
+    let health = try health()
+    if let observerQuery { health.stop(observerQuery) }
+    let query = ObserverQuery(sampleType: .bodyMass) { [unowned self] _, completion, error in
+      var note: String
+      if let error {
+        note = "observer error: \(Self.describe(error))"
+      } else if !self.app.syncOnLaunch {
+        note = "sync is off"
+      } else {
+        do throws(Diagnostic) {
+          note = "sync " + (try self.runSync(fromScratch: false))
+        } catch {
+          note = "sync failed: \(error.message)"
+        }
+      }
+      self.handlerNotes.append(note)
+      if self.skipCompletions > 0 {
+        self.skipCompletions -= 1
+        return
+      }
+      completion()
+    }
+    do throws(HealthError) {
+      try health.execute(query)
+      try health.enableBackgroundDelivery(for: .bodyMass, frequency: frequency)
+    } catch {
+      health.stop(query)
+      throw Self.healthFailure(error, doing: "register the observer")
+    }
+    observerQuery = query
+  }
+
+  // MARK: The app's sync
+
+  /// The anchored import from Health (HEALTHKIT.md "The app's sync"); one transaction.
+  func runSync(fromScratch: Bool) throws(Diagnostic) -> String {
+    let health = try health()
+    if failSyncs > 0 {
+      failSyncs -= 1
+      throw Diagnostic(
+        "sync failed (fault sync fail): nothing was imported and the anchor stays at \(app.anchor ?? 0)")
+    }
+    var anchor = fromScratch ? nil : app.anchor.map(QueryAnchor.init(fromValue:))
+    let original = try entries()
+    var byID = Dictionary(uniqueKeysWithValues: original.map { ($0.id, $0) })
+    var byUUID: [String: Int] = [:]
+    for entry in original { if let uuid = entry.healthUUID { byUUID[uuid] = entry.id } }
+    var touched: Set<Int> = []
+    var nextID = nextEntryID
+    var (imported, removed, skipped) = (0, 0, 0)
+    let tolerance = 0.1 * MassUnit.lb.kilograms
+    while true {
+      let result: AnchoredQueryResult
+      do throws(HealthError) {
+        result = try health.anchoredResult(type: .bodyMass, anchor: anchor, limit: Self.syncPage)
+      } catch {
+        throw Self.healthFailure(error, doing: "answer the anchored query")
+      }
+      for change in result.changes {
+        switch change {
+        case .added(let sample, _):
+          let uuid = sample.uuid!.uuidString
+          let instant = Int64(sample.startDate.timeIntervalSince1970.rounded(.down))
+          if sample.source?.bundleIdentifier == HealthLink.app.source.bundleIdentifier
+            || byUUID[uuid] != nil
+          {
+            skipped += 1
+            continue
+          }
+          if app.dedup == "fuzzy",
+            let match = byID.values.filter({
+              $0.healthUUID == nil && abs($0.instant - instant) <= 60
+                && abs($0.kilograms - sample.value) <= tolerance + 1e-9
+            }).min(by: { $0.id < $1.id })
+          {
+            byID[match.id]!.healthUUID = uuid
+            byUUID[uuid] = match.id
+            touched.insert(match.id)
+            skipped += 1
+            continue
+          }
+          let entry = Entry(
+            id: nextID, instant: instant, kilograms: sample.value, origin: .health,
+            source: sample.source?.name ?? "Health", healthUUID: uuid)
+          byID[nextID] = entry
+          byUUID[uuid] = nextID
+          touched.insert(nextID)
+          nextID += 1
+          imported += 1
+        case .deleted(let object, _):
+          let uuid = object.uuid.uuidString
+          guard let id = byUUID.removeValue(forKey: uuid), let entry = byID[id] else { continue }
+          touched.insert(id)
+          if entry.origin == .health {
+            byID[id] = nil
+            removed += 1
+          } else {
+            // Sync never removes a manual entry; it only forgets the link.
+            byID[id]!.healthUUID = nil
+          }
+        }
+      }
+      anchor = result.newAnchor
+      if result.changes.count < Self.syncPage { break }
+    }
+    var changes: [StoreChange] = []
+    var undo: [StoreChange] = []
+    let before = Dictionary(uniqueKeysWithValues: original.map { ($0.id, $0) })
+    for id in touched.sorted() {
+      if let entry = byID[id] {
+        changes.append(.putEntry(entry))
+        undo.append(before[id].map(StoreChange.putEntry) ?? .removeEntry(id: id))
+      } else if let old = before[id] {
+        changes.append(.removeEntry(id: id))
+        undo.append(.putEntry(old))
+      }
+    }
+    let oldApp = app
+    var newApp = app
+    newApp.anchor = anchor?.rawValue ?? 0
+    newApp.lastSync = now
+    newApp.syncCount += 1
+    changes.append(.setDocument(name: "app", value: newApp.json))
+    undo.append(.setDocument(name: "app", value: oldApp.json))
+    try commit(changes, undo: UndoStep(description: "sync", changes: undo))
+    return "imported \(imported), removed \(removed), skipped \(skipped) (anchor \(newApp.anchor!))"
+  }
+
+  /// Samples per page of the anchored query.
+  static let syncPage = 500
+
+  /// `sync push`: writes manual entries Health lacks or has an older revision of, and
+  /// deletes the samples of deleted pushed entries.
+  func push() throws(Diagnostic) -> String {
+    let health = try health()
+    let pending = try entries().filter {
+      $0.origin == .manual && ($0.pushedUUID == nil || ($0.pushedRevision ?? 0) < $0.revision)
+    }
+    let samples = pending.map { entry in
+      HealthSample(
+        type: .bodyMass, value: entry.kilograms,
+        start: Date(seconds: entry.instant),
+        metadata: [
+          MetadataKey.wasUserEntered: .number(1),
+          MetadataKey.syncIdentifier: .string("weigh-\(entry.id)"),
+          MetadataKey.syncVersion: .number(Double(entry.revision)),
+        ])
+    }
+    var saved: [HealthSample] = []
+    if !samples.isEmpty {
+      do throws(HealthError) { saved = try health.save(samples) } catch {
+        throw Self.healthFailure(error, doing: "save the entries")
+      }
+    }
+    var toDelete: [HealthSample] = []
+    for uuid in app.pendingDeletes {
+      if let id = UUID(uuidString: uuid), let sample = health.sample(with: id) { toDelete.append(sample) }
+    }
+    if !toDelete.isEmpty {
+      do throws(HealthError) { try health.delete(toDelete) } catch {
+        throw Self.healthFailure(error, doing: "delete the samples of deleted entries")
+      }
+    }
+    var changes: [StoreChange] = []
+    var (added, updated) = (0, 0)
+    for (entry, sample) in zip(pending, saved) {
+      if entry.pushedUUID == nil { added += 1 } else { updated += 1 }
+      var pushed = entry
+      pushed.pushedUUID = sample.uuid?.uuidString
+      pushed.pushedRevision = entry.revision
+      changes.append(.putEntry(pushed))
+    }
+    let deleted = app.pendingDeletes.count
+    var newApp = app
+    newApp.pendingDeletes = []
+    changes.append(.setDocument(name: "app", value: newApp.json))
+    try commit(changes, undo: nil)
+    return "pushed \(added) new, \(updated) updated, \(deleted) deleted"
+  }
+
+  /// After `log`, `edit` or `delete` with `set autopush on`: pushes when write is allowed.
+  func autopushIfOn() {
+    guard app.autopush else { return }
+    guard let health = try? health(), health.authorizationStatus(for: .bodyMass) == .sharingAuthorized
+    else { return }
+    do throws(Diagnostic) {
+      print("autopush: " + (try push()))
+    } catch {
+      report(error)
+    }
+  }
+
+  /// Writes the `app` document.
+  func saveApp(_ document: AppDocument) throws(Diagnostic) {
+    try commit([.setDocument(name: "app", value: document.json)], undo: nil)
+  }
+}
+
+extension Date {
+  /// The instant `seconds` after 1970-01-01T00:00:00Z.
+  init(seconds: Int64) { self.init(timeIntervalSince1970: TimeInterval(seconds)) }
+}
