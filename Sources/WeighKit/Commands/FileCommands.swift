@@ -61,6 +61,8 @@ struct ImportCommand: Executable {
       } else if token.isWord("types"), command.types.isEmpty {
         _ = cursor.next()
         command.types = try readTypes(&cursor)
+      } else if ["as", "unit", "types"].contains(token.text.lowercased()), token.kind == .word {
+        throw cursor.error("\(token.text.lowercased()) is given twice; keep one", at: token)
       } else {
         throw cursor.error(
           "expected as apple-health|csv|json, unit kg|lb|st or types <type>,…, \(cursor.got(token))",
@@ -131,7 +133,7 @@ struct ImportCommand: Executable {
         kind: .unreadableInput)
     }
     let plan = try ImportPlan(result, into: session.entries(), session: session)
-    if let note = unitWarning(format: format, result: result) {
+    if !plan.entries.isEmpty, let note = unitWarning(format: format, result: result) {
       session.report(Diagnostic(note, at: unitSpan ?? pathSpan, severity: .warning))
     }
     if !plan.entries.isEmpty {
@@ -182,7 +184,7 @@ struct ImportCommand: Executable {
 
   /// The warning for a file read in an assumed unit, naming how to say the right one.
   private func unitWarning(format: ImportFormat, result: WeightImportResult) -> String? {
-    guard result.unitNote != nil, unit == nil, !result.weights.isEmpty else { return nil }
+    guard result.unitNote != nil, unit == nil else { return nil }
     switch format {
     case .fitbitJSON:
       return
@@ -207,8 +209,8 @@ struct ImportPlan {
   ///
   /// A weight is already present when an entry of any origin has the same source, the same
   /// instant and a weight within 1e-9 kg. New entries from weigh's own files keep their
-  /// number when no entry has it; every other new entry is numbered from the session's next
-  /// number upward, in time order.
+  /// number when no entry has it; every other new entry gets a new number after every
+  /// number in use (and never below the session's next number), in time order.
   ///
   /// - Complexity: O((n + m) log(n + m)) for n existing entries and m weights.
   init(_ result: WeightImportResult, into existing: [Entry], session: Session) {
@@ -243,7 +245,7 @@ struct ImportPlan {
     fresh.sort { ($0.instant, $0.line) < ($1.instant, $1.line) }
     for weight in fresh {
       if var entry = weight.entry {
-        if entry.id >= 1, usedIDs.insert(entry.id).inserted {
+        if (1...Self.largestKeptID).contains(entry.id), usedIDs.insert(entry.id).inserted {
           entries.append(entry)
           continue
         }
@@ -256,14 +258,17 @@ struct ImportPlan {
             source: weight.source, note: weight.note))
       }
     }
-    var next = session.nextEntryID
+    // New numbers come after every number in use, kept ones included, as log's would.
+    var next = max(session.nextEntryID, (usedIDs.max() ?? 0) + 1)
     for index in entries.indices where entries[index].id == 0 {
-      while usedIDs.contains(next) { next += 1 }
       entries[index].id = next
-      usedIDs.insert(next)
+      next += 1
     }
     entries.sort { $0.id < $1.id }
   }
+
+  /// Larger numbers from a file are replaced, so numbering stays far from overflow.
+  static let largestKeptID = Int(Int32.max)
 
   struct PresenceKey: Hashable {
     var source: String
@@ -335,7 +340,7 @@ enum InputFile {
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
       throw Diagnostic(
-        "cannot read \(shown): no such file; check the name (a relative path starts at the script's folder)",
+        "cannot read \(shown): no such file; check the path (relative to the script's folder; in the REPL and -e, to the working folder)",
         at: span, kind: .unreadableInput)
     }
     if isDirectory.boolValue {
