@@ -43,8 +43,8 @@ public struct CommandSpec: Sendable {
 public enum CommandTable {
   /// The commands in the order `help` lists them.
   public static let all: [CommandSpec] =
-    settingsCommands + logCommands + analysisCommands + plannedCommands + fileCommands + clockCommands
-    + scriptingCommands
+    settingsCommands + logCommands + analysisCommands + plannedCommands + fileCommands
+    + clockCommands + scriptingCommands
 
   private static let byName: [String: CommandSpec] = {
     var table: [String: CommandSpec] = [:]

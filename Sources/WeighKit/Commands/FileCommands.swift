@@ -44,7 +44,9 @@ struct ImportCommand: Executable {
   static func parse(_ cursor: inout ArgumentCursor) throws(Diagnostic) -> ImportCommand {
     let fileToken = cursor.peek()
     let path = try cursor.readString("a file name such as export.zip or weight.csv")
-    guard !path.isEmpty else { throw cursor.error("expected a file name, got an empty string", at: fileToken) }
+    guard !path.isEmpty else {
+      throw cursor.error("expected a file name, got an empty string", at: fileToken)
+    }
     var command = ImportCommand(path: path, pathSpan: cursor.span(fileToken))
     while let token = cursor.peek() {
       if token.isWord("as"), command.family == nil {
@@ -55,7 +57,8 @@ struct ImportCommand: Executable {
       } else if token.isWord("unit"), command.unit == nil {
         _ = cursor.next()
         let valueToken = cursor.peek()
-        let word = try cursor.expect(oneOf: ["kg", "lb", "lbs", "st", "g"], what: "a mass unit after unit")
+        let word = try cursor.expect(
+          oneOf: ["kg", "lb", "lbs", "st", "g"], what: "a mass unit after unit")
         command.unit = word == "lbs" ? .lb : MassUnit(rawValue: word)
         command.unitSpan = cursor.span(valueToken)
       } else if token.isWord("types"), command.types.isEmpty {
@@ -95,7 +98,9 @@ struct ImportCommand: Executable {
         let name = part.lowercased()
         guard let type = ImportDataType(rawValue: name) else {
           var message = "unknown type \"\(part)\"; expected \(ImportDataType.listText)"
-          if let guess = Suggestion.closest(to: name, among: ImportDataType.allCases.map(\.rawValue)) {
+          if let guess = Suggestion.closest(
+            to: name, among: ImportDataType.allCases.map(\.rawValue))
+          {
             message += "; did you mean \"\(guess)\"?"
           }
           throw Diagnostic(message, at: span)
@@ -303,7 +308,9 @@ struct ExportCommand: Executable {
   static func parse(_ cursor: inout ArgumentCursor) throws(Diagnostic) -> ExportCommand {
     let fileToken = cursor.peek()
     let path = try cursor.readString("a file name such as weights.csv or weights.json")
-    guard !path.isEmpty else { throw cursor.error("expected a file name, got an empty string", at: fileToken) }
+    guard !path.isEmpty else {
+      throw cursor.error("expected a file name, got an empty string", at: fileToken)
+    }
     var format: WeighExportFormat?
     if cursor.take("as") {
       format = WeighExportFormat(
@@ -326,8 +333,10 @@ struct ExportCommand: Executable {
   func execute(in session: Session) throws(Diagnostic) {
     let entries = try session.entries()
     let text = WeighExporter.text(entries, as: format)
-    try OutputFile.replace(session.resolvePath(path), with: Array(text.utf8), shownAs: path, at: pathSpan)
-    session.print("exported \(entries.count == 1 ? "1 entry" : "\(entries.count) entries") to \(path)")
+    try OutputFile.replace(
+      session.resolvePath(path), with: Array(text.utf8), shownAs: path, at: pathSpan)
+    session.print(
+      "exported \(entries.count == 1 ? "1 entry" : "\(entries.count) entries") to \(path)")
   }
 }
 
@@ -364,15 +373,23 @@ enum InputFile {
 enum OutputFile {
   /// Replaces `path` with `bytes` so that a failure at any point leaves the old file or
   /// none, never half a file: write a temporary sibling, sync it, rename it over.
-  static func replace(_ path: String, with bytes: [UInt8], shownAs shown: String, at span: SourceSpan)
+  static func replace(
+    _ path: String, with bytes: [UInt8], shownAs shown: String, at span: SourceSpan
+  )
     throws(Diagnostic)
   {
     let folder = (path as NSString).deletingLastPathComponent
     var isDirectory: ObjCBool = false
-    if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
-      throw Diagnostic("cannot write \(shown): it is a folder; give a file name such as \(shown)/weights.csv", at: span)
+    if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory),
+      isDirectory.boolValue
+    {
+      throw Diagnostic(
+        "cannot write \(shown): it is a folder; give a file name such as \(shown)/weights.csv",
+        at: span)
     }
-    guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
+    guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory),
+      isDirectory.boolValue
+    else {
       throw Diagnostic(
         "cannot write \(shown): its folder does not exist; create it first", at: span)
     }
@@ -380,7 +397,8 @@ enum OutputFile {
     let temporary = (folder as NSString).appendingPathComponent(".\(name).\(getpid()).tmp")
     func failure(_ action: String) -> Diagnostic {
       let reason = String(cString: strerror(errno)).lowercased()
-      return Diagnostic("cannot write \(shown): \(action) failed: \(reason); nothing was written", at: span)
+      return Diagnostic(
+        "cannot write \(shown): \(action) failed: \(reason); nothing was written", at: span)
     }
     let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
     guard descriptor >= 0 else { throw failure("creating a temporary file in its folder") }
