@@ -213,7 +213,7 @@ struct ImportPlan {
   /// Decides which weights of `result` are new to `existing`.
   ///
   /// A weight is already present when an entry of any origin has the same source, the same
-  /// instant and a weight within 1e-9 kg. New entries from weigh's own files keep their
+  /// instant and a weight within 1e-9 kg; each entry accounts for one weight. New entries from weigh's own files keep their
   /// number when no entry has it; every other new entry gets a new number after every
   /// number in use (and never below the session's next number), in time order.
   ///
@@ -221,17 +221,37 @@ struct ImportPlan {
   init(_ result: WeightImportResult, into existing: [Entry], session: Session) {
     rejections = result.rejections
     alreadyPresent = result.duplicatesInFile
-    var present: [PresenceKey: [Double]] = [:]
+    var unmatched: [PresenceKey: [(id: Int, kilograms: Double)]] = [:]
     for entry in existing {
-      present[PresenceKey(source: entry.source, instant: entry.instant), default: []].append(
-        entry.kilograms)
+      unmatched[PresenceKey(source: entry.source, instant: entry.instant), default: []].append(
+        (entry.id, entry.kilograms))
+    }
+    func same(_ a: Double, _ b: Double) -> Bool { abs(a - b) <= 1e-9 }
+    // Each entry accounts for one weight of the file, so two equal entries of weigh's own
+    // file (the same weight logged twice in a minute) both come back, and only once. An
+    // entry of weigh's file first claims the entry with its own number.
+    var claimed = Array(repeating: false, count: result.weights.count)
+    for (position, weight) in result.weights.enumerated() {
+      guard let id = weight.entry?.id else { continue }
+      let key = PresenceKey(source: weight.source, instant: weight.instant)
+      if let index = unmatched[key]?.firstIndex(where: {
+        $0.id == id && same($0.kilograms, weight.kilograms)
+      }) {
+        unmatched[key]!.remove(at: index)
+        claimed[position] = true
+      }
     }
     var usedIDs = Set(existing.map(\.id))
     let latest = session.now + 60
     var fresh: [ImportedWeight] = []
-    for weight in result.weights {
+    for (position, weight) in result.weights.enumerated() {
       let key = PresenceKey(source: weight.source, instant: weight.instant)
-      if present[key]?.contains(where: { abs($0 - weight.kilograms) <= 1e-9 }) == true {
+      if claimed[position] {
+        alreadyPresent += 1
+        continue
+      }
+      if let index = unmatched[key]?.firstIndex(where: { same($0.kilograms, weight.kilograms) }) {
+        unmatched[key]!.remove(at: index)
         alreadyPresent += 1
         continue
       }
@@ -244,7 +264,6 @@ struct ImportPlan {
           ))
         continue
       }
-      present[key, default: []].append(weight.kilograms)
       fresh.append(weight)
     }
     fresh.sort { ($0.instant, $0.line) < ($1.instant, $1.line) }
