@@ -44,7 +44,7 @@ public enum CommandTable {
   /// The commands in the order `help` lists them.
   public static let all: [CommandSpec] =
     settingsCommands + logCommands + analysisCommands + healthCommands + syncCommands
-    + deviceCommands + plannedCommands + clockCommands + scriptingCommands
+    + deviceCommands + plannedCommands + fileCommands + clockCommands + scriptingCommands
 
   private static let byName: [String: CommandSpec] = {
     var table: [String: CommandSpec] = [:]

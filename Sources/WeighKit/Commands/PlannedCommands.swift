@@ -11,12 +11,5 @@ extension CommandTable {
     planned(
       "summary", .other, ["summary [<date>] [json]"], "today's health summary", "summary json",
       keywords: ["json"]),
-    planned(
-      "import", .files, ["import <file> [as apple-health|csv|json] [types <type>,…]"],
-      "import weights from a file; importing twice adds nothing", "import export.zip",
-      keywords: ["as", "types"]),
-    planned(
-      "export", .files, ["export <file> [as csv|json]"], "export the app's entries",
-      "export weights.csv", keywords: ["as"]),
   ]
 }

@@ -1,0 +1,450 @@
+import Foundation
+
+extension CommandTable {
+  static let fileCommands: [CommandSpec] = [
+    CommandSpec(
+      name: "import", group: .files,
+      usage: ["import <file> [as apple-health|csv|json] [unit kg|lb|st] [types <type>,…]"],
+      summary: "import weights from a file; importing twice adds nothing",
+      example: "import export.zip", keywords: ["as", "unit", "types"],
+      parse: { cursor throws(Diagnostic) in try ImportCommand.parse(&cursor) }),
+    CommandSpec(
+      name: "export", group: .files, usage: ["export <file> [as csv|json]"],
+      summary: "export the app's entries as CSV or JSON that import reads back losslessly",
+      example: "export weights.csv", keywords: ["as"],
+      parse: { cursor throws(Diagnostic) in try ExportCommand.parse(&cursor) }),
+  ]
+}
+
+/// The kinds of data `import … types` names; only weights are imported so far.
+enum ImportDataType: String, CaseIterable {
+  case weight, glucose, steps, energy, exercise, workouts
+
+  /// `weight, glucose, steps, energy, exercise or workouts`
+  static var listText: String {
+    let names = allCases.map(\.rawValue)
+    return names.dropLast().joined(separator: ", ") + " or " + names.last!
+  }
+}
+
+/// `import <file> [as apple-health|csv|json] [unit kg|lb|st] [types <type>,…]`
+struct ImportCommand: Executable {
+  var path: String
+  var pathSpan: SourceSpan
+  /// The family after `as`: `apple-health`, `csv` or `json`.
+  var family: String?
+  var familySpan: SourceSpan?
+  /// The unit for files that do not name theirs (openScale 3.x, Fitbit).
+  var unit: MassUnit?
+  var unitSpan: SourceSpan?
+  var types: [(type: ImportDataType, span: SourceSpan)] = []
+
+  static let families = ["apple-health", "csv", "json"]
+
+  static func parse(_ cursor: inout ArgumentCursor) throws(Diagnostic) -> ImportCommand {
+    let fileToken = cursor.peek()
+    let path = try cursor.readString("a file name such as export.zip or weight.csv")
+    guard !path.isEmpty else {
+      throw cursor.error("expected a file name, got an empty string", at: fileToken)
+    }
+    var command = ImportCommand(path: path, pathSpan: cursor.span(fileToken))
+    while let token = cursor.peek() {
+      if token.isWord("as"), command.family == nil {
+        _ = cursor.next()
+        let valueToken = cursor.peek()
+        command.family = try cursor.expect(oneOf: families, what: "a format after as")
+        command.familySpan = cursor.span(valueToken)
+      } else if token.isWord("unit"), command.unit == nil {
+        _ = cursor.next()
+        let valueToken = cursor.peek()
+        let word = try cursor.expect(
+          oneOf: ["kg", "lb", "lbs", "st", "g"], what: "a mass unit after unit")
+        command.unit = word == "lbs" ? .lb : MassUnit(rawValue: word)
+        command.unitSpan = cursor.span(valueToken)
+      } else if token.isWord("types"), command.types.isEmpty {
+        _ = cursor.next()
+        command.types = try readTypes(&cursor)
+      } else if ["as", "unit", "types"].contains(token.text.lowercased()), token.kind == .word {
+        throw cursor.error("\(token.text.lowercased()) is given twice; keep one", at: token)
+      } else {
+        throw cursor.error(
+          "expected as apple-health|csv|json, unit kg|lb|st or types <type>,…, \(cursor.got(token))",
+          at: token)
+      }
+    }
+    return command
+  }
+
+  /// Reads `glucose,steps` (commas may be followed by a space) after `types`.
+  static func readTypes(_ cursor: inout ArgumentCursor) throws(Diagnostic)
+    -> [(type: ImportDataType, span: SourceSpan)]
+  {
+    var types: [(type: ImportDataType, span: SourceSpan)] = []
+    var wantsMore = true
+    while wantsMore {
+      guard let token = cursor.peek(), token.kind == .word || token.kind == .string else {
+        throw cursor.error(
+          "expected a type such as weight or glucose after types, \(cursor.got(cursor.peek()))",
+          at: cursor.peek())
+      }
+      _ = cursor.next()
+      let utf8 = token.text.utf8
+      for part in token.text.split(separator: ",") {
+        var span = cursor.span(token)
+        if token.kind == .word {
+          span.start = token.start + utf8.distance(from: utf8.startIndex, to: part.startIndex)
+          span.end = span.start + part.utf8.count
+        }
+        let name = part.lowercased()
+        guard let type = ImportDataType(rawValue: name) else {
+          var message = "unknown type \"\(part)\"; expected \(ImportDataType.listText)"
+          if let guess = Suggestion.closest(
+            to: name, among: ImportDataType.allCases.map(\.rawValue))
+          {
+            message += "; did you mean \"\(guess)\"?"
+          }
+          throw Diagnostic(message, at: span)
+        }
+        if !types.contains(where: { $0.type == type }) { types.append((type, span)) }
+      }
+      wantsMore = token.text.hasSuffix(",") || (cursor.peek()?.text.hasPrefix(",") ?? false)
+    }
+    return types
+  }
+
+  func execute(in session: Session) throws(Diagnostic) {
+    if let other = types.first(where: { $0.type != .weight }) {
+      throw Diagnostic("not implemented yet: import types \(other.type.rawValue)", at: other.span)
+    }
+    let url = URL(fileURLWithPath: session.resolvePath(path))
+    try InputFile.checkReadable(url.path, shownAs: path, at: pathSpan)
+    let format = try detectFormat(url)
+    if let unit, let unitSpan, !format.omitsUnit {
+      throw Diagnostic(
+        "\(path) is \(format.displayName), which names its units; leave out unit \(unit.rawValue)",
+        at: unitSpan)
+    }
+    let result: WeightImportResult
+    do {
+      result = try WeightImporter.importWeights(
+        from: url, format: format, timeZone: session.zone.zone, unit: unit)
+    } catch let error as ImportError {
+      throw Diagnostic(
+        "cannot import \(path): \(InputFile.shown(error.description, path: url.path, as: path)); nothing was imported",
+        at: pathSpan)
+    } catch {
+      throw Diagnostic(
+        "cannot read \(path): \(FileProblem.describe(error)); nothing was imported", at: pathSpan,
+        kind: .unreadableInput)
+    }
+    let plan = try ImportPlan(result, into: session.entries(), session: session)
+    if !plan.entries.isEmpty, let note = unitWarning(format: format, result: result) {
+      session.report(Diagnostic(note, at: unitSpan ?? pathSpan, severity: .warning))
+    }
+    if !plan.entries.isEmpty {
+      let count = plan.entries.count == 1 ? "1 entry" : "\(plan.entries.count) entries"
+      try session.commit(
+        plan.entries.map(StoreChange.putEntry),
+        undo: UndoStep(
+          description: "import \(path) (\(count))",
+          changes: plan.entries.map { .removeEntry(id: $0.id) }))
+    }
+    var line =
+      "imported \(plan.entries.count), already present \(plan.alreadyPresent), rejected \(plan.rejections.count)"
+    if let first = plan.rejections.min(by: { $0.line < $1.line }) {
+      line += " (first: line \(first.line): \(first.reason))"
+    }
+    session.print(line)
+  }
+
+  /// The format of the file, checked against `as`.
+  private func detectFormat(_ url: URL) throws(Diagnostic) -> ImportFormat {
+    let detected: ImportFormat?
+    do {
+      detected = try ImportFormat.detect(url: url)
+    } catch {
+      throw Diagnostic(
+        "cannot read \(path): \(FileProblem.describe(error))", at: pathSpan, kind: .unreadableInput)
+    }
+    guard let format = detected else {
+      let expected: String
+      switch family {
+      case "apple-health": expected = "an Apple Health export.zip or export.xml"
+      case "csv": expected = "a Withings weight.csv, an openScale CSV or weigh's own CSV"
+      case "json": expected = "a Fitbit weight JSON or weigh's own JSON"
+      default:
+        expected =
+          "an Apple Health export, Withings weight.csv, openScale CSV, Fitbit weight JSON or weigh's own CSV or JSON"
+      }
+      throw Diagnostic(
+        "cannot tell the format of \(path); expected \(expected)", at: familySpan ?? pathSpan)
+    }
+    if let family, let familySpan, family != format.family {
+      throw Diagnostic(
+        "\(path) is \(format.family) (\(format.displayName)), not \(family); write as \(format.family) or leave out as",
+        at: familySpan)
+    }
+    return format
+  }
+
+  /// The warning for a file read in an assumed unit, naming how to say the right one.
+  private func unitWarning(format: ImportFormat, result: WeightImportResult) -> String? {
+    guard result.unitNote != nil, unit == nil else { return nil }
+    switch format {
+    case .fitbitJSON:
+      return
+        "\(path): Fitbit weight files do not name their unit, so weights were read as lb (Fitbit's export unit); if they were kg, undo and import again with unit kg"
+    default:
+      return
+        "\(path): openScale 3.x files do not name their unit, so WEIGHT was read as kg (openScale's default); if it was lb, undo and import again with unit lb"
+    }
+  }
+}
+
+/// What an import adds: new entries, and the counts for its report.
+struct ImportPlan {
+  /// The new entries, ordered by number.
+  var entries: [Entry] = []
+  /// Weights the log already has, and repeats within the file.
+  var alreadyPresent = 0
+  /// Rows the importer did not take, and weights after the clock.
+  var rejections: [ImportRejection]
+
+  /// Decides which weights of `result` are new to `existing`.
+  ///
+  /// A weight is already present when an entry of any origin has the same source, the same
+  /// instant and a weight within 1e-9 kg; each entry accounts for one weight. New entries from weigh's own files keep their
+  /// number when no entry has it; every other new entry gets a new number after every
+  /// number in use (and never below the session's next number), in time order.
+  ///
+  /// - Complexity: O((n + m) log(n + m)) for n existing entries and m weights.
+  init(_ result: WeightImportResult, into existing: [Entry], session: Session) {
+    rejections = result.rejections
+    alreadyPresent = result.duplicatesInFile
+    var unmatched: [PresenceKey: [(id: Int, kilograms: Double)]] = [:]
+    for entry in existing {
+      unmatched[PresenceKey(source: entry.source, instant: entry.instant), default: []].append(
+        (entry.id, entry.kilograms))
+    }
+    func same(_ a: Double, _ b: Double) -> Bool { abs(a - b) <= 1e-9 }
+    // Each entry accounts for one weight of the file, so two equal entries of weigh's own
+    // file (the same weight logged twice in a minute) both come back, and only once. An
+    // entry of weigh's file first claims the entry with its own number.
+    var claimed = Array(repeating: false, count: result.weights.count)
+    for (position, weight) in result.weights.enumerated() {
+      guard let id = weight.entry?.id else { continue }
+      let key = PresenceKey(source: weight.source, instant: weight.instant)
+      if let index = unmatched[key]?.firstIndex(where: {
+        $0.id == id && same($0.kilograms, weight.kilograms)
+      }) {
+        unmatched[key]!.remove(at: index)
+        claimed[position] = true
+      }
+    }
+    var usedIDs = Set(existing.map(\.id))
+    let latest = session.now + 60
+    var fresh: [ImportedWeight] = []
+    for (position, weight) in result.weights.enumerated() {
+      let key = PresenceKey(source: weight.source, instant: weight.instant)
+      if claimed[position] {
+        alreadyPresent += 1
+        continue
+      }
+      if let index = unmatched[key]?.firstIndex(where: { same($0.kilograms, weight.kilograms) }) {
+        unmatched[key]!.remove(at: index)
+        alreadyPresent += 1
+        continue
+      }
+      guard weight.instant <= latest else {
+        rejections.append(
+          ImportRejection(
+            line: weight.line,
+            reason:
+              "\(session.zone.minuteText(weight.instant)) is after the clock (\(session.zone.minuteText(session.now))); move the clock forward or fix the date"
+          ))
+        continue
+      }
+      fresh.append(weight)
+    }
+    fresh.sort { ($0.instant, $0.line) < ($1.instant, $1.line) }
+    for weight in fresh {
+      if var entry = weight.entry {
+        if (1...Self.largestKeptID).contains(entry.id), usedIDs.insert(entry.id).inserted {
+          entries.append(entry)
+          continue
+        }
+        entry.id = 0
+        entries.append(entry)
+      } else {
+        entries.append(
+          Entry(
+            id: 0, instant: weight.instant, kilograms: weight.kilograms, origin: .import,
+            source: weight.source, note: weight.note))
+      }
+    }
+    // New numbers come after every number in use, kept ones included, as log's would.
+    var next = max(session.nextEntryID, (usedIDs.max() ?? 0) + 1)
+    for index in entries.indices where entries[index].id == 0 {
+      entries[index].id = next
+      next += 1
+    }
+    entries.sort { $0.id < $1.id }
+  }
+
+  /// Larger numbers from a file are replaced, so numbering stays far from overflow.
+  static let largestKeptID = Int(Int32.max)
+
+  struct PresenceKey: Hashable {
+    var source: String
+    var instant: Int64
+  }
+}
+
+extension ImportFormat {
+  /// `a Withings weight.csv`, for messages.
+  var displayName: String {
+    switch self {
+    case .appleHealthZip: "an Apple Health export.zip"
+    case .appleHealthXML: "an Apple Health export.xml"
+    case .withingsCSV: "a Withings weight.csv"
+    case .openScaleCSV: "an openScale CSV"
+    case .fitbitJSON: "a Fitbit weight JSON"
+    case .weighCSV: "weigh's own CSV"
+    case .weighJSON: "weigh's own JSON"
+    }
+  }
+
+  /// Whether the format leaves its unit unsaid, so `import … unit` applies.
+  var omitsUnit: Bool { self == .openScaleCSV || self == .fitbitJSON }
+}
+
+/// `export <file> [as csv|json]`
+struct ExportCommand: Executable {
+  var path: String
+  var pathSpan: SourceSpan
+  var format: WeighExportFormat
+
+  static func parse(_ cursor: inout ArgumentCursor) throws(Diagnostic) -> ExportCommand {
+    let fileToken = cursor.peek()
+    let path = try cursor.readString("a file name such as weights.csv or weights.json")
+    guard !path.isEmpty else {
+      throw cursor.error("expected a file name, got an empty string", at: fileToken)
+    }
+    var format: WeighExportFormat?
+    if cursor.take("as") {
+      format = WeighExportFormat(
+        rawValue: try cursor.expect(oneOf: ["csv", "json"], what: "a format after as"))
+    }
+    try cursor.expectEnd(after: "the file and format")
+    if format == nil {
+      let lowered = path.lowercased()
+      if lowered.hasSuffix(".csv") { format = .csv }
+      if lowered.hasSuffix(".json") { format = .json }
+    }
+    guard let format else {
+      throw cursor.error(
+        "cannot tell the format of \(path) from its name; name it .csv or .json, or add as csv or as json",
+        at: fileToken)
+    }
+    return ExportCommand(path: path, pathSpan: cursor.span(fileToken), format: format)
+  }
+
+  func execute(in session: Session) throws(Diagnostic) {
+    let entries = try session.entries()
+    let text = WeighExporter.text(entries, as: format)
+    try OutputFile.replace(
+      session.resolvePath(path), with: Array(text.utf8), shownAs: path, at: pathSpan)
+    session.print(
+      "exported \(entries.count == 1 ? "1 entry" : "\(entries.count) entries") to \(path)")
+  }
+}
+
+/// Checks on a file a command reads.
+enum InputFile {
+  /// Fails with exit status 66 unless `path` is a readable file.
+  static func checkReadable(_ path: String, shownAs shown: String, at span: SourceSpan)
+    throws(Diagnostic)
+  {
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+      throw Diagnostic(
+        "cannot read \(shown): no such file; check the path (relative to the script's folder; in the REPL and -e, to the working folder)",
+        at: span, kind: .unreadableInput)
+    }
+    if isDirectory.boolValue {
+      throw Diagnostic(
+        "cannot read \(shown): it is a folder; give a file in it", at: span, kind: .unreadableInput)
+    }
+    guard FileManager.default.isReadableFile(atPath: path) else {
+      throw Diagnostic(
+        "cannot read \(shown): permission denied; make the file readable", at: span,
+        kind: .unreadableInput)
+    }
+  }
+
+  /// `message` with the resolved `path` replaced by the name the user wrote.
+  static func shown(_ message: String, path: String, as shown: String) -> String {
+    message.split(separator: path, omittingEmptySubsequences: false).joined(separator: shown)
+  }
+}
+
+/// Writes a file a command produces.
+enum OutputFile {
+  /// Replaces `path` with `bytes` so that a failure at any point leaves the old file or
+  /// none, never half a file: write a temporary sibling, sync it, rename it over.
+  static func replace(
+    _ path: String, with bytes: [UInt8], shownAs shown: String, at span: SourceSpan
+  )
+    throws(Diagnostic)
+  {
+    let folder = (path as NSString).deletingLastPathComponent
+    var isDirectory: ObjCBool = false
+    if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory),
+      isDirectory.boolValue
+    {
+      throw Diagnostic(
+        "cannot write \(shown): it is a folder; give a file name such as \(shown)/weights.csv",
+        at: span)
+    }
+    guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory),
+      isDirectory.boolValue
+    else {
+      throw Diagnostic(
+        "cannot write \(shown): its folder does not exist; create it first", at: span)
+    }
+    let name = (path as NSString).lastPathComponent
+    let temporary = (folder as NSString).appendingPathComponent(".\(name).\(getpid()).tmp")
+    func failure(_ action: String) -> Diagnostic {
+      let reason = String(cString: strerror(errno)).lowercased()
+      return Diagnostic(
+        "cannot write \(shown): \(action) failed: \(reason); nothing was written", at: span)
+    }
+    let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+    guard descriptor >= 0 else { throw failure("creating a temporary file in its folder") }
+    var written = 0
+    var failed = false
+    bytes.withUnsafeBytes { buffer in
+      while written < buffer.count {
+        let count = write(descriptor, buffer.baseAddress! + written, buffer.count - written)
+        if count < 0 {
+          if errno == EINTR { continue }
+          failed = true
+          return
+        }
+        written += count
+      }
+    }
+    if failed || fsync(descriptor) != 0 {
+      let error = failure(failed ? "writing" : "syncing")
+      close(descriptor)
+      unlink(temporary)
+      throw error
+    }
+    close(descriptor)
+    guard rename(temporary, path) == 0 else {
+      let error = failure("renaming the temporary file over it")
+      unlink(temporary)
+      throw error
+    }
+  }
+}
