@@ -170,10 +170,19 @@ extension Session {
     }
     var anchor = fromScratch ? nil : app.anchor.map(QueryAnchor.init(fromValue:))
     let original = try entries()
-    var byID = Dictionary(uniqueKeysWithValues: original.map { ($0.id, $0) })
-    var byUUID: [String: Int] = [:]
-    for entry in original { if let uuid = entry.healthUUID { byUUID[uuid] = entry.id } }
-    var touched: Set<Int> = []
+    if healthIndex == nil { healthIndex = HealthUUIDIndex(original) }
+    let index = healthIndex!
+    // Entries this sync changes (nil: removed), over the untouched log.
+    var overlay: [Int: Entry?] = [:]
+    var linked: [String: Int?] = [:]
+    func entry(_ id: Int) -> Entry? {
+      if let changed = overlay[id] { return changed }
+      return Self.find(id, in: original)
+    }
+    func owner(of uuid: String) -> Int? {
+      if let changed = linked[uuid] { return changed }
+      return index.entryByUUID[uuid]
+    }
     var nextID = nextEntryID
     var (imported, removed, skipped) = (0, 0, 0)
     let tolerance = 0.1 * MassUnit.lb.kilograms
@@ -190,41 +199,42 @@ extension Session {
           let uuid = sample.uuid!.uuidString
           let instant = Int64(sample.startDate.timeIntervalSince1970.rounded(.down))
           if sample.source?.bundleIdentifier == HealthLink.app.source.bundleIdentifier
-            || byUUID[uuid] != nil
+            || owner(of: uuid) != nil
           {
             skipped += 1
             continue
           }
           if app.dedup == "fuzzy",
-            let match = byID.values.filter({
+            let match = (original.map(\.id) + overlay.keys).compactMap(entry).filter({
               $0.healthUUID == nil && abs($0.instant - instant) <= 60
                 && abs($0.kilograms - sample.value) <= tolerance + 1e-9
             }).min(by: { $0.id < $1.id })
           {
-            byID[match.id]!.healthUUID = uuid
-            byUUID[uuid] = match.id
-            touched.insert(match.id)
+            var updated = match
+            updated.healthUUID = uuid
+            overlay[match.id] = updated
+            linked[uuid] = match.id
             skipped += 1
             continue
           }
-          let entry = Entry(
+          overlay[nextID] = Entry(
             id: nextID, instant: instant, kilograms: sample.value, origin: .health,
             source: sample.source?.name ?? "Health", healthUUID: uuid)
-          byID[nextID] = entry
-          byUUID[uuid] = nextID
-          touched.insert(nextID)
+          linked[uuid] = nextID
           nextID += 1
           imported += 1
         case .deleted(let object, _):
           let uuid = object.uuid.uuidString
-          guard let id = byUUID.removeValue(forKey: uuid), let entry = byID[id] else { continue }
-          touched.insert(id)
-          if entry.origin == .health {
-            byID[id] = nil
+          guard let id = owner(of: uuid), let current = entry(id) else { continue }
+          linked[uuid] = .some(nil)
+          if current.origin == .health {
+            overlay[id] = .some(nil)
             removed += 1
           } else {
             // Sync never removes a manual entry; it only forgets the link.
-            byID[id]!.healthUUID = nil
+            var unlinked = current
+            unlinked.healthUUID = nil
+            overlay[id] = unlinked
           }
         }
       }
@@ -233,14 +243,14 @@ extension Session {
     }
     var changes: [StoreChange] = []
     var undo: [StoreChange] = []
-    let before = Dictionary(uniqueKeysWithValues: original.map { ($0.id, $0) })
-    for id in touched.sorted() {
-      if let entry = byID[id] {
-        changes.append(.putEntry(entry))
-        undo.append(before[id].map(StoreChange.putEntry) ?? .removeEntry(id: id))
-      } else if let old = before[id] {
+    for id in overlay.keys.sorted() {
+      let before = Self.find(id, in: original)
+      if let after = overlay[id]! {
+        changes.append(.putEntry(after))
+        undo.append(before.map(StoreChange.putEntry) ?? .removeEntry(id: id))
+      } else if let before {
         changes.append(.removeEntry(id: id))
-        undo.append(.putEntry(old))
+        undo.append(.putEntry(before))
       }
     }
     let oldApp = app

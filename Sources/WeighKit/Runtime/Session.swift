@@ -34,6 +34,9 @@ public final class Session {
   var sourceStack: [(display: String, directory: String)] = []
   /// The simulated Health store, once a command needed it.
   var healthLink: HealthLink?
+  /// Entry numbers by the Health UUID they hold, once a sync needed it; kept up to date
+  /// by `commit`, so an incremental sync costs what changed, not the whole log.
+  var healthIndex: HealthUUIDIndex?
   /// The app's observer query while it observes.
   var observerQuery: ObserverQuery?
   /// `fault completion skip n`: deliveries left whose handler skips its completion.
@@ -150,6 +153,7 @@ public final class Session {
       if case .setDocument("app", let value) = change { app = AppDocument(json: value) }
     }
     if let undo { undoStack.append(undo) }
+    healthIndex?.apply(changes)
   }
 }
 
@@ -206,4 +210,41 @@ struct UndoStep {
 extension Session {
   /// The numbers of the app's entries, for completion of `#12`.
   public func entryNumbers() -> [Int] { (try? entries().map(\.id)) ?? [] }
+}
+
+/// Entry numbers by Health UUID, and the reverse, for sync.
+struct HealthUUIDIndex {
+  private(set) var entryByUUID: [String: Int] = [:]
+  private var uuidByEntry: [Int: String] = [:]
+
+  init(_ entries: [Entry]) {
+    for entry in entries {
+      if let uuid = entry.healthUUID { set(uuid, entry.id) }
+    }
+  }
+
+  private mutating func set(_ uuid: String, _ id: Int) {
+    entryByUUID[uuid] = id
+    uuidByEntry[id] = uuid
+  }
+
+  private mutating func forget(entry id: Int) {
+    if let uuid = uuidByEntry.removeValue(forKey: id) { entryByUUID[uuid] = nil }
+  }
+
+  /// Follows committed changes to the entries table.
+  mutating func apply(_ changes: [StoreChange]) {
+    for change in changes {
+      switch change {
+      case .put(let row) where row.table == EntryCodec.tableName:
+        guard let entry = row.value as? Entry else { continue }
+        forget(entry: entry.id)
+        if let uuid = entry.healthUUID { set(uuid, entry.id) }
+      case .remove(let table, let id) where table == EntryCodec.tableName:
+        forget(entry: id)
+      default:
+        continue
+      }
+    }
+  }
 }
