@@ -24,7 +24,7 @@ extension CommandTable {
       summary: "register the observer query and background delivery for body mass",
       example: "observe on hourly", keywords: ["on", "off", "immediate", "hourly", "daily", "weekly"],
       parse: { cursor throws(Diagnostic) in
-        let state = try cursor.expect(oneOf: ["on", "off"], what: "on or off")
+        let state = try cursor.expect(oneOf: ["on", "off"], what: "observe on or off")
         var frequency = UpdateFrequency.immediate
         if state == "on", !cursor.isAtEnd {
           let word = try cursor.expect(
