@@ -37,6 +37,8 @@ let package = Package(
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
+    // Benchmarks that time one command inside a process (scripts/bench-sync.sh).
+    .executableTarget(name: "weigh-bench", dependencies: ["WeighKit"]),
     .testTarget(
       name: "HealthSimTests",
       dependencies: [

@@ -1,0 +1,62 @@
+// Benchmarks that must time one command inside a process whose setup costs far more
+// (scripts/bench-sync.sh runs this). Prints one line per measurement.
+import Foundation
+import WeighKit
+
+/// Discards output; benchmarks print their own lines.
+final class NullOutput: OutputSink {
+  func write(_ text: String, to channel: OutputChannel) {
+    if channel == .standardError { FileHandle.standardError.write(Data(text.utf8)) }
+  }
+  func flush() {}
+}
+
+func session() -> Session {
+  var options = SessionOptions.golden
+  options.keepGoing = false
+  return try! Session(options: options, output: NullOutput())
+}
+
+func seconds(_ body: () -> Void) -> Double {
+  let start = DispatchTime.now().uptimeNanoseconds
+  body()
+  return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+}
+
+func run(_ session: Session, _ script: String) {
+  guard session.run(script: script, display: "bench", directory: ".") else {
+    fatalError("benchmark script failed: \(script)")
+  }
+}
+
+/// An incremental sync of one new sample over `stored` samples already synced.
+func incrementalSync(stored: Int, repeats: Int) -> Double {
+  let bench = session()
+  // One reading a minute: `stored` samples written by a simulated scale, then synced.
+  run(bench, "clock 2020-01-01T00:00Z\nsimulate scale every 1min start 70kg\nadvance \(stored)min\nsimulate stop all\nsync")
+  var times: [Double] = []
+  for _ in 0..<repeats {
+    run(bench, "advance 1min")
+    times.append(seconds { run(bench, "health add 70.1kg source Withings\nsync") })
+  }
+  return times.sorted()[times.count / 2]
+}
+
+let arguments = CommandLine.arguments.dropFirst()
+switch arguments.first {
+case "sync":
+  for stored in arguments.dropFirst().compactMap(Int.init) {
+    let median = incrementalSync(stored: stored, repeats: 21)
+    print("incremental sync of 1 sample over \(stored) stored: \(String(format: "%.3f", median * 1000)) ms (median of 21)")
+  }
+case "years":
+  let years = Int(arguments.dropFirst().first ?? "10") ?? 10
+  let bench = session()
+  let elapsed = seconds {
+    run(bench, "observe on\napp background\nsimulate scale every 1d at 07:00 start 80kg noise 0.3kg\nadvance \(years * 365)d\nexpect entries == \(years * 365)")
+  }
+  print("\(years) simulated years of a daily scale, background observer, sync per delivery: \(String(format: "%.3f", elapsed)) s")
+default:
+  print("usage: weigh-bench sync <stored>… | weigh-bench years [n]")
+  exit(64)
+}
