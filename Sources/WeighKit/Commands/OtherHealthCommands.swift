@@ -81,7 +81,7 @@ struct WorkoutCommand: Executable {
     let countToken = cursor.peek()
     guard let countToken, countToken.kind == .word, let number = NumberPrefix(countToken.text) else {
       throw cursor.error(
-        "expected a count such as 20 after the exercise, \(cursor.got(countToken))", at: countToken)
+        "expected a count such as 20 after the exercise \(quoted(exercise)), \(cursor.got(countToken))", at: countToken)
     }
     _ = cursor.next()
     var lastToken = countToken
