@@ -111,7 +111,9 @@ struct Fact: Sendable {
     .number(Double(try session.entries().lazy.filter { $0.origin == origin }.count))
   }
 
-  private static func glucose(_ session: Session, _ name: String) throws(Diagnostic) -> GlucoseSummary {
+  private static func glucose(_ session: Session, _ name: String) throws(Diagnostic)
+    -> GlucoseSummary
+  {
     let summary = try session.glucoseFactSummary()
     guard summary.count > 0 else {
       throw Diagnostic("there are no glucose readings, so \(name) has no value")

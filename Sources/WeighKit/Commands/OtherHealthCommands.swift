@@ -79,9 +79,11 @@ struct WorkoutCommand: Executable {
         at: cursor.peek())
     }
     let countToken = cursor.peek()
-    guard let countToken, countToken.kind == .word, let number = NumberPrefix(countToken.text) else {
+    guard let countToken, countToken.kind == .word, let number = NumberPrefix(countToken.text)
+    else {
       throw cursor.error(
-        "expected a count such as 20 after the exercise \(quoted(exercise)), \(cursor.got(countToken))", at: countToken)
+        "expected a count such as 20 after the exercise \(quoted(exercise)), \(cursor.got(countToken))",
+        at: countToken)
     }
     _ = cursor.next()
     var lastToken = countToken
@@ -117,7 +119,8 @@ struct WorkoutCommand: Executable {
     var command = WorkoutCommand(exercise: exercise, count: count, unit: unit, countSpan: countSpan)
     if let token = cursor.peek() {
       guard token.isWord("at") else {
-        throw cursor.error("expected reps, s, min or at <when> after the count, \(cursor.got(token))", at: token)
+        throw cursor.error(
+          "expected reps, s, min or at <when> after the count, \(cursor.got(token))", at: token)
       }
       _ = cursor.next()
       let (instant, span) = try cursor.readInstant()
@@ -146,11 +149,13 @@ struct WorkoutCommand: Executable {
     var metadata: Metadata = ["ExerciseName": .string(exercise)]
     if unit == .reps { metadata["RepCount"] = .number(Double(count)) }
     let sample = HealthSample(
-      workout: WorkoutDetails(activityType: activity, duration: seconds), start: Date(seconds: start),
+      workout: WorkoutDetails(activityType: activity, duration: seconds),
+      start: Date(seconds: start),
       metadata: metadata)
     let saved: [HealthSample]
     do throws(HealthError) { saved = try health.save([sample]) } catch {
-      throw Diagnostic("Health refused to save the workout: \(Session.describe(error))", at: countSpan)
+      throw Diagnostic(
+        "Health refused to save the workout: \(Session.describe(error))", at: countSpan)
     }
     let uuid = saved.first?.uuid?.shortText ?? "?"
     session.print(
@@ -197,7 +202,8 @@ struct GlucoseCommand: Executable {
 
   /// One row per reading: time, mg/dL (right-aligned), band, source.
   static func readingLines(_ readings: [HealthSample], zone: ZonedClock) -> [String] {
-    let rows = [["time", "mg/dL", "band", "source"]]
+    let rows =
+      [["time", "mg/dL", "band", "source"]]
       + readings.map { sample in
         [
           zone.minuteText(sample.startInstant), number(sample.value),
@@ -234,7 +240,8 @@ struct SummaryCommand: Executable {
     let day = date?.day ?? today
     if day > today {
       throw Diagnostic(
-        "\(day.description) is after today (\(today.description)); give today or an earlier date", at: date?.span ?? span)
+        "\(day.description) is after today (\(today.description)); give today or an earlier date",
+        at: date?.span ?? span)
     }
     let summary = try session.healthSummary(of: day, at: span)
     if json {
@@ -280,8 +287,10 @@ extension Session {
   /// The newest workout in Health (latest start; on a tie, the last saved), if any.
   func newestWorkout() throws(Diagnostic) -> HealthSample? {
     let workouts = try health().allSamples(of: .workout)
-    return workouts.enumerated().max { ($0.element.startDate, $0.offset) < ($1.element.startDate, $1.offset) }?
-      .element
+    return workouts.enumerated().max {
+      ($0.element.startDate, $0.offset) < ($1.element.startDate, $1.offset)
+    }?
+    .element
   }
 
   /// The summary of local `day`: glucose and weight as of the day's end, activity within it.
