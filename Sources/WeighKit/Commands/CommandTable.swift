@@ -44,7 +44,8 @@ public enum CommandTable {
   /// The commands in the order `help` lists them.
   public static let all: [CommandSpec] =
     settingsCommands + logCommands + analysisCommands + healthCommands + syncCommands
-    + deviceCommands + plannedCommands + fileCommands + clockCommands + scriptingCommands
+    + deviceCommands + otherHealthCommands + plannedCommands + fileCommands + clockCommands
+    + scriptingCommands
 
   private static let byName: [String: CommandSpec] = {
     var table: [String: CommandSpec] = [:]

@@ -72,20 +72,62 @@ struct Fact: Sendable {
       guard let range = session.lastRange else { throw Diagnostic("run range week <n> first") }
       return .weight(range.high)
     },
+    Fact(name: "glucose.mean") { session throws(Diagnostic) in
+      .number(try glucose(session, "glucose.mean").mean!)
+    },
+    Fact(name: "glucose.cv") { session throws(Diagnostic) in
+      guard let cv = try glucose(session, "glucose.cv").coefficientOfVariation else {
+        throw Diagnostic("glucose.cv needs two glucose readings at least")
+      }
+      return .number(cv)
+    },
+    Fact(name: "glucose.tir") { session throws(Diagnostic) in
+      .number(try glucose(session, "glucose.tir").timeInRange)
+    },
+    Fact(name: "glucose.below") { session throws(Diagnostic) in
+      .number(try glucose(session, "glucose.below").timeBelowRange)
+    },
+    Fact(name: "glucose.above") { session throws(Diagnostic) in
+      .number(try glucose(session, "glucose.above").timeAboveRange)
+    },
+    Fact(name: "workouts") { session throws(Diagnostic) in
+      .number(Double(try session.health().liveSampleCount(of: .workout)))
+    },
+    Fact(name: "workout.type") { session throws(Diagnostic) in
+      .text(try newestWorkout(session, "workout.type").activityType.rawValue)
+    },
+    Fact(name: "workout.duration") { session throws(Diagnostic) in
+      .number(try newestWorkout(session, "workout.duration").duration)
+    },
     Fact(name: "error") { session in .text(session.lastError) },
   ]
 
   /// Facts that arrive with later parts of weigh.
-  static let planned = [
-    "glucose.mean", "glucose.cv",
-    "glucose.tir", "glucose.below", "glucose.above", "workouts", "workout.type",
-    "workout.duration",
-  ]
+  static let planned: [String] = []
 
   static let names = available.map(\.name) + planned
 
   private static func count(_ origin: Origin, _ session: Session) throws(Diagnostic) -> FactValue {
     .number(Double(try session.entries().lazy.filter { $0.origin == origin }.count))
+  }
+
+  private static func glucose(_ session: Session, _ name: String) throws(Diagnostic)
+    -> GlucoseSummary
+  {
+    let summary = try session.glucoseFactSummary()
+    guard summary.count > 0 else {
+      throw Diagnostic("there are no glucose readings, so \(name) has no value")
+    }
+    return summary
+  }
+
+  private static func newestWorkout(_ session: Session, _ name: String) throws(Diagnostic)
+    -> WorkoutDetails
+  {
+    guard let workout = try session.newestWorkout()?.workout else {
+      throw Diagnostic("there are no workouts in Health, so \(name) has no value")
+    }
+    return workout
   }
 
   private static func newest(_ session: Session) throws(Diagnostic) -> Entry {
