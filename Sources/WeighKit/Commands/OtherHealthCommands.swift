@@ -191,12 +191,14 @@ struct GlucoseCommand: Executable {
   func execute(in session: Session) throws(Diagnostic) {
     let readings = try session.glucoseReadings(in: range, at: span)
     guard !readings.isEmpty else {
+      session.lastGlucose = GlucoseSummary(milligramsPerDeciliter: [])
       session.print(range == .all ? "no glucose readings" : "no glucose readings in the range")
       return
     }
     for line in Self.readingLines(readings, zone: session.zone) { session.print(line) }
     session.print("")
     let summary = GlucoseSummary(milligramsPerDeciliter: readings.map(\.value))
+    session.lastGlucose = summary
     for line in summary.lines() { session.print(line) }
   }
 
@@ -278,10 +280,11 @@ extension Session {
 
   /// The readings the `glucose.*` facts are computed over.
   ///
-  /// LANGUAGE.md §5 asks for the readings of the most recent `glucose` command; keeping them
-  /// needs a stored property on Session, so until it has one these are all readings.
+  /// The readings of the most recent `glucose` command; all readings before one is run
+  /// (LANGUAGE.md §5).
   func glucoseFactSummary() throws(Diagnostic) -> GlucoseSummary {
-    GlucoseSummary(milligramsPerDeciliter: try glucoseReadings(in: .all).map(\.value))
+    if let lastGlucose { return lastGlucose }
+    return GlucoseSummary(milligramsPerDeciliter: try glucoseReadings(in: .all).map(\.value))
   }
 
   /// The newest workout in Health (latest start; on a tie, the last saved), if any.

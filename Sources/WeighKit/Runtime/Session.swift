@@ -32,6 +32,8 @@ public final class Session {
   var lastRange: (low: Double, high: Double)?
   /// The scripts being run, innermost last (for `include`).
   var sourceStack: [(display: String, directory: String)] = []
+  /// The readings of the most recent `glucose` command (the `glucose.*` facts).
+  var lastGlucose: GlucoseSummary?
   /// The simulated Health store, once a command needed it.
   var healthLink: HealthLink?
   /// Entry numbers by the Health UUID they hold, once a sync needed it; kept up to date
