@@ -15,15 +15,7 @@ public struct CalendarDay: Hashable, Comparable, Sendable, CustomStringConvertib
 
   /// The day with the given year, month (1–12) and day of month (1–31).
   public init(year: Int, month: Int, day: Int) {
-    // Civil-to-days conversion on a calendar whose years start in March, so that the leap
-    // day is the last day of its year.
-    let y = Int64(month <= 2 ? year - 1 : year)
-    let era = (y >= 0 ? y : y - 399) / 400
-    let yearOfEra = y - era * 400
-    let m = Int64(month)
-    let dayOfYear = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + Int64(day) - 1
-    let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-    dayNumber = era * 146_097 + dayOfEra - 719_468
+    dayNumber = CivilDate(year: year, month: month, day: day).daysSinceEpoch
   }
 
   /// The local calendar day that contains `instant` (seconds since 1970 UTC) in `timeZone`.
@@ -35,16 +27,8 @@ public struct CalendarDay: Hashable, Comparable, Sendable, CustomStringConvertib
 
   /// Year, month (1–12) and day of month.
   public var components: (year: Int, month: Int, day: Int) {
-    let z = dayNumber + 719_468
-    let era = (z >= 0 ? z : z - 146_096) / 146_097
-    let dayOfEra = z - era * 146_097
-    let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-    let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-    let mp = (5 * dayOfYear + 2) / 153
-    let day = dayOfYear - (153 * mp + 2) / 5 + 1
-    let month = mp < 10 ? mp + 3 : mp - 9
-    let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-    return (Int(year), Int(month), Int(day))
+    let date = CivilDate(daysSinceEpoch: dayNumber)
+    return (date.year, date.month, date.day)
   }
 
   /// The year.

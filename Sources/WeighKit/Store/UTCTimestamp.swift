@@ -64,38 +64,16 @@ enum UTCTimestamp {
     return value % divisor < 0 ? quotient - 1 : quotient
   }
 
-  private static func isLeap(_ year: Int) -> Bool {
-    year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
-  }
-
   private static func daysInMonth(_ year: Int, _ month: Int) -> Int {
-    switch month {
-    case 2: return isLeap(year) ? 29 : 28
-    case 4, 6, 9, 11: return 30
-    default: return 31
-    }
+    CivilDate.daysIn(month: month, year: year)
   }
 
-  // Howard Hinnant's days_from_civil / civil_from_days, with 400-year eras starting on
-  // March 1 so that the leap day falls at the end of a year.
   private static func days(fromCivil year: Int, _ month: Int, _ day: Int) -> Int {
-    let shiftedYear = month <= 2 ? year - 1 : year
-    let era = (shiftedYear >= 0 ? shiftedYear : shiftedYear - 399) / 400
-    let yearOfEra = shiftedYear - era * 400
-    let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
-    let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-    return era * 146_097 + dayOfEra - 719_468
+    Int(CivilDate(year: year, month: month, day: day).daysSinceEpoch)
   }
 
   private static func civil(fromDays days: Int) -> (year: Int, month: Int, day: Int) {
-    let shifted = days + 719_468
-    let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
-    let dayOfEra = shifted - era * 146_097
-    let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-    let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-    let monthIndex = (5 * dayOfYear + 2) / 153
-    let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-    let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-    return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    let date = CivilDate(daysSinceEpoch: Int64(days))
+    return (date.year, date.month, date.day)
   }
 }
