@@ -10,7 +10,13 @@ final class HealthLink {
   /// Deleted-object records kept, by position (ascending), with their deletion dates.
   private var deletions: [(position: Int64, date: Date)] = []
   /// Changes recorded since the last commit.
-  var pending: [StoreChange] = []
+  private var changes: [StoreChange] = []
+  /// Health's small state when it changed since the last commit; encoded once at commit,
+  /// because it changes with every scheduled event.
+  private var changedState: HealthSmallState?
+
+  /// Whether anything waits for the next commit.
+  var hasPending: Bool { !changes.isEmpty || changedState != nil }
 
   /// The app's identity in Health.
   static let app = SourceRevision(
@@ -21,7 +27,7 @@ final class HealthLink {
       health = HealthStore(snapshot: HealthSnapshot(state: state, records: records))
     } else {
       health = HealthStore(app: Self.app, seed: seed, clock: clock)
-      pending.append(.setDocument(name: "health", value: DocumentCoding.encode(health.smallState)))
+      changedState = health.smallState
     }
     for record in records {
       switch record {
@@ -37,31 +43,27 @@ final class HealthLink {
     switch change {
     case .sampleSaved(let sample, let position):
       live[sample.uuid!] = (position, sample)
-      pending.append(.put(StoreRow(HealthRecordCodec.self, .sample(sample, position: position))))
+      changes.append(.put(StoreRow(HealthRecordCodec.self, .sample(sample, position: position))))
     case .sampleDeleted(let uuid, let position, let date):
       guard let old = live.removeValue(forKey: uuid) else { return }
-      pending.append(.remove(table: HealthRecordCodec.tableName, id: Int(old.position)))
+      changes.append(.remove(table: HealthRecordCodec.tableName, id: Int(old.position)))
       let record = DeletedObjectRecord(deleting: old.sample, at: date)
-      pending.append(.put(StoreRow(HealthRecordCodec.self, .deletion(record, position: position))))
+      changes.append(.put(StoreRow(HealthRecordCodec.self, .deletion(record, position: position))))
       deletions.append((position, date))
     case .deletedObjectsPurged(let before):
       let dropped = deletions.filter { before == nil || $0.date < before! }
       deletions.removeAll { before == nil || $0.date < before! }
       for item in dropped {
-        pending.append(.remove(table: HealthRecordCodec.tableName, id: Int(item.position)))
+        changes.append(.remove(table: HealthRecordCodec.tableName, id: Int(item.position)))
       }
     case .deletedObjectsTrimmed(let keeping):
       let dropCount = max(0, deletions.count - keeping)
       for item in deletions.prefix(dropCount) {
-        pending.append(.remove(table: HealthRecordCodec.tableName, id: Int(item.position)))
+        changes.append(.remove(table: HealthRecordCodec.tableName, id: Int(item.position)))
       }
       deletions.removeFirst(dropCount)
     case .stateChanged(let state):
-      pending.removeAll {
-        if case .setDocument("health", _) = $0 { return true }
-        return false
-      }
-      pending.append(.setDocument(name: "health", value: DocumentCoding.encode(state)))
+      changedState = state
     }
   }
 
@@ -70,7 +72,12 @@ final class HealthLink {
 
   /// Takes the recorded changes.
   func takePending() -> [StoreChange] {
-    defer { pending = [] }
-    return pending
+    var taken = changes
+    if let changedState {
+      taken.append(.setDocument(name: "health", value: DocumentCoding.encode(changedState)))
+    }
+    changes = []
+    changedState = nil
+    return taken
   }
 }

@@ -65,7 +65,7 @@ extension Session {
     guard let healthLink else { return }
     let events = healthLink.health.advance(to: Date(seconds: now))
     printEvents(events)
-    if !healthLink.pending.isEmpty {
+    if healthLink.hasPending {
       do throws(Diagnostic) { try commit([], undo: nil) } catch { report(error) }
     }
   }
@@ -169,6 +169,26 @@ extension Session {
         "sync failed (fault sync fail): nothing was imported and the anchor stays at \(app.anchor ?? 0)")
     }
     var anchor = fromScratch ? nil : app.anchor.map(QueryAnchor.init(fromValue:))
+    // The log is read inside a function of its own so that no reference to the table is
+    // alive at the commit: one would make the store copy the whole table to change it.
+    let found = try syncChanges(health, anchor: &anchor)
+    var (changes, undo) = (found.changes, found.undo)
+    let (imported, removed, skipped) = (found.imported, found.removed, found.skipped)
+    let oldApp = app
+    var newApp = app
+    newApp.anchor = anchor?.rawValue ?? 0
+    newApp.lastSync = now
+    newApp.syncCount += 1
+    changes.append(.setDocument(name: "app", value: newApp.json))
+    undo.append(.setDocument(name: "app", value: oldApp.json))
+    try commit(changes, undo: UndoStep(description: "sync", changes: undo))
+    return "imported \(imported), removed \(removed), skipped \(skipped) (anchor \(newApp.anchor!))"
+  }
+
+  /// What a sync changes in the log, from `anchor` on; advances `anchor`.
+  private func syncChanges(_ health: HealthStore, anchor: inout QueryAnchor?) throws(Diagnostic)
+    -> (changes: [StoreChange], undo: [StoreChange], imported: Int, removed: Int, skipped: Int)
+  {
     let original = try entries()
     if healthIndex == nil { healthIndex = HealthUUIDIndex(original) }
     let index = healthIndex!
@@ -253,15 +273,7 @@ extension Session {
         undo.append(.putEntry(before))
       }
     }
-    let oldApp = app
-    var newApp = app
-    newApp.anchor = anchor?.rawValue ?? 0
-    newApp.lastSync = now
-    newApp.syncCount += 1
-    changes.append(.setDocument(name: "app", value: newApp.json))
-    undo.append(.setDocument(name: "app", value: oldApp.json))
-    try commit(changes, undo: UndoStep(description: "sync", changes: undo))
-    return "imported \(imported), removed \(removed), skipped \(skipped) (anchor \(newApp.anchor!))"
+    return (changes, undo, imported, removed, skipped)
   }
 
   /// Samples per page of the anchored query.
