@@ -215,7 +215,7 @@ struct ChartCommand: Executable {
     }
     let svg = SVGChart(
       title: "weight \(points.first!.day) to \(points.last!.day)", points: points,
-      unit: session.unit, goal: session.settings.goal)
+      unit: session.unit, goal: session.settings.goal, band: Self.pregnancyBand(points, session))
     let path = session.resolvePath(file.path)
     do {
       try svg.document().write(toFile: path, atomically: true, encoding: .utf8)
@@ -225,6 +225,29 @@ struct ChartCommand: Executable {
         at: file.span)
     }
     session.print("wrote \(file.path) (\(points.count) days)")
+  }
+}
+
+extension ChartCommand {
+  /// The IOM range for each charted day of pregnancy weeks 1–42, when the profile (height,
+  /// pre-pregnancy weight, pregnancy start) is set.
+  static func pregnancyBand(_ points: [TrendPoint], _ session: Session) -> [SVGChart.BandDay] {
+    let settings = session.settings
+    guard let start = settings.pregnancyStart, let first = points.first, let last = points.last
+    else { return [] }
+    let startDay = CalendarDay(dayNumber: start.daysSinceEpoch)
+    var band: [SVGChart.BandDay] = []
+    var day = first.day
+    while day <= last.day {
+      let week = startDay.days(to: day) / 7 + 1
+      if case .success(let range) = PregnancyRange.at(
+        week: week, prePregnancyKilograms: settings.prePregnancy, heightMeters: settings.height)
+      {
+        band.append(SVGChart.BandDay(day: day, low: range.low, high: range.high))
+      }
+      day = day.adding(days: 1)
+    }
+    return band
   }
 }
 

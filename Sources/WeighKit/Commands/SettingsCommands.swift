@@ -8,6 +8,7 @@ extension CommandTable {
       usage: [
         "set unit kg|lb|st", "set tz <IANA name>", "set daily first|morning|latest|average",
         "set height <length>|none", "set pre-pregnancy <weight>|none", "set goal <weight>|none",
+        "set pregnancy-start <date>|none",
         "set dedup uuid|fuzzy", "set autopush on|off", "set sync on|off",
         "set entitlement on|off", "set spurious on|off", "set backoff <duration>",
       ],
@@ -32,6 +33,7 @@ struct SetCommand: Executable {
     case daily(DailyPolicy)
     case height(Double?)
     case prePregnancy(Double?)
+    case pregnancyStart(CivilDate?)
     case goal(Double?)
     case dedup(String)
     /// autopush, sync (the app's switches); entitlement, spurious (Health's knobs).
@@ -40,7 +42,8 @@ struct SetCommand: Executable {
   }
 
   static let names = [
-    "unit", "tz", "daily", "height", "pre-pregnancy", "goal", "dedup", "autopush", "sync",
+    "unit", "tz", "daily", "height", "pre-pregnancy", "goal", "pregnancy-start", "dedup",
+    "autopush", "sync",
     "entitlement", "spurious", "backoff",
   ]
 
@@ -88,6 +91,8 @@ struct SetCommand: Executable {
       change = .backoff(span)
     case "pre-pregnancy":
       change = .prePregnancy(try readProfileWeight(&cursor))
+    case "pregnancy-start":
+      change = .pregnancyStart(cursor.take("none") ? nil : try cursor.readDate())
     default:
       change = .goal(try readProfileWeight(&cursor))
     }
@@ -148,6 +153,9 @@ struct SetCommand: Executable {
     case .prePregnancy(let kilograms):
       settings.prePregnancy = kilograms
       shown = "pre-pregnancy: \(kilograms.map(session.unit.format) ?? "none")"
+    case .pregnancyStart(let date):
+      settings.pregnancyStart = date
+      shown = "pregnancy-start: \(date?.description ?? "none")"
     case .goal(let kilograms):
       settings.goal = kilograms
       shown = "goal: \(kilograms.map(session.unit.format) ?? "none")"
@@ -174,6 +182,7 @@ struct ShowSettings: Executable {
       ("height", settings.height.map(SetCommand.formatHeight) ?? "not set"),
       ("pre-pregnancy", settings.prePregnancy.map(session.format) ?? "not set"),
       ("goal", settings.goal.map(session.format) ?? "not set"),
+      ("pregnancy-start", settings.pregnancyStart?.description ?? "not set"),
       ("dedup", session.app.dedup),
       ("autopush", session.app.autopush ? "on" : "off"),
       ("sync", session.app.syncOnLaunch ? "on" : "off"),

@@ -12,6 +12,8 @@ public struct Settings: Equatable, Sendable {
   public var prePregnancy: Double?
   /// Kilograms.
   public var goal: Double?
+  /// The first day of pregnancy week 1, for the IOM band of `chart … to FILE.svg`.
+  public var pregnancyStart: CivilDate?
 
   public init() {}
 
@@ -25,6 +27,7 @@ public struct Settings: Equatable, Sendable {
     if let height { object["height_m"] = .number(height) }
     if let prePregnancy { object["pre_pregnancy_kg"] = .number(prePregnancy) }
     if let goal { object["goal_kg"] = .number(goal) }
+    if let pregnancyStart { object["pregnancy_start"] = .string(pregnancyStart.description) }
     return .object(object)
   }
 
@@ -43,5 +46,9 @@ public struct Settings: Equatable, Sendable {
     height = object["height_m"]?.doubleValue
     prePregnancy = object["pre_pregnancy_kg"]?.doubleValue
     goal = object["goal_kg"]?.doubleValue
+    if let text = object["pregnancy_start"]?.stringValue {
+      let parts = text.split(separator: "-").compactMap { Int($0) }
+      if parts.count == 3 { pregnancyStart = CivilDate(year: parts[0], month: parts[1], day: parts[2]) }
+    }
   }
 }
