@@ -22,12 +22,14 @@ final class HealthLink {
   static let app = SourceRevision(
     source: HealthSource(name: "weigh", bundleIdentifier: "org.weigh.app"), version: WeighVersion.current)
 
-  init(records: [HealthRecord], state: HealthSmallState?, seed: UInt64, clock: Date) {
+  /// - Parameter persist: whether Health's changes go to the store; an in-memory store
+  ///   keeps Health only in the simulator, which saves encoding its state at every commit.
+  init(records: [HealthRecord], state: HealthSmallState?, seed: UInt64, clock: Date, persist: Bool) {
     if let state {
       health = HealthStore(snapshot: HealthSnapshot(state: state, records: records))
     } else {
       health = HealthStore(app: Self.app, seed: seed, clock: clock)
-      changedState = health.smallState
+      if persist { changedState = health.smallState }
     }
     for record in records {
       switch record {
@@ -35,7 +37,7 @@ final class HealthLink {
       case .deletion(let deleted, let position): deletions.append((position, deleted.deletionDate))
       }
     }
-    health.recorder = { [unowned self] change in self.record(change) }
+    if persist { health.recorder = { [unowned self] change in self.record(change) } }
   }
 
   /// Turns one Health change into store changes.

@@ -36,7 +36,9 @@ extension Session {
     let state = store.documents["health"].flatMap {
       DocumentCoding.decode(HealthSmallState.self, from: $0)
     }
-    let link = HealthLink(records: records, state: state, seed: seed, clock: Date(seconds: now))
+    let link = HealthLink(
+      records: records, state: state, seed: seed, clock: Date(seconds: now),
+      persist: options.store != .memory)
     healthLink = link
     let health = link.health
     if virtualNow == nil, state != nil, !health.simulations.isEmpty {
