@@ -94,6 +94,12 @@ public final class HealthStore {
 
   /// The live sample with a UUID.
   /// - Complexity: O(log n).
+  /// The change position a live sample was saved at (its save order), or nil.
+  public func position(of uuid: UUID) -> Int64? {
+    guard sample(with: uuid) != nil else { return nil }
+    return locations[uuid]?.position
+  }
+
   public func sample(with uuid: UUID) -> HealthSample? {
     guard let location = locations[uuid],
       let index = logs[location.type.ordinal].index(of: location.position),

@@ -182,7 +182,7 @@ struct HealthDeleteCommand: Executable {
 
   func execute(in session: Session) throws(Diagnostic) {
     let health = try session.health()
-    let sample = try Self.resolve(reference, in: health, link: session.healthLink!, at: span)
+    let sample = try Self.resolve(reference, in: health, at: span)
     do throws(HealthError) { _ = try health.deleteAsOwner([sample.uuid!]) } catch {
       throw Diagnostic("Health refused the deletion: \(Session.describe(error))", at: span)
     }
@@ -192,14 +192,15 @@ struct HealthDeleteCommand: Executable {
 
   /// The live sample a UUID, a unique prefix of 4+ hex digits, or `last` names.
   static func resolve(
-    _ reference: String, in health: HealthStore, link: HealthLink, at span: SourceSpan
+    _ reference: String, in health: HealthStore, at span: SourceSpan
   ) throws(Diagnostic) -> HealthSample {
     let all = SampleType.allCases.flatMap { health.allSamples(of: $0) }
     if reference.lowercased() == "last" {
       // The newest start date; on a tie, the most recently saved.
       guard
         let newest = all.max(by: {
-          ($0.startDate, link.position(of: $0.uuid!)) < ($1.startDate, link.position(of: $1.uuid!))
+          ($0.startDate, health.position(of: $0.uuid!) ?? 0)
+            < ($1.startDate, health.position(of: $1.uuid!) ?? 0)
         })
       else { throw Diagnostic("Health has no samples, so there is no last one", at: span) }
       return newest

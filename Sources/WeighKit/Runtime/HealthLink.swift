@@ -69,9 +69,6 @@ final class HealthLink {
     }
   }
 
-  /// The change position of the live sample `uuid` (its save order).
-  func position(of uuid: UUID) -> Int64 { live[uuid]?.position ?? 0 }
-
   /// Takes the recorded changes.
   func takePending() -> [StoreChange] {
     var taken = changes
