@@ -41,7 +41,8 @@ import Testing
         plan = RoundPlan(
           lines: lines, noteBytes: 0,
           kill: .afterAcknowledgements(
-            Int.random(in: 0...lines, using: &random), extraMicroseconds: UInt32.random(in: 0..<3_000, using: &random)))
+            Int.random(in: 0...lines, using: &random),
+            extraMicroseconds: UInt32.random(in: 0..<3_000, using: &random)))
       }
       let lines = ledger.startRound(count: plan.lines)
       let script = store + "-round.wcfg"
@@ -68,9 +69,13 @@ import Testing
         listing.status == 0,
         "round \(round): the store no longer opens after kill -9: \(listing.standardError)")
       let entries = try ListedEntry.parse(listing.standardOutput)
-      try ledger.verify(
-        entries: entries, acknowledgements: acknowledgements, roundRanToEnd: ending == .exited(0),
-        round: round)
+      let problems = ledger.problems(
+        entries: entries, acknowledgements: acknowledgements, roundRanToEnd: ending == .exited(0))
+      for problem in problems.prefix(10) {
+        Issue.record("round \(round) (\(plan.kill)): \(problem)")
+      }
+      // Later rounds would only repeat what went wrong here.
+      guard problems.isEmpty else { break }
 
       let count = try WeighProcess.run(
         ["--store", store, "-e", "expect entries == \(ledger.committedTotal)"])
@@ -78,7 +83,6 @@ import Testing
       let check = try WeighProcess.run(["check", "--store", store])
       #expect(check.status == 0, "round \(round): weigh check says \(check.standardOutput)")
 
-      print("DEBUG round \(round) plan \(plan.lines) \(plan.kill) ending \(ending) acks \(acknowledgements.count) committed \(ledger.committed.last!) files \((try? FileManager.default.contentsOfDirectory(atPath: store)) ?? [])")
       let now = try ManifestProbe.sequence(in: store)
       if now != sequence { compactions += 1 }
       sequence = now
@@ -220,7 +224,8 @@ import Testing
     }
     if damage.isInsideTheRows {
       // Opening reads only a table's first line, so `log` does not notice damage further
-      // down; see the report in docs/performance.md's durability notes.
+      // down and appends its journal line (the table file itself is left alone). When this
+      // starts passing, drop the known-issue wrapper.
       withKnownIssue("log does not read a table's rows, so it appends to a damaged store") {
         expectations()
       }
@@ -286,7 +291,8 @@ struct Acknowledged {
     self.line = line
     let fields = output.split(separator: " ", maxSplits: 1)
     id = Int(fields.first?.dropFirst() ?? "") ?? -1
-    #expect(output == "#\(id) \(line.instant) \(line.weight)", "unexpected acknowledgement \(output)")
+    #expect(
+      output == "#\(id) \(line.instant) \(line.weight)", "unexpected acknowledgement \(output)")
   }
 }
 
@@ -298,7 +304,8 @@ struct ListedEntry: CustomStringConvertible {
   var weight: String
 
   static func parse(_ listing: String) throws -> [ListedEntry] {
-    try listing.split(separator: "\n").map { line in
+    if listing == "no entries\n" { return [] }
+    return try listing.split(separator: "\n").map { line in
       // Columns are padded to a common width, so split on runs of spaces.
       let fields = line.split(separator: " ", maxSplits: 5)
       let id = try #require(
@@ -331,10 +338,11 @@ struct LogLedger {
 
   /// Checks the store's entries after the latest round: earlier rounds are exactly as they
   /// were, the latest one is present as a prefix of its lines that covers every
-  /// acknowledgement, and nothing appears twice.
-  mutating func verify(
-    entries: [ListedEntry], acknowledgements: [String], roundRanToEnd: Bool, round: Int
-  ) throws {
+  /// acknowledgement, and nothing appears twice. Returns what is wrong (empty when sound).
+  mutating func problems(
+    entries: [ListedEntry], acknowledgements: [String], roundRanToEnd: Bool
+  ) -> [String] {
+    var problems: [String] = []
     var roundOf: [String: (round: Int, position: Int)] = [:]
     for (number, lines) in rounds.enumerated() {
       for (position, line) in lines.enumerated() { roundOf[line.instant] = (number, position) }
@@ -343,36 +351,43 @@ struct LogLedger {
     var seenInstants = Set<String>()
     var previousID = 0
     for entry in entries {
-      #expect(entry.id > previousID, "round \(round): entry numbers out of order at \(entry)")
+      if entry.id <= previousID { problems.append("entry numbers out of order at \(entry)") }
       previousID = entry.id
-      #expect(seenInstants.insert(entry.instant).inserted, "round \(round): \(entry) appears twice")
-      let origin = try #require(roundOf[entry.instant], "round \(round): \(entry) was never logged")
-      #expect(entry.weight == rounds[origin.round][origin.position].weight, "round \(round): \(entry)")
+      if !seenInstants.insert(entry.instant).inserted { problems.append("\(entry) appears twice") }
+      guard let origin = roundOf[entry.instant] else {
+        problems.append("\(entry) was never logged")
+        continue
+      }
+      let line = rounds[origin.round][origin.position]
+      if entry.weight != line.weight { problems.append("\(entry) was logged as \(line.weight)") }
       present[origin.round].append(origin.position)
     }
-    for (number, positions) in present.enumerated().dropLast() {
-      #expect(
-        positions.count == committed[number],
-        "round \(round): round \(number) had \(committed[number]) entries, now \(positions.count)")
+    for (number, positions) in present.enumerated().dropLast()
+    where positions.count != committed[number] {
+      problems.append(
+        "round \(number) had \(committed[number]) entries, now \(positions.count)")
     }
     let latest = present.last ?? []
-    #expect(
-      latest == Array(0..<latest.count),
-      "round \(round): the store holds lines \(latest.prefix(20))…, not a prefix of those sent")
-    #expect(
-      latest.count >= acknowledgements.count,
-      "round \(round): \(acknowledgements.count) acknowledged, only \(latest.count) stored")
-    if roundRanToEnd {
-      #expect(latest.count == rounds.last?.count, "round \(round) ran to its end")
+    if latest != Array(0..<latest.count) {
+      problems.append("the store holds lines \(latest.prefix(20))…, not a prefix of those sent")
+    }
+    if latest.count < acknowledgements.count {
+      problems.append("\(acknowledgements.count) acknowledged, only \(latest.count) stored")
+    }
+    if roundRanToEnd && latest.count != rounds.last?.count {
+      problems.append("the round ran to its end, but only \(latest.count) entries are stored")
     }
     let byID = Dictionary(entries.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
     for (line, text) in zip(rounds.last ?? [], acknowledgements) {
       let acknowledged = Acknowledged(line: line, output: text)
-      #expect(
-        byID[acknowledged.id]?.instant == line.instant,
-        "round \(round): \(text) was acknowledged but #\(acknowledged.id) is \(String(describing: byID[acknowledged.id]))")
+      if byID[acknowledged.id]?.instant != line.instant {
+        problems.append(
+          "\(text) was acknowledged, but #\(acknowledged.id) is "
+            + (byID[acknowledged.id].map(String.init(describing:)) ?? "missing"))
+      }
     }
     committed.append(latest.count)
+    return problems
   }
 }
 
@@ -503,7 +518,8 @@ final class RunningWeigh: @unchecked Sendable {
     environment["NO_COLOR"] = "1"
     process.environment = environment
     if let standardInputFile {
-      process.standardInput = try FileHandle(forReadingFrom: URL(fileURLWithPath: standardInputFile))
+      process.standardInput = try FileHandle(
+        forReadingFrom: URL(fileURLWithPath: standardInputFile))
       input = nil
     } else if keepStandardInputOpen {
       let pipe = Pipe()
@@ -596,7 +612,8 @@ final class RunningWeigh: @unchecked Sendable {
     switch process.terminationReason {
     case .exit: return .exited(process.terminationStatus)
     case .uncaughtSignal:
-      return process.terminationStatus == SIGKILL ? .killed : .otherSignal(process.terminationStatus)
+      return process.terminationStatus == SIGKILL
+        ? .killed : .otherSignal(process.terminationStatus)
     @unknown default: return .otherSignal(process.terminationStatus)
     }
   }
