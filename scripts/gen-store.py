@@ -4,7 +4,8 @@
 usage: scripts/gen-store.py N DIR
 
 DIR gets weigh.json, entries.json (one entry per line) and an empty journal.jsonl, as a
-compaction would leave them. Entries are hourly from 2000-01-01, weights around 70 kg.
+compaction would leave them. Entries are ten minutes apart from 2000-01-01 (a million
+end in 2019, so none lies in the future), weights around 70 kg.
 """
 import json
 import os
@@ -25,7 +26,7 @@ def main() -> None:
     with open(os.path.join(directory, "entries.json"), "w") as out:
         out.write('{"format":"weigh-entries","version":1,"sequence":%d,"rows":[' % sequence)
         for index in range(1, count + 1):
-            instant = start + index * 3600
+            instant = start + index * 600
             at = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(instant))
             kg = round(70 + rng.gauss(0, 5), rng.choice((1, 2, 2, 3)))
             kind = rng.random()
