@@ -18,6 +18,7 @@ import Testing
   /// compaction's temporary file exists), then checked from the outside.
   @Test func killAtRandomMomentsLosesNoAcknowledgedEntry() throws {
     let store = WeighProcess.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: store) }
     var random = SplitMix64(seed: 0x5EED_D0AB)
     var ledger = LogLedger()
     var compactions = 0
@@ -96,6 +97,7 @@ import Testing
   /// acknowledges its entry or fails because the store is busy and changes nothing.
   @Test func twoWritersAtOnceLoseNothing() throws {
     let store = WeighProcess.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: store) }
     let perWriter = 20
     let results = WriterResults()
     DispatchQueue.concurrentPerform(iterations: 2) { writer in
@@ -134,6 +136,7 @@ import Testing
   /// lock and writes once the first is done.
   @Test func aSecondLongRunningWriterWaitsForTheFirst() throws {
     let store = WeighProcess.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: store) }
     let count = 50
     let first = try RunningWeigh(["--store", store, "--tz", "UTC"], keepStandardInputOpen: true)
     let firstLines = (0..<count).map { LogLine(index: $0) }
@@ -144,6 +147,7 @@ import Testing
     let script = store + "-second.wcfg"
     try secondLines.map { $0.command + "\n" }.joined().write(
       toFile: script, atomically: true, encoding: .utf8)
+    defer { try? FileManager.default.removeItem(atPath: script) }
     let second = try RunningWeigh(["--store", store, "--tz", "UTC", script])
     // The second writer is now waiting for the lock (or about to); ending the first releases it.
     usleep(200_000)
@@ -165,6 +169,7 @@ import Testing
   /// holder's pid, exits non-zero and changes nothing.
   @Test func aBusyStoreNamesItsHolderAndChangesNothing() throws {
     let store = WeighProcess.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: store) }
     let holder = try RunningWeigh(["--store", store, "--tz", "UTC"], keepStandardInputOpen: true)
     try holder.send(LogLine(index: 0).command + "\n" + LogLine.flush)
     #expect(holder.waitForOutputLines(1))
@@ -191,6 +196,7 @@ import Testing
   @Test(arguments: StoreDamage.allCases)
   func anUnreadableStoreIsRefusedAndLeftAlone(_ damage: StoreDamage) throws {
     let store = try StoreDamage.makeDamagedStore(damage)
+    defer { try? FileManager.default.removeItem(atPath: store.directory) }
     let before = try StoreFiles(store.directory, ignoringLock: true)
 
     let list = try WeighProcess.run(["--store", store.directory, "-e", "list"])
@@ -215,6 +221,7 @@ import Testing
   @Test(arguments: StoreDamage.allCases)
   func aChangeToAnUnreadableStoreIsRefused(_ damage: StoreDamage) throws {
     let store = try StoreDamage.makeDamagedStore(damage)
+    defer { try? FileManager.default.removeItem(atPath: store.directory) }
     let before = try StoreFiles(store.directory, ignoringLock: true)
     let log = try WeighProcess.run(["--store", store.directory, "-e", "log 70kg"])
     let after = try StoreFiles(store.directory, ignoringLock: true)
