@@ -91,6 +91,48 @@ import Testing
     #expect(compactions >= 1, "no round crossed a compaction; the test no longer covers it")
   }
 
+  /// Killing a script of mixed changes (log, edit, delete, settings, undo) leaves the store
+  /// exactly as the same session would after some prefix of it, one that covers every
+  /// change acknowledged; a fresh store each round, compactions included.
+  @Test func killDuringMixedChangesLeavesAPrefixOfThem() throws {
+    let folder = WeighProcess.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    var random = SplitMix64(seed: 0x5EED_3A1D)
+    for round in 0..<6 {
+      let commands = MixedCommands.make(count: 300, using: &random)
+      let store = folder + "/store-\(round)"
+      let script = folder + "/round-\(round).wcfg"
+      // `echo @k` prints only once command k is done; the failing delete flushes it.
+      let text = commands.enumerated().map { "try \($1)\necho @\($0 + 1)\n" + LogLine.flush }
+      try text.joined().write(toFile: script, atomically: true, encoding: .utf8)
+      let target = Int.random(in: 0...commands.count, using: &random)
+      let child = try RunningWeigh(["--store", store, "--tz", "UTC", script])
+      child.waitForOutput { MixedCommands.done(in: $0) >= target }
+      usleep(UInt32.random(in: 0..<2_000, using: &random))
+      child.kill()
+      let ending = child.waitForExit()
+      #expect(ending == .killed || ending == .exited(0), "round \(round): \(ending)")
+      let done = MixedCommands.done(in: child.outputLines())
+
+      let found = try MixedCommands.state(of: ["--store", store], after: [])
+      try #require(found.status == 0, "round \(round): the store does not open: \(found.text)")
+      let candidates = ending == .exited(0) ? [commands.count] : [done, done + 1]
+      var matched = false
+      for count in candidates where count <= commands.count {
+        let expected = try MixedCommands.state(of: ["--memory"], after: Array(commands[..<count]))
+        if expected.text == found.text {
+          matched = true
+          break
+        }
+      }
+      #expect(
+        matched,
+        "round \(round): after \(done) acknowledged commands the store is not the state after \(candidates)"
+      )
+      #expect(try WeighProcess.run(["check", "--store", store]).status == 0, "round \(round)")
+    }
+  }
+
   // MARK: Two processes
 
   /// Two loops of short `weigh -e 'log …'` runs on one store at once: each run either
@@ -398,6 +440,52 @@ struct LogLedger {
   }
 }
 
+/// The mixed scripts of the second kill test.
+enum MixedCommands {
+  /// `count` commands: mostly `log` (some with 3 KB notes, to reach compactions), and
+  /// `edit`, `delete`, settings and `undo` (each may fail; the script runs them with `try`).
+  static func make(count: Int, using random: inout SplitMix64) -> [String] {
+    var commands: [String] = []
+    var logged = 0
+    for index in 0..<count {
+      let roll = Double.random(in: 0..<1, using: &random)
+      if roll < 0.6 || logged < 3 {
+        logged += 1
+        let note =
+          Bool.random(using: &random)
+          ? " note \"" + String(repeating: "z", count: 3_000) + "\"" : ""
+        commands.append(LogLine(index: index).command + note)
+      } else if roll < 0.75 {
+        commands.append("edit #\(Int.random(in: 1...logged, using: &random)) \(60 + index % 100)kg")
+      } else if roll < 0.85 {
+        commands.append("delete #\(Int.random(in: 1...logged, using: &random))")
+      } else if roll < 0.92 {
+        commands.append(
+          ["set unit lb", "set unit kg", "set goal 65kg", "set height 175cm"].randomElement(
+            using: &random)!)
+      } else {
+        commands.append("undo")
+      }
+    }
+    return commands
+  }
+
+  /// The number of commands known to be done: the highest `@k` printed.
+  static func done(in lines: [String]) -> Int {
+    lines.lazy.filter { $0.hasPrefix("@") }.compactMap { Int($0.dropFirst()) }.max() ?? 0
+  }
+
+  /// `list` and `settings` of a session that first runs `commands` (each with `try`).
+  static func state(of store: [String], after commands: [String]) throws -> (
+    status: Int32, text: String
+  ) {
+    let input = commands.map { "try \($0)\n" }.joined() + "echo =====\nlist\nsettings\n"
+    let run = try WeighProcess.run(store + ["--tz", "UTC", "--keep-going"], input: input)
+    let text = run.standardOutput.components(separatedBy: "=====\n").last ?? ""
+    return (run.status, run.status == 0 ? text : run.standardError)
+  }
+}
+
 // MARK: - Rounds of the kill test
 
 /// One round: how many lines, how long a note each carries, and when to kill.
@@ -584,12 +672,19 @@ final class RunningWeigh: @unchecked Sendable {
   /// true when they were.
   @discardableResult
   func waitForOutputLines(_ count: Int) -> Bool {
+    waitForOutput { $0.count >= count }
+  }
+
+  /// Waits (a minute at most) until the lines printed so far satisfy `condition` or the
+  /// child has ended; true when they do.
+  @discardableResult
+  func waitForOutput(_ condition: ([String]) -> Bool) -> Bool {
     for _ in 0..<60_000 {
-      if outputLines().count >= count { return true }
+      if condition(outputLines()) { return true }
       if hasEnded { break }
       usleep(1_000)
     }
-    return outputLines().count >= count
+    return condition(outputLines())
   }
 
   /// Writes `text` to the child's stdin pipe.
