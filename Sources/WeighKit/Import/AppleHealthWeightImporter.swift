@@ -8,25 +8,42 @@ public enum AppleHealthWeightImporter {
   /// - Throws: `ImportError` when the file is not a well-formed export; nothing is imported.
   /// - Complexity: O(file size) time; memory grows with the number of weights only.
   public static func importWeights(from url: URL) throws -> WeightImportResult {
+    try read(url, alsoReading: [], workouts: false).weights
+  }
+
+  /// Reads the weights of `url` and, in the same pass, the records of `recordTypes` and
+  /// (when `workouts`) the workouts, kept in file order with their lines.
+  ///
+  /// - Throws: `ImportError` when the file is not a well-formed export; nothing is read.
+  /// - Complexity: O(file size) time; memory grows with the items kept only.
+  public static func read(_ url: URL, alsoReading recordTypes: Set<String>, workouts: Bool)
+    throws -> AppleHealthImportContents
+  {
     let zipped = try AppleHealthExportReader.isZip(url)
-    var result = WeightImportResult(format: zipped ? .appleHealthZip : .appleHealthXML)
+    var contents = AppleHealthImportContents(
+      weights: WeightImportResult(format: zipped ? .appleHealthZip : .appleHealthXML))
     var seen = Set<WeightKey>()
-    try AppleHealthExportReader.read(contentsOf: url, recordTypes: [healthBodyMassType]) {
-      item, line in
+    try AppleHealthExportReader.read(
+      contentsOf: url, recordTypes: recordTypes.union([healthBodyMassType])
+    ) { item, line in
       switch item {
-      case .record(let record):
+      case .record(let record) where record.type == healthBodyMassType:
         do {
-          result.add(try weight(of: record, line: line), seen: &seen)
+          contents.weights.add(try weight(of: record, line: line), seen: &seen)
         } catch let rejection as ImportRejection {
-          result.rejections.append(rejection)
+          contents.weights.rejections.append(rejection)
         }
+      case .record(let record):
+        contents.records.append((record, line))
+      case .workout(let workout) where workouts:
+        contents.workouts.append((workout, line))
       case .invalid(let rejection):
-        result.rejections.append(rejection)
+        contents.weights.rejections.append(rejection)
       default:
         break
       }
     }
-    return result
+    return contents
   }
 
   /// The weight of one body-mass record, or why it cannot be taken.
@@ -51,4 +68,15 @@ public enum AppleHealthWeightImporter {
       instant: record.startDate.instant, kilograms: kilograms, source: record.sourceName,
       line: line)
   }
+}
+
+/// What one pass over an Apple Health export read: weights, and the other records and
+/// workouts asked for, each with the line it starts on.
+public struct AppleHealthImportContents {
+  /// The body-mass records as weights, with rejections.
+  public var weights: WeightImportResult
+  /// Records of the other types asked for, in file order.
+  public var records: [(record: HealthExportRecord, line: Int)] = []
+  /// Workouts, in file order, when asked for.
+  public var workouts: [(workout: HealthExportWorkout, line: Int)] = []
 }
