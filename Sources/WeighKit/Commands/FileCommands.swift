@@ -152,7 +152,8 @@ struct ImportCommand: Executable {
       } else {
         // One pass, and nothing applied until the reader has seen the whole file well-formed.
         let read = try AppleHealthWeightImporter.read(
-          url, alsoReading: Set(healthTypes.filter { $0 != .workouts }.map(\.sampleType.identifier)),
+          url,
+          alsoReading: Set(healthTypes.filter { $0 != .workouts }.map(\.sampleType.identifier)),
           workouts: healthTypes.contains(.workouts))
         result = read.weights
         contents = read

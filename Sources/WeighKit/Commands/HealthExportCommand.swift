@@ -39,7 +39,9 @@ struct HealthExportCommand: Executable {
     let workouts = ordered(.workout)
     let exportDate = HealthExportDate(instant: session.now, timeZone: zone)
     let body: (AppleHealthExportWriter) throws -> Void = { writer in
-      for sample in records { try writer.write(HealthExportMapping.record(for: sample, timeZone: zone)) }
+      for sample in records {
+        try writer.write(HealthExportMapping.record(for: sample, timeZone: zone))
+      }
       for sample in workouts {
         try writer.write(HealthExportMapping.workout(for: sample, timeZone: zone))
       }

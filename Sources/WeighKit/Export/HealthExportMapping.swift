@@ -103,7 +103,8 @@ enum HealthExportMapping {
         line: line, reason: "\(name) with \(written); expected \(expectedUnits(type))")
     }
     guard let text = record.value, let number = Double(text), number.isFinite else {
-      throw ImportRejection(line: line, reason: "\(name) value '\(record.value ?? "")' is not a number")
+      throw ImportRejection(
+        line: line, reason: "\(name) value '\(record.value ?? "")' is not a number")
     }
     let value = number * unit.canonicalFactor / type.canonicalUnit.canonicalFactor
     switch type {
@@ -122,7 +123,8 @@ enum HealthExportMapping {
     }
     let start = Date(timeIntervalSince1970: TimeInterval(record.startDate.instant))
     let end =
-      type.isInstantaneous ? start : Date(timeIntervalSince1970: TimeInterval(record.endDate.instant))
+      type.isInstantaneous
+      ? start : Date(timeIntervalSince1970: TimeInterval(record.endDate.instant))
     let sample = HealthSample(
       type: type, value: value, start: start, end: end, device: record.device.map(device),
       metadata: metadata(record.metadata))

@@ -43,7 +43,8 @@ struct HealthImportPlan {
     for (record, line) in contents.records {
       guard let type = SampleType(identifier: record.type) else { continue }
       do {
-        candidates.append((try HealthExportMapping.sample(from: record, type: type, line: line), line))
+        candidates.append(
+          (try HealthExportMapping.sample(from: record, type: type, line: line), line))
       } catch let rejection {
         rejections.append(rejection)
       }

@@ -23,7 +23,9 @@ private func saved(
 
 /// Writes the samples with the writer, reads them back with the parser, maps them again.
 private func roundTrip(_ samples: [HealthSample]) throws -> [HealthExportMapping.Imported] {
-  let xml = try AppleHealthExportWriter.xml(exportDate: HealthExportDate(instant: 0, offsetSeconds: 0)) {
+  let xml = try AppleHealthExportWriter.xml(
+    exportDate: HealthExportDate(instant: 0, offsetSeconds: 0)
+  ) {
     writer in
     for sample in samples {
       if sample.type == .workout {
@@ -86,8 +88,10 @@ private func roundTrip(_ samples: [HealthSample]) throws -> [HealthExportMapping
   }
 
   @Test func unitsAreTheCanonicalOnes() {
-    let units = [SampleType.bodyMass, .bloodGlucose, .stepCount, .activeEnergyBurned, .appleExerciseTime]
-      .map { HealthExportMapping.record(for: saved($0, 1, start: winter), timeZone: amsterdam).unit }
+    let units = [
+      SampleType.bodyMass, .bloodGlucose, .stepCount, .activeEnergyBurned, .appleExerciseTime,
+    ]
+    .map { HealthExportMapping.record(for: saved($0, 1, start: winter), timeZone: amsterdam).unit }
     #expect(units == ["kg", "mg/dL", "count", "kcal", "min"])
   }
 
@@ -100,10 +104,12 @@ private func roundTrip(_ samples: [HealthSample]) throws -> [HealthExportMapping
       // Glucose must lie in 0–2000 mg/dL.
       samples.append(
         saved(
-          .bloodGlucose, value < 1900 ? value + 40 : 1999.5, start: start, source: "Dexcom G7", version: nil,
+          .bloodGlucose, value < 1900 ? value + 40 : 1999.5, start: start, source: "Dexcom G7",
+          version: nil,
           device: HealthDevice(name: "G7", manufacturer: "Dexcom"),
           metadata: [MetadataKey.wasUserEntered: .number(1), "Note": .string("a, <b> & \"c\"")]))
-      samples.append(saved(.stepCount, value, start: start, end: start + 600, source: "Sam’s iPhone"))
+      samples.append(
+        saved(.stepCount, value, start: start, end: start + 600, source: "Sam’s iPhone"))
       samples.append(saved(.activeEnergyBurned, value, start: start, end: start + 600))
       samples.append(
         saved(
@@ -162,7 +168,8 @@ private func roundTrip(_ samples: [HealthSample]) throws -> [HealthExportMapping
         value: text)
       return try HealthExportMapping.sample(from: record, type: type, line: 1).sample.value
     }
-    #expect(try value(.bloodGlucose, "mmol<180.1558800000541>/L", "5") == 5 * 18.015_588_000_005_408)
+    #expect(
+      try value(.bloodGlucose, "mmol<180.1558800000541>/L", "5") == 5 * 18.015_588_000_005_408)
     #expect(abs(try value(.activeEnergyBurned, "kJ", "418.4") - 100) < 1e-12)
     #expect(try value(.activeEnergyBurned, "Cal", "310") == 310)
     #expect(try value(.appleExerciseTime, "hr", "0.5") == 30)
