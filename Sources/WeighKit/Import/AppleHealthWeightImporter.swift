@@ -24,7 +24,8 @@ public enum AppleHealthWeightImporter {
       weights: WeightImportResult(format: zipped ? .appleHealthZip : .appleHealthXML))
     var seen = Set<WeightKey>()
     try AppleHealthExportReader.read(
-      contentsOf: url, recordTypes: recordTypes.union([healthBodyMassType])
+      contentsOf: url,
+      recordTypes: recordTypes.union(workouts ? [healthBodyMassType, healthWorkoutType] : [healthBodyMassType])
     ) { item, line in
       switch item {
       case .record(let record) where record.type == healthBodyMassType:
