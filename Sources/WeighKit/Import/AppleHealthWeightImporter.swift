@@ -25,7 +25,8 @@ public enum AppleHealthWeightImporter {
     var seen = Set<WeightKey>()
     try AppleHealthExportReader.read(
       contentsOf: url,
-      recordTypes: recordTypes.union(workouts ? [healthBodyMassType, healthWorkoutType] : [healthBodyMassType])
+      recordTypes: recordTypes.union(
+        workouts ? [healthBodyMassType, healthWorkoutType] : [healthBodyMassType])
     ) { item, line in
       switch item {
       case .record(let record) where record.type == healthBodyMassType:
