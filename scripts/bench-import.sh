@@ -49,9 +49,8 @@ if [ -z "${SKIP_H2S:-}" ] && [ ! -x "$DATA/venv/bin/healthkit-to-sqlite" ]; then
   "$DATA/venv/bin/pip" install -q healthkit-to-sqlite
 fi
 
-if [ ! -x .build/release/weigh ]; then
-  swift build -c release --product weigh >&2 || true
-fi
+# Incremental, so the binary measured is the source checked out.
+swift build -c release --product weigh >&2
 
 # measure NAME COMMAND...: runs once, prints a table row.
 measure() {

@@ -144,19 +144,20 @@ struct ImportCommand: Executable {
     }
     let healthTypes = types.map(\.type).filter { $0 != .weight }
     let result: WeightImportResult
-    var contents: AppleHealthImportContents?
+    var healthPlan: HealthImportPlan?
     do {
       if healthTypes.isEmpty {
         result = try WeightImporter.importWeights(
           from: url, format: format, timeZone: session.zone.zone, unit: unit)
       } else {
-        // One pass, and nothing applied until the reader has seen the whole file well-formed.
-        let read = try AppleHealthWeightImporter.read(
+        // One pass; nothing is applied until the reader has seen the whole file well-formed.
+        var samples = HealthImportPlan(types: Set(healthTypes))
+        result = try AppleHealthWeightImporter.read(
           url,
           alsoReading: Set(healthTypes.filter { $0 != .workouts }.map(\.sampleType.identifier)),
-          workouts: healthTypes.contains(.workouts))
-        result = read.weights
-        contents = read
+          workouts: healthTypes.contains(.workouts)
+        ) { item, line in samples.take(item, line: line) }
+        healthPlan = samples
       }
     } catch let error as ImportError {
       throw Diagnostic(
@@ -168,10 +169,7 @@ struct ImportCommand: Executable {
         kind: .unreadableInput)
     }
     let plan = try ImportPlan(result, into: session.entries(), session: session)
-    var healthPlan: HealthImportPlan?
-    if let contents {
-      healthPlan = try HealthImportPlan(contents, types: Set(healthTypes), session: session)
-    }
+    try healthPlan?.decide(in: session)
     if !plan.entries.isEmpty, let note = unitWarning(format: format, result: result) {
       session.report(Diagnostic(note, at: unitSpan ?? pathSpan, severity: .warning))
     }

@@ -8,20 +8,21 @@ public enum AppleHealthWeightImporter {
   /// - Throws: `ImportError` when the file is not a well-formed export; nothing is imported.
   /// - Complexity: O(file size) time; memory grows with the number of weights only.
   public static func importWeights(from url: URL) throws -> WeightImportResult {
-    try read(url, alsoReading: [], workouts: false).weights
+    try read(url, alsoReading: [], workouts: false) { _, _ in }
   }
 
-  /// Reads the weights of `url` and, in the same pass, the records of `recordTypes` and
-  /// (when `workouts`) the workouts, kept in file order with their lines.
+  /// Reads the weights of `url` and, in the same pass, hands the records of `recordTypes`
+  /// and (when `workouts`) the workouts to `other`, in file order with their lines.
   ///
-  /// - Throws: `ImportError` when the file is not a well-formed export; nothing is read.
-  /// - Complexity: O(file size) time; memory grows with the items kept only.
-  public static func read(_ url: URL, alsoReading recordTypes: Set<String>, workouts: Bool)
-    throws -> AppleHealthImportContents
-  {
+  /// - Throws: `ImportError` when the file is not a well-formed export; what `other` was
+  ///   handed must then be discarded.
+  /// - Complexity: O(file size) time; memory grows with the number of weights only.
+  public static func read(
+    _ url: URL, alsoReading recordTypes: Set<String>, workouts: Bool,
+    other: @escaping (HealthExportItem, Int) throws -> Void
+  ) throws -> WeightImportResult {
     let zipped = try AppleHealthExportReader.isZip(url)
-    var contents = AppleHealthImportContents(
-      weights: WeightImportResult(format: zipped ? .appleHealthZip : .appleHealthXML))
+    var result = WeightImportResult(format: zipped ? .appleHealthZip : .appleHealthXML)
     var seen = Set<WeightKey>()
     try AppleHealthExportReader.read(
       contentsOf: url,
@@ -31,21 +32,19 @@ public enum AppleHealthWeightImporter {
       switch item {
       case .record(let record) where record.type == healthBodyMassType:
         do {
-          contents.weights.add(try weight(of: record, line: line), seen: &seen)
+          result.add(try weight(of: record, line: line), seen: &seen)
         } catch let rejection as ImportRejection {
-          contents.weights.rejections.append(rejection)
+          result.rejections.append(rejection)
         }
-      case .record(let record):
-        contents.records.append((record, line))
-      case .workout(let workout) where workouts:
-        contents.workouts.append((workout, line))
+      case .record, .workout:
+        try other(item, line)
       case .invalid(let rejection):
-        contents.weights.rejections.append(rejection)
+        result.rejections.append(rejection)
       default:
         break
       }
     }
-    return contents
+    return result
   }
 
   /// The weight of one body-mass record, or why it cannot be taken.
@@ -70,15 +69,4 @@ public enum AppleHealthWeightImporter {
       instant: record.startDate.instant, kilograms: kilograms, source: record.sourceName,
       line: line)
   }
-}
-
-/// What one pass over an Apple Health export read: weights, and the other records and
-/// workouts asked for, each with the line it starts on.
-public struct AppleHealthImportContents {
-  /// The body-mass records as weights, with rejections.
-  public var weights: WeightImportResult
-  /// Records of the other types asked for, in file order.
-  public var records: [(record: HealthExportRecord, line: Int)] = []
-  /// Workouts, in file order, when asked for.
-  public var workouts: [(workout: HealthExportWorkout, line: Int)] = []
 }

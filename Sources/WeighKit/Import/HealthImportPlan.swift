@@ -20,43 +20,49 @@ struct HealthImportPlan {
   /// Samples saved, by type; filled by `save`.
   private(set) var imported: [SampleType: Int] = [:]
 
-  /// Decides which records and workouts of `contents` are new to Health.
+  /// Samples read so far, not yet checked against Health.
+  private var candidates: [(imported: HealthExportMapping.Imported, line: Int)] = []
+
+  /// An empty plan for `types` (weights are the log's business and are left out).
+  init(types: Set<ImportDataType>) {
+    self.types = ImportDataType.allCases.filter { types.contains($0) && $0 != .weight }
+  }
+
+  /// Takes one record or workout as the reader hands it over: maps it to a sample at once,
+  /// so only the sample is kept, or records why not.
+  mutating func take(_ item: HealthExportItem, line: Int) {
+    do {
+      switch item {
+      case .record(let record):
+        guard let type = SampleType(identifier: record.type) else { return }
+        candidates.append(
+          (try HealthExportMapping.sample(from: record, type: type, line: line), line))
+      case .workout(let workout):
+        candidates.append((try HealthExportMapping.sample(from: workout, line: line), line))
+      default:
+        return
+      }
+    } catch let rejection {
+      rejections.append(rejection)
+    }
+  }
+
+  /// Decides, once the whole file is read, which samples are new to Health.
   ///
   /// A sample is already present when Health has a live sample of the same type and
   /// source name, starting in the same second, with the same value (within 1e-9 of it);
   /// for a workout the value is its duration. Samples after the clock are rejected.
   ///
   /// - Complexity: O(n + m) hashing for n samples in Health and m in the file.
-  init(_ contents: AppleHealthImportContents, types: Set<ImportDataType>, session: Session)
-    throws(Diagnostic)
-  {
-    self.types = ImportDataType.allCases.filter { types.contains($0) && $0 != .weight }
+  mutating func decide(in session: Session) throws(Diagnostic) {
     let health = try session.health()
     var present: [Key: [Double]] = [:]
-    for type in self.types {
+    for type in types {
       for sample in health.allSamples(of: type.sampleType) {
         present[Key(sample.type, sample.source?.name ?? "", sample.startDate), default: []]
           .append(sample.value)
       }
     }
-    var candidates: [(imported: HealthExportMapping.Imported, line: Int)] = []
-    for (record, line) in contents.records {
-      guard let type = SampleType(identifier: record.type) else { continue }
-      do {
-        candidates.append(
-          (try HealthExportMapping.sample(from: record, type: type, line: line), line))
-      } catch let rejection {
-        rejections.append(rejection)
-      }
-    }
-    for (workout, line) in contents.workouts {
-      do {
-        candidates.append((try HealthExportMapping.sample(from: workout, line: line), line))
-      } catch let rejection {
-        rejections.append(rejection)
-      }
-    }
-    candidates.sort { $0.line < $1.line }
     let latest = Date(seconds: session.now + 60)
     var batchIndex: [SourceRevision: Int] = [:]
     for (imported, line) in candidates {
@@ -85,6 +91,7 @@ struct HealthImportPlan {
         batches.append(Batch(revision: imported.revision, samples: [(sample, line)]))
       }
     }
+    candidates = []
   }
 
   /// Whether nothing is to be saved.

@@ -34,20 +34,55 @@ import Testing
     #expect(result.rejections.isEmpty)
   }
 
-  @Test func keepsTheTypesAskedForInFileOrder() throws {
+  /// The weights and the other items handed over.
+  func read(_ url: URL, _ types: Set<String>, workouts: Bool) throws
+    -> (WeightImportResult, [(item: HealthExportItem, line: Int)])
+  {
+    var others: [(item: HealthExportItem, line: Int)] = []
+    let weights = try AppleHealthWeightImporter.read(url, alsoReading: types, workouts: workouts) {
+      others.append(($0, $1))
+    }
+    return (weights, others)
+  }
+
+  @Test func handsOverTheTypesAskedForInFileOrder() throws {
     let url = try file()
     defer { try? FileManager.default.removeItem(at: url) }
-    let glucose = try AppleHealthWeightImporter.read(
-      url, alsoReading: ["HKQuantityTypeIdentifierBloodGlucose"], workouts: false)
-    #expect(glucose.weights.weights.count == 1)
-    #expect(glucose.records.map(\.record.value) == ["99"])
-    #expect(glucose.records.map(\.line) == [4])
-    #expect(glucose.workouts.isEmpty)
-    #expect(glucose.weights.rejections.isEmpty)
-    let workouts = try AppleHealthWeightImporter.read(url, alsoReading: [], workouts: true)
-    #expect(workouts.records.isEmpty)
-    #expect(workouts.workouts.map(\.workout.activityType) == ["HKWorkoutActivityTypeRunning"])
+    let (weights, glucose) = try read(
+      url, ["HKQuantityTypeIdentifierBloodGlucose"], workouts: false)
+    #expect(weights.weights.count == 1)
+    #expect(weights.rejections.isEmpty)
+    #expect(glucose.map(\.line) == [4])
+    guard case .record(let record) = glucose.first?.item else {
+      Issue.record("expected the glucose record")
+      return
+    }
+    #expect(record.value == "99")
+    let (withWorkouts, workouts) = try read(url, [], workouts: true)
+    #expect(workouts.map(\.line) == [6])
+    guard case .workout(let workout) = workouts.first?.item else {
+      Issue.record("expected the workout")
+      return
+    }
+    #expect(workout.activityType == "HKWorkoutActivityTypeRunning")
     // The workout without a start date is reported, with its line.
-    #expect(workouts.weights.rejections.map(\.line) == [7])
+    #expect(withWorkouts.rejections.map(\.line) == [7])
+  }
+
+  @Test func aBrokenFileHandsOverNothingUsable() throws {
+    let url = FileManager.default.temporaryDirectory
+      .appendingPathComponent("weigh-filter-\(UUID().uuidString).xml")
+    defer { try? FileManager.default.removeItem(at: url) }
+    // Cut inside the last workout: the reader has handed over earlier items, then fails.
+    let cut = Self.xml.prefix(through: Self.xml.range(of: "HKWorkoutActivityTypeYoga")!.lowerBound)
+    try String(cut).write(to: url, atomically: true, encoding: .utf8)
+    var handed = 0
+    #expect(throws: ImportError.self) {
+      _ = try AppleHealthWeightImporter.read(
+        url, alsoReading: ["HKQuantityTypeIdentifierStepCount"], workouts: true
+      ) { _, _ in handed += 1 }
+    }
+    // Hence the command collects first and applies only after the reader finished.
+    #expect(handed == 2)
   }
 }
