@@ -152,10 +152,22 @@ enum HealthExportMapping {
     } else {
       seconds = Double(workout.endDate.instant - workout.startDate.instant)
     }
+    // iOS 16 and later may leave the totals out and give WorkoutStatistics sums instead.
+    let energyStatistics = workout.statistics.first {
+      $0.type == SampleType.activeEnergyBurned.identifier && $0.sum != nil
+    }
+    let distanceStatistics = workout.statistics.first {
+      $0.type.hasPrefix("HKQuantityTypeIdentifierDistance") && $0.sum != nil
+    }
     let energy = try quantity(
-      workout.totalEnergyBurned, unit: workout.totalEnergyBurnedUnit, default: "kcal",
-      in: .kilocalorie, what: "workout energy", line: line)
-    let distance = try distance(workout, line: line)
+      workout.totalEnergyBurned ?? energyStatistics?.sum,
+      unit: workout.totalEnergyBurned != nil
+        ? workout.totalEnergyBurnedUnit : energyStatistics?.unit,
+      default: "kcal", in: .kilocalorie, what: "workout energy", line: line)
+    let distance = try distance(
+      workout.totalDistance ?? distanceStatistics?.sum,
+      unit: workout.totalDistance != nil ? workout.totalDistanceUnit : distanceStatistics?.unit,
+      line: line)
     let details = WorkoutDetails(
       activityType: activityType(workout.activityType), duration: seconds,
       totalEnergyBurned: energy, totalDistance: distance)
@@ -247,19 +259,17 @@ enum HealthExportMapping {
     return number * unit.canonicalFactor / target.canonicalFactor
   }
 
-  private static func distance(_ workout: HealthExportWorkout, line: Int) throws(ImportRejection)
-    -> Double?
+  private static func distance(_ text: String?, unit: String?, line: Int)
+    throws(ImportRejection) -> Double?
   {
-    guard let text = workout.totalDistance else { return nil }
+    guard let text else { return nil }
     let metres: [String: Double] = ["m": 1, "km": 1000, "mi": 1609.344, "yd": 0.9144, "ft": 0.3048]
     guard let number = Double(text), number.isFinite, number >= 0,
-      let factor = metres[workout.totalDistanceUnit ?? "km"]
+      let factor = metres[unit ?? "km"]
     else {
       throw ImportRejection(
         line: line,
-        reason:
-          "workout distance '\(text)' \(workout.totalDistanceUnit ?? "") is not a number of m, km or mi"
-      )
+        reason: "workout distance '\(text)' \(unit ?? "") is not a number of m, km or mi")
     }
     return number * factor
   }

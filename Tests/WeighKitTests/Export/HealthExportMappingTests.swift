@@ -160,6 +160,31 @@ private func roundTrip(_ samples: [HealthSample]) throws -> [HealthExportMapping
     #expect(back.sample.metadata == original.metadata)
   }
 
+  @Test func workoutTotalsComeFromStatisticsWhenLeftOut() throws {
+    let start = HealthExportDate(instant: summer, offsetSeconds: 7200)
+    let end = HealthExportDate(instant: summer + 1800, offsetSeconds: 7200)
+    let workout = HealthExportWorkout(
+      activityType: "HKWorkoutActivityTypeWalking", duration: "1800", durationUnit: "s",
+      sourceName: "Watch", startDate: start, endDate: end,
+      statistics: [
+        .init(
+          type: "HKQuantityTypeIdentifierHeartRate", startDate: start, endDate: end,
+          average: "110", unit: "count/min"),
+        .init(
+          type: "HKQuantityTypeIdentifierActiveEnergyBurned", startDate: start, endDate: end,
+          sum: "836.8", unit: "kJ"),
+        .init(
+          type: "HKQuantityTypeIdentifierDistanceWalkingRunning", startDate: start, endDate: end,
+          sum: "2", unit: "mi"),
+      ])
+    let details = try #require(
+      try HealthExportMapping.sample(from: workout, line: 3).sample.workout)
+    #expect(details.activityType == .walking)
+    #expect(details.duration == 1800)
+    #expect(abs((details.totalEnergyBurned ?? 0) - 200) < 1e-9)
+    #expect(details.totalDistance == 3218.688)
+  }
+
   @Test func recordsAreReadInTheirOwnUnits() throws {
     func value(_ type: SampleType, _ unit: String, _ text: String) throws -> Double {
       let date = HealthExportDate(instant: winter, offsetSeconds: 3600)
