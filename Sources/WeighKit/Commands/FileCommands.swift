@@ -6,7 +6,8 @@ extension CommandTable {
     CommandSpec(
       name: "import", group: .files,
       usage: ["import <file> [as apple-health|csv|json] [unit kg|lb|st] [types <type>,…]"],
-      summary: "import weights from a file; importing twice adds nothing",
+      summary:
+        "import weights from a file; types also brings Apple Health's other data into Health; importing twice adds nothing",
       example: "import export.zip", keywords: ["as", "unit", "types"],
       parse: { cursor throws(Diagnostic) in try ImportCommand.parse(&cursor) }),
     CommandSpec(
