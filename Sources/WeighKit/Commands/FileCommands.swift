@@ -1,11 +1,13 @@
 import Foundation
+import HealthSim
 
 extension CommandTable {
   static let fileCommands: [CommandSpec] = [
     CommandSpec(
       name: "import", group: .files,
       usage: ["import <file> [as apple-health|csv|json] [unit kg|lb|st] [types <type>,…]"],
-      summary: "import weights from a file; importing twice adds nothing",
+      summary:
+        "import weights from a file; types also brings Apple Health's other data into Health; importing twice adds nothing",
       example: "import export.zip", keywords: ["as", "unit", "types"],
       parse: { cursor throws(Diagnostic) in try ImportCommand.parse(&cursor) }),
     CommandSpec(
@@ -16,9 +18,21 @@ extension CommandTable {
   ]
 }
 
-/// The kinds of data `import … types` names; only weights are imported so far.
+/// The kinds of data `import … types` names: weights go into the log, the others into Health.
 enum ImportDataType: String, CaseIterable {
   case weight, glucose, steps, energy, exercise, workouts
+
+  /// The Health sample type the data becomes.
+  var sampleType: SampleType {
+    switch self {
+    case .weight: .bodyMass
+    case .glucose: .bloodGlucose
+    case .steps: .stepCount
+    case .energy: .activeEnergyBurned
+    case .exercise: .appleExerciseTime
+    case .workouts: .workout
+    }
+  }
 
   /// `weight, glucose, steps, energy, exercise or workouts`
   static var listText: String {
@@ -38,6 +52,8 @@ struct ImportCommand: Executable {
   var unit: MassUnit?
   var unitSpan: SourceSpan?
   var types: [(type: ImportDataType, span: SourceSpan)] = []
+  /// From `types` to the last type named.
+  var typesSpan: SourceSpan?
 
   static let families = ["apple-health", "csv", "json"]
 
@@ -62,8 +78,9 @@ struct ImportCommand: Executable {
         command.unit = word == "lbs" ? .lb : MassUnit(rawValue: word)
         command.unitSpan = cursor.span(valueToken)
       } else if token.isWord("types"), command.types.isEmpty {
-        _ = cursor.next()
+        let keyword = cursor.next()!
         command.types = try readTypes(&cursor)
+        command.typesSpan = cursor.span(from: keyword, to: cursor.tokens[cursor.index - 1])
       } else if ["as", "unit", "types"].contains(token.text.lowercased()), token.kind == .word {
         throw cursor.error("\(token.text.lowercased()) is given twice; keep one", at: token)
       } else {
@@ -113,9 +130,6 @@ struct ImportCommand: Executable {
   }
 
   func execute(in session: Session) throws(Diagnostic) {
-    if let other = types.first(where: { $0.type != .weight }) {
-      throw Diagnostic("not implemented yet: import types \(other.type.rawValue)", at: other.span)
-    }
     let url = URL(fileURLWithPath: session.resolvePath(path))
     try InputFile.checkReadable(url.path, shownAs: path, at: pathSpan)
     let format = try detectFormat(url)
@@ -124,10 +138,28 @@ struct ImportCommand: Executable {
         "\(path) is \(format.displayName), which names its units; leave out unit \(unit.rawValue)",
         at: unitSpan)
     }
+    if let typesSpan, format.family != "apple-health" {
+      throw Diagnostic(
+        "types applies only to Apple Health exports; \(path) is \(format.displayName), which holds weights only; leave out types",
+        at: typesSpan)
+    }
+    let healthTypes = types.map(\.type).filter { $0 != .weight }
     let result: WeightImportResult
+    var healthPlan: HealthImportPlan?
     do {
-      result = try WeightImporter.importWeights(
-        from: url, format: format, timeZone: session.zone.zone, unit: unit)
+      if healthTypes.isEmpty {
+        result = try WeightImporter.importWeights(
+          from: url, format: format, timeZone: session.zone.zone, unit: unit)
+      } else {
+        // One pass; nothing is applied until the reader has seen the whole file well-formed.
+        var samples = HealthImportPlan(types: Set(healthTypes))
+        result = try AppleHealthWeightImporter.read(
+          url,
+          alsoReading: Set(healthTypes.filter { $0 != .workouts }.map(\.sampleType.identifier)),
+          workouts: healthTypes.contains(.workouts)
+        ) { item, line in samples.take(item, line: line) }
+        healthPlan = samples
+      }
     } catch let error as ImportError {
       throw Diagnostic(
         "cannot import \(path): \(InputFile.shown(error.description, path: url.path, as: path)); nothing was imported",
@@ -138,8 +170,13 @@ struct ImportCommand: Executable {
         kind: .unreadableInput)
     }
     let plan = try ImportPlan(result, into: session.entries(), session: session)
+    try healthPlan?.decide(in: session)
     if !plan.entries.isEmpty, let note = unitWarning(format: format, result: result) {
       session.report(Diagnostic(note, at: unitSpan ?? pathSpan, severity: .warning))
+    }
+    if var samples = healthPlan, !samples.isEmpty {
+      try samples.save(in: session)
+      healthPlan = samples
     }
     if !plan.entries.isEmpty {
       let count = plan.entries.count == 1 ? "1 entry" : "\(plan.entries.count) entries"
@@ -148,6 +185,8 @@ struct ImportCommand: Executable {
         undo: UndoStep(
           description: "import \(path) (\(count))",
           changes: plan.entries.map { .removeEntry(id: $0.id) }))
+    } else if healthPlan.map({ !$0.isEmpty }) ?? false {
+      try session.commit([], undo: nil)
     }
     var line =
       "imported \(plan.entries.count), already present \(plan.alreadyPresent), rejected \(plan.rejections.count)"
@@ -155,6 +194,7 @@ struct ImportCommand: Executable {
       line += " (first: line \(first.line): \(first.reason))"
     }
     session.print(line)
+    if let healthPlan { session.print(healthPlan.summary) }
   }
 
   /// The format of the file, checked against `as`.
@@ -397,21 +437,8 @@ enum OutputFile {
   )
     throws(Diagnostic)
   {
+    try checkTarget(path, shownAs: shown, at: span)
     let folder = (path as NSString).deletingLastPathComponent
-    var isDirectory: ObjCBool = false
-    if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory),
-      isDirectory.boolValue
-    {
-      throw Diagnostic(
-        "cannot write \(shown): it is a folder; give a file name such as \(shown)/weights.csv",
-        at: span)
-    }
-    guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory),
-      isDirectory.boolValue
-    else {
-      throw Diagnostic(
-        "cannot write \(shown): its folder does not exist; create it first", at: span)
-    }
     let name = (path as NSString).lastPathComponent
     let temporary = (folder as NSString).appendingPathComponent(".\(name).\(getpid()).tmp")
     func failure(_ action: String) -> Diagnostic {
@@ -445,6 +472,56 @@ enum OutputFile {
       let error = failure("renaming the temporary file over it")
       unlink(temporary)
       throw error
+    }
+  }
+
+  /// Fails unless `path` can be replaced: not a folder, and in a folder that exists.
+  static func checkTarget(_ path: String, shownAs shown: String, at span: SourceSpan)
+    throws(Diagnostic)
+  {
+    let folder = (path as NSString).deletingLastPathComponent
+    var isDirectory: ObjCBool = false
+    if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory),
+      isDirectory.boolValue
+    {
+      throw Diagnostic(
+        "cannot write \(shown): it is a folder; give a file name such as \(shown)/weights.csv",
+        at: span)
+    }
+    guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory),
+      isDirectory.boolValue
+    else {
+      throw Diagnostic(
+        "cannot write \(shown): its folder does not exist; create it first", at: span)
+    }
+  }
+
+  /// Replaces `path` with what `write` puts at the temporary URL it is given, then syncs
+  /// and renames it over, so a failure leaves the old file or none, never half a file.
+  static func replace(
+    _ path: String, shownAs shown: String, at span: SourceSpan,
+    writing write: (URL) throws -> Void
+  ) throws(Diagnostic) {
+    try checkTarget(path, shownAs: shown, at: span)
+    let folder = (path as NSString).deletingLastPathComponent
+    let name = (path as NSString).lastPathComponent
+    let temporary = (folder as NSString).appendingPathComponent(".\(name).\(getpid()).tmp")
+    do {
+      try write(URL(fileURLWithPath: temporary))
+    } catch {
+      unlink(temporary)
+      let reason = (error as? ImportError)?.description ?? FileProblem.describe(error)
+      throw Diagnostic("cannot write \(shown): \(reason); nothing was written", at: span)
+    }
+    let descriptor = open(temporary, O_RDONLY | O_CLOEXEC)
+    let synced = descriptor >= 0 && fsync(descriptor) == 0
+    if descriptor >= 0 { close(descriptor) }
+    guard synced, rename(temporary, path) == 0 else {
+      let reason = String(cString: strerror(errno)).lowercased()
+      unlink(temporary)
+      throw Diagnostic(
+        "cannot write \(shown): \(synced ? "renaming the temporary file over it" : "syncing") failed: \(reason); nothing was written",
+        at: span)
     }
   }
 }

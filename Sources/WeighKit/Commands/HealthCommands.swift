@@ -19,7 +19,6 @@ extension CommandTable {
   ]
 
   private static func parseHealth(_ cursor: inout ArgumentCursor) throws(Diagnostic) -> any Executable {
-    let verbToken = cursor.peek()
     let verb = try cursor.expect(
       oneOf: ["add", "delete", "list", "auth", "available", "purge", "export"], what: "a health action")
     switch verb {
@@ -50,7 +49,7 @@ extension CommandTable {
       try cursor.expectEnd(after: "the purge")
       return HealthPurgeCommand(age: age)
     default:
-      throw cursor.error("not implemented yet: health export", at: verbToken)
+      return try HealthExportCommand.parse(&cursor)
     }
   }
 }

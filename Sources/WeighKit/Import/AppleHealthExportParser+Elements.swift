@@ -166,6 +166,9 @@ extension AppleHealthExportParser {
           try handler(.me(allAttributes(p)), tagLine)
         case (.healthData, .activitySummary):
           try handler(.activitySummary(allAttributes(p)), tagLine)
+        case (.healthData, .workout) where !wantsWorkouts,
+          (.healthData, .correlation) where !wants(p):
+          skipping = true
         case (.healthData, .workout):
           let built = try buildWorkout(p)
           if selfClosing {

@@ -38,11 +38,16 @@ public final class AppleHealthExportParser {
   var correlation: HealthExportCorrelation?
   var correlationLine = 0
 
-  /// A reader that builds records of `recordTypes` only (all when nil) and hands them to
-  /// `handler`.
+  /// Whether workouts are built (`healthWorkoutType` among the wanted types, or no filter).
+  let wantsWorkouts: Bool
+
+  /// A reader that builds records and correlations of `recordTypes` only, and workouts only
+  /// when `recordTypes` holds `healthWorkoutType` (everything when nil), and hands them to
+  /// `handler`. Elements left out are still checked for well-formedness.
   public init(recordTypes: Set<String>? = nil, handler: @escaping Handler) {
     self.handler = handler
     self.wantedTypes = recordTypes.map { $0.map { Array($0.utf8) } }
+    self.wantsWorkouts = recordTypes?.contains(healthWorkoutType) ?? true
   }
 
   /// Parses the next chunk of the file.

@@ -8,18 +8,36 @@ public enum AppleHealthWeightImporter {
   /// - Throws: `ImportError` when the file is not a well-formed export; nothing is imported.
   /// - Complexity: O(file size) time; memory grows with the number of weights only.
   public static func importWeights(from url: URL) throws -> WeightImportResult {
+    try read(url, alsoReading: [], workouts: false) { _, _ in }
+  }
+
+  /// Reads the weights of `url` and, in the same pass, hands the records of `recordTypes`
+  /// and (when `workouts`) the workouts to `other`, in file order with their lines.
+  ///
+  /// - Throws: `ImportError` when the file is not a well-formed export; what `other` was
+  ///   handed must then be discarded.
+  /// - Complexity: O(file size) time; memory grows with the number of weights only.
+  public static func read(
+    _ url: URL, alsoReading recordTypes: Set<String>, workouts: Bool,
+    other: @escaping (HealthExportItem, Int) throws -> Void
+  ) throws -> WeightImportResult {
     let zipped = try AppleHealthExportReader.isZip(url)
     var result = WeightImportResult(format: zipped ? .appleHealthZip : .appleHealthXML)
     var seen = Set<WeightKey>()
-    try AppleHealthExportReader.read(contentsOf: url, recordTypes: [healthBodyMassType]) {
-      item, line in
+    try AppleHealthExportReader.read(
+      contentsOf: url,
+      recordTypes: recordTypes.union(
+        workouts ? [healthBodyMassType, healthWorkoutType] : [healthBodyMassType])
+    ) { item, line in
       switch item {
-      case .record(let record):
+      case .record(let record) where record.type == healthBodyMassType:
         do {
           result.add(try weight(of: record, line: line), seen: &seen)
         } catch let rejection as ImportRejection {
           result.rejections.append(rejection)
         }
+      case .record, .workout:
+        try other(item, line)
       case .invalid(let rejection):
         result.rejections.append(rejection)
       default:

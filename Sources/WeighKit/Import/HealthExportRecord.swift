@@ -65,3 +65,6 @@ public struct HealthExportRecord: Hashable, Sendable {
 
 /// The body-mass type identifier, matched whole (`…BodyMassIndex` is a different type).
 public let healthBodyMassType = "HKQuantityTypeIdentifierBodyMass"
+
+/// The identifier that selects workouts in a record-type filter (`HKWorkoutTypeIdentifier`).
+public let healthWorkoutType = "HKWorkoutTypeIdentifier"

@@ -1,0 +1,64 @@
+import Foundation
+import HealthSim
+
+/// `health export <file.zip|file.xml>`: writes every live sample of Health as Apple's
+/// "Export All Health Data" file.
+struct HealthExportCommand: Executable {
+  var path: String
+  var pathSpan: SourceSpan
+  /// Whether to write `export.zip` (else a plain `export.xml`).
+  var zipped: Bool
+
+  static func parse(_ cursor: inout ArgumentCursor) throws(Diagnostic) -> HealthExportCommand {
+    let fileToken = cursor.peek()
+    let path = try cursor.readString("a file name such as export.zip or export.xml")
+    guard !path.isEmpty else {
+      throw cursor.error("expected a file name, got an empty string", at: fileToken)
+    }
+    try cursor.expectEnd(after: "the file")
+    let lowered = path.lowercased()
+    guard lowered.hasSuffix(".zip") || lowered.hasSuffix(".xml") else {
+      throw cursor.error(
+        "cannot tell the format of \(path) from its name; name it .zip (Apple's export.zip) or .xml (a plain export.xml)",
+        at: fileToken)
+    }
+    return HealthExportCommand(
+      path: path, pathSpan: cursor.span(fileToken), zipped: lowered.hasSuffix(".zip"))
+  }
+
+  func execute(in session: Session) throws(Diagnostic) {
+    let health = try session.health()
+    let zone = session.zone.zone
+    // Apple lists records type by type in time order, then workouts.
+    func ordered(_ type: SampleType) -> [HealthSample] {
+      health.allSamples(of: type).sorted {
+        ($0.startDate, $0.uuid!.uuidString) < ($1.startDate, $1.uuid!.uuidString)
+      }
+    }
+    let records = SampleType.allCases.filter { $0 != .workout }.flatMap(ordered)
+    let workouts = ordered(.workout)
+    let exportDate = HealthExportDate(instant: session.now, timeZone: zone)
+    let body: (AppleHealthExportWriter) throws -> Void = { writer in
+      for sample in records {
+        try writer.write(HealthExportMapping.record(for: sample, timeZone: zone))
+      }
+      for sample in workouts {
+        try writer.write(HealthExportMapping.workout(for: sample, timeZone: zone))
+      }
+    }
+    try OutputFile.replace(session.resolvePath(path), shownAs: path, at: pathSpan) { url in
+      if zipped {
+        try AppleHealthExportWriter.writeZip(to: url, exportDate: exportDate, body: body)
+      } else {
+        try AppleHealthExportWriter.writeXML(to: url, exportDate: exportDate, body: body)
+      }
+    }
+    session.print(
+      "exported \(Self.count(records.count, "record")) and \(Self.count(workouts.count, "workout")) to \(path)"
+    )
+  }
+
+  static func count(_ number: Int, _ noun: String) -> String {
+    number == 1 ? "1 \(noun)" : "\(number) \(noun)s"
+  }
+}

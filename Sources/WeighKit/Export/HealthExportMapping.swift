@@ -1,0 +1,276 @@
+import Foundation
+import HealthSim
+
+/// Maps Health samples to the records and workouts of Apple's export format and back.
+///
+/// Export writes each value in its type's canonical unit (kg, mg/dL, count, kcal, min), so
+/// the number written is the number stored and reading it back gives the same Double.
+enum HealthExportMapping {
+  /// The object address written into device descriptions; Apple's vary per record and
+  /// identify nothing, so a stable one keeps exports reproducible.
+  static let deviceAddress: UInt64 = 0x2_82a4_5810
+
+  // MARK: Samples to export items
+
+  /// The `Record` for a quantity sample, dates in `timeZone` with each moment's own offset.
+  static func record(for sample: HealthSample, timeZone: TimeZone) -> HealthExportRecord {
+    HealthExportRecord(
+      type: sample.type.identifier, sourceName: sample.source?.name ?? "Health",
+      sourceVersion: sample.sourceRevision?.version,
+      device: sample.device.map(deviceText), unit: sample.type.canonicalUnit.unitString,
+      creationDate: sample.creationDate.map { exportDate($0, timeZone) },
+      startDate: exportDate(sample.startDate, timeZone),
+      endDate: exportDate(sample.endDate, timeZone), value: number(sample.value),
+      metadata: metadataEntries(sample.metadata, timeZone: timeZone))
+  }
+
+  /// The `Workout` for a workout sample: duration in min, distance in km, energy in kcal.
+  static func workout(for sample: HealthSample, timeZone: TimeZone) -> HealthExportWorkout {
+    let details = sample.workout
+    return HealthExportWorkout(
+      activityType: (details?.activityType ?? .other).exportName,
+      duration: number(sample.value), durationUnit: "min",
+      totalDistance: details?.totalDistance.map { number($0 / 1000) },
+      totalDistanceUnit: details?.totalDistance == nil ? nil : "km",
+      totalEnergyBurned: details?.totalEnergyBurned.map(number),
+      totalEnergyBurnedUnit: details?.totalEnergyBurned == nil ? nil : "kcal",
+      sourceName: sample.source?.name ?? "Health", sourceVersion: sample.sourceRevision?.version,
+      device: sample.device.map(deviceText),
+      creationDate: sample.creationDate.map { exportDate($0, timeZone) },
+      startDate: exportDate(sample.startDate, timeZone),
+      endDate: exportDate(sample.endDate, timeZone),
+      metadata: metadataEntries(sample.metadata, timeZone: timeZone))
+  }
+
+  /// Apple's description of a device.
+  static func deviceText(_ device: HealthDevice) -> String {
+    HealthExportDevice(
+      name: device.name, manufacturer: device.manufacturer, model: device.model,
+      hardware: device.hardwareVersion, firmware: device.firmwareVersion,
+      software: device.softwareVersion, localIdentifier: device.localIdentifier
+    ).exportDescription(address: deviceAddress)
+  }
+
+  /// Metadata sorted by key, values as Apple prints them (booleans 0/1, dates like the
+  /// record's own dates).
+  static func metadataEntries(_ metadata: Metadata, timeZone: TimeZone)
+    -> [HealthExportMetadataEntry]
+  {
+    metadata.keys.sorted().map { key in
+      let value = metadata[key]!
+      let text: String
+      if case .date(let date) = value {
+        text = exportDate(date, timeZone).description
+      } else {
+        text = value.description
+      }
+      return HealthExportMetadataEntry(key: key, value: text)
+    }
+  }
+
+  /// A number as short as reads back exactly: `70`, `68.5`, `0.1`.
+  static func number(_ value: Double) -> String {
+    if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
+    return "\(value)"
+  }
+
+  static func exportDate(_ date: Date, _ timeZone: TimeZone) -> HealthExportDate {
+    HealthExportDate(
+      instant: Int64(date.timeIntervalSince1970.rounded(.down)), timeZone: timeZone)
+  }
+
+  // MARK: Export items to samples
+
+  /// A sample to save and the revision to save it as.
+  struct Imported {
+    var sample: HealthSample
+    var revision: SourceRevision
+  }
+
+  /// The sample of a record of a type weigh models (`types` names it), or why not.
+  ///
+  /// The unit is read from the record and converted to the canonical unit; values are
+  /// checked as `health add` checks them.
+  static func sample(from record: HealthExportRecord, type: SampleType, line: Int)
+    throws(ImportRejection) -> Imported
+  {
+    let name = typeName(type)
+    guard let unitText = record.unit, let unit = HealthUnit(from: unitText),
+      unit.dimension == type.canonicalUnit.dimension
+    else {
+      let written = record.unit.map { "unit '\($0)'" } ?? "no unit"
+      throw ImportRejection(
+        line: line, reason: "\(name) with \(written); expected \(expectedUnits(type))")
+    }
+    guard let text = record.value, let number = Double(text), number.isFinite else {
+      throw ImportRejection(
+        line: line, reason: "\(name) value '\(record.value ?? "")' is not a number")
+    }
+    let value = number * unit.canonicalFactor / type.canonicalUnit.canonicalFactor
+    switch type {
+    case .bloodGlucose:
+      guard value > 0, value < 2000 else {
+        throw ImportRejection(
+          line: line, reason: "glucose \(text) \(unitText) is outside 0–2000 mg/dL")
+      }
+    default:
+      guard value >= 0 else {
+        throw ImportRejection(line: line, reason: "\(name) \(text) is negative")
+      }
+    }
+    guard record.endDate.instant >= record.startDate.instant else {
+      throw ImportRejection(line: line, reason: "\(name) ends before it starts")
+    }
+    let start = Date(timeIntervalSince1970: TimeInterval(record.startDate.instant))
+    let end =
+      type.isInstantaneous
+      ? start : Date(timeIntervalSince1970: TimeInterval(record.endDate.instant))
+    let sample = HealthSample(
+      type: type, value: value, start: start, end: end, device: record.device.map(device),
+      metadata: metadata(record.metadata))
+    return Imported(sample: sample, revision: revision(record.sourceName, record.sourceVersion))
+  }
+
+  /// The sample of a workout, or why not. Activity types weigh does not model become
+  /// `other`; distance and energy are read in their written units.
+  static func sample(from workout: HealthExportWorkout, line: Int) throws(ImportRejection)
+    -> Imported
+  {
+    guard workout.endDate.instant >= workout.startDate.instant else {
+      throw ImportRejection(line: line, reason: "workout ends before it starts")
+    }
+    let seconds: Double
+    if workout.duration != nil {
+      guard let minutes = workout.durationMinutes, minutes.isFinite, minutes >= 0 else {
+        throw ImportRejection(
+          line: line,
+          reason:
+            "workout duration '\(workout.duration ?? "")' \(workout.durationUnit ?? "") is not a number of min, s or hr"
+        )
+      }
+      seconds = minutes * 60
+    } else {
+      seconds = Double(workout.endDate.instant - workout.startDate.instant)
+    }
+    // iOS 16 and later may leave the totals out and give WorkoutStatistics sums instead.
+    let energyStatistics = workout.statistics.first {
+      $0.type == SampleType.activeEnergyBurned.identifier && $0.sum != nil
+    }
+    let distanceStatistics = workout.statistics.first {
+      $0.type.hasPrefix("HKQuantityTypeIdentifierDistance") && $0.sum != nil
+    }
+    let energy = try quantity(
+      workout.totalEnergyBurned ?? energyStatistics?.sum,
+      unit: workout.totalEnergyBurned != nil
+        ? workout.totalEnergyBurnedUnit : energyStatistics?.unit,
+      default: "kcal", in: .kilocalorie, what: "workout energy", line: line)
+    let distance = try distance(
+      workout.totalDistance ?? distanceStatistics?.sum,
+      unit: workout.totalDistance != nil ? workout.totalDistanceUnit : distanceStatistics?.unit,
+      line: line)
+    let details = WorkoutDetails(
+      activityType: activityType(workout.activityType), duration: seconds,
+      totalEnergyBurned: energy, totalDistance: distance)
+    let start = Date(timeIntervalSince1970: TimeInterval(workout.startDate.instant))
+    let sample = HealthSample(
+      workout: details, start: start,
+      end: Date(timeIntervalSince1970: TimeInterval(workout.endDate.instant)),
+      device: workout.device.map(device), metadata: metadata(workout.metadata))
+    return Imported(sample: sample, revision: revision(workout.sourceName, workout.sourceVersion))
+  }
+
+  /// `HKWorkoutActivityTypeRunning` → `.running`; unknown activities → `.other`.
+  static func activityType(_ exportName: String) -> HealthSim.WorkoutActivityType {
+    let prefix = "HKWorkoutActivityType"
+    guard exportName.hasPrefix(prefix) else { return .other }
+    let rest = exportName.dropFirst(prefix.count)
+    let raw = rest.prefix(1).lowercased() + rest.dropFirst()
+    return HealthSim.WorkoutActivityType(rawValue: raw) ?? .other
+  }
+
+  /// A device from Apple's description; text in another shape becomes the device's name.
+  static func device(_ text: String) -> HealthDevice {
+    guard let parsed = HealthExportDevice(exportDescription: text) else {
+      return HealthDevice(name: text)
+    }
+    return HealthDevice(
+      name: parsed.name, manufacturer: parsed.manufacturer, model: parsed.model,
+      hardwareVersion: parsed.hardware, firmwareVersion: parsed.firmware,
+      softwareVersion: parsed.software, localIdentifier: parsed.localIdentifier)
+  }
+
+  /// Metadata from an export: HealthKit's boolean and number keys become numbers again so
+  /// that `user-entered` and sync versions work; everything else stays the text it was.
+  static func metadata(_ entries: [HealthExportMetadataEntry]) -> Metadata {
+    var metadata: Metadata = [:]
+    for entry in entries {
+      if numericKeys.contains(entry.key), let number = Double(entry.value) {
+        metadata[entry.key] = .number(number)
+      } else {
+        metadata[entry.key] = .string(entry.value)
+      }
+    }
+    return metadata
+  }
+
+  static let numericKeys: Set<String> = [MetadataKey.wasUserEntered, MetadataKey.syncVersion]
+
+  /// The revision a record's source saves as; the bundle is derived from the name, as
+  /// `health add` derives it.
+  static func revision(_ name: String, _ version: String?) -> SourceRevision {
+    SourceRevision(
+      source: HealthSource(name: name, bundleIdentifier: HealthAddCommand.bundle(for: name)),
+      version: version)
+  }
+
+  /// The language's word for a type (`glucose`), for messages.
+  static func typeName(_ type: SampleType) -> String {
+    switch type {
+    case .bodyMass: "weight"
+    case .bloodGlucose: "glucose"
+    case .stepCount: "steps"
+    case .activeEnergyBurned: "energy"
+    case .appleExerciseTime: "exercise"
+    case .workout: "workout"
+    }
+  }
+
+  static func expectedUnits(_ type: SampleType) -> String {
+    switch type {
+    case .bodyMass: "kg, lb, g or st"
+    case .bloodGlucose: "mg/dL or mmol/L"
+    case .stepCount: "count"
+    case .activeEnergyBurned: "kcal, Cal or kJ"
+    case .appleExerciseTime, .workout: "min, s or hr"
+    }
+  }
+
+  private static func quantity(
+    _ text: String?, unit: String?, default defaultUnit: String, in target: HealthUnit,
+    what: String, line: Int
+  ) throws(ImportRejection) -> Double? {
+    guard let text else { return nil }
+    guard let number = Double(text), number.isFinite, number >= 0,
+      let unit = HealthUnit(from: unit ?? defaultUnit), unit.dimension == target.dimension
+    else {
+      throw ImportRejection(
+        line: line, reason: "\(what) '\(text)' \(unit ?? "") is not a number of kcal, Cal or kJ")
+    }
+    return number * unit.canonicalFactor / target.canonicalFactor
+  }
+
+  private static func distance(_ text: String?, unit: String?, line: Int)
+    throws(ImportRejection) -> Double?
+  {
+    guard let text else { return nil }
+    let metres: [String: Double] = ["m": 1, "km": 1000, "mi": 1609.344, "yd": 0.9144, "ft": 0.3048]
+    guard let number = Double(text), number.isFinite, number >= 0,
+      let factor = metres[unit ?? "km"]
+    else {
+      throw ImportRejection(
+        line: line,
+        reason: "workout distance '\(text)' \(unit ?? "") is not a number of m, km or mi")
+    }
+    return number * factor
+  }
+}
