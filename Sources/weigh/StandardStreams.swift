@@ -39,9 +39,15 @@ final class StandardStreams: OutputSink {
   }
 }
 
-/// Lines of stdin when it is not a terminal: no prompt, no echo.
+/// Lines of stdin when it is not a terminal: no prompt, no echo. What was printed is
+/// flushed before each read, so `producer | weigh` shows each answer as it comes.
 struct StandardInputLines: Sequence, IteratorProtocol {
-  mutating func next() -> String? { readLine(strippingNewline: true) }
+  let output: StandardStreams
+
+  mutating func next() -> String? {
+    output.flush()
+    return readLine(strippingNewline: true)
+  }
 }
 
 /// The REPL's line source: readline through LineEditing.

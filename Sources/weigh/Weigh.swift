@@ -164,7 +164,7 @@ struct Run: ParsableCommand {
       if !session.run(script: text, display: file, directory: directory.isEmpty ? "." : directory) { break }
     }
     if files.isEmpty && commands.isEmpty {
-      session.run(lines: StandardInputLines(), display: "<stdin>", directory: here)
+      session.run(lines: StandardInputLines(output: output), display: "<stdin>", directory: here)
     }
     output.flush()
     if session.exitStatus != 0 { throw ExitCode(session.exitStatus) }

@@ -49,6 +49,7 @@ public final class Session {
   var handlerNotes: [String] = []
   /// In the REPL, the number of the line just typed: its errors show only a caret.
   var interactiveLine: Int?
+  var warnedAboutCompaction = false
   /// Set by `quit`.
   public internal(set) var quitRequested = false
   /// The worst failure so far, which decides the exit status.
@@ -156,6 +157,15 @@ public final class Session {
     }
     if let undo { undoStack.append(undo) }
     healthIndex?.apply(changes)
+    // The commit itself is durable; a failed compaction only means the journal keeps
+    // growing, which the user should hear about once.
+    if let problem = store.lastCompactionError, !warnedAboutCompaction {
+      warnedAboutCompaction = true
+      report(
+        Diagnostic(
+          "the store could not be compacted (\(problem)); your changes are saved, but run weigh check",
+          severity: .warning))
+    }
   }
 }
 

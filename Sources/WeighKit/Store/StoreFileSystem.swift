@@ -111,6 +111,24 @@ enum StoreFileSystem {
     _ = close(descriptor)
   }
 
+  /// The last `count` bytes of the file (fewer when it is shorter), or nil when it does
+  /// not exist.
+  static func readTail(_ path: String, count: Int) throws(StoreError) -> [UInt8]? {
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else {
+      if errno == ENOENT { return nil }
+      throw ioError(path, "open")
+    }
+    defer { _ = close(descriptor) }
+    let end = lseek(descriptor, 0, SEEK_END)
+    guard end >= 0 else { throw ioError(path, "seek in") }
+    let length = min(Int(end), count)
+    var bytes = [UInt8](repeating: 0, count: length)
+    let read = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, length, off_t(end) - off_t(length)) }
+    guard read == length else { throw ioError(path, "read") }
+    return bytes
+  }
+
   /// The file's size in bytes, or nil when it does not exist.
   static func size(_ path: String) -> Int? {
     var status = stat()

@@ -84,6 +84,19 @@ enum TableFile<Codec: StoreTableCodec> {
   /// Reads just the header from a file's first bytes; nil when the file does not exist.
   static func readHeader(path: String) throws(StoreError) -> Header? {
     guard let prefix = try StoreFileSystem.read(path, limit: 65_536) else { return nil }
+    // Opening reads only the header, so check the end too: a truncated table is found at
+    // open, before any change is accepted, at the cost of one 4-byte read.
+    let ending: [UInt8] = Array("\n]}\n".utf8)
+    guard let tail = try StoreFileSystem.readTail(path, count: ending.count), tail == ending else {
+      // Only a damaged table pays for finding where it stops.
+      let bytes = try StoreFileSystem.read(path) ?? []
+      let line = bytes.reduce(1) { $1 == UInt8(ascii: "\n") ? $0 + 1 : $0 }
+      let column = bytes.count - (bytes.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0) + 1
+      throw StoreError(
+        .corrupt, file: path, line: line, column: column,
+        message:
+          "the table ends early (truncated?): it must end with ]}; nothing was changed, restore the file from a backup or run weigh check")
+    }
     do {
       return try JSONReader.withReader(over: prefix) { (reader) throws(StoreError) in
         try readHeader(&reader, path: path)
