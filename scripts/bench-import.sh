@@ -50,7 +50,7 @@ if [ -z "${SKIP_H2S:-}" ] && [ ! -x "$DATA/venv/bin/healthkit-to-sqlite" ]; then
 fi
 
 # Incremental, so the binary measured is the source checked out.
-swift build -c release --product weigh >&2
+swift build -c release --static-swift-stdlib --product weigh >&2
 
 # measure NAME COMMAND...: runs once, prints a table row.
 measure() {

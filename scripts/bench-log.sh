@@ -20,7 +20,7 @@ mkdir -p "$data"
 
 if [[ ! -x "$weigh" ]]; then
   echo "building $weigh (release) ..." >&2
-  swift build -c release --product weigh >&2
+  swift build -c release --static-swift-stdlib --product weigh >&2
 fi
 command -v sqlite3 >/dev/null || {
   echo "sqlite3 is missing: apt-get install sqlite3" >&2

@@ -24,7 +24,7 @@ mkdir -p "$data"
 
 if [[ ! -x "$weigh" ]]; then
   echo "building $weigh (release) ..." >&2
-  swift build -c release --product weigh >&2
+  swift build -c release --static-swift-stdlib --product weigh >&2
 fi
 python3 -c 'import orjson' 2>/dev/null || {
   echo "orjson is missing: apt-get install python3-orjson (or pip install orjson)" >&2

@@ -5,7 +5,7 @@
 # Usage: scripts/bench-sync.sh [stored counts…]   (default: 1000 1000000)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-swift build -c release --product weigh-bench >/dev/null
+swift build -c release --static-swift-stdlib --product weigh-bench >/dev/null
 counts=("$@")
 [ ${#counts[@]} -gt 0 ] || counts=(1000 1000000)
 echo "machine: $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB"

@@ -35,10 +35,14 @@ func incrementalSync(stored: Int, repeats: Int) -> Double {
   // One reading a minute: `stored` samples written by a simulated scale, then synced.
   run(bench, "clock 2020-01-01T00:00Z\nsimulate scale every 1min start 70kg\nadvance \(stored)min\nsimulate stop all\nsync")
   var times: [Double] = []
+  var adds: [Double] = []
   for _ in 0..<repeats {
     run(bench, "advance 1min")
-    times.append(seconds { run(bench, "health add 70.1kg source Withings\nsync") })
+    adds.append(seconds { run(bench, "health add 70.1kg source Withings") })
+    times.append(seconds { run(bench, "sync") })
   }
+  let add = adds.sorted()[adds.count / 2]
+  print("  (the health add before each sync: \(String(format: "%.3f", add * 1000)) ms)")
   return times.sorted()[times.count / 2]
 }
 
@@ -47,7 +51,7 @@ switch arguments.first {
 case "sync":
   for stored in arguments.dropFirst().compactMap(Int.init) {
     let median = incrementalSync(stored: stored, repeats: 21)
-    print("incremental sync of 1 sample over \(stored) stored: \(String(format: "%.3f", median * 1000)) ms (median of 21)")
+    print("incremental sync of 1 new sample over \(stored) stored: \(String(format: "%.3f", median * 1000)) ms (median of 21)")
   }
 case "years":
   let years = Int(arguments.dropFirst().first ?? "10") ?? 10
