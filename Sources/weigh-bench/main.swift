@@ -33,7 +33,10 @@ func run(_ session: Session, _ script: String) {
 func incrementalSync(stored: Int, repeats: Int) -> Double {
   let bench = session()
   // One reading a minute: `stored` samples written by a simulated scale, then synced.
-  run(bench, "clock 2020-01-01T00:00Z\nsimulate scale every 1min start 70kg\nadvance \(stored)min\nsimulate stop all\nsync")
+  run(
+    bench,
+    "clock 2020-01-01T00:00Z\nsimulate scale every 1min start 70kg\nadvance \(stored)min\nsimulate stop all\nsync"
+  )
   var times: [Double] = []
   var adds: [Double] = []
   for _ in 0..<repeats {
@@ -51,15 +54,22 @@ switch arguments.first {
 case "sync":
   for stored in arguments.dropFirst().compactMap(Int.init) {
     let median = incrementalSync(stored: stored, repeats: 21)
-    print("incremental sync of 1 new sample over \(stored) stored: \(String(format: "%.3f", median * 1000)) ms (median of 21)")
+    print(
+      "incremental sync of 1 new sample over \(stored) stored: \(String(format: "%.3f", median * 1000)) ms (median of 21)"
+    )
   }
 case "years":
   let years = Int(arguments.dropFirst().first ?? "10") ?? 10
   let bench = session()
   let elapsed = seconds {
-    run(bench, "observe on\napp background\nsimulate scale every 1d at 07:00 start 80kg noise 0.3kg\nadvance \(years * 365)d\nexpect entries == \(years * 365)")
+    run(
+      bench,
+      "observe on\napp background\nsimulate scale every 1d at 07:00 start 80kg noise 0.3kg\nadvance \(years * 365)d\nexpect entries == \(years * 365)"
+    )
   }
-  print("\(years) simulated years of a daily scale, background observer, sync per delivery: \(String(format: "%.3f", elapsed)) s")
+  print(
+    "\(years) simulated years of a daily scale, background observer, sync per delivery: \(String(format: "%.3f", elapsed)) s"
+  )
 default:
   print("usage: weigh-bench sync <stored>… | weigh-bench years [n]")
   exit(64)

@@ -31,7 +31,11 @@ struct Weigh: ParsableCommand {
 
 /// Options shared by the commands that open a store.
 struct StoreOptions: ParsableArguments {
-  @Option(name: .customLong("store"), help: "The store folder (default: $WEIGH_STORE, else $XDG_DATA_HOME/weigh, else ~/.local/share/weigh).")
+  @Option(
+    name: .customLong("store"),
+    help:
+      "The store folder (default: $WEIGH_STORE, else $XDG_DATA_HOME/weigh, else ~/.local/share/weigh)."
+  )
   var directory: String?
 
   @Flag(help: "Keep everything in memory; persist nothing.")
@@ -70,13 +74,17 @@ struct Run: ParsableCommand {
 
   @OptionGroup var store: StoreOptions
 
-  @Option(name: .customShort("e"), help: ArgumentHelp("Run a command (repeatable).", valueName: "command"))
+  @Option(
+    name: .customShort("e"), help: ArgumentHelp("Run a command (repeatable).", valueName: "command")
+  )
   var commands: [String] = []
 
   @Flag(help: "Run on after a failed command and report every failure.")
   var keepGoing = false
 
-  @Option(help: ArgumentHelp("Start the virtual clock at an instant, e.g. 2026-01-01T08:00Z.", valueName: "instant"))
+  @Option(
+    help: ArgumentHelp(
+      "Start the virtual clock at an instant, e.g. 2026-01-01T08:00Z.", valueName: "instant"))
   var clock: String?
 
   @Option(help: "Seed the random generator of simulations and UUIDs.")
@@ -96,10 +104,12 @@ struct Run: ParsableCommand {
 
   func validate() throws {
     if let tz, TimeZone(identifier: tz) == nil {
-      throw ValidationError("unknown time zone '\(tz)'; use an IANA name such as Europe/Berlin or UTC")
+      throw ValidationError(
+        "unknown time zone '\(tz)'; use an IANA name such as Europe/Berlin or UTC")
     }
     if clock != nil, (try? parseClock()) == nil {
-      throw ValidationError("cannot read --clock '\(clock!)'; use an instant such as 2026-01-01T08:00Z")
+      throw ValidationError(
+        "cannot read --clock '\(clock!)'; use an instant such as 2026-01-01T08:00Z")
     }
   }
 
@@ -134,9 +144,12 @@ struct Run: ParsableCommand {
     let here = FileManager.default.currentDirectoryPath
     if interactive {
       let editor = LineEditor(
-        programName: "weigh", historyPath: History.path(environment: ProcessInfo.processInfo.environment),
+        programName: "weigh",
+        historyPath: History.path(environment: ProcessInfo.processInfo.environment),
         completer: { line, word in
-          Completion.candidates(lineBeforeWord: String(line.dropLast(word.count)), word: word, entryNumbers: session.entryNumbers())
+          Completion.candidates(
+            lineBeforeWord: String(line.dropLast(word.count)), word: word,
+            entryNumbers: session.entryNumbers())
         })
       if let problem = editor.historyProblem {
         output.write("weigh: warning: \(problem); history is not kept\n", to: .standardError)
@@ -155,13 +168,17 @@ struct Run: ParsableCommand {
       } catch {
         output.write(
           DiagnosticRenderer(color: options.color).render(
-            Diagnostic("cannot read script \(file): \(error.localizedDescription.lowercased())", kind: .unreadableInput)),
+            Diagnostic(
+              "cannot read script \(file): \(error.localizedDescription.lowercased())",
+              kind: .unreadableInput)),
           to: .standardError)
         output.flush()
         throw ExitCode(66)
       }
       let directory = (file as NSString).deletingLastPathComponent
-      if !session.run(script: text, display: file, directory: directory.isEmpty ? "." : directory) { break }
+      if !session.run(script: text, display: file, directory: directory.isEmpty ? "." : directory) {
+        break
+      }
     }
     if files.isEmpty && commands.isEmpty {
       session.run(lines: StandardInputLines(output: output), display: "<stdin>", directory: here)
@@ -209,7 +226,9 @@ struct Test: ParsableCommand {
       }
     }
     if !updated.isEmpty {
-      print("updated \(updated.count) expected output\(updated.count == 1 ? "" : "s"); not counted as passing")
+      print(
+        "updated \(updated.count) expected output\(updated.count == 1 ? "" : "s"); not counted as passing"
+      )
     }
     print("\(passed) passed, \(failed) failed")
     if failed > 0 || !updated.isEmpty { throw ExitCode(1) }
@@ -218,7 +237,8 @@ struct Test: ParsableCommand {
 
 /// `weigh check`
 struct Check: ParsableCommand {
-  static let configuration = CommandConfiguration(abstract: "Verify that a store can be read in full.")
+  static let configuration = CommandConfiguration(
+    abstract: "Verify that a store can be read in full.")
 
   @OptionGroup var store: StoreOptions
 

@@ -16,15 +16,21 @@ import Testing
     let result = try WeighProcess.run(
       ["--memory", "--clock", "2026-01-01T08:00Z", "--tz", "UTC", "-e", "log 68.5kg", "-e", "list"])
     #expect(result.status == 0)
-    #expect(result.standardOutput == "#1 2026-01-01 08:00 68.5 kg\n#1  2026-01-01 08:00  68.5 kg  manual  weigh\n")
+    #expect(
+      result.standardOutput
+        == "#1 2026-01-01 08:00 68.5 kg\n#1  2026-01-01 08:00  68.5 kg  manual  weigh\n")
   }
 
   @Test func aFailedCommandStopsTheScriptWithStatusOne() throws {
     let result = try WeighProcess.run(["--memory", "-e", "log 68.5", "-e", "echo after"])
     #expect(result.status == 1)
-    #expect(result.standardError.hasPrefix("-e:1:5: error: expected a weight such as 68.5kg, got \"68.5\""))
+    #expect(
+      result.standardError.hasPrefix(
+        "-e:1:5: error: expected a weight such as 68.5kg, got \"68.5\""))
     #expect(!result.standardOutput.contains("after"))
-    let going = try WeighProcess.run(["--memory", "--keep-going", "-e", "log 68.5", "-e", "echo after"])
+    let going = try WeighProcess.run([
+      "--memory", "--keep-going", "-e", "log 68.5", "-e", "echo after",
+    ])
     #expect(going.status == 1)
     #expect(going.standardOutput == "after\n")
   }
@@ -43,7 +49,8 @@ import Testing
 
   @Test func pipedStdinHasNoPromptAndNoEcho() throws {
     let result = try WeighProcess.run(
-      ["--memory", "--clock", "2026-01-01T08:00Z", "--tz", "UTC"], input: "log 70kg\nexpect entries == 1\n")
+      ["--memory", "--clock", "2026-01-01T08:00Z", "--tz", "UTC"],
+      input: "log 70kg\nexpect entries == 1\n")
     #expect(result.status == 0)
     #expect(result.standardOutput == "#1 2026-01-01 08:00 70.0 kg\n")
     #expect(result.standardError.isEmpty)
@@ -51,9 +58,13 @@ import Testing
 
   @Test func storePersistsBetweenRuns() throws {
     let store = WeighProcess.temporaryDirectory()
-    let first = try WeighProcess.run(["--store", store, "-e", "log 70kg at 2026-01-01 07:00", "-e", "set unit lb"])
+    let first = try WeighProcess.run([
+      "--store", store, "-e", "log 70kg at 2026-01-01 07:00", "-e", "set unit lb",
+    ])
     #expect(first.status == 0)
-    let second = try WeighProcess.run(["--store", store, "--tz", "UTC", "-e", "list", "-e", "expect entries == 1"])
+    let second = try WeighProcess.run([
+      "--store", store, "--tz", "UTC", "-e", "list", "-e", "expect entries == 1",
+    ])
     #expect(second.status == 0)
     #expect(second.standardOutput.contains("154.3 lb"))
   }
@@ -63,7 +74,8 @@ import Testing
     let result = try WeighProcess.run(["-e", "log 70kg"], environment: ["WEIGH_STORE": store])
     #expect(result.status == 0)
     #expect(FileManager.default.fileExists(atPath: store))
-    let again = try WeighProcess.run(["-e", "expect entries == 1"], environment: ["WEIGH_STORE": store])
+    let again = try WeighProcess.run(
+      ["-e", "expect entries == 1"], environment: ["WEIGH_STORE": store])
     #expect(again.status == 0)
   }
 
@@ -90,8 +102,10 @@ import Testing
 
   @Test func includePathsAreRelativeToTheScript() throws {
     let folder = WeighProcess.temporaryDirectory()
-    try FileManager.default.createDirectory(atPath: folder + "/lib", withIntermediateDirectories: true)
-    try "include lib/part.wcfg\necho done\n".write(toFile: folder + "/main.wcfg", atomically: true, encoding: .utf8)
+    try FileManager.default.createDirectory(
+      atPath: folder + "/lib", withIntermediateDirectories: true)
+    try "include lib/part.wcfg\necho done\n".write(
+      toFile: folder + "/main.wcfg", atomically: true, encoding: .utf8)
     try "echo part\n".write(toFile: folder + "/lib/part.wcfg", atomically: true, encoding: .utf8)
     let result = try WeighProcess.run(["--memory", folder + "/main.wcfg"], directory: "/")
     #expect(result.status == 0)

@@ -11,7 +11,9 @@ import WeighKit
 
   static let scripts: [String] = folders.flatMap { folder in
     let path = root + "/" + folder
-    return ((try? GoldenRunner().scripts(in: [path])) ?? []).map { String($0.dropFirst(root.count + 1)) }
+    return ((try? GoldenRunner().scripts(in: [path])) ?? []).map {
+      String($0.dropFirst(root.count + 1))
+    }
   }
 
   @Test func corpusIsNotEmpty() {

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import WeighKit
 
 @Test func poundsConvertExactly() {

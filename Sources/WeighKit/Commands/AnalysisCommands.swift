@@ -4,10 +4,13 @@ extension CommandTable {
   static let analysisCommands: [CommandSpec] = [
     CommandSpec(
       name: "stats", group: .analysis, usage: ["stats daily|weekly|monthly [<range>]"],
-      summary: "per bucket: average, min, max, count (buckets anchored at midnight, Monday, the 1st)",
-      example: "stats weekly month", keywords: ["daily", "weekly", "monthly"] + EntryRange.keywords,
+      summary:
+        "per bucket: average, min, max, count (buckets anchored at midnight, Monday, the 1st)",
+      example: "stats weekly month",
+      keywords: ["daily", "weekly", "monthly"] + EntryRange.keywords,
       parse: { cursor throws(Diagnostic) in
-        let interval = try cursor.expect(oneOf: ["daily", "weekly", "monthly"], what: "a bucket size")
+        let interval = try cursor.expect(
+          oneOf: ["daily", "weekly", "monthly"], what: "a bucket size")
         let range = try EntryRange.parse(&cursor)
         try cursor.expectEnd(after: "the range")
         return StatsCommand(interval: StatisticsInterval(rawValue: interval)!, range: range)
@@ -43,7 +46,8 @@ extension CommandTable {
       }),
     CommandSpec(
       name: "range", group: .analysis, usage: ["range week <n>"],
-      summary: "the IOM 2009 weight range at pregnancy week n, and whether the latest weight is in it",
+      summary:
+        "the IOM 2009 weight range at pregnancy week n, and whether the latest weight is in it",
       example: "range week 20", keywords: ["week"],
       parse: { cursor throws(Diagnostic) in
         try cursor.expect("week", in: "range week <n>")
@@ -158,7 +162,8 @@ struct BMICommand: Executable {
   }
 
   /// The trend weight and the height, or an error naming what is missing.
-  static func inputs(_ session: Session, at span: SourceSpan) throws(Diagnostic) -> (Double, Double) {
+  static func inputs(_ session: Session, at span: SourceSpan) throws(Diagnostic) -> (Double, Double)
+  {
     guard let height = session.settings.height else {
       throw Diagnostic("no height set; set it first, e.g. set height 165cm", at: span)
     }

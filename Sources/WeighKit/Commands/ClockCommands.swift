@@ -1,4 +1,5 @@
 import Foundation
+
 extension CommandTable {
   static let clockCommands: [CommandSpec] = [
     CommandSpec(

@@ -17,7 +17,7 @@ extension CommandTable {
         "scale", "glucose", "steps", "list", "stop", "every", "at", "start", "drift", "noise",
         "source", "device", "as", "mean", "all",
       ],
-      parse: { cursor throws(Diagnostic) in try SimulateCommand.parse(&cursor) }),
+      parse: { cursor throws(Diagnostic) in try SimulateCommand.parse(&cursor) })
   ]
 }
 
@@ -38,7 +38,8 @@ struct SimulateCommand: Executable {
 
   static func parse(_ cursor: inout ArgumentCursor) throws(Diagnostic) -> SimulateCommand {
     let first = cursor.peek()
-    let kind = try cursor.expect(oneOf: ["scale", "glucose", "steps", "list", "stop"], what: "a device or action")
+    let kind = try cursor.expect(
+      oneOf: ["scale", "glucose", "steps", "list", "stop"], what: "a device or action")
     var command = SimulateCommand(kind: kind, span: cursor.span(first))
     if kind == "list" {
       try cursor.expectEnd(after: "simulate list")
@@ -46,7 +47,8 @@ struct SimulateCommand: Executable {
     }
     if kind == "stop" {
       let token = cursor.peek()
-      command.stopName = try cursor.readString("a simulation name (simulate list shows them) or all")
+      command.stopName = try cursor.readString(
+        "a simulation name (simulate list shows them) or all")
       command.span = cursor.span(token)
       try cursor.expectEnd(after: "the name")
       return command
@@ -55,7 +57,8 @@ struct SimulateCommand: Executable {
     let intervalToken = cursor.peek()
     command.interval = try cursor.readDuration()
     guard command.interval.seconds >= 60 else {
-      throw cursor.error("a simulation writes at most once a minute; use every 1min or more", at: intervalToken)
+      throw cursor.error(
+        "a simulation writes at most once a minute; use every 1min or more", at: intervalToken)
     }
     let allowed: [String] =
       switch kind {
@@ -65,10 +68,12 @@ struct SimulateCommand: Executable {
       }
     var seen: Set<String> = []
     while let token = cursor.peek() {
-      guard token.kind == .word, allowed.contains(token.text.lowercased()), !seen.contains(token.text.lowercased())
+      guard token.kind == .word, allowed.contains(token.text.lowercased()),
+        !seen.contains(token.text.lowercased())
       else {
         throw cursor.error(
-          "expected one of \(allowed.joined(separator: ", ")) (each once), \(cursor.got(token))", at: token)
+          "expected one of \(allowed.joined(separator: ", ")) (each once), \(cursor.got(token))",
+          at: token)
       }
       let option = token.text.lowercased()
       seen.insert(option)
@@ -88,10 +93,13 @@ struct SimulateCommand: Executable {
           try WeightRule.validate(kilograms, at: weightSpan)
           command.start = kilograms
         } else {
-          command.start = try cursor.readQuantity([.glucose], expected: "a glucose value such as 110mg/dL").value
+          command.start = try cursor.readQuantity(
+            [.glucose], expected: "a glucose value such as 110mg/dL"
+          ).value
         }
       case "drift":
-        command.drift = try cursor.readRate(.mass, expected: "a rate such as -0.5kg/w").perSecond * 86_400
+        command.drift =
+          try cursor.readRate(.mass, expected: "a rate such as -0.5kg/w").perSecond * 86_400
       case "noise":
         command.noise =
           kind == "scale"
@@ -99,8 +107,12 @@ struct SimulateCommand: Executable {
           : try cursor.readQuantity([.glucose], expected: "a noise such as 15mg/dL").value
       case "mean":
         let meanToken = cursor.peek()
-        guard let meanToken, let value = Double(meanToken.text.replacingOccurrences(of: "steps", with: "")), value >= 0
-        else { throw cursor.error("expected a mean step count such as 8000, \(cursor.got(meanToken))", at: meanToken) }
+        guard let meanToken,
+          let value = Double(meanToken.text.replacingOccurrences(of: "steps", with: "")), value >= 0
+        else {
+          throw cursor.error(
+            "expected a mean step count such as 8000, \(cursor.got(meanToken))", at: meanToken)
+        }
         _ = cursor.next()
         command.mean = value
       case "source": command.source = try cursor.readString("a source name such as Withings")
@@ -123,7 +135,8 @@ struct SimulateCommand: Executable {
         let definition = simulation.definition
         let next = Int64(simulation.nextReading.timeIntervalSince1970)
         session.print(
-          "\(definition.name)  \(definition.model.sampleType.rawValue)  every \(TimeSpan(seconds: Int64(definition.interval)).description)  next \(session.zone.minuteText(next))  \(simulation.readings) readings  source \(definition.source.name)")
+          "\(definition.name)  \(definition.model.sampleType.rawValue)  every \(TimeSpan(seconds: Int64(definition.interval)).description)  next \(session.zone.minuteText(next))  \(simulation.readings) readings  source \(definition.source.name)"
+        )
       }
     case "stop":
       if stopName?.lowercased() == "all" {
@@ -153,7 +166,8 @@ struct SimulateCommand: Executable {
         number += 1
       }
     } else if taken.contains(chosen) {
-      throw Diagnostic("a simulation named \(chosen) is already running; choose another with as <name>", at: span)
+      throw Diagnostic(
+        "a simulation named \(chosen) is already running; choose another with as <name>", at: span)
     }
     let model: SimulationDefinition.Model
     let sourceName: String
@@ -161,10 +175,13 @@ struct SimulateCommand: Executable {
     case "scale":
       let latest = Session.newest(in: try session.entries())?.kilograms
       model = .scale(
-        SimulatedScale(startKilograms: start ?? latest ?? 70, driftKilogramsPerDay: drift, noiseKilograms: noise))
+        SimulatedScale(
+          startKilograms: start ?? latest ?? 70, driftKilogramsPerDay: drift, noiseKilograms: noise)
+      )
       sourceName = source ?? "Smart Scale"
     case "glucose":
-      model = .glucose(SimulatedGlucoseMonitor(startMilligramsPerDeciliter: start ?? 110, noise: noise))
+      model = .glucose(
+        SimulatedGlucoseMonitor(startMilligramsPerDeciliter: start ?? 110, noise: noise))
       sourceName = "CGM"
     default:
       model = .steps(SimulatedStepCounter(meanSteps: mean))
@@ -174,13 +191,15 @@ struct SimulateCommand: Executable {
       name: chosen, model: model, interval: TimeInterval(interval.seconds),
       timeOfDay: timeOfDay.map { SimulationDefinition.TimeOfDay(hour: $0.0, minute: $0.1) },
       timeZoneIdentifier: session.zoneName, start: Date(seconds: session.now),
-      source: HealthSource(name: sourceName, bundleIdentifier: HealthAddCommand.bundle(for: sourceName)),
+      source: HealthSource(
+        name: sourceName, bundleIdentifier: HealthAddCommand.bundle(for: sourceName)),
       device: device.map { HealthDevice(name: $0) })
     do throws(HealthError) { try health.startSimulation(definition) } catch {
       throw Diagnostic("cannot start the simulation: \(Session.describe(error))", at: span)
     }
     let first = Int64(definition.firstReading.timeIntervalSince1970)
     session.print(
-      "simulating \(kind) \"\(chosen)\" every \(interval.description), first reading \(session.zone.minuteText(first))")
+      "simulating \(kind) \"\(chosen)\" every \(interval.description), first reading \(session.zone.minuteText(first))"
+    )
   }
 }

@@ -43,7 +43,10 @@ public enum EntryRange: Equatable, Sendable {
       return .between(start, end)
     }
     if let word = token.kind == .word ? token.text : nil, NumberPrefix(word) != nil {
-      return .back(try cursor.readDuration("a range: last <n>, today, week, month, since <when>, from <when> to <when> or a duration such as 2w"))
+      return .back(
+        try cursor.readDuration(
+          "a range: last <n>, today, week, month, since <when>, from <when> to <when> or a duration such as 2w"
+        ))
     }
     var message =
       "expected a range: last <n>, today, week, month, since <when>, from <when> to <when> or a duration such as 2w; \(cursor.got(token))"
@@ -58,12 +61,14 @@ public enum EntryRange: Equatable, Sendable {
   private static func isBareDate(_ token: Token?) -> Bool {
     guard let token, token.kind == .word else { return false }
     let word = token.text.lowercased()
-    return word == "today" || word == "yesterday" || (token.text.utf8.count == 10 && token.text.contains("-"))
+    return word == "today" || word == "yesterday"
+      || (token.text.utf8.count == 10 && token.text.contains("-"))
   }
 
   /// The entries in this range, oldest first (ties by number).
   func select(from entries: [Entry], in session: Session) -> [Entry] {
-    select(entries.sorted { ($0.instant, $0.id) < ($1.instant, $1.id) }, instant: \.instant, in: session)
+    select(
+      entries.sorted { ($0.instant, $0.id) < ($1.instant, $1.id) }, instant: \.instant, in: session)
   }
 
   /// The items in this range, oldest first; `items` come in the order ties keep.
@@ -74,8 +79,10 @@ public enum EntryRange: Equatable, Sendable {
     func since(daysBack: Int64) -> Int64 {
       zone.startOfDay(CivilDate(daysSinceEpoch: today.daysSinceEpoch - daysBack))
     }
-    let sorted = items.enumerated().sorted { (instant($0.element), $0.offset) < (instant($1.element), $1.offset) }
-      .map(\.element)
+    let sorted = items.enumerated().sorted {
+      (instant($0.element), $0.offset) < (instant($1.element), $1.offset)
+    }
+    .map(\.element)
     switch self {
     case .all: return sorted
     case .last(let count): return Array(sorted.suffix(count))

@@ -1,4 +1,5 @@
 import HealthSim
+
 /// The value of a fact, as `expect` compares it.
 enum FactValue {
   case number(Double)
@@ -162,7 +163,8 @@ struct ExpectCommand: Executable {
   static func parse(_ cursor: inout ArgumentCursor) throws(Diagnostic) -> ExpectCommand {
     let factToken = cursor.peek()
     guard let factToken, factToken.kind == .word else {
-      throw cursor.error("expected a fact such as entries or latest, \(cursor.got(factToken))", at: factToken)
+      throw cursor.error(
+        "expected a fact such as entries or latest, \(cursor.got(factToken))", at: factToken)
     }
     let name = factToken.text.lowercased()
     guard let fact = Fact.available.first(where: { $0.name == name }) else {
@@ -186,7 +188,8 @@ struct ExpectCommand: Executable {
       op = .contains
     } else {
       throw cursor.error(
-        "expected a comparison: ==, !=, <, <=, >, >= or contains, \(cursor.got(opToken))", at: opToken)
+        "expected a comparison: ==, !=, <, <=, >, >= or contains, \(cursor.got(opToken))",
+        at: opToken)
     }
     _ = cursor.next()
     guard let valueStart = cursor.peek() else {
@@ -200,7 +203,8 @@ struct ExpectCommand: Executable {
     }
     if let extra = cursor.peek() {
       throw cursor.error(
-        "unexpected \"\(extra.text)\" after the value; put a value with spaces in quotes", at: extra)
+        "unexpected \"\(extra.text)\" after the value; put a value with spaces in quotes", at: extra
+      )
     }
     let utf8 = Array(cursor.context.text.utf8)
     let written = String(decoding: utf8[valueStart.start..<cursor.tokens.last!.end], as: UTF8.self)
@@ -218,7 +222,8 @@ struct ExpectCommand: Executable {
       return .text(token.text)
     }
     guard token.kind == .word else {
-      throw cursor.error("expected a value such as 3, 68.5kg or \"text\", \(cursor.got(token))", at: token)
+      throw cursor.error(
+        "expected a value such as 3, 68.5kg or \"text\", \(cursor.got(token))", at: token)
     }
     if let number = NumberPrefix(token.text), number.unit.contains("/"),
       !number.unit.lowercased().hasPrefix("mg"), !number.unit.lowercased().hasPrefix("mmol")
@@ -227,9 +232,10 @@ struct ExpectCommand: Executable {
       return .quantity(Quantity(value: rate.perSecond * 604_800, kind: .mass, unit: "kg"))
     }
     if let number = NumberPrefix(token.text) {
-      let nextIsUnit = cursor.peek(1).map {
-        $0.kind == .word && UnitDefinition.table[$0.text.lowercased()] != nil
-      } ?? false
+      let nextIsUnit =
+        cursor.peek(1).map {
+          $0.kind == .word && UnitDefinition.table[$0.text.lowercased()] != nil
+        } ?? false
       if number.unit.isEmpty && !nextIsUnit {
         _ = cursor.next()
         return .number(number.value)
@@ -279,7 +285,9 @@ struct ExpectCommand: Executable {
     }
   }
 
-  private func compare(_ actual: Double, _ value: Double, _ slack: Double) throws(Diagnostic) -> Bool {
+  private func compare(_ actual: Double, _ value: Double, _ slack: Double) throws(Diagnostic)
+    -> Bool
+  {
     // A hair of slack so that a value written in lb equals the same weight stored in kg.
     let epsilon = max(abs(slack), 1e-9 * max(1, abs(value)))
     switch op {
@@ -306,14 +314,16 @@ struct ExpectCommand: Executable {
     }
   }
 
-  private func weight(_ value: Expected) throws(Diagnostic) -> (kilograms: Double, unit: MassUnit?) {
+  private func weight(_ value: Expected) throws(Diagnostic) -> (kilograms: Double, unit: MassUnit?)
+  {
     switch value {
     case .number(let number): return (number, nil)
     case .quantity(let quantity) where quantity.kind == .mass:
       let unit = MassUnit(rawValue: quantity.unit == "lbs" ? "lb" : String(quantity.unit.prefix(2)))
       return (quantity.value, unit)
     case .quantity(let quantity):
-      throw Diagnostic("\(fact.name) is a weight; \(quantity.unit) is not a unit of weight", at: factSpan)
+      throw Diagnostic(
+        "\(fact.name) is a weight; \(quantity.unit) is not a unit of weight", at: factSpan)
     case .text(let text):
       throw Diagnostic("\(fact.name) is a weight; \"\(text)\" is not", at: factSpan)
     }

@@ -15,12 +15,15 @@ extension CommandTable {
       summary: "act on the simulated HealthKit database as another app, a device or the user",
       example: "health add 70.2kg source Withings device \"Body+\"",
       keywords: ["add", "delete", "list", "auth", "available", "purge", "export"],
-      parse: { cursor throws(Diagnostic) in try parseHealth(&cursor) }),
+      parse: { cursor throws(Diagnostic) in try parseHealth(&cursor) })
   ]
 
-  private static func parseHealth(_ cursor: inout ArgumentCursor) throws(Diagnostic) -> any Executable {
+  private static func parseHealth(_ cursor: inout ArgumentCursor) throws(Diagnostic)
+    -> any Executable
+  {
     let verb = try cursor.expect(
-      oneOf: ["add", "delete", "list", "auth", "available", "purge", "export"], what: "a health action")
+      oneOf: ["add", "delete", "list", "auth", "available", "purge", "export"],
+      what: "a health action")
     switch verb {
     case "add": return try HealthAddCommand.parse(&cursor)
     case "delete":
@@ -84,7 +87,9 @@ struct HealthAddCommand: Executable {
       }
       command = HealthAddCommand(type: .bloodGlucose, value: quantity.value, valueSpan: span)
     case .count:
-      guard quantity.value >= 0 else { throw Diagnostic("a step count cannot be negative", at: span) }
+      guard quantity.value >= 0 else {
+        throw Diagnostic("a step count cannot be negative", at: span)
+      }
       command = HealthAddCommand(type: .stepCount, value: quantity.value, valueSpan: span)
     case .energy:
       guard quantity.value >= 0 else { throw Diagnostic("energy cannot be negative", at: span) }
@@ -94,7 +99,8 @@ struct HealthAddCommand: Executable {
         throw Diagnostic(
           "a time is exercise time: write \(first!.text) exercise", at: span)
       }
-      command = HealthAddCommand(type: .appleExerciseTime, value: quantity.value / 60, valueSpan: span)
+      command = HealthAddCommand(
+        type: .appleExerciseTime, value: quantity.value / 60, valueSpan: span)
     }
     while let token = cursor.peek() {
       if token.isWord("at"), command.instant == nil {
@@ -116,7 +122,8 @@ struct HealthAddCommand: Executable {
         try cursor.expect("version", in: "sync-id <id> version <n>")
         let versionToken = cursor.peek()
         guard let versionToken, let version = Double(versionToken.text) else {
-          throw cursor.error("expected a sync version such as 2, \(cursor.got(versionToken))", at: versionToken)
+          throw cursor.error(
+            "expected a sync version such as 2, \(cursor.got(versionToken))", at: versionToken)
         }
         _ = cursor.next()
         command.syncVersion = version
@@ -145,16 +152,19 @@ struct HealthAddCommand: Executable {
       type: type, value: value, start: Date(seconds: start),
       end: type.isInstantaneous ? nil : Date(seconds: start + 60),
       device: device.map { HealthDevice(name: $0) }, metadata: metadata)
-    let revision = SourceRevision(source: HealthSource(name: name, bundleIdentifier: Self.bundle(for: name)))
+    let revision = SourceRevision(
+      source: HealthSource(name: name, bundleIdentifier: Self.bundle(for: name)))
     let saved: [HealthSample]
     do throws(HealthError) { saved = try health.save([sample], as: revision) } catch {
       throw Self.failure(error, at: valueSpan)
     }
     guard let stored = saved.first, let uuid = stored.uuid, health.sample(with: uuid) != nil else {
-      session.print("ignored: \(name) already has sync-id \(syncID ?? "") at this version or higher")
+      session.print(
+        "ignored: \(name) already has sync-id \(syncID ?? "") at this version or higher")
       return
     }
-    session.print("added \(uuid.shortText) \(session.zone.minuteText(start)) \(session.describe(stored))")
+    session.print(
+      "added \(uuid.shortText) \(session.zone.minuteText(start)) \(session.describe(stored))")
   }
 
   static func failure(_ error: HealthError, at span: SourceSpan) -> Diagnostic {
@@ -186,7 +196,9 @@ struct HealthDeleteCommand: Executable {
       throw Diagnostic("Health refused the deletion: \(Session.describe(error))", at: span)
     }
     let start = Int64(sample.startDate.timeIntervalSince1970.rounded(.down))
-    session.print("deleted \(sample.uuid!.shortText) \(session.zone.minuteText(start)) \(session.describe(sample))")
+    session.print(
+      "deleted \(sample.uuid!.shortText) \(session.zone.minuteText(start)) \(session.describe(sample))"
+    )
   }
 
   /// The live sample a UUID, a unique prefix of 4+ hex digits, or `last` names.
@@ -217,7 +229,8 @@ struct HealthDeleteCommand: Executable {
       throw Diagnostic("no live sample starts with \(reference); health list shows them", at: span)
     }
     guard matches.count == 1 else {
-      throw Diagnostic("\(matches.count) samples start with \(reference); give more digits", at: span)
+      throw Diagnostic(
+        "\(matches.count) samples start with \(reference); give more digits", at: span)
     }
     return first
   }
@@ -236,7 +249,8 @@ struct HealthListCommand: Executable {
     let health = try session.health()
     let type = Self.kinds.first { $0.0 == kind }!.1
     let samples = range.select(
-      health.allSamples(of: type), instant: { Int64($0.startDate.timeIntervalSince1970.rounded(.down)) },
+      health.allSamples(of: type),
+      instant: { Int64($0.startDate.timeIntervalSince1970.rounded(.down)) },
       in: session)
     guard !samples.isEmpty else {
       session.print("no \(kind) samples")
@@ -244,7 +258,8 @@ struct HealthListCommand: Executable {
     }
     for sample in samples {
       let start = Int64(sample.startDate.timeIntervalSince1970.rounded(.down))
-      var line = "\(sample.uuid!.shortText)  \(session.zone.minuteText(start))  \(session.describeValue(sample))"
+      var line =
+        "\(sample.uuid!.shortText)  \(session.zone.minuteText(start))  \(session.describeValue(sample))"
       line += "  \(sample.source?.name ?? "unknown")"
       if let device = sample.device?.name { line += "  device \(quoted(device))" }
       if sample.wasUserEntered { line += "  user-entered" }
@@ -264,7 +279,8 @@ struct HealthAuthCommand: Executable {
     let health = try session.health()
     if let change {
       let decision: AuthorizationDecision =
-        change.decision == "allow" ? .authorized : change.decision == "deny" ? .denied : .notDetermined
+        change.decision == "allow"
+        ? .authorized : change.decision == "deny" ? .denied : .notDetermined
       if change.which == "read" {
         health.setReadAuthorization(decision)
       } else {
@@ -304,7 +320,8 @@ struct HealthPurgeCommand: Executable {
   var age: TimeSpan?
 
   func execute(in session: Session) throws(Diagnostic) {
-    let count = try session.health().purgeDeletedObjects(olderThan: age.map { TimeInterval($0.seconds) })
+    let count = try session.health().purgeDeletedObjects(
+      olderThan: age.map { TimeInterval($0.seconds) })
     session.print("purged \(count) deleted-object \(count == 1 ? "record" : "records")")
   }
 }

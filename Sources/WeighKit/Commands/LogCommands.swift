@@ -58,7 +58,8 @@ struct LogCommand: Executable {
   static func parse(_ cursor: inout ArgumentCursor) throws(Diagnostic) -> LogCommand {
     let (kilograms, span) = try cursor.readWeight()
     var command = LogCommand(kilograms: kilograms, weightSpan: span)
-    try readOptions(&cursor, instant: &command.instant, span: &command.instantSpan, note: &command.note)
+    try readOptions(
+      &cursor, instant: &command.instant, span: &command.instantSpan, note: &command.note)
     try WeightRule.validate(kilograms, at: span)
     return command
   }
@@ -201,7 +202,8 @@ struct ListCommand: Executable {
       var line = "#\(entry.id)".padding(toLength: idWidth, withPad: " ", startingAt: 0)
       line += "  \(session.zone.minuteText(entry.instant))  "
       line += String(repeating: " ", count: weightWidth - weight.count) + weight
-      line += "  \(entry.origin.rawValue.padding(toLength: 6, withPad: " ", startingAt: 0))  \(entry.source)"
+      line +=
+        "  \(entry.origin.rawValue.padding(toLength: 6, withPad: " ", startingAt: 0))  \(entry.source)"
       if let note = entry.note { line += "  \(quoted(note))" }
       session.print(line)
     }
@@ -229,9 +231,11 @@ struct DayCommand: Executable {
     }
     let count = readings.count == 1 ? "1 reading" : "\(readings.count) readings"
     session.print(
-      "\(day.description): \(session.format(value)) (\(session.settings.daily.rawValue) of \(count))")
+      "\(day.description): \(session.format(value)) (\(session.settings.daily.rawValue) of \(count))"
+    )
     for entry in readings {
-      var line = "  #\(entry.id)  \(session.zone.timeText(entry.instant))  \(session.format(entry.kilograms))"
+      var line =
+        "  #\(entry.id)  \(session.zone.timeText(entry.instant))  \(session.format(entry.kilograms))"
       line += "  \(entry.origin.rawValue)  \(entry.source)"
       if let note = entry.note { line += "  \(quoted(note))" }
       session.print(line)

@@ -40,7 +40,8 @@ extension CommandTable {
     CommandSpec(
       name: "expect", group: .scripting,
       usage: ["expect <fact> ==|!=|<|<=|>|>=|contains <value> [± <tolerance>]"],
-      summary: "an assertion; a failed expect is an error", example: "expect latest == 151.2lb ± 0.1lb",
+      summary: "an assertion; a failed expect is an error",
+      example: "expect latest == 151.2lb ± 0.1lb",
       keywords: Fact.names,
       parse: { cursor throws(Diagnostic) in try ExpectCommand.parse(&cursor) }),
     CommandSpec(
@@ -60,7 +61,8 @@ extension CommandTable {
         guard let token = cursor.next() else { return HelpCommand(spec: nil) }
         guard let spec = CommandTable.spec(named: token.text) else {
           var message = "no command \"\(token.text)\""
-          if let guess = Suggestion.closest(to: token.text.lowercased(), among: CommandTable.names) {
+          if let guess = Suggestion.closest(to: token.text.lowercased(), among: CommandTable.names)
+          {
             message += "; did you mean \"\(guess)\"?"
           } else {
             message += "; type help for the list"
@@ -136,7 +138,9 @@ struct IncludeCommand: Executable {
         "cannot read \(shown): \(FileProblem.describe(error)); check the path (it is relative to the including script)",
         at: span, kind: .unreadableInput)
     }
-    if !session.run(script: text, display: shown, directory: (fullPath as NSString).deletingLastPathComponent) {
+    if !session.run(
+      script: text, display: shown, directory: (fullPath as NSString).deletingLastPathComponent)
+    {
       throw IncludeStop.diagnostic
     }
   }
@@ -164,7 +168,8 @@ struct HelpCommand: Executable {
       session.print("\(group.rawValue):")
       for spec in specs {
         for line in spec.usage { session.print("  \(line)") }
-        session.print("      e.g. \(spec.example)\(spec.implemented ? "" : "  (not implemented yet)")")
+        session.print(
+          "      e.g. \(spec.example)\(spec.implemented ? "" : "  (not implemented yet)")")
       }
     }
     session.print("type help <command> for what a command does")

@@ -87,7 +87,9 @@ struct SetCommand: Executable {
     case "backoff":
       let token = cursor.peek()
       let span = try cursor.readDuration("a first retry delay such as 1min")
-      guard span.seconds > 0 else { throw cursor.error("the backoff must be longer than 0s", at: token) }
+      guard span.seconds > 0 else {
+        throw cursor.error("the backoff must be longer than 0s", at: token)
+      }
       change = .backoff(span)
     case "pre-pregnancy":
       change = .prePregnancy(try readProfileWeight(&cursor))

@@ -7,22 +7,26 @@ extension CommandTable {
       name: "sync", group: .sync,
       usage: ["sync [since anchor]", "sync all", "sync push", "sync status", "sync reset"],
       summary: "anchored import from Health; prints imported N, removed N, skipped N (anchor A)",
-      example: "sync since anchor", keywords: ["since", "anchor", "all", "push", "status", "reset"],
+      example: "sync since anchor",
+      keywords: ["since", "anchor", "all", "push", "status", "reset"],
       parse: { cursor throws(Diagnostic) in
         let verb: String
         if cursor.isAtEnd {
           verb = "since"
         } else {
-          verb = try cursor.expect(oneOf: ["since", "all", "push", "status", "reset"], what: "a sync action")
+          verb = try cursor.expect(
+            oneOf: ["since", "all", "push", "status", "reset"], what: "a sync action")
           if verb == "since" { try cursor.expect("anchor", in: "sync since anchor") }
         }
         try cursor.expectEnd(after: "sync \(verb)")
         return SyncCommand(verb: verb)
       }),
     CommandSpec(
-      name: "observe", group: .life, usage: ["observe on [immediate|hourly|daily|weekly]", "observe off"],
+      name: "observe", group: .life,
+      usage: ["observe on [immediate|hourly|daily|weekly]", "observe off"],
       summary: "register the observer query and background delivery for body mass",
-      example: "observe on hourly", keywords: ["on", "off", "immediate", "hourly", "daily", "weekly"],
+      example: "observe on hourly",
+      keywords: ["on", "off", "immediate", "hourly", "daily", "weekly"],
       parse: { cursor throws(Diagnostic) in
         let state = try cursor.expect(oneOf: ["on", "off"], what: "observe on or off")
         var frequency = UpdateFrequency.immediate
@@ -41,7 +45,8 @@ extension CommandTable {
       keywords: ["launch", "foreground", "background", "quit", "lock", "unlock"],
       parse: { cursor throws(Diagnostic) in
         let event = try cursor.expect(
-          oneOf: ["launch", "foreground", "background", "quit", "lock", "unlock"], what: "a life-cycle event")
+          oneOf: ["launch", "foreground", "background", "quit", "lock", "unlock"],
+          what: "a life-cycle event")
         try cursor.expectEnd(after: "app \(event)")
         return AppEventCommand(event: event)
       }),
@@ -51,7 +56,9 @@ extension CommandTable {
       example: "fault completion skip 3", keywords: ["completion", "skip", "sync", "fail"],
       parse: { cursor throws(Diagnostic) in
         let what = try cursor.expect(oneOf: ["completion", "sync"], what: "completion or sync")
-        try cursor.expect(what == "completion" ? "skip" : "fail", in: what == "completion" ? "fault completion skip <n>" : "fault sync fail <n>")
+        try cursor.expect(
+          what == "completion" ? "skip" : "fail",
+          in: what == "completion" ? "fault completion skip <n>" : "fault sync fail <n>")
         let count = try cursor.readInteger("a count such as 3", range: 0...1_000_000)
         try cursor.expectEnd(after: "the count")
         return FaultCommand(completion: what == "completion", count: count)
@@ -85,7 +92,10 @@ struct SyncCommand: Executable {
         ("anchor", app.anchor.map(String.init) ?? "none"),
         ("last sync", app.lastSync.map { session.zone.secondText($0) } ?? "never"),
         ("syncs", String(app.syncCount)),
-        ("entries", "\(entries.count) (manual \(count(.manual)), health \(count(.health)), import \(count(.import)))"),
+        (
+          "entries",
+          "\(entries.count) (manual \(count(.manual)), health \(count(.health)), import \(count(.import)))"
+        ),
         ("to push", "\(waiting) entries, \(app.pendingDeletes.count) deletions"),
         ("dedup", app.dedup),
         ("observer", session.observerFact()),
@@ -173,7 +183,8 @@ struct FaultCommand: Executable {
   func execute(in session: Session) throws(Diagnostic) {
     if completion {
       session.skipCompletions = count
-      session.print("the observer handler will not call its completion for the next \(count) deliveries")
+      session.print(
+        "the observer handler will not call its completion for the next \(count) deliveries")
     } else {
       session.failSyncs = count
       session.print("the next \(count) sync attempts will fail")

@@ -20,7 +20,8 @@ public struct DiagnosticRenderer: Sendable {
     guard let span = diagnostic.span else {
       return "\(label) \(diagnostic.message)\n"
     }
-    let caret = String(repeating: " ", count: span.column - 1)
+    let caret =
+      String(repeating: " ", count: span.column - 1)
       + String(repeating: "^", count: span.width)
     if let promptWidth = interactivePromptWidth {
       return String(repeating: " ", count: promptWidth) + caret + "\n"

@@ -43,7 +43,8 @@ public enum Lexer {
       default:
         if let length = comparisonLength(bytes, at: index) {
           let op = text(bytes, index, index + length)
-          tokens.append(Token(.comparison, op == "+-" ? "±" : op, start: index, end: index + length))
+          tokens.append(
+            Token(.comparison, op == "+-" ? "±" : op, start: index, end: index + length))
           index += length
           continue
         }

@@ -130,7 +130,8 @@ public struct ZonedClock: Sendable {
     if offset == 0 { return "\(date.description)T\(time)Z" }
     let sign = offset < 0 ? "-" : "+"
     let magnitude = abs(offset)
-    return "\(date.description)T\(time)\(sign)\(pad(magnitude / 3600, 2)):\(pad(magnitude / 60 % 60, 2))"
+    return
+      "\(date.description)T\(time)\(sign)\(pad(magnitude / 3600, 2)):\(pad(magnitude / 60 % 60, 2))"
   }
 }
 

@@ -59,7 +59,8 @@ extension ArgumentCursor {
     }
     guard let token, token.kind == .word, let parsed = try parseDate(token), parsed.time == nil
     else {
-      throw error("expected a date such as 2026-01-03, today or yesterday, \(got(token))", at: token)
+      throw error(
+        "expected a date such as 2026-01-03, today or yesterday, \(got(token))", at: token)
     }
     index += 1
     return parsed.date
@@ -75,7 +76,8 @@ extension ArgumentCursor {
 
   private func looksLikeTime(_ text: String) -> Bool {
     let bytes = Array(text.utf8)
-    return bytes.count >= 5 && bytes[2] == UInt8(ascii: ":") && isDigit(bytes[0]) && isDigit(bytes[1])
+    return bytes.count >= 5 && bytes[2] == UInt8(ascii: ":") && isDigit(bytes[0])
+      && isDigit(bytes[1])
   }
 
   private func isDigit(_ byte: UInt8) -> Bool {
@@ -83,7 +85,8 @@ extension ArgumentCursor {
   }
 
   /// `YYYY-MM-DD`, optionally followed by `T` and a time; nil when `token` is no date.
-  private func parseDate(_ token: Token) throws(Diagnostic) -> (date: CivilDate, time: Substring?)? {
+  private func parseDate(_ token: Token) throws(Diagnostic) -> (date: CivilDate, time: Substring?)?
+  {
     let text = token.text
     let bytes = Array(text.utf8)
     guard bytes.count >= 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
@@ -99,12 +102,14 @@ extension ArgumentCursor {
     let days = CivilDate.daysIn(month: month, year: year)
     guard (1...days).contains(day) else {
       throw error(
-        "invalid date \"\(text.prefix(10))\": month \(month) of \(year) has \(days) days", at: token)
+        "invalid date \"\(text.prefix(10))\": month \(month) of \(year) has \(days) days", at: token
+      )
     }
     let date = CivilDate(year: year, month: month, day: day)
     if bytes.count == 10 { return (date, nil) }
     guard bytes[10] == UInt8(ascii: "T") || bytes[10] == UInt8(ascii: "t"), bytes.count > 11 else {
-      throw error("expected a date such as 2026-01-03 or 2026-01-03T07:30, \(got(token))", at: token)
+      throw error(
+        "expected a date such as 2026-01-03 or 2026-01-03T07:30, \(got(token))", at: token)
     }
     return (date, text.dropFirst(11))
   }
@@ -133,7 +138,8 @@ extension ArgumentCursor {
       position += 3
     }
     guard hour < 24, minute < 60, second < 60 else {
-      throw Diagnostic("invalid time \"\(text)\": hours go to 23, minutes and seconds to 59", at: span)
+      throw Diagnostic(
+        "invalid time \"\(text)\": hours go to 23, minutes and seconds to 59", at: span)
     }
     var offset: Int?
     if position < bytes.count {
@@ -144,7 +150,8 @@ extension ArgumentCursor {
         let rest = bytes.count - position - 1
         guard let offsetHours = number(position + 1, 2) else { throw failure }
         var offsetMinutes = 0
-        if rest == 5, bytes[position + 3] == UInt8(ascii: ":"), let value = number(position + 4, 2) {
+        if rest == 5, bytes[position + 3] == UInt8(ascii: ":"), let value = number(position + 4, 2)
+        {
           offsetMinutes = value
         } else if rest == 4, let value = number(position + 3, 2) {
           offsetMinutes = value

@@ -20,8 +20,9 @@ extension ArgumentCursor {
     var unitText = String(number.unit).lowercased()
     var last = first
     if unitText.isEmpty {
-      if let next = peek(), next.kind == .word, UnitDefinition.table[next.text.lowercased()] != nil
-        || UnitDefinition.durationWords[next.text.lowercased()] != nil
+      if let next = peek(), next.kind == .word,
+        UnitDefinition.table[next.text.lowercased()] != nil
+          || UnitDefinition.durationWords[next.text.lowercased()] != nil
       {
         unitText = next.text.lowercased()
         last = next

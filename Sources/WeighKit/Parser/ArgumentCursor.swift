@@ -70,7 +70,8 @@ public struct ArgumentCursor {
     let length = context.text.utf8.count
     let start = token?.start ?? length
     let end = token?.end ?? length + 1
-    return SourceSpan(file: context.file, line: context.line, text: context.text, start: start, end: end)
+    return SourceSpan(
+      file: context.file, line: context.line, text: context.text, start: start, end: end)
   }
 
   /// The span from `first` to `last` inclusive.

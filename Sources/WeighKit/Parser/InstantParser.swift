@@ -5,7 +5,8 @@ public enum InstantParser {
   public static func parse(_ text: String, clock: ZonedClock, now: Int64 = 0) throws -> Int64 {
     let tokens = try Lexer.tokenize(text)
     var cursor = ArgumentCursor(
-      tokens: tokens, context: ParseContext(file: "--clock", line: 1, text: text, clock: clock, now: now))
+      tokens: tokens,
+      context: ParseContext(file: "--clock", line: 1, text: text, clock: clock, now: now))
     let (instant, _) = try cursor.readInstant()
     try cursor.expectEnd(after: "the instant")
     return instant

@@ -1,7 +1,9 @@
 /// Tab completion for the REPL, read from the same command table as the parser.
 public enum Completion {
   /// Candidates for `word`, the word being typed, given the line before it.
-  public static func candidates(lineBeforeWord: String, word: String, entryNumbers: [Int]) -> [String] {
+  public static func candidates(lineBeforeWord: String, word: String, entryNumbers: [Int])
+    -> [String]
+  {
     let previous = lineBeforeWord.split(whereSeparator: { $0 == " " || $0 == "\t" }).map {
       $0.lowercased()
     }
@@ -27,7 +29,9 @@ public enum Completion {
     }
     if word.hasPrefix("#") {
       options = entryNumbers.map { "#\($0)" }
-    } else if let number = NumberPrefix(word), number.unit.isEmpty || !word.contains(where: \.isLetter) {
+    } else if let number = NumberPrefix(word),
+      number.unit.isEmpty || !word.contains(where: \.isLetter)
+    {
       options = UnitDefinition.massNames.map { word + $0 }
     } else if let number = NumberPrefix(word) {
       let stem = word.dropLast(number.unit.count)

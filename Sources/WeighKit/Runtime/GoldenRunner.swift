@@ -31,7 +31,9 @@ public struct GoldenRunner {
       while let relative = enumerator?.nextObject() as? String {
         // Scripts named _*.wcfg are fragments for `include`, not tests.
         let name = (relative as NSString).lastPathComponent
-        if name.hasSuffix(".wcfg"), !name.hasPrefix("_") { found.append((path as NSString).appendingPathComponent(relative)) }
+        if name.hasSuffix(".wcfg"), !name.hasPrefix("_") {
+          found.append((path as NSString).appendingPathComponent(relative))
+        }
       }
     }
     return found.sorted()
@@ -48,7 +50,9 @@ public struct GoldenRunner {
       session.run(script: text, display: display, directory: directory.isEmpty ? "." : directory)
       session.close()
     } catch {
-      captured.write(DiagnosticRenderer().render(Diagnostic("cannot run \(display): \(error)")), to: .standardError)
+      captured.write(
+        DiagnosticRenderer().render(Diagnostic("cannot run \(display): \(error)")),
+        to: .standardError)
     }
     return captured.text
   }
@@ -64,9 +68,13 @@ public struct GoldenRunner {
       return .updated
     }
     guard let expected else {
-      return .failed(diff: "no \((expectedPath as NSString).lastPathComponent) yet; run weigh test --update to record it\n")
+      return .failed(
+        diff:
+          "no \((expectedPath as NSString).lastPathComponent) yet; run weigh test --update to record it\n"
+      )
     }
-    return .failed(diff: UnifiedDiff.render(from: expected, to: actual, names: (expectedPath, "actual")))
+    return .failed(
+      diff: UnifiedDiff.render(from: expected, to: actual, names: (expectedPath, "actual")))
   }
 }
 

@@ -20,11 +20,13 @@ final class HealthLink {
 
   /// The app's identity in Health.
   static let app = SourceRevision(
-    source: HealthSource(name: "weigh", bundleIdentifier: "org.weigh.app"), version: WeighVersion.current)
+    source: HealthSource(name: "weigh", bundleIdentifier: "org.weigh.app"),
+    version: WeighVersion.current)
 
   /// - Parameter persist: whether Health's changes go to the store; an in-memory store
   ///   keeps Health only in the simulator, which saves encoding its state at every commit.
-  init(records: [HealthRecord], state: HealthSmallState?, seed: UInt64, clock: Date, persist: Bool) {
+  init(records: [HealthRecord], state: HealthSmallState?, seed: UInt64, clock: Date, persist: Bool)
+  {
     if let state {
       health = HealthStore(snapshot: HealthSnapshot(state: state, records: records))
     } else {

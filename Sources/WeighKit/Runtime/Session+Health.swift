@@ -47,7 +47,8 @@ extension Session {
       printEvents(report.events)
       if report.due > 0 {
         let skipped = report.skipped > 0 ? " (\(report.skipped) older ones skipped)" : ""
-        print("caught up: \(report.written) readings from simulations while weigh was closed\(skipped)")
+        print(
+          "caught up: \(report.written) readings from simulations while weigh was closed\(skipped)")
       }
     } else if health.now < Date(seconds: now) {
       health.setClock(Date(seconds: now))
@@ -90,7 +91,9 @@ extension Session {
         print("\(time) wake lost: no observer query registered")
       case .retryScheduled(_, let at, let failures):
         let retryTime = zone.secondText(Int64(at.timeIntervalSince1970.rounded(.down)))
-        print("\(time) retry scheduled at \(retryTime) after \(failures) failed \(failures == 1 ? "delivery" : "deliveries")")
+        print(
+          "\(time) retry scheduled at \(retryTime) after \(failures) failed \(failures == 1 ? "delivery" : "deliveries")"
+        )
       case .backgroundDeliveryStopped(_, let failures):
         print("\(time) background delivery stopped after \(failures) failed deliveries")
       }
@@ -168,7 +171,8 @@ extension Session {
     if failSyncs > 0 {
       failSyncs -= 1
       throw Diagnostic(
-        "sync failed (fault sync fail): nothing was imported and the anchor stays at \(app.anchor ?? 0)")
+        "sync failed (fault sync fail): nothing was imported and the anchor stays at \(app.anchor ?? 0)"
+      )
     }
     var anchor = fromScratch ? nil : app.anchor.map(QueryAnchor.init(fromValue:))
     // The log is read inside a function of its own so that no reference to the table is
@@ -306,7 +310,9 @@ extension Session {
     }
     var toDelete: [HealthSample] = []
     for uuid in app.pendingDeletes {
-      if let id = UUID(uuidString: uuid), let sample = health.sample(with: id) { toDelete.append(sample) }
+      if let id = UUID(uuidString: uuid), let sample = health.sample(with: id) {
+        toDelete.append(sample)
+      }
     }
     if !toDelete.isEmpty {
       do throws(HealthError) { try health.delete(toDelete) } catch {
@@ -333,7 +339,8 @@ extension Session {
   /// After `log`, `edit` or `delete` with `set autopush on`: pushes when write is allowed.
   func autopushIfOn() {
     guard app.autopush else { return }
-    guard let health = try? health(), health.authorizationStatus(for: .bodyMass) == .sharingAuthorized
+    guard let health = try? health(),
+      health.authorizationStatus(for: .bodyMass) == .sharingAuthorized
     else { return }
     do throws(Diagnostic) {
       print("autopush: " + (try push()))

@@ -69,7 +69,8 @@ extension Session {
       if error == IncludeStop.diagnostic { return false }
       // Errors from deeper down (the store, Health) point at the command word.
       let word = SourceSpan(
-        file: line.file, line: line.number, text: line.text, start: tokens[0].start, end: tokens[0].end)
+        file: line.file, line: line.number, text: line.text, start: tokens[0].start,
+        end: tokens[0].end)
       return fail(error.located(at: word))
     }
     return !quitRequested

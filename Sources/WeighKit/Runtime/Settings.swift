@@ -48,7 +48,9 @@ public struct Settings: Equatable, Sendable {
     goal = object["goal_kg"]?.doubleValue
     if let text = object["pregnancy_start"]?.stringValue {
       let parts = text.split(separator: "-").compactMap { Int($0) }
-      if parts.count == 3 { pregnancyStart = CivilDate(year: parts[0], month: parts[1], day: parts[2]) }
+      if parts.count == 3 {
+        pregnancyStart = CivilDate(year: parts[0], month: parts[1], day: parts[2])
+      }
     }
   }
 }

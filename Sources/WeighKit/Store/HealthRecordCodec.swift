@@ -38,9 +38,10 @@ enum DocumentCoding {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys]
     guard let data = try? encoder.encode(value) else { return .null }
-    return (try? JSONReader.withReader(over: Array(data)) { reader throws(JSONSyntaxError) in
-      try reader.readValue()
-    }) ?? .null
+    return
+      (try? JSONReader.withReader(over: Array(data)) { reader throws(JSONSyntaxError) in
+        try reader.readValue()
+      }) ?? .null
   }
 
   static func decode<T: Decodable>(_ type: T.Type, from value: JSONValue) -> T? {

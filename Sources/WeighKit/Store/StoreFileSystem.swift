@@ -124,7 +124,9 @@ enum StoreFileSystem {
     guard end >= 0 else { throw ioError(path, "seek in") }
     let length = min(Int(end), count)
     var bytes = [UInt8](repeating: 0, count: length)
-    let read = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, length, off_t(end) - off_t(length)) }
+    let read = bytes.withUnsafeMutableBytes {
+      pread(descriptor, $0.baseAddress, length, off_t(end) - off_t(length))
+    }
     guard read == length else { throw ioError(path, "read") }
     return bytes
   }

@@ -95,7 +95,8 @@ enum TableFile<Codec: StoreTableCodec> {
       throw StoreError(
         .corrupt, file: path, line: line, column: column,
         message:
-          "the table ends early (truncated?): it must end with ]}; nothing was changed, restore the file from a backup or run weigh check")
+          "the table ends early (truncated?): it must end with ]}; nothing was changed, restore the file from a backup or run weigh check"
+      )
     }
     do {
       return try JSONReader.withReader(over: prefix) { (reader) throws(StoreError) in

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import WeighKit
 
 @Suite struct LexerTests {
@@ -6,7 +7,10 @@ import Testing
   func texts(_ line: String) throws -> [String] { try Lexer.tokenize(line).map(\.text) }
 
   @Test func wordsStringsReferencesAndComments() throws {
-    #expect(try texts(#"log 68.5kg note "after \"run\"" # a comment"#) == ["log", "68.5kg", "note", #"after "run""#])
+    #expect(
+      try texts(#"log 68.5kg note "after \"run\"" # a comment"#) == [
+        "log", "68.5kg", "note", #"after "run""#,
+      ])
     #expect(try kinds("delete #12") == [.word, .entryReference])
     #expect(try texts("delete #12") == ["delete", "12"])
     #expect(try texts("# only a comment").isEmpty)
@@ -15,7 +19,10 @@ import Testing
 
   @Test func comparisonsStandAloneOrGlued() throws {
     #expect(try texts("expect entries>=2") == ["expect", "entries", ">=", "2"])
-    #expect(try kinds("expect latest == 70kg ± 0.1kg") == [.word, .word, .comparison, .word, .comparison, .word])
+    #expect(
+      try kinds("expect latest == 70kg ± 0.1kg") == [
+        .word, .word, .comparison, .word, .comparison, .word,
+      ])
     #expect(try texts("expect latest == 70kg +- 0.1kg")[4] == "±")
     #expect(try texts("log -0.5kg/w") == ["log", "-0.5kg/w"])
   }

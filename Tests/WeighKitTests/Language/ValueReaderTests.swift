@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import WeighKit
 
 @Suite struct ValueReaderTests {
@@ -43,14 +44,18 @@ import Testing
   @Test func lengthsDurationsAndRates() throws {
     var height = try cursor("5ft 6in")
     #expect(abs(try height.readLength() - 1.6764) < 1e-12)
-    for (text, seconds) in [("90s", 90), ("15min", 900), ("6h", 21_600), ("1d", 86_400), ("2w", 1_209_600), ("3 days", 259_200), ("2 weeks", 1_209_600)] {
+    for (text, seconds) in [
+      ("90s", 90), ("15min", 900), ("6h", 21_600), ("1d", 86_400), ("2w", 1_209_600),
+      ("3 days", 259_200), ("2 weeks", 1_209_600),
+    ] {
       var reader = try cursor(text)
       #expect(try reader.readDuration().seconds == Int64(seconds))
     }
     var rate = try cursor("-0.5kg/w")
     #expect(abs(try rate.readRate(.mass, expected: "a rate").perSecond * 604_800 + 0.5) < 1e-12)
     var glucose = try cursor("5.8mmol/L")
-    #expect(abs(try glucose.readQuantity([.glucose], expected: "glucose").value - 5.8 * 18.015588) < 1e-9)
+    #expect(
+      abs(try glucose.readQuantity([.glucose], expected: "glucose").value - 5.8 * 18.015588) < 1e-9)
   }
 
   @Test func instants() throws {
@@ -74,7 +79,8 @@ import Testing
   }
 
   @Test func invalidDatesAreErrors() throws {
-    for text in ["2026-02-30", "2026-13-01", "24:00", "07:60", "2026-01-01T07:30+1:00", "tomorrow"] {
+    for text in ["2026-02-30", "2026-13-01", "24:00", "07:60", "2026-01-01T07:30+1:00", "tomorrow"]
+    {
       var reader = try cursor(text)
       #expect(throws: Diagnostic.self) { try reader.readInstant() }
     }
@@ -102,7 +108,8 @@ import Testing
     let diagnostic = Diagnostic("expected a weight such as 68.5kg, got \"68.5\"", at: span)
     #expect(
       DiagnosticRenderer().render(diagnostic)
-        == "w.wcfg:3:5: error: expected a weight such as 68.5kg, got \"68.5\"\nlog 68.5\n    ^^^^\n")
+        == "w.wcfg:3:5: error: expected a weight such as 68.5kg, got \"68.5\"\nlog 68.5\n    ^^^^\n"
+    )
     #expect(
       DiagnosticRenderer(interactivePromptWidth: 7).render(diagnostic)
         == "           ^^^^\nerror: expected a weight such as 68.5kg, got \"68.5\"\n")

@@ -45,7 +45,10 @@ import Testing
           unseenDeletions.formUnion(before.subtracting(try foreignLive(session)))
         case 3:
           let before = try foreignLive(session)
-          run(session, "health add \(weight)kg at 07:00 source R sync-id r-\(code % 4) version \(code % 5 + 1)")
+          run(
+            session,
+            "health add \(weight)kg at 07:00 source R sync-id r-\(code % 4) version \(code % 5 + 1)"
+          )
           unseenDeletions.formUnion(before.subtracting(try foreignLive(session)))
         case 4:
           run(session, "health purge")
@@ -77,7 +80,10 @@ import Testing
   func pagingIsInvisible() throws {
     // 1,234 samples: more than two pages of 500.
     let session = try Session(options: .golden, output: CapturedOutput())
-    run(session, "clock 2025-01-01T00:00Z\nsimulate scale every 1h start 70kg noise 0.5kg\nadvance 1234h\nsimulate stop all\nsync")
+    run(
+      session,
+      "clock 2025-01-01T00:00Z\nsimulate scale every 1h start 70kg noise 0.5kg\nadvance 1234h\nsimulate stop all\nsync"
+    )
     #expect(session.lastOutput.hasPrefix("imported 1234,"))
     #expect(try healthEntries(session) == foreignLive(session))
   }
