@@ -13,120 +13,27 @@ their own moment (+0100 in winter, +0200 in summer). Python 3 standard library o
   scripts/gen-apple-export.py --size 200K --xml --out export.xml
 """
 import argparse
+import os
+import re
 import datetime as dt
 import io
 import random
 import sys
 import zipfile
 
-DTD = """<!DOCTYPE HealthData [
-<!-- HealthKit Export Version: 14 -->
-<!ELEMENT HealthData (ExportDate,Me,(Record|Correlation|Workout|ActivitySummary|ClinicalRecord|Audiogram|VisionPrescription)*)>
-<!ATTLIST HealthData
-  locale CDATA #REQUIRED
->
-<!ELEMENT ExportDate EMPTY>
-<!ATTLIST ExportDate
-  value CDATA #REQUIRED
->
-<!ELEMENT Me EMPTY>
-<!ATTLIST Me
-  HKCharacteristicTypeIdentifierDateOfBirth                   CDATA #REQUIRED
-  HKCharacteristicTypeIdentifierBiologicalSex                 CDATA #REQUIRED
-  HKCharacteristicTypeIdentifierBloodType                     CDATA #REQUIRED
-  HKCharacteristicTypeIdentifierFitzpatrickSkinType           CDATA #REQUIRED
-  HKCharacteristicTypeIdentifierCardioFitnessMedicationsUse   CDATA #REQUIRED
->
-<!ELEMENT Record ((MetadataEntry|HeartRateVariabilityMetadataList)*)>
-<!ATTLIST Record
-  type          CDATA #REQUIRED
-  unit          CDATA #IMPLIED
-  value         CDATA #IMPLIED
-  sourceName    CDATA #REQUIRED
-  sourceVersion CDATA #IMPLIED
-  device        CDATA #IMPLIED
-  creationDate  CDATA #IMPLIED
-  startDate     CDATA #REQUIRED
-  endDate       CDATA #REQUIRED
->
-<!-- Any Records that appear as children of a correlation also appear as top-level records in this document. -->
-<!ELEMENT Correlation ((MetadataEntry|Record)*)>
-<!ATTLIST Correlation
-  type          CDATA #REQUIRED
-  sourceName    CDATA #REQUIRED
-  sourceVersion CDATA #IMPLIED
-  device        CDATA #IMPLIED
-  creationDate  CDATA #IMPLIED
-  startDate     CDATA #REQUIRED
-  endDate       CDATA #REQUIRED
->
-<!ELEMENT Workout ((MetadataEntry|WorkoutEvent|WorkoutRoute|WorkoutStatistics)*)>
-<!ATTLIST Workout
-  workoutActivityType   CDATA #REQUIRED
-  duration              CDATA #IMPLIED
-  durationUnit          CDATA #IMPLIED
-  totalDistance         CDATA #IMPLIED
-  totalDistanceUnit     CDATA #IMPLIED
-  totalEnergyBurned     CDATA #IMPLIED
-  totalEnergyBurnedUnit CDATA #IMPLIED
-  sourceName            CDATA #REQUIRED
-  sourceVersion         CDATA #IMPLIED
-  device                CDATA #IMPLIED
-  creationDate          CDATA #IMPLIED
-  startDate             CDATA #REQUIRED
-  endDate               CDATA #REQUIRED
->
-<!ELEMENT WorkoutEvent (MetadataEntry*)>
-<!ATTLIST WorkoutEvent
-  type         CDATA #REQUIRED
-  date         CDATA #REQUIRED
-  duration     CDATA #IMPLIED
-  durationUnit CDATA #IMPLIED
->
-<!ELEMENT WorkoutStatistics EMPTY>
-<!ATTLIST WorkoutStatistics
-  type      CDATA #REQUIRED
-  startDate CDATA #REQUIRED
-  endDate   CDATA #REQUIRED
-  average   CDATA #IMPLIED
-  minimum   CDATA #IMPLIED
-  maximum   CDATA #IMPLIED
-  sum       CDATA #IMPLIED
-  unit      CDATA #IMPLIED
->
-<!ELEMENT WorkoutRoute ((MetadataEntry|FileReference)*)>
-<!ATTLIST WorkoutRoute
-  sourceName    CDATA #REQUIRED
-  sourceVersion CDATA #IMPLIED
-  device        CDATA #IMPLIED
-  creationDate  CDATA #IMPLIED
-  startDate     CDATA #REQUIRED
-  endDate       CDATA #REQUIRED
->
-<!ELEMENT FileReference EMPTY>
-<!ATTLIST FileReference
-  path CDATA #REQUIRED
->
-<!ELEMENT MetadataEntry EMPTY>
-<!ATTLIST MetadataEntry
-  key   CDATA #REQUIRED
-  value CDATA #REQUIRED
->
-<!ELEMENT ActivitySummary EMPTY>
-<!ATTLIST ActivitySummary
-  dateComponents           CDATA #IMPLIED
-  activeEnergyBurned       CDATA #IMPLIED
-  activeEnergyBurnedGoal   CDATA #IMPLIED
-  activeEnergyBurnedUnit   CDATA #IMPLIED
-  appleMoveTime            CDATA #IMPLIED
-  appleMoveTimeGoal        CDATA #IMPLIED
-  appleExerciseTime        CDATA #IMPLIED
-  appleExerciseTimeGoal    CDATA #IMPLIED
-  appleStandHours          CDATA #IMPLIED
-  appleStandHoursGoal      CDATA #IMPLIED
->
-]>
-"""
+def read_dtd():
+    """The inline DTD, read from the Swift source weigh writes it from, so both agree."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    source = os.path.join(here, "..", "Sources", "WeighKit", "Export", "AppleHealthExportDTD.swift")
+    with open(source, encoding="utf-8") as handle:
+        text = handle.read()
+    version = re.search(r"static let version = (\d+)", text).group(1)
+    body = text.split('public static let text = """\n', 1)[1].split('\n    """', 1)[0]
+    lines = [line[4:] if line.startswith("    ") else line for line in body.split("\n")]
+    return "\n".join(lines).replace("\\(version)", version) + "\n"
+
+
+DTD = read_dtd()
 
 UNITS = {"K": 10**3, "M": 10**6, "G": 10**9}
 
