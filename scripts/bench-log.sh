@@ -52,35 +52,8 @@ results=$(mktemp -d)
 trap 'rm -rf "$results" "$data/log-run"' EXIT
 
 # measure KEY RUNS PREPARE COMMAND: see scripts/bench-store.sh.
-measure() {
-  local key="$1" runs="$2" prepare="$3" command="$4"
-  echo "measuring $key: $command" >&2
-  if command -v hyperfine >/dev/null; then
-    local options=(--warmup "${warmup:-1}" --runs "$runs" --export-json "$results/$key.json" --style none)
-    if [[ -n "$prepare" ]]; then options+=(--prepare "$prepare"); else options+=(-N); fi
-    hyperfine "${options[@]}" "$command" >/dev/null
-    python3 -c '
-import json, sys
-result = json.load(open(sys.argv[1]))["results"][0]
-for wall in result["times"]:
-    print(wall, result["user"] + result["system"])' "$results/$key.json" >"$results/$key.times"
-  else
-    for _ in $(seq "$runs"); do
-      [[ -z "$prepare" ]] || bash -c "$prepare"
-      python3 -c '
-import resource, subprocess, sys, time
-before = resource.getrusage(resource.RUSAGE_CHILDREN)
-start = time.perf_counter()
-subprocess.run(sys.argv[1], shell=True, check=True, stdout=subprocess.DEVNULL)
-wall = time.perf_counter() - start
-after = resource.getrusage(resource.RUSAGE_CHILDREN)
-print(wall, after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)' \
-        "$command" >>"$results/$key.times"
-    done
-  fi
-  [[ -z "$prepare" ]] || bash -c "$prepare"
-  /usr/bin/time -f %M -o "$results/$key.rss" bash -c "$command" >/dev/null
-}
+# shellcheck source=bench-measure.sh
+source "$(dirname "$0")/bench-measure.sh"
 
 measure weigh-memory "$runs" "" "$weigh --memory --tz UTC $data/log-100k.wcfg"
 measure sqlite "$runs" "" "sqlite3 :memory: '.read $data/insert-100k.sql'"
