@@ -111,4 +111,21 @@ import Testing
     #expect(result.status == 0)
     #expect(result.standardOutput == "part\ndone\n")
   }
+
+  @Test func aReopenedStoreCatchesUpOnSimulations() throws {
+    let store = WeighProcess.temporaryDirectory()
+    // Started a week ago on a virtual clock; reopened now, on the wall clock.
+    let weekAgo = ISO8601DateFormatter().string(from: Date().addingTimeInterval(-7 * 86_400))
+    let start = try WeighProcess.run(
+      ["--store", store, "--clock", weekAgo, "-e", "simulate scale every 1d start 70kg"])
+    #expect(start.status == 0)
+    let reopened = try WeighProcess.run(["--store", store, "-e", "echo first"])
+    #expect(reopened.status == 0)
+    let lines = reopened.standardOutput.split(separator: "\n")
+    #expect(lines.filter { $0.contains("scale wrote") }.count >= 6)
+    #expect(lines.contains { $0.hasPrefix("caught up: ") })
+    #expect(lines.last == "first")
+    let again = try WeighProcess.run(["--store", store, "-e", "echo second"])
+    #expect(!again.standardOutput.contains("caught up"))
+  }
 }

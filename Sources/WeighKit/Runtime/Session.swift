@@ -76,6 +76,14 @@ public final class Session {
     unitOverride = options.unit
     zoneName = options.timeZone ?? settings.timeZone
     zone = ZonedClock(zone: TimeZone(identifier: zoneName) ?? .gmt)
+    // With simulations or an observer, Health has events of its own: load it now, so that a
+    // session reopened on the wall clock catches up before its first command.
+    let simulations = store.documents["health"]?["simulations"]
+    if case .array(let running)? = simulations, !running.isEmpty {
+      _ = try? health()
+    } else if app.observing != nil {
+      _ = try? health()
+    }
   }
 
   /// Releases the store.
