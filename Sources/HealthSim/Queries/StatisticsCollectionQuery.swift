@@ -7,6 +7,12 @@ public final class StatisticsCollectionQuery: HealthQuery {
     StatisticsCollectionQuery, StatisticsCollection?, HealthError?
   ) -> Void
 
+  /// HealthKit's update-handler shape: the changed interval's statistics (nil when that
+  /// interval is now empty), the whole updated collection, or an error.
+  public typealias UpdateHandler = (
+    StatisticsCollectionQuery, HealthStatistics?, StatisticsCollection?, HealthError?
+  ) -> Void
+
   /// What to compute.
   public let options: StatisticsOptions
   /// The start of one interval.
@@ -17,6 +23,13 @@ public final class StatisticsCollectionQuery: HealthQuery {
   public let calendar: Calendar
   /// Called once with the collection.
   public let initialResultsHandler: ResultsHandler
+  /// Called with the updated collection after each matching save or delete until `stop`;
+  /// set before `execute` (T9). Nil keeps the query one-shot.
+  public var statisticsUpdateHandler: UpdateHandler?
+
+  var activeUpdateHandler: UpdateHandler?
+  /// The start date of the latest matching changed sample not yet delivered, if any.
+  var pendingChangeDate: Date?
 
   /// A statistics collection query.
   public init(
@@ -35,13 +48,21 @@ public final class StatisticsCollectionQuery: HealthQuery {
 
   override func start(on store: HealthStore) throws(HealthError) {
     try options.validate(for: sampleType)
+    activeUpdateHandler = statisticsUpdateHandler
     do {
-      let collection = try store.statisticsCollection(
-        of: sampleType, predicate: predicate, options: options, anchorDate: anchorDate,
-        intervalComponents: intervalComponents, calendar: calendar)
+      let collection = try compute(on: store)
       initialResultsHandler(self, collection, nil)
     } catch {
       initialResultsHandler(self, nil, error)
+      // Like an anchored query, a query whose first read failed does not go live.
+      if activeUpdateHandler != nil { isStopped = true }
     }
+    if activeUpdateHandler != nil, !isStopped { store.register(collectionQuery: self) }
+  }
+
+  func compute(on store: HealthStore) throws(HealthError) -> StatisticsCollection {
+    try store.statisticsCollection(
+      of: sampleType, predicate: predicate, options: options, anchorDate: anchorDate,
+      intervalComponents: intervalComponents, calendar: calendar)
   }
 }

@@ -59,6 +59,7 @@ extension HealthStore {
     query.isStopped = true
     observers.removeAll { $0 === query }
     liveQueries.removeAll { $0 === query }
+    collectionQueries.removeAll { $0 === query }
   }
 
   func register(observer query: ObserverQuery) {
@@ -69,6 +70,10 @@ extension HealthStore {
   }
 
   func register(liveQuery query: AnchoredQuery) { liveQueries.append(query) }
+
+  func register(collectionQuery query: StatisticsCollectionQuery) {
+    collectionQueries.append(query)
+  }
 
   // MARK: Harness facts
 
@@ -165,8 +170,10 @@ extension HealthStore {
   private func stopAllQueries() {
     for query in observers { query.isStopped = true }
     for query in liveQueries { query.isStopped = true }
+    for query in collectionQueries { query.isStopped = true }
     observers = []
     liveQueries = []
+    collectionQueries = []
   }
 
   // MARK: Delivery rules
@@ -283,6 +290,7 @@ extension HealthStore {
 
   /// Calls long-running anchored queries' update handlers with their deltas (A17, A19).
   func pumpLiveQueries() {
+    pumpCollectionQueries()
     let device = state.device
     guard !liveQueries.isEmpty, device.isAppRunning, device.isAppInForeground else { return }
     for query in liveQueries where !query.isStopped {
@@ -293,6 +301,41 @@ extension HealthStore {
       else { continue }
       query.currentAnchor = result.newAnchor
       handler(query, result.samples, result.deletedObjects, result.newAnchor, nil)
+    }
+  }
+
+  /// Marks long-running collection queries whose type and predicate match a saved or
+  /// deleted sample, then delivers to them at once.
+  func noteCollectionChanges(_ samples: [HealthSample]) {
+    guard !collectionQueries.isEmpty else { return }
+    for sample in samples {
+      for query in collectionQueries
+      where !query.isStopped && query.sampleType == sample.type
+        && (query.predicate?.matches(sample) ?? true)
+      {
+        query.pendingChangeDate = sample.startDate
+      }
+    }
+    pumpCollectionQueries()
+  }
+
+  /// Calls collection queries' update handlers with their recomputed collections (T9).
+  /// Like anchored update handlers, they run only while the app is in the foreground and
+  /// the store is readable; otherwise the update waits. A change a handler makes itself
+  /// is delivered at the next pump (`settle`), not recursively.
+  func pumpCollectionQueries() {
+    let device = state.device
+    guard !isPumpingCollections, !collectionQueries.isEmpty, device.isAppRunning,
+      device.isAppInForeground
+    else { return }
+    isPumpingCollections = true
+    defer { isPumpingCollections = false }
+    for query in collectionQueries where !query.isStopped {
+      guard let handler = query.activeUpdateHandler, let changed = query.pendingChangeDate,
+        let collection = try? query.compute(on: self)
+      else { continue }
+      query.pendingChangeDate = nil
+      handler(query, collection.statistics(for: changed), collection, nil)
     }
   }
 }

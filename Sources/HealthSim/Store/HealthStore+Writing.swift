@@ -185,16 +185,20 @@ extension HealthStore {
     }
     var saved: [HealthSample] = []
     var changed = Set<SampleType>()
+    var touched: [HealthSample] = []
     for (index, sample) in samples.enumerated() where keep[index] {
       if let key = plans[index], let old = syncIndex[key] {
+        if let replaced = self.sample(with: old) { touched.append(replaced) }
         removeSample(old, position: state.counter + 1, date: now)
       }
       let stored = sample.saved(uuid: sample.uuid ?? freshUUID(), revision: revision, at: now)
       insertSample(stored, position: state.counter + 1)
       saved.append(stored)
+      touched.append(stored)
       changed.insert(sample.type)
     }
     for type in changed.sorted() { noteChange(type) }
+    noteCollectionChanges(touched)
     return saved
   }
 
@@ -202,14 +206,17 @@ extension HealthStore {
   @discardableResult
   func remove(_ uuids: [UUID]) -> Int {
     var changed = Set<SampleType>()
+    var touched: [HealthSample] = []
     var count = 0
     for uuid in uuids {
       guard let type = locations[uuid]?.type else { continue }
+      if let removed = sample(with: uuid) { touched.append(removed) }
       removeSample(uuid, position: state.counter + 1, date: now)
       changed.insert(type)
       count += 1
     }
     for type in changed.sorted() { noteChange(type) }
+    noteCollectionChanges(touched)
     return count
   }
 

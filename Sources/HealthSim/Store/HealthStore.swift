@@ -26,6 +26,8 @@ public final class HealthStore {
   var syncIndex: [SyncKey: UUID] = [:]
   var observers: [ObserverQuery] = []
   var liveQueries: [AnchoredQuery] = []
+  var collectionQueries: [StatisticsCollectionQuery] = []
+  var isPumpingCollections = false
   var lastRecordedState: HealthSmallState
   var isReplaying = false
   var isRunningEvents = false
