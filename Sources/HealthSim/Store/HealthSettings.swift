@@ -34,6 +34,19 @@ public struct HealthSettings: Codable, Hashable, Sendable {
     case ownSamplesOnly
   }
 
+  /// The device the app runs on, for background-delivery limits (O14).
+  public enum Platform: String, Codable, Sendable {
+    /// iPhone: per-type caps only (the default).
+    case iOS
+    /// Apple Watch: every type capped at hourly, and a daily budget of background wakes.
+    case watchOS
+  }
+
+  /// The device the app runs on (O14, default iOS).
+  public var platform = Platform.iOS
+  /// Background wakes per UTC day on watchOS; later wakes wait for the next day (O14).
+  /// UNCONFIRMED: Apple's sentence ("four updates (or …") is cut off; default 4.
+  public var watchBackgroundBudgetPerDay = 4
   /// Whether the app has the background-delivery entitlement (O18, default on).
   public var hasBackgroundDeliveryEntitlement = true
   /// Whether `enableBackgroundDelivery` fails without the entitlement instead of never waking.
@@ -69,4 +82,31 @@ public struct HealthSettings: Codable, Hashable, Sendable {
 
   /// HEALTHKIT.md's defaults.
   public init() {}
+
+  /// Decodes settings; a key that is missing (saved before the knob existed) keeps its default.
+  public init(from decoder: any Decoder) throws {
+    self.init()
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    func read<Value: Decodable>(_ key: CodingKeys, into value: inout Value) throws {
+      if let decoded = try container.decodeIfPresent(Value.self, forKey: key) { value = decoded }
+    }
+    try read(.platform, into: &platform)
+    try read(.watchBackgroundBudgetPerDay, into: &watchBackgroundBudgetPerDay)
+    try read(.hasBackgroundDeliveryEntitlement, into: &hasBackgroundDeliveryEntitlement)
+    try read(.missingEntitlementFailsEnable, into: &missingEntitlementFailsEnable)
+    try read(.spuriousForegroundFire, into: &spuriousForegroundFire)
+    try read(.retryBackoff, into: &retryBackoff)
+    try read(.retryBackoffMultiplier, into: &retryBackoffMultiplier)
+    try read(.maximumFailedDeliveries, into: &maximumFailedDeliveries)
+    try read(.stopLastsUntilLaunch, into: &stopLastsUntilLaunch)
+    try read(.frequencyCaps, into: &frequencyCaps)
+    try read(.staleSyncVersion, into: &staleSyncVersion)
+    try read(.syncIdentifierScope, into: &syncIdentifierScope)
+    try read(.foreignDeleteError, into: &foreignDeleteError)
+    try read(.emptyResultAnchor, into: &emptyResultAnchor)
+    try read(.undeterminedReadQuery, into: &undeterminedReadQuery)
+    try read(.promptAnswer, into: &promptAnswer)
+    try read(.readOnlyRequestReportsDenied, into: &readOnlyRequestReportsDenied)
+    try read(.sourcePriority, into: &sourcePriority)
+  }
 }

@@ -17,6 +17,8 @@ public struct HealthSmallState: Codable, Hashable, Sendable {
   public var device = DeviceState()
   /// Background delivery per type.
   public var delivery: [SampleType: BackgroundDelivery] = [:]
+  /// Background wakes counted against the watchOS daily budget; nil until the first one.
+  public var wakeBudget: WakeBudget?
   /// Running simulations, in start order.
   public var simulations: [SimulationState] = []
   /// Scheduled events.

@@ -93,10 +93,20 @@ extension HealthStore {
     state.delivery[type]?.deliveries ?? 0
   }
 
-  /// The frequency actually used: the requested one, capped per type (O12).
+  /// The frequency actually used: the requested one, capped per type (O12), and at
+  /// hourly for every type on watchOS (O14).
   public func effectiveFrequency(for type: SampleType) -> UpdateFrequency? {
     guard let requested = state.delivery[type]?.frequency else { return nil }
-    return max(requested, state.settings.frequencyCaps[type] ?? .immediate)
+    var cap = state.settings.frequencyCaps[type] ?? .immediate
+    if state.settings.platform == .watchOS { cap = max(cap, .hourly) }
+    return max(requested, cap)
+  }
+
+  /// Background wakes left today under the watchOS budget; nil on iOS (no budget).
+  public var remainingBackgroundWakes: Int? {
+    guard state.settings.platform == .watchOS else { return nil }
+    let used = state.wakeBudget.map { $0.day == WakeBudget.day(of: now) ? $0.wakes : 0 } ?? 0
+    return max(0, state.settings.watchBackgroundBudgetPerDay - used)
   }
 
   // MARK: Harness: the app's life cycle
@@ -228,6 +238,12 @@ extension HealthStore {
       guard delivery.frequency != nil, state.settings.hasBackgroundDeliveryEntitlement,
         !delivery.isStopped
       else { return }
+      guard takeBackgroundWake() else {
+        // Over today's watchOS budget: the changes stay pending for the next day.
+        scheduleDelivery(
+          type, reason: scheduled.reason, at: WakeBudget.startOfNextDay(after: now))
+        return
+      }
       state.delivery[type]!.lastWake = now
     }
     let queries = observers.filter { $0.sampleType == type && !$0.isStopped }
@@ -252,6 +268,19 @@ extension HealthStore {
       allCompleted = allCompleted && flag.called
     }
     applyCompletionContract(type, completed: allCompleted, into: &events)
+  }
+
+  /// Counts a background wake against the watchOS daily budget; false when none is left.
+  /// On iOS every wake is allowed and nothing is counted.
+  private func takeBackgroundWake() -> Bool {
+    guard let remaining = remainingBackgroundWakes else { return true }
+    guard remaining > 0 else { return false }
+    let today = WakeBudget.day(of: now)
+    var budget = state.wakeBudget ?? WakeBudget(day: today, wakes: 0)
+    if budget.day != today { budget = WakeBudget(day: today, wakes: 0) }
+    budget.wakes += 1
+    state.wakeBudget = budget
+    return true
   }
 
   private func applyCompletionContract(
