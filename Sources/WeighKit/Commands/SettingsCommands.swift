@@ -11,6 +11,7 @@ extension CommandTable {
         "set pregnancy-start <date>|none",
         "set dedup uuid|fuzzy", "set autopush on|off", "set sync on|off",
         "set entitlement on|off", "set spurious on|off", "set backoff <duration>",
+        "set platform ios|watchos",
       ],
       summary: "change a setting or the profile (kept in the store)",
       example: "set unit lb", keywords: SetCommand.names,
@@ -39,11 +40,13 @@ struct SetCommand: Executable {
     /// autopush, sync (the app's switches); entitlement, spurious (Health's knobs).
     case flag(String, Bool)
     case backoff(TimeSpan)
+    /// Health's platform: watchOS caps deliveries at hourly and budgets wakes per day.
+    case platform(String)
   }
 
   static let names = [
     "unit", "tz", "daily", "height", "pre-pregnancy", "goal", "pregnancy-start", "dedup",
-    "autopush", "sync",
+    "autopush", "sync", "platform",
     "entitlement", "spurious", "backoff",
   ]
 
@@ -84,6 +87,8 @@ struct SetCommand: Executable {
       change = .dedup(try cursor.expect(oneOf: ["uuid", "fuzzy"], what: "uuid or fuzzy"))
     case "autopush", "sync", "entitlement", "spurious":
       change = .flag(name, try cursor.expect(oneOf: ["on", "off"], what: "on or off") == "on")
+    case "platform":
+      change = .platform(try cursor.expect(oneOf: ["ios", "watchos"], what: "a platform"))
     case "backoff":
       let token = cursor.peek()
       let span = try cursor.readDuration("a first retry delay such as 1min")
@@ -135,6 +140,10 @@ struct SetCommand: Executable {
         }
       }
       session.print("\(name): \(on ? "on" : "off")")
+      return
+    case .platform(let name):
+      try session.health().settings.platform = name == "watchos" ? .watchOS : .iOS
+      session.print("platform: \(name)")
       return
     case .backoff(let span):
       try session.health().settings.retryBackoff = TimeInterval(span.seconds)
@@ -194,6 +203,7 @@ struct ShowSettings: Executable {
       ("entitlement", health.hasBackgroundDeliveryEntitlement ? "on" : "off"),
       ("spurious", health.spuriousForegroundFire ? "on" : "off"),
       ("backoff", TimeSpan(seconds: Int64(health.retryBackoff)).description),
+      ("platform", health.platform == .watchOS ? "watchos" : "ios"),
     ]
     let width = rows.map(\.0.count).max()!
     for (name, value) in rows + knobs {
