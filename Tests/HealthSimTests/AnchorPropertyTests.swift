@@ -67,33 +67,35 @@ struct AnchorPropertyTests {
     await propertyCheck(
       count: 150, input: Gen.int(in: 0...600).array(of: 0...60), Gen.int(in: 1...7)
     ) { codes, limit in
-      let store = makeStore()
-      let mirror = Mirror()
-      var missed = Set<UUID>()
-      var latest = store.latestAnchor
-      for code in codes {
-        try perform(code, on: store, mirror: mirror, limit: limit, missed: &missed)
-        #expect(store.latestAnchor >= latest)
-        latest = store.latestAnchor
-      }
-      try mirror.sync(store, limit: limit)
-      #expect(mirror.anchors == mirror.anchors.sorted())
+      failingOnThrow {
+        let store = makeStore()
+        let mirror = Mirror()
+        var missed = Set<UUID>()
+        var latest = store.latestAnchor
+        for code in codes {
+          try perform(code, on: store, mirror: mirror, limit: limit, missed: &missed)
+          #expect(store.latestAnchor >= latest)
+          latest = store.latestAnchor
+        }
+        try mirror.sync(store, limit: limit)
+        #expect(mirror.anchors == mirror.anchors.sorted())
 
-      let unpaged = try store.anchoredResult(type: .bodyMass, anchor: nil)
-      let paging = Mirror()
-      var pages: [AnchoredChange] = []
-      while true {
-        let page = try store.anchoredResult(type: .bodyMass, anchor: paging.anchor, limit: limit)
-        if page.changes.isEmpty { break }
-        pages += page.changes
-        paging.anchor = page.newAnchor
-      }
-      #expect(pages == unpaged.changes)
+        let unpaged = try store.anchoredResult(type: .bodyMass, anchor: nil)
+        let paging = Mirror()
+        var pages: [AnchoredChange] = []
+        while true {
+          let page = try store.anchoredResult(type: .bodyMass, anchor: paging.anchor, limit: limit)
+          if page.changes.isEmpty { break }
+          pages += page.changes
+          paging.anchor = page.newAnchor
+        }
+        #expect(pages == unpaged.changes)
 
-      let live = Set(store.allSamples(of: .bodyMass).map(\.uuid!))
-      let mirrored = Set(mirror.samples.keys)
-      #expect(live.isSubset(of: mirrored))
-      #expect(mirrored.subtracting(live).isSubset(of: missed))
+        let live = Set(store.allSamples(of: .bodyMass).map(\.uuid!))
+        let mirrored = Set(mirror.samples.keys)
+        #expect(live.isSubset(of: mirrored))
+        #expect(mirrored.subtracting(live).isSubset(of: missed))
+      }
     }
   }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import HealthSim
+import Testing
 
 /// 2026-01-01 00:00:00 UTC, the clock every test store starts at.
 let epoch = Date(timeIntervalSince1970: 1_767_225_600)
@@ -67,4 +68,10 @@ func deliveries(_ events: [HealthEvent]) -> [(Date, BackgroundDelivery.Reason, B
     }
     return nil
   }
+}
+
+/// Runs a property's body, recording a thrown error as a failure: `propertyCheck` drops
+/// errors its body throws, so a property that throws would otherwise pass.
+func failingOnThrow(_ body: () throws -> Void) {
+  do { try body() } catch { Issue.record(error) }
 }

@@ -4,6 +4,7 @@ extension HealthStore {
   /// The whole store as a Codable value.
   /// - Complexity: O(n log n).
   public func snapshot() -> HealthSnapshot {
+    loadHistory()
     var records: [HealthRecord] = []
     for log in logs {
       for (position, item) in zip(log.positions, log.items) {
@@ -45,10 +46,13 @@ extension HealthStore {
     case .sampleSaved(let sample, let position):
       insertSample(sample, position: position)
     case .sampleDeleted(let uuid, let position, let date):
+      loadHistory()
       removeSample(uuid, position: position, date: date)
     case .deletedObjectsPurged(let cutoff):
+      loadHistory()
       _ = purge(before: cutoff)
     case .deletedObjectsTrimmed(let keeping):
+      loadHistory()
       _ = trim(keeping: keeping)
     case .stateChanged(let newState):
       let scopeChanged =
@@ -56,6 +60,55 @@ extension HealthStore {
       state = newState
       lastRecordedState = newState
       if scopeChanged { rebuildSyncIndex() }
+    }
+  }
+
+  /// A store restored from the newest part of its history: `snapshot` holds the small
+  /// state and the records after position `through`; `load` returns the others (those at
+  /// `through` or before, in position order) and is called once, the first time something
+  /// needs them. Anchored queries from an anchor at or after `through`, and saves of new
+  /// samples without a UUID or sync identifier, never do: a store reopened this way
+  /// answers an incremental sync at a cost that grows with the changes, not the history.
+  public convenience init(
+    snapshot: HealthSnapshot, olderRecordsThrough through: Int64,
+    load: @escaping () -> [HealthRecord]
+  ) {
+    self.init(snapshot: snapshot)
+    if through > 0 {
+      unloadedThrough = through
+      loadOlderRecords = load
+    }
+  }
+
+  /// Whether every record is in memory (always, unless opened with older records unloaded).
+  public var isHistoryLoaded: Bool { loadOlderRecords == nil }
+
+  /// Reads the older records now, if they are not in memory yet.
+  /// - Complexity: O(n) the first time, O(1) after.
+  public func loadHistory() {
+    guard let load = loadOlderRecords else { return }
+    loadOlderRecords = nil
+    let through = unloadedThrough
+    unloadedThrough = 0
+    let newer = logs
+    logs = Array(repeating: SampleLog(), count: SampleType.allCases.count)
+    let wasReplaying = isReplaying
+    isReplaying = true
+    defer { isReplaying = wasReplaying }
+    let newerKeys = syncIndex
+    for record in load() where record.position <= through {
+      switch record {
+      case .sample(let sample, let position): insertSample(sample, position: position)
+      case .deletion(let deleted, let position):
+        logs[deleted.type.ordinal].append(.deletion(deleted), at: position)
+      }
+    }
+    // A newer sample holding a sync identifier replaced any older one with it.
+    syncIndex.merge(newerKeys) { _, newer in newer }
+    for (ordinal, log) in newer.enumerated() {
+      for (position, item) in zip(log.positions, log.items) {
+        logs[ordinal].append(item, at: position)
+      }
     }
   }
 }

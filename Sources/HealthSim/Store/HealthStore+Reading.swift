@@ -38,6 +38,7 @@ extension HealthStore {
     type: SampleType, predicate: SamplePredicate? = nil, anchor: QueryAnchor?, limit: Int = 0
   ) throws(HealthError) -> AnchoredQueryResult {
     let scope = try readScope(for: type)
+    if (anchor?.rawValue ?? 0) < unloadedThrough { loadHistory() }
     let log = logs[type.ordinal]
     var index = anchor.map { log.firstIndex(after: $0.rawValue) } ?? 0
     var changes: [AnchoredChange] = []

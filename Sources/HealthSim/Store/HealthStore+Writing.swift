@@ -109,6 +109,7 @@ extension HealthStore {
   }
 
   func checkExisting(_ uuids: [UUID]) throws(HealthError) {
+    loadHistory()
     for uuid in uuids where locations[uuid] == nil {
       throw HealthError(
         .errorInvalidArgument,
@@ -157,6 +158,11 @@ extension HealthStore {
   func write(_ samples: [HealthSample], revision: SourceRevision) throws(HealthError)
     -> [HealthSample]
   {
+    // A given UUID or a sync identifier is checked against every sample ever saved.
+    if samples.contains(where: { $0.uuid != nil || $0.metadata[MetadataKey.syncIdentifier] != nil })
+    {
+      loadHistory()
+    }
     try validate(samples)
     var claimed: [SyncKey: Double] = [:]
     var plans: [SyncKey?] = []
@@ -205,6 +211,7 @@ extension HealthStore {
   /// Deletes live samples, leaving deleted-object records; returns how many.
   @discardableResult
   func remove(_ uuids: [UUID]) -> Int {
+    loadHistory()
     var changed = Set<SampleType>()
     var touched: [HealthSample] = []
     var count = 0
@@ -242,6 +249,7 @@ extension HealthStore {
   }
 
   func purge(before cutoff: Date?) -> Int {
+    loadHistory()
     var dropped = 0
     for ordinal in logs.indices {
       let log = logs[ordinal]
@@ -257,6 +265,7 @@ extension HealthStore {
   }
 
   func trim(keeping count: Int) -> Int {
+    loadHistory()
     var all: [(position: Int64, ordinal: Int)] = []
     for (ordinal, log) in logs.enumerated() {
       for (position, item) in zip(log.positions, log.items) {

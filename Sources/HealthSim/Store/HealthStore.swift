@@ -31,6 +31,11 @@ public final class HealthStore {
   var lastRecordedState: HealthSmallState
   var isReplaying = false
   var isRunningEvents = false
+  /// Records at positions up to this one are not in memory yet (see
+  /// `init(snapshot:olderRecordsThrough:load:)`); 0 once everything is.
+  var unloadedThrough: Int64 = 0
+  /// Reads the records not in memory yet; nil once everything is.
+  var loadOlderRecords: (() -> [HealthRecord])?
 
   /// Receives every mutation as a `HealthChange`, so a journal can persist O(1) per change.
   public var recorder: ((HealthChange) -> Void)?
@@ -71,10 +76,14 @@ public final class HealthStore {
   public var latestAnchor: QueryAnchor { QueryAnchor(fromValue: state.counter) }
 
   /// Live samples of a type.
-  public func liveSampleCount(of type: SampleType) -> Int { logs[type.ordinal].liveSamples }
+  public func liveSampleCount(of type: SampleType) -> Int {
+    loadHistory()
+    return logs[type.ordinal].liveSamples
+  }
 
   /// Deleted-object records still kept, of one type or of all.
   public func deletedObjectCount(of type: SampleType? = nil) -> Int {
+    loadHistory()
     guard let type else { return logs.reduce(0) { $0 + $1.deletionRecords } }
     return logs[type.ordinal].deletionRecords
   }
@@ -82,27 +91,30 @@ public final class HealthStore {
   /// Every live sample of a type in change order, whatever the app may read.
   /// - Complexity: O(n).
   public func allSamples(of type: SampleType) -> [HealthSample] {
-    logs[type.ordinal].items.compactMap {
+    loadHistory()
+    return logs[type.ordinal].items.compactMap {
       if case .sample(let sample) = $0 { return sample } else { return nil }
     }
   }
 
   /// Every kept deleted-object record of a type in change order.
   public func deletedObjectRecords(of type: SampleType) -> [DeletedObjectRecord] {
-    logs[type.ordinal].items.compactMap {
+    loadHistory()
+    return logs[type.ordinal].items.compactMap {
       if case .deletion(let record) = $0 { return record } else { return nil }
     }
   }
 
-  /// The live sample with a UUID.
-  /// - Complexity: O(log n).
   /// The change position a live sample was saved at (its save order), or nil.
   public func position(of uuid: UUID) -> Int64? {
     guard sample(with: uuid) != nil else { return nil }
     return locations[uuid]?.position
   }
 
+  /// The live sample with a UUID.
+  /// - Complexity: O(log n).
   public func sample(with uuid: UUID) -> HealthSample? {
+    loadHistory()
     guard let location = locations[uuid],
       let index = logs[location.type.ordinal].index(of: location.position),
       case .sample(let sample) = logs[location.type.ordinal].items[index]
@@ -128,6 +140,9 @@ public final class HealthStore {
     return state.generator.nextGaussian()
   }
 
+  /// A UUID no live sample in memory has. While older records are not loaded, a clash
+  /// with one of them is not checked: the seeded generator makes one about as likely as
+  /// a random 122-bit collision.
   func freshUUID() -> UUID {
     while true {
       let uuid = state.generator.nextUUID()
@@ -163,6 +178,7 @@ public final class HealthStore {
   }
 
   func rebuildSyncIndex() {
+    loadHistory()
     syncIndex = [:]
     for log in logs {
       for case .sample(let sample) in log.items {

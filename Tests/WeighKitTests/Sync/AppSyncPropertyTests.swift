@@ -29,50 +29,52 @@ import Testing
   )
   func syncMirrorsHealth() async {
     await propertyCheck(count: 60, input: Gen.int(in: 0...799).array(of: 1...40)) { codes in
-      let session = try Session(options: .golden, output: CapturedOutput())
-      // Deletions the app cannot see any more: deleted, then purged before the next sync.
-      var unseenDeletions = Set<String>()
-      var missable = Set<String>()
-      var anchor: Int64 = 0
-      for code in codes {
-        let weight = 60 + Double(code % 40) / 2
-        switch code / 100 {
-        case 0, 1:
-          run(session, "health add \(weight)kg at 0\(code % 8):00 source S\(code % 3)")
-        case 2:
-          let before = try foreignLive(session)
-          run(session, "try health delete last")
-          unseenDeletions.formUnion(before.subtracting(try foreignLive(session)))
-        case 3:
-          let before = try foreignLive(session)
-          run(
-            session,
-            "health add \(weight)kg at 07:00 source R sync-id r-\(code % 4) version \(code % 5 + 1)"
-          )
-          unseenDeletions.formUnion(before.subtracting(try foreignLive(session)))
-        case 4:
-          run(session, "health purge")
-          missable.formUnion(unseenDeletions)
-        case 5:
-          run(session, "log \(weight)kg at 06:30")
-          run(session, "sync push")
-        default:
-          run(session, "sync")
-          unseenDeletions = []
-          #expect(session.app.anchor! >= anchor)
-          anchor = session.app.anchor!
+      failingOnThrow {
+        let session = try Session(options: .golden, output: CapturedOutput())
+        // Deletions the app cannot see any more: deleted, then purged before the next sync.
+        var unseenDeletions = Set<String>()
+        var missable = Set<String>()
+        var anchor: Int64 = 0
+        for code in codes {
+          let weight = 60 + Double(code % 40) / 2
+          switch code / 100 {
+          case 0, 1:
+            run(session, "health add \(weight)kg at 0\(code % 8):00 source S\(code % 3)")
+          case 2:
+            let before = try foreignLive(session)
+            run(session, "try health delete last")
+            unseenDeletions.formUnion(before.subtracting(try foreignLive(session)))
+          case 3:
+            let before = try foreignLive(session)
+            run(
+              session,
+              "health add \(weight)kg at 07:00 source R sync-id r-\(code % 4) version \(code % 5 + 1)"
+            )
+            unseenDeletions.formUnion(before.subtracting(try foreignLive(session)))
+          case 4:
+            run(session, "health purge")
+            missable.formUnion(unseenDeletions)
+          case 5:
+            run(session, "log \(weight)kg at 06:30")
+            run(session, "sync push")
+          default:
+            run(session, "sync")
+            unseenDeletions = []
+            #expect(session.app.anchor! >= anchor)
+            anchor = session.app.anchor!
+          }
         }
+        run(session, "sync")
+        let live = try foreignLive(session)
+        let mirrored = try healthEntries(session)
+        #expect(live.isSubset(of: mirrored))
+        #expect(mirrored.subtracting(live).isSubset(of: missable))
+        let count = try session.entries().count
+        run(session, "sync all")
+        #expect(try session.entries().count <= count)
+        #expect(try healthEntries(session).isSuperset(of: live))
+        #expect(session.lastOutput.hasPrefix("imported 0,"))
       }
-      run(session, "sync")
-      let live = try foreignLive(session)
-      let mirrored = try healthEntries(session)
-      #expect(live.isSubset(of: mirrored))
-      #expect(mirrored.subtracting(live).isSubset(of: missable))
-      let count = try session.entries().count
-      run(session, "sync all")
-      #expect(try session.entries().count <= count)
-      #expect(try healthEntries(session).isSuperset(of: live))
-      #expect(session.lastOutput.hasPrefix("imported 0,"))
     }
   }
 
