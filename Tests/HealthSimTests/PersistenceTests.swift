@@ -61,3 +61,28 @@ struct PersistenceTests {
     #expect(restored.latestAnchor.rawValue == store.latestAnchor.rawValue + 1)
   }
 }
+
+@Suite("The generator's state as JSON")
+struct GeneratorCodingTests {
+  @Test("the state survives JSON exactly, as text, and older numeric states still decode")
+  func exactRoundTrip() throws {
+    var generator = SeededGenerator(seed: 42)
+    _ = generator.next()
+    let data = try JSONEncoder().encode(generator)
+    let object = try #require(JSONSerialization.jsonObject(with: data) as? [String: Any])
+    #expect(object.values.allSatisfy { ($0 as? String)?.count == 16 })
+    var back = try JSONDecoder().decode(SeededGenerator.self, from: data)
+    #expect(back == generator)
+    #expect((0..<4).map { _ in back.next() } == (0..<4).map { _ in generator.next() })
+
+    let numeric = Data(#"{"s0":1,"s1":2,"s2":18446744073709551615,"s3":4}"#.utf8)
+    var old = try JSONDecoder().decode(SeededGenerator.self, from: numeric)
+    let text = Data(#"{"s0":"1","s1":"2","s2":"ffffffffffffffff","s3":"4"}"#.utf8)
+    var new = try JSONDecoder().decode(SeededGenerator.self, from: text)
+    #expect(old.next() == new.next())
+    #expect(throws: DecodingError.self) {
+      try JSONDecoder().decode(
+        SeededGenerator.self, from: Data(#"{"s0":"x","s1":"2","s2":"3","s3":"4"}"#.utf8))
+    }
+  }
+}

@@ -67,4 +67,45 @@ public struct SeededGenerator: RandomNumberGenerator, Codable, Hashable, Sendabl
   }
 
   private func rotate(_ x: UInt64, _ k: UInt64) -> UInt64 { (x << k) | (x >> (64 - k)) }
+
+  // MARK: Codable
+
+  /// The state is four 64-bit words, written as hexadecimal strings: as JSON numbers they
+  /// would pass through doubles in many readers and lose their low bits, and a reopened
+  /// store would then draw other UUIDs than the session that saved it.
+  private enum CodingKeys: String, CodingKey {
+    case s0, s1, s2, s3
+  }
+
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    func word(_ key: CodingKeys) throws -> UInt64 {
+      if let text = try? container.decode(String.self, forKey: key) {
+        guard let value = UInt64(text, radix: 16) else {
+          throw DecodingError.dataCorruptedError(
+            forKey: key, in: container,
+            debugDescription: "expected 16 hexadecimal digits, got \"\(text)\"")
+        }
+        return value
+      }
+      // Stores written before the state was kept as text.
+      return try container.decode(UInt64.self, forKey: key)
+    }
+    s0 = try word(.s0)
+    s1 = try word(.s1)
+    s2 = try word(.s2)
+    s3 = try word(.s3)
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    func hex(_ word: UInt64) -> String {
+      let digits = String(word, radix: 16)
+      return String(repeating: "0", count: 16 - digits.count) + digits
+    }
+    try container.encode(hex(s0), forKey: .s0)
+    try container.encode(hex(s1), forKey: .s1)
+    try container.encode(hex(s2), forKey: .s2)
+    try container.encode(hex(s3), forKey: .s3)
+  }
 }

@@ -33,7 +33,7 @@ public final class HealthStore {
   var isRunningEvents = false
   /// Records at positions up to this one are not in memory yet (see
   /// `init(snapshot:olderRecordsThrough:load:)`); 0 once everything is.
-  var unloadedThrough: Int64 = 0
+  public internal(set) var unloadedThrough: Int64 = 0
   /// Reads the records not in memory yet; nil once everything is.
   var loadOlderRecords: (() -> [HealthRecord])?
 

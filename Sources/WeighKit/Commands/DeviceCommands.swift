@@ -124,7 +124,7 @@ struct SimulateCommand: Executable {
   }
 
   func execute(in session: Session) throws(Diagnostic) {
-    let health = try session.health()
+    let health = try session.recentHealth()
     switch kind {
     case "list":
       guard !health.simulations.isEmpty else {

@@ -180,8 +180,15 @@ struct ImportCommand: Executable {
     }
     if !plan.entries.isEmpty {
       let count = plan.entries.count == 1 ? "1 entry" : "\(plan.entries.count) entries"
+      var changes = plan.entries.map(StoreChange.putEntry)
+      if plan.entries.contains(where: { $0.healthUUID != nil }) {
+        // Links from a file may name any sample, past or future: sync looks them all up.
+        var app = session.app
+        app.linkedThrough = AppDocument.linksAnywhere
+        changes.append(.setDocument(name: "app", value: app.json))
+      }
       try session.commit(
-        plan.entries.map(StoreChange.putEntry),
+        changes,
         undo: UndoStep(
           description: "import \(path) (\(count))",
           changes: plan.entries.map { .removeEntry(id: $0.id) }))

@@ -136,7 +136,8 @@ struct HealthAddCommand: Executable {
   }
 
   func execute(in session: Session) throws(Diagnostic) {
-    let health = try session.health()
+    // A sync identifier is matched against every sample; a plain reading is only added.
+    let health = try syncID == nil ? session.recentHealth() : session.health()
     let start = instant ?? session.now
     if start > session.now + 60 {
       throw Diagnostic(
@@ -158,7 +159,7 @@ struct HealthAddCommand: Executable {
     do throws(HealthError) { saved = try health.save([sample], as: revision) } catch {
       throw Self.failure(error, at: valueSpan)
     }
-    guard let stored = saved.first, let uuid = stored.uuid, health.sample(with: uuid) != nil else {
+    guard let stored = saved.first, let uuid = stored.uuid else {
       session.print(
         "ignored: \(name) already has sync-id \(syncID ?? "") at this version or higher")
       return
@@ -276,7 +277,7 @@ struct HealthAuthCommand: Executable {
   var change: (which: String, decision: String)?
 
   func execute(in session: Session) throws(Diagnostic) {
-    let health = try session.health()
+    let health = try session.recentHealth()
     if let change {
       let decision: AuthorizationDecision =
         change.decision == "allow"
@@ -310,7 +311,7 @@ struct HealthAvailableCommand: Executable {
   var available: Bool
 
   func execute(in session: Session) throws(Diagnostic) {
-    try session.health().setHealthDataAvailable(available)
+    try session.recentHealth().setHealthDataAvailable(available)
     session.print("health data \(available ? "available" : "unavailable") on this device")
   }
 }

@@ -132,7 +132,7 @@ struct SetCommand: Executable {
         if name == "autopush" { app.autopush = on } else { app.syncOnLaunch = on }
         try session.saveApp(app)
       } else {
-        let health = try session.health()
+        let health = try session.recentHealth()
         if name == "entitlement" {
           health.settings.hasBackgroundDeliveryEntitlement = on
         } else {
@@ -142,11 +142,11 @@ struct SetCommand: Executable {
       session.print("\(name): \(on ? "on" : "off")")
       return
     case .platform(let name):
-      try session.health().settings.platform = name == "watchos" ? .watchOS : .iOS
+      try session.recentHealth().settings.platform = name == "watchos" ? .watchOS : .iOS
       session.print("platform: \(name)")
       return
     case .backoff(let span):
-      try session.health().settings.retryBackoff = TimeInterval(span.seconds)
+      try session.recentHealth().settings.retryBackoff = TimeInterval(span.seconds)
       session.print("backoff: \(span.description)")
       return
     case .unit(let unit):
@@ -236,7 +236,7 @@ extension Session {
   /// Health's settings, without loading Health when it was never used.
   func healthSettings() -> HealthSettings {
     if let healthLink { return healthLink.health.settings }
-    if store.documents["health"] != nil, let health = try? health() { return health.settings }
+    if store.documents["health"] != nil, let health = try? recentHealth() { return health.settings }
     return HealthSettings()
   }
 }

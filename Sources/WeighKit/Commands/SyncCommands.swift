@@ -112,7 +112,7 @@ struct ObserveCommand: Executable {
   var frequency: UpdateFrequency?
 
   func execute(in session: Session) throws(Diagnostic) {
-    let health = try session.health()
+    let health = try session.recentHealth()
     var app = session.app
     if let frequency {
       try session.registerObserver(frequency)
@@ -138,7 +138,7 @@ struct AppEventCommand: Executable {
   var event: String
 
   func execute(in session: Session) throws(Diagnostic) {
-    let health = try session.health()
+    let health = try session.recentHealth()
     switch event {
     case "launch":
       health.launchApp()
@@ -195,7 +195,7 @@ struct FaultCommand: Executable {
 extension Session {
   /// The `observer` fact: off, active, retrying or stopped.
   func observerFact() -> String {
-    guard app.observing != nil, let health = healthLink?.health ?? (try? health()) else {
+    guard app.observing != nil, let health = healthLink?.health ?? (try? recentHealth()) else {
       return "off"
     }
     return health.observerState(for: .bodyMass).rawValue

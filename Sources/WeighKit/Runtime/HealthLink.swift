@@ -23,23 +23,66 @@ final class HealthLink {
     source: HealthSource(name: "weigh", bundleIdentifier: "org.weigh.app"),
     version: WeighVersion.current)
 
-  /// - Parameter persist: whether Health's changes go to the store; an in-memory store
-  ///   keeps Health only in the simulator, which saves encoding its state at every commit.
-  init(records: [HealthRecord], state: HealthSmallState?, seed: UInt64, clock: Date, persist: Bool)
-  {
+  /// A store's Health: `records` with `state`, or a new one when there is no state.
+  ///
+  /// - Parameters:
+  ///   - olderThrough: when positive, `records` holds only the records after this position,
+  ///     and `loadOlder` reads them all the first time Health needs the rest.
+  ///   - persist: whether Health's changes go to the store; an in-memory store keeps Health
+  ///     only in the simulator, which saves encoding its state at every commit.
+  init(
+    records: [HealthRecord], state: HealthSmallState?, seed: UInt64, clock: Date, persist: Bool,
+    olderThrough: Int64 = 0,
+    loadOlder: @escaping () throws(StoreError) -> [HealthRecord] = { [] }
+  ) {
     if let state {
-      health = HealthStore(snapshot: HealthSnapshot(state: state, records: records))
+      let snapshot = HealthSnapshot(state: state, records: records)
+      if olderThrough > 0 {
+        weak var link: HealthLink?
+        health = HealthStore(snapshot: snapshot, olderRecordsThrough: olderThrough) {
+          link?.readOlder(through: olderThrough, loadOlder) ?? []
+        }
+        link = self
+      } else {
+        health = HealthStore(snapshot: snapshot)
+      }
     } else {
       health = HealthStore(app: Self.app, seed: seed, clock: clock)
       if persist { changedState = health.smallState }
     }
+    remember(records)
+    if persist { health.recorder = { [unowned self] change in self.record(change) } }
+  }
+
+  /// Why reading the older records failed; Health then answered without them, so nothing
+  /// may be committed.
+  private(set) var loadFailure: StoreError?
+
+  /// Reads the records at `through` or before, for Health's first need of them.
+  private func readOlder(
+    through: Int64, _ load: () throws(StoreError) -> [HealthRecord]
+  ) -> [HealthRecord] {
+    do throws(StoreError) {
+      let older = try load().filter { $0.position <= through }
+      let newerDeletions = deletions
+      deletions = []
+      remember(older)
+      deletions += newerDeletions
+      return older
+    } catch {
+      loadFailure = error
+      return []
+    }
+  }
+
+  /// Notes live samples and deletion records (in position order).
+  private func remember(_ records: [HealthRecord]) {
     for record in records {
       switch record {
       case .sample(let sample, let position): live[sample.uuid!] = (position, sample)
       case .deletion(let deleted, let position): deletions.append((position, deleted.deletionDate))
       }
     }
-    if persist { health.recorder = { [unowned self] change in self.record(change) } }
   }
 
   /// Turns one Health change into store changes.

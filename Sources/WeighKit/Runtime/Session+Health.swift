@@ -24,21 +24,44 @@ extension UpdateFrequency {
 }
 
 extension Session {
-  /// The simulated Health store, loaded from the store the first time a command needs it.
+  /// The simulated Health store with its whole history, loaded from the store the first
+  /// time a command needs it.
   func health() throws(Diagnostic) -> HealthStore {
-    if let healthLink { return healthLink.health }
-    let records: [HealthRecord]
-    do throws(StoreError) {
-      records = try store.rows(HealthRecordCodec.self)
-    } catch {
-      throw Self.diagnostic(for: error)
+    let health = try recentHealth()
+    if !health.isHistoryLoaded {
+      // Read here, where a damaged table can be reported; Health then takes the rows read.
+      do throws(StoreError) { _ = try store.rows(HealthRecordCodec.self) } catch {
+        throw Self.diagnostic(for: error)
+      }
+      health.loadHistory()
     }
+    return health
+  }
+
+  /// The simulated Health store, perhaps without the records the app has already synced:
+  /// for commands that read only what is new or add new samples, so that their cost does
+  /// not grow with the history. Health reads the rest itself if it needs it after all.
+  func recentHealth() throws(Diagnostic) -> HealthStore {
+    if let healthLink { return healthLink.health }
     let state = store.documents["health"].flatMap {
       DocumentCoding.decode(HealthSmallState.self, from: $0)
     }
+    // Everything up to the app's anchor stays on disk until needed.
+    let through = state == nil ? 0 : max(0, min(app.anchor ?? 0, state!.counter))
+    let records: [HealthRecord]
+    do throws(StoreError) {
+      records =
+        through > 0
+        ? try store.rows(HealthRecordCodec.self, after: Int(through))
+        : try store.rows(HealthRecordCodec.self)
+    } catch {
+      throw Self.diagnostic(for: error)
+    }
+    let store = store
     let link = HealthLink(
       records: records, state: state, seed: seed, clock: Date(seconds: now),
-      persist: options.store != .memory)
+      persist: options.store != .memory, olderThrough: through,
+      loadOlder: { () throws(StoreError) in try store.rows(HealthRecordCodec.self) })
     healthLink = link
     let health = link.health
     if virtualNow == nil, state != nil, !health.simulations.isEmpty {
@@ -131,7 +154,7 @@ extension Session {
 
   /// Runs the observer query for body mass and enables background delivery.
   func registerObserver(_ frequency: UpdateFrequency) throws(Diagnostic) {
-    let health = try health()
+    let health = try recentHealth()
     if let observerQuery { health.stop(observerQuery) }
     let query = ObserverQuery(sampleType: .bodyMass) { [unowned self] _, completion, error in
       var note: String
@@ -167,7 +190,9 @@ extension Session {
 
   /// The anchored import from Health (HEALTHKIT.md "The app's sync"); one transaction.
   func runSync(fromScratch: Bool) throws(Diagnostic) -> String {
-    let health = try health()
+    var health = try recentHealth()
+    let from = fromScratch ? 0 : app.anchor ?? 0
+    if from < health.unloadedThrough { health = try self.health() }
     if failSyncs > 0 {
       failSyncs -= 1
       throw Diagnostic(
@@ -183,6 +208,10 @@ extension Session {
     let oldApp = app
     var newApp = app
     newApp.anchor = anchor?.rawValue ?? 0
+    // Whatever the app has seen so far was saved at or before Health's latest position.
+    if newApp.linkedThrough != AppDocument.linksAnywhere {
+      newApp.linkedThrough = health.latestAnchor.rawValue
+    }
     newApp.lastSync = now
     newApp.syncCount += 1
     changes.append(.setDocument(name: "app", value: newApp.json))
@@ -195,9 +224,35 @@ extension Session {
   private func syncChanges(_ health: HealthStore, anchor: inout QueryAnchor?) throws(Diagnostic)
     -> (changes: [StoreChange], undo: [StoreChange], imported: Int, removed: Int, skipped: Int)
   {
-    let original = try entries()
-    if healthIndex == nil { healthIndex = HealthUUIDIndex(original) }
-    let index = healthIndex!
+    // Health's changes first: whether the log must be read at all depends on them.
+    var found: [AnchoredChange] = []
+    while true {
+      let result: AnchoredQueryResult
+      do throws(HealthError) {
+        result = try health.anchoredResult(type: .bodyMass, anchor: anchor, limit: Self.syncPage)
+      } catch {
+        throw Self.healthFailure(error, doing: "answer the anchored query")
+      }
+      found += result.changes
+      anchor = result.newAnchor
+      if result.changes.count < Self.syncPage { break }
+    }
+    let ownBundle = HealthLink.app.source.bundleIdentifier
+    let linkedThrough = app.linkedThrough ?? AppDocument.linksAnywhere
+    // A deletion names a sample an entry may link; so may a sample saved before
+    // `linkedThrough`; fuzzy matching compares with every entry. Otherwise the new samples
+    // are only added, and the log is not read: the sync costs what changed.
+    let readsLog = found.contains { change in
+      switch change {
+      case .deleted: return true
+      case .added(let sample, let position):
+        return sample.source?.bundleIdentifier != ownBundle
+          && (app.dedup == "fuzzy" || position.rawValue <= linkedThrough)
+      }
+    }
+    let original = readsLog ? try entries() : []
+    if readsLog, healthIndex == nil { healthIndex = HealthUUIDIndex(original) }
+    let index = readsLog ? healthIndex! : HealthUUIDIndex([])
     // Entries this sync changes (nil: removed), over the untouched log.
     var overlay: [Int: Entry?] = [:]
     var linked: [String: Int?] = [:]
@@ -212,60 +267,50 @@ extension Session {
     var nextID = nextEntryID
     var (imported, removed, skipped) = (0, 0, 0)
     let tolerance = 0.1 * MassUnit.lb.kilograms
-    while true {
-      let result: AnchoredQueryResult
-      do throws(HealthError) {
-        result = try health.anchoredResult(type: .bodyMass, anchor: anchor, limit: Self.syncPage)
-      } catch {
-        throw Self.healthFailure(error, doing: "answer the anchored query")
-      }
-      for change in result.changes {
-        switch change {
-        case .added(let sample, _):
-          let uuid = sample.uuid!.uuidString
-          let instant = Int64(sample.startDate.timeIntervalSince1970.rounded(.down))
-          if sample.source?.bundleIdentifier == HealthLink.app.source.bundleIdentifier
-            || owner(of: uuid) != nil
-          {
-            skipped += 1
-            continue
-          }
-          if app.dedup == "fuzzy",
-            let match = (original.map(\.id) + overlay.keys).compactMap(entry).filter({
-              $0.healthUUID == nil && abs($0.instant - instant) <= 60
-                && abs($0.kilograms - sample.value) <= tolerance + 1e-9
-            }).min(by: { $0.id < $1.id })
-          {
-            var updated = match
-            updated.healthUUID = uuid
-            overlay[match.id] = updated
-            linked[uuid] = match.id
-            skipped += 1
-            continue
-          }
-          overlay[nextID] = Entry(
-            id: nextID, instant: instant, kilograms: sample.value, origin: .health,
-            source: sample.source?.name ?? "Health", healthUUID: uuid)
-          linked[uuid] = nextID
-          nextID += 1
-          imported += 1
-        case .deleted(let object, _):
-          let uuid = object.uuid.uuidString
-          guard let id = owner(of: uuid), let current = entry(id) else { continue }
-          linked[uuid] = .some(nil)
-          if current.origin == .health {
-            overlay[id] = .some(nil)
-            removed += 1
-          } else {
-            // Sync never removes a manual entry; it only forgets the link.
-            var unlinked = current
-            unlinked.healthUUID = nil
-            overlay[id] = unlinked
-          }
+    for change in found {
+      switch change {
+      case .added(let sample, _):
+        let uuid = sample.uuid!.uuidString
+        let instant = Int64(sample.startDate.timeIntervalSince1970.rounded(.down))
+        if sample.source?.bundleIdentifier == HealthLink.app.source.bundleIdentifier
+          || owner(of: uuid) != nil
+        {
+          skipped += 1
+          continue
+        }
+        if app.dedup == "fuzzy",
+          let match = (original.map(\.id) + overlay.keys).compactMap(entry).filter({
+            $0.healthUUID == nil && abs($0.instant - instant) <= 60
+              && abs($0.kilograms - sample.value) <= tolerance + 1e-9
+          }).min(by: { $0.id < $1.id })
+        {
+          var updated = match
+          updated.healthUUID = uuid
+          overlay[match.id] = updated
+          linked[uuid] = match.id
+          skipped += 1
+          continue
+        }
+        overlay[nextID] = Entry(
+          id: nextID, instant: instant, kilograms: sample.value, origin: .health,
+          source: sample.source?.name ?? "Health", healthUUID: uuid)
+        linked[uuid] = nextID
+        nextID += 1
+        imported += 1
+      case .deleted(let object, _):
+        let uuid = object.uuid.uuidString
+        guard let id = owner(of: uuid), let current = entry(id) else { continue }
+        linked[uuid] = .some(nil)
+        if current.origin == .health {
+          overlay[id] = .some(nil)
+          removed += 1
+        } else {
+          // Sync never removes a manual entry; it only forgets the link.
+          var unlinked = current
+          unlinked.healthUUID = nil
+          overlay[id] = unlinked
         }
       }
-      anchor = result.newAnchor
-      if result.changes.count < Self.syncPage { break }
     }
     var changes: [StoreChange] = []
     var undo: [StoreChange] = []
@@ -339,7 +384,7 @@ extension Session {
   /// After `log`, `edit` or `delete` with `set autopush on`: pushes when write is allowed.
   func autopushIfOn() {
     guard app.autopush else { return }
-    guard let health = try? health(),
+    guard let health = try? recentHealth(),
       health.authorizationStatus(for: .bodyMass) == .sharingAuthorized
     else { return }
     do throws(Diagnostic) {

@@ -80,9 +80,9 @@ public final class Session {
     // session reopened on the wall clock catches up before its first command.
     let simulations = store.documents["health"]?["simulations"]
     if case .array(let running)? = simulations, !running.isEmpty {
-      _ = try? health()
+      _ = try? recentHealth()
     } else if app.observing != nil {
-      _ = try? health()
+      _ = try? recentHealth()
     }
   }
 
@@ -155,6 +155,10 @@ public final class Session {
 
   /// Commits `changes` durably as one transaction; `undo` reverts them.
   func commit(_ changes: [StoreChange], undo: UndoStep?) throws(Diagnostic) {
+    if let failure = healthLink?.loadFailure {
+      // Health answered without the records it could not read: keep the store as it is.
+      throw Self.diagnostic(for: failure)
+    }
     let changes = (healthLink?.takePending() ?? []) + changes
     do throws(StoreError) { try store.commit(changes) } catch {
       throw Diagnostic("could not write the store, so nothing changed: \(error)")
@@ -191,6 +195,14 @@ struct AppDocument: Equatable {
   var dedup = "uuid"
   var autopush = false
   var syncOnLaunch = true
+  /// No entry links a Health sample saved after this change position, so a sync that
+  /// only adds newer samples need not read the log. Nil when not known yet (a store from
+  /// before this was kept): the next sync finds out. `linksAnywhere` after entries came
+  /// from a file with links of their own.
+  var linkedThrough: Int64? = 0
+
+  /// Entries may link any sample: every sync reads the log.
+  static let linksAnywhere = Int64.max
 
   init() {}
 
@@ -206,6 +218,7 @@ struct AppDocument: Equatable {
     dedup = json["dedup"]?.stringValue ?? "uuid"
     autopush = json["autopush"]?.boolValue ?? false
     syncOnLaunch = json["sync"]?.boolValue ?? true
+    linkedThrough = json["linked_through"]?.intValue.map(Int64.init)
   }
 
   var json: JSONValue {
@@ -216,6 +229,7 @@ struct AppDocument: Equatable {
     if let anchor { object["anchor"] = .integer(Int(anchor)) }
     if let lastSync { object["last_sync"] = .integer(Int(lastSync)) }
     if let observing { object["observing"] = .string(observing) }
+    if let linkedThrough { object["linked_through"] = .integer(Int(linkedThrough)) }
     return .object(object)
   }
 }

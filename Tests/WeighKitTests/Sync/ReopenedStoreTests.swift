@@ -1,0 +1,97 @@
+import Foundation
+import PropertyBased
+import Testing
+
+@testable import WeighKit
+
+/// A directory store reopened for every command, as separate `weigh -e` runs do, loads
+/// Health's older records only when a command needs them. Whatever it loads, every command
+/// must print what it prints in one long session.
+@Suite struct ReopenedStoreTests {
+  /// A script line for a code: Health changes, syncs, pushes, settings and reads.
+  static func line(_ code: Int) -> String {
+    let weight = 60 + Double(code % 40) / 2
+    switch code % 16 {
+    case 0, 1, 2: return "health add \(weight)kg at 0\(code % 8):00 source S\(code % 3)"
+    case 3: return "try health delete last"
+    case 4:
+      return
+        "health add \(weight)kg at 07:00 source R sync-id r-\(code % 4) version \(code % 5 + 1)"
+    case 5: return "health purge"
+    case 6: return "log \(weight)kg at 06:30"
+    case 7: return "sync push"
+    case 8, 9, 10: return "sync"
+    case 11: return code % 3 == 0 ? "sync all" : "sync reset"
+    case 12: return code % 2 == 0 ? "set dedup fuzzy" : "set dedup uuid"
+    case 13: return code % 2 == 0 ? "health auth read deny" : "health auth read allow"
+    case 14: return code % 2 == 0 ? "health list weight" : "list"
+    default: return "sync status"
+    }
+  }
+
+  /// What one line prints in a session that stays open.
+  final class LongSession {
+    let output = CapturedOutput()
+    let session: Session
+
+    init() throws { session = try Session(options: .golden, output: output) }
+
+    func run(_ line: String) -> String {
+      let start = output.text.endIndex
+      _ = session.run(script: line, display: "property", directory: ".")
+      return String(output.text[start...])
+    }
+  }
+
+  /// What one line prints in a session opened on `directory` for it alone.
+  func runReopened(_ line: String, on directory: String) throws -> String {
+    var options = SessionOptions.golden
+    options.store = .directory(directory)
+    let output = CapturedOutput()
+    let session = try Session(options: options, output: output)
+    defer { session.close() }
+    _ = session.run(script: line, display: "property", directory: ".")
+    return output.text
+  }
+
+  @Test("every command prints the same in one session and in a store reopened for each")
+  func reopenedEqualsLong() async {
+    await propertyCheck(count: 25, input: Gen.int(in: 0...799).array(of: 1...30)) { codes in
+      failingOnThrow {
+        let directory = FileManager.default.temporaryDirectory
+          .appendingPathComponent("weigh-reopen-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let long = try LongSession()
+        for line in codes.map(Self.line) + ["sync", "health list weight", "list"] {
+          let expected = long.run(line)
+          let reopened = try runReopened(line, on: directory)
+          #expect(reopened == expected, "\(line)")
+        }
+      }
+    }
+  }
+
+  @Test(
+    "an incremental sync on a reopened store reads neither the synced Health records nor the log")
+  func incrementalSyncReadsOnlyWhatIsNew() throws {
+    let directory = FileManager.default.temporaryDirectory
+      .appendingPathComponent("weigh-reopen-\(UUID().uuidString)").path
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    _ = try runReopened(
+      "simulate scale every 1h start 70kg\nadvance 30h\nsimulate stop all\nsync", on: directory)
+    _ = try runReopened("health add 70.4kg at 07:30 source Withings", on: directory)
+    var options = SessionOptions.golden
+    options.store = .directory(directory)
+    let session = try Session(options: options, output: CapturedOutput())
+    defer { session.close() }
+    _ = session.run(script: "sync", display: "test", directory: ".")
+    #expect(session.lastOutput == "imported 1, removed 0, skipped 0 (anchor 31)")
+    #expect(session.healthLink?.health.isHistoryLoaded == false)
+    #expect(session.healthIndex == nil)
+    // A command about the whole history reads it, and sees everything.
+    _ = session.run(script: "expect health.samples == 31", display: "test", directory: ".")
+    #expect(session.healthLink?.health.isHistoryLoaded == true)
+    _ = session.run(script: "expect entries == 31", display: "test", directory: ".")
+    #expect(session.lastOutput.isEmpty)
+  }
+}
