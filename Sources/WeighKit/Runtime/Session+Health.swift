@@ -212,7 +212,8 @@ extension Session {
     if newApp.linkedThrough != AppDocument.linksAnywhere {
       newApp.linkedThrough = health.latestAnchor.rawValue
     }
-    newApp.lastSync = now
+    // Health's clock: during `advance` it is the time of the delivery that runs this sync.
+    newApp.lastSync = Int64(health.now.timeIntervalSince1970.rounded(.down))
     newApp.syncCount += 1
     changes.append(.setDocument(name: "app", value: newApp.json))
     undo.append(.setDocument(name: "app", value: oldApp.json))
