@@ -128,4 +128,24 @@ import Testing
     let again = try WeighProcess.run(["--store", store, "-e", "echo second"])
     #expect(!again.standardOutput.contains("caught up"))
   }
+
+  @Test func catchingUpDeliversToTheObserverTheAppRegistersAtStart() throws {
+    let store = WeighProcess.temporaryDirectory()
+    let weekAgo = ISO8601DateFormatter().string(from: Date().addingTimeInterval(-7 * 86_400))
+    let start = try WeighProcess.run([
+      "--store", store, "--clock", weekAgo, "-e", "observe on", "-e", "app background", "-e",
+      "simulate scale every 1d start 70kg",
+    ])
+    #expect(start.status == 0)
+    let reopened = try WeighProcess.run(["--store", store, "-e", "sync status"])
+    #expect(reopened.status == 0)
+    let lines = reopened.standardOutput.split(separator: "\n")
+    let written = lines.filter { $0.contains("scale wrote") }.count
+    #expect(written >= 6)
+    // Each reading woke the app in the background, and its handler synced it.
+    #expect(
+      lines.filter { $0.contains("delivery #") && $0.contains("imported 1") }.count == written)
+    #expect(!lines.contains { $0.contains("wake lost") })
+    #expect(lines.contains("entries    \(written) (manual 0, health \(written), import 0)"))
+  }
 }

@@ -64,6 +64,11 @@ extension Session {
       loadOlder: { () throws(StoreError) in try store.rows(HealthRecordCodec.self) })
     healthLink = link
     let health = link.health
+    // The app registers its observer whenever it starts, so deliveries that fall due while
+    // catching up below reach it, as background launches would have.
+    if let word = app.observing, let frequency = UpdateFrequency(word: word) {
+      try? registerObserver(frequency)
+    }
     if virtualNow == nil, state != nil, !health.simulations.isEmpty {
       // A session reopened on the wall clock first catches up on what fell due meanwhile.
       let report = health.catchUp(until: Date(seconds: now), limit: Self.catchUpLimit)
@@ -75,9 +80,6 @@ extension Session {
       }
     } else if health.now < Date(seconds: now) {
       health.setClock(Date(seconds: now))
-    }
-    if let word = app.observing, let frequency = UpdateFrequency(word: word) {
-      try? registerObserver(frequency)
     }
     return health
   }
