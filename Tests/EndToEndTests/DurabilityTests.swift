@@ -283,6 +283,42 @@ import Testing
     }
   }
 
+  /// A reopened store reads Health's older records only when a command needs them: an
+  /// incremental sync works past damage among them, and a command that reads them exits 65
+  /// naming the place, and changes nothing.
+  @Test func damagedOlderHealthRecordsAreFoundWhenRead() throws {
+    let store = WeighProcess.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: store) }
+    let clock = ["--clock", "2026-01-10T00:00Z"]
+    // Enough samples for the journal to be compacted into health.json.
+    let made = try WeighProcess.run(
+      ["--store", store] + clock + [
+        "-e", "clock 2026-01-01T00:00Z", "-e", "simulate scale every 1min start 70kg",
+        "-e", "advance 6000min", "-e", "simulate stop all", "-e", "sync",
+      ])
+    #expect(made.status == 0, "\(made.standardError)")
+    let table = store + "/health.json"
+    var lines = try String(contentsOfFile: table, encoding: .utf8)
+      .split(separator: "\n", omittingEmptySubsequences: false)
+    #expect(lines.count > 3000)
+    lines[3000] = Substring(lines[3000].replacingOccurrences(of: "\"value\":", with: "\"value\":x"))
+    try lines.joined(separator: "\n").write(toFile: table, atomically: true, encoding: .utf8)
+
+    let sync = try WeighProcess.run(
+      ["--store", store] + clock + ["-e", "health add 70.4kg source Withings", "-e", "sync"])
+    #expect(sync.status == 0, "\(sync.standardError)")
+    #expect(sync.standardOutput.hasSuffix("imported 1, removed 0, skipped 0 (anchor 6001)\n"))
+
+    let before = try StoreFiles(store, ignoringLock: true)
+    let list = try WeighProcess.run(["--store", store] + clock + ["-e", "health list"])
+    #expect(list.status == 65)
+    #expect(list.standardOutput.isEmpty)
+    #expect(list.standardError.contains("health.json"), "\(list.standardError)")
+    let purge = try WeighProcess.run(["--store", store] + clock + ["-e", "health purge"])
+    #expect(purge.status == 65)
+    #expect(try StoreFiles(store, ignoringLock: true) == before)
+  }
+
   /// Asserts that every acknowledged entry is listed exactly once, with its number.
   private func expectEachOnce(_ acknowledged: [Acknowledged], in entries: [ListedEntry]) throws {
     var byInstant: [String: [ListedEntry]] = [:]
