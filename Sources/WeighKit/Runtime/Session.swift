@@ -161,6 +161,7 @@ public final class Session {
     }
     let changes = (healthLink?.takePending() ?? []) + changes
     do throws(StoreError) { try store.commit(changes) } catch {
+      if error.kind == .corrupt || error.kind == .newerFormat { throw Self.diagnostic(for: error) }
       throw Diagnostic("could not write the store, so nothing changed: \(error)")
     }
     for change in changes {

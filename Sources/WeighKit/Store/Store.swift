@@ -26,7 +26,9 @@
 /// skips the journal lines a file already holds.
 ///
 /// A store that cannot be read is never written to: `open` (or the first read of a table)
-/// fails with a `StoreError` naming the file, line and column.
+/// fails with a `StoreError` naming the file, line and column. `weigh.json` records each
+/// table file's size and modification time as compaction wrote it; a file that differs
+/// (edited, restored, copied) is read whole at open, and its new stamp recorded once it reads.
 public final class Store {
   /// Where the store lives.
   public let location: StoreLocation
@@ -48,6 +50,12 @@ public final class Store {
   private var nextIDs: [String: Int] = [:]
   private var snapshotBytes = 0
   private var isClosed = false
+  /// `weigh.json` as it is on disk (the journal's changes are not in it).
+  private var diskManifest = StoreManifest()
+  /// Tables whose file is not the one the last compaction wrote (its size or modification
+  /// time differs): edited, restored or copied. Opening reads them whole, so that damage
+  /// anywhere in them is found before any command runs, not after a change was appended.
+  private var unverifiedTables: Set<String> = []
   /// The codecs given to `open` beyond the built-in tables.
   let extraTableCodecs: [any StoreTableCodec.Type]
 
@@ -75,7 +83,8 @@ public final class Store {
   ///   - lockTimeout: how long to wait for another process to release the store.
   /// - Throws: `StoreError` of kind `locked`, `corrupt`, `newerFormat` or `io`. Nothing on
   ///   disk is changed when the store cannot be read.
-  /// - Complexity: O(size of `weigh.json` and the journal); table rows are not read.
+  /// - Complexity: O(size of `weigh.json` and the journal); table rows are not read, unless
+  ///   a table file changed outside weigh since the last compaction.
   public static func open(
     _ location: StoreLocation, tables extraTables: [any StoreTableCodec.Type] = [],
     lockTimeout: Duration = .seconds(5), compaction: CompactionPolicy = .standard
@@ -153,6 +162,13 @@ public final class Store {
           message: "the table file is missing; restore it from a backup")
       }
     }
+    diskManifest = manifest
+    for (name, table) in tables where table.hasFile {
+      let recorded = manifest.tables[name]?["stamp"]?.stringValue
+      if recorded == nil || recorded != StoreFileSystem.stamp(path(table.fileName)) {
+        unverifiedTables.insert(name)
+      }
+    }
     documents = manifest.documents
     tableInfo = manifest.tables
     for (name, info) in manifest.tables {
@@ -175,6 +191,7 @@ public final class Store {
     journalLength = journal.completeLength
     journalTornLength = journal.tornLength
     journalDescriptor = try StoreFileSystem.openForAppending(journalPath)
+    try verifyTables()
     measureSnapshots()
   }
 
@@ -282,6 +299,7 @@ public final class Store {
           .invalidChange, message: "unknown table \"\(table)\"; pass its codec to open")
       }
     }
+    try verifyTables()
     let next = sequence + 1
     // An in-memory store writes no journal, so it need not build the line (about a tenth
     // of a --memory script's time).
@@ -298,6 +316,27 @@ public final class Store {
         lastCompactionError = error
       }
     }
+  }
+
+  /// Reads every table whose file changed outside weigh, and records the files as read.
+  ///
+  /// - Throws: `corrupt` when one cannot be read; nothing is written then.
+  /// - Complexity: O(size of those tables), once; O(1) when there are none.
+  private func verifyTables() throws(StoreError) {
+    guard let directory, !unverifiedTables.isEmpty else { return }
+    for name in unverifiedTables.sorted() { try tables[name]!.load(directory: directory) }
+    for name in unverifiedTables {
+      var info = diskManifest.tables[name]?.objectMembers ?? [:]
+      info["stamp"] = StoreFileSystem.stamp(path(tables[name]!.fileName)).map(JSONValue.string)
+      diskManifest.tables[name] = .object(info)
+      var current = tableInfo[name]?.objectMembers ?? [:]
+      current["stamp"] = info["stamp"]
+      tableInfo[name] = .object(current)
+    }
+    // Only the stamps change: the sequence and documents stay those on disk.
+    try StoreFileSystem.replace(
+      path(StoreManifest.fileName), with: diskManifest.encoded(), directory: directory)
+    unverifiedTables = []
   }
 
   private func append(_ line: [UInt8]) throws(StoreError) {
@@ -331,7 +370,9 @@ public final class Store {
       try table.writeSnapshot(directory: directory, sequence: sequence)
       var info = tableInfo[name]?.objectMembers ?? [:]
       info["file"] = .string(table.fileName)
+      info["stamp"] = StoreFileSystem.stamp(path(table.fileName)).map(JSONValue.string)
       tableInfo[name] = .object(info)
+      unverifiedTables.remove(name)
     }
     for (name, next) in nextIDs {
       var info = tableInfo[name]?.objectMembers ?? [:]
@@ -341,6 +382,7 @@ public final class Store {
     let manifest = StoreManifest(sequence: sequence, tables: tableInfo, documents: documents)
     try StoreFileSystem.replace(
       path(StoreManifest.fileName), with: manifest.encoded(), directory: directory)
+    diskManifest = manifest
     let journalPath = path(StoreJournal.fileName)
     try StoreFileSystem.replace(journalPath, with: StoreJournal.header, directory: directory)
     StoreFileSystem.closeDescriptor(journalDescriptor)

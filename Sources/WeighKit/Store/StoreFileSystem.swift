@@ -138,6 +138,21 @@ enum StoreFileSystem {
     return Int(status.st_size)
   }
 
+  /// The file's size and modification time (to the nanosecond) as text, or nil when it does
+  /// not exist: when it differs from the one recorded, something else wrote the file.
+  static func stamp(_ path: String) -> String? {
+    var status = stat()
+    guard stat(path, &status) == 0 else { return nil }
+    #if canImport(Darwin)
+      let modified = status.st_mtimespec
+    #else
+      let modified = status.st_mtim
+    #endif
+    let nanoseconds = String(modified.tv_nsec)
+    return "\(status.st_size) bytes, modified \(modified.tv_sec)."
+      + String(repeating: "0", count: max(0, 9 - nanoseconds.count)) + nanoseconds
+  }
+
   static func exists(_ path: String) -> Bool {
     access(path, F_OK) == 0
   }

@@ -149,7 +149,7 @@ import Testing
     #expect(directory.snapshot() == before)
   }
 
-  @Test func aCorruptTableRowFailsWhenTheTableIsReadAndIsNeverOverwritten() throws {
+  @Test func aTableDamagedOutsideWeighIsFoundAtOpenAndIsNeverOverwritten() throws {
     let directory = TemporaryStoreDirectory()
     defer { directory.remove() }
     let store = try Store.open(.directory(directory.path))
@@ -161,18 +161,40 @@ import Testing
     directory.write("entries.json", Array(lines.joined(separator: "\n").utf8))
     let before = directory.snapshot()
 
-    let reopened = try Store.open(
-      .directory(directory.path),
-      compaction: CompactionPolicy(minimumJournalBytes: 1, maximumJournalBytes: 1))
-    let error = #expect(throws: StoreError.self) { try reopened.entries() }
+    // The file is not the one compaction wrote, so opening reads it whole, and refuses it.
+    let error = #expect(throws: StoreError.self) {
+      try Store.open(
+        .directory(directory.path),
+        compaction: CompactionPolicy(minimumJournalBytes: 1, maximumJournalBytes: 1))
+    }
     #expect(error?.kind == .corrupt)
     #expect(error?.file == directory.file("entries.json"))
     #expect(error?.line == 4)
-    // A commit would trigger a compaction, which must not rewrite the unreadable table.
-    try reopened.commit([.putEntry(sampleEntry(9))])
-    #expect(reopened.lastCompactionError?.kind == .corrupt)
-    #expect(directory.snapshot()["entries.json"] == before["entries.json"])
+    #expect(directory.snapshot() == before)
     #expect(Store.check(.directory(directory.path)).map(\.line) == [4])
+  }
+
+  @Test func aTableCopiedOutsideWeighIsReadOnceAndItsStampRecorded() throws {
+    let directory = TemporaryStoreDirectory()
+    defer { directory.remove() }
+    let store = try Store.open(.directory(directory.path))
+    for id in 1...4 { try store.commit([.putEntry(sampleEntry(id))]) }
+    try store.compact()
+    store.close()
+    let recorded = directory.text("weigh.json")!
+    // The same bytes with another modification time, as a copy or a restore would leave.
+    try FileManager.default.setAttributes(
+      [.modificationDate: Date(timeIntervalSince1970: 1_000_000_000)],
+      ofItemAtPath: directory.file("entries.json"))
+    let reopened = try Store.open(.directory(directory.path))
+    #expect(try reopened.entries().map(\.id) == [1, 2, 3, 4])
+    reopened.close()
+    let updated = directory.text("weigh.json")!
+    #expect(updated != recorded)
+    #expect(updated.contains("\"stamp\""))
+    // Recorded: the next open finds the file as it was and leaves weigh.json alone.
+    try Store.open(.directory(directory.path)).close()
+    #expect(directory.text("weigh.json") == updated)
   }
 
   @Test func aNewerFormatSaysSoAndIsLeftAlone() throws {
