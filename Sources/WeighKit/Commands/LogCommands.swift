@@ -96,7 +96,7 @@ struct LogCommand: Executable {
       [.putEntry(entry)],
       undo: UndoStep(description: "log #\(id)", changes: [.removeEntry(id: id)]))
     session.print(session.entryLine(entry))
-    session.autopushIfOn()
+    session.autopushIfOn(entry)
   }
 }
 
@@ -145,7 +145,7 @@ struct EditCommand: Executable {
       [.putEntry(entry)],
       undo: UndoStep(description: "edit #\(entry.id)", changes: [.putEntry(old)]))
     session.print("\(session.entryLine(entry)) (revision \(entry.revision))")
-    session.autopushIfOn()
+    session.autopushIfOn(entry)
   }
 }
 
@@ -167,7 +167,7 @@ struct DeleteCommand: Executable {
     }
     try session.commit(changes, undo: UndoStep(description: "delete #\(entry.id)", changes: undo))
     session.print("deleted \(session.entryLine(entry))")
-    session.autopushIfOn()
+    session.autopushIfOn(entry, deleted: true)
   }
 }
 

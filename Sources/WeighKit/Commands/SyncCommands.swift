@@ -85,9 +85,7 @@ struct SyncCommand: Executable {
       let app = session.app
       let entries = try session.entries()
       func count(_ origin: Origin) -> Int { entries.lazy.filter { $0.origin == origin }.count }
-      let waiting = entries.lazy.filter {
-        $0.origin == .manual && ($0.pushedUUID == nil || ($0.pushedRevision ?? 0) < $0.revision)
-      }.count
+      let waiting = entries.lazy.filter(\.waitsForPush).count
       let rows: [(String, String)] = [
         ("anchor", app.anchor.map(String.init) ?? "none"),
         ("last sync", app.lastSync.map { session.zone.secondText($0) } ?? "never"),
@@ -96,7 +94,10 @@ struct SyncCommand: Executable {
           "entries",
           "\(entries.count) (manual \(count(.manual)), health \(count(.health)), import \(count(.import)))"
         ),
-        ("to push", "\(waiting) entries, \(app.pendingDeletes.count) deletions"),
+        (
+          "to push",
+          "\(waiting) \(waiting == 1 ? "entry" : "entries"), \(app.pendingDeletes.count) \(app.pendingDeletes.count == 1 ? "deletion" : "deletions")"
+        ),
         ("dedup", app.dedup),
         ("observer", session.observerFact()),
       ]

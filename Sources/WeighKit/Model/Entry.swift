@@ -51,3 +51,10 @@ public struct Entry: Equatable, Sendable {
     self.pushedRevision = pushedRevision
   }
 }
+
+extension Entry {
+  /// A manual entry Health lacks, or has an older revision of: `sync push` writes it.
+  var waitsForPush: Bool {
+    origin == .manual && (pushedUUID == nil || (pushedRevision ?? 0) < revision)
+  }
+}

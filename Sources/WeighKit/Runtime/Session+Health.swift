@@ -336,10 +336,16 @@ extension Session {
   /// `sync push`: writes manual entries Health lacks or has an older revision of, and
   /// deletes the samples of deleted pushed entries.
   func push() throws(Diagnostic) -> String {
+    let pending = try entries().filter(\.waitsForPush)
+    return try push(pending, deleting: app.pendingDeletes)
+  }
+
+  /// Writes `pending` (manual entries waiting for a push) to Health, and deletes the
+  /// samples with the UUIDs in `deletions` (from `app.pendingDeletes`).
+  private func push(_ pending: [Entry], deleting deletions: [String]) throws(Diagnostic)
+    -> String
+  {
     let health = try health()
-    let pending = try entries().filter {
-      $0.origin == .manual && ($0.pushedUUID == nil || ($0.pushedRevision ?? 0) < $0.revision)
-    }
     let samples = pending.map { entry in
       HealthSample(
         type: .bodyMass, value: entry.kilograms,
@@ -357,7 +363,7 @@ extension Session {
       }
     }
     var toDelete: [HealthSample] = []
-    for uuid in app.pendingDeletes {
+    for uuid in deletions {
       if let id = UUID(uuidString: uuid), let sample = health.sample(with: id) {
         toDelete.append(sample)
       }
@@ -376,22 +382,25 @@ extension Session {
       pushed.pushedRevision = entry.revision
       changes.append(.putEntry(pushed))
     }
-    let deleted = app.pendingDeletes.count
     var newApp = app
-    newApp.pendingDeletes = []
+    newApp.pendingDeletes.removeAll { deletions.contains($0) }
     changes.append(.setDocument(name: "app", value: newApp.json))
     try commit(changes, undo: nil)
-    return "pushed \(added) new, \(updated) updated, \(deleted) deleted"
+    return "pushed \(added) new, \(updated) updated, \(deletions.count) deleted"
   }
 
-  /// After `log`, `edit` or `delete` with `set autopush on`: pushes when write is allowed.
-  func autopushIfOn() {
+  /// After `log`, `edit` or `delete` with `set autopush on`, when write is allowed: writes
+  /// `entry` to Health (as it is now, or its deletion), and nothing else that waits.
+  func autopushIfOn(_ entry: Entry, deleted: Bool = false) {
     guard app.autopush else { return }
     guard let health = try? recentHealth(),
       health.authorizationStatus(for: .bodyMass) == .sharingAuthorized
     else { return }
+    let pending = !deleted && entry.waitsForPush ? [entry] : []
+    let deletions = deleted ? entry.pushedUUID.map { [$0] } ?? [] : []
+    guard !pending.isEmpty || !deletions.isEmpty else { return }
     do throws(Diagnostic) {
-      print("autopush: " + (try push()))
+      print("autopush: " + (try push(pending, deleting: deletions)))
     } catch {
       report(error)
     }

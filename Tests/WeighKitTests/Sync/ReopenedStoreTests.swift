@@ -18,11 +18,17 @@ import Testing
       return
         "health add \(weight)kg at 07:00 source R sync-id r-\(code % 4) version \(code % 5 + 1)"
     case 5: return "health purge"
-    case 6: return "log \(weight)kg at 06:30"
+    case 6:
+      switch code % 3 {
+      case 0: return "log \(weight)kg at 06:30"
+      case 1: return "try edit last \(weight)kg"
+      default: return "try delete last"
+      }
     case 7: return "sync push"
     case 8, 9, 10: return "sync"
     case 11: return code % 3 == 0 ? "sync all" : "sync reset"
-    case 12: return code % 2 == 0 ? "set dedup fuzzy" : "set dedup uuid"
+    case 12:
+      return ["set dedup fuzzy", "set dedup uuid", "set autopush on", "set autopush off"][code % 4]
     case 13: return code % 2 == 0 ? "health auth read deny" : "health auth read allow"
     case 14: return code % 2 == 0 ? "health list weight" : "list"
     default: return "sync status"
