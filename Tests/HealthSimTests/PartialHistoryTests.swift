@@ -6,14 +6,25 @@ import Testing
 /// A store reopened with its older records unloaded behaves exactly as the whole store.
 @Suite("Stores reopened with older records loaded on demand")
 struct PartialHistoryTests {
-  /// The store `full` as reopened with records after `through` in memory, and a counter of
-  /// how often the older ones were read.
-  func reopen(_ full: HealthStore, through: Int64) -> (HealthStore, LoadCounter) {
+  /// The store `full` as reopened with records after `through` in memory (and, with
+  /// `synced`, the older samples that have a sync identifier), and a counter of how often
+  /// the older records were read.
+  func reopen(_ full: HealthStore, through: Int64, synced: Bool = false) -> (
+    HealthStore, LoadCounter
+  ) {
     let snapshot = full.snapshot()
     let counter = LoadCounter()
     let newer = HealthSnapshot(
       state: snapshot.state, records: snapshot.records.filter { $0.position > through })
-    let store = HealthStore(snapshot: newer, olderRecordsThrough: through) {
+    let olderSynced = snapshot.records.filter {
+      if case .sample(let sample, let position) = $0 {
+        return position <= through && sample.syncIdentifier != nil
+      }
+      return false
+    }
+    let store = HealthStore(
+      snapshot: newer, olderRecordsThrough: through, olderSynced: synced ? olderSynced : nil
+    ) {
       counter.loads += 1
       return snapshot.records.filter { $0.position <= through }
     }
@@ -60,6 +71,33 @@ struct PartialHistoryTests {
     #expect(store.isHistoryLoaded)
   }
 
+  @Test("with the older synced samples known, replacing and deleting them reads nothing older")
+  func syncedSamplesNeedNoHistory() throws {
+    let full = makeStore()
+    for minute in 0..<20 { try scaleWrites(full, 70, at: Double(minute)) }
+    try full.save([weight(71, at: 30, syncID: "a", version: 1)])
+    try full.save([weight(72, at: 31, syncID: "b", version: 1)])
+    for minute in 40..<60 { try scaleWrites(full, 70, at: Double(minute)) }
+    let (store, counter) = reopen(full, through: full.latestAnchor.rawValue, synced: true)
+    // Replacing "a" leaves a deletion record for its old sample and adds the new one.
+    let replaced = try store.save([weight(71.5, at: 30, syncID: "a", version: 2)])
+    #expect(replaced.count == 1)
+    // An equal version of "b" is ignored.
+    #expect(try store.save([weight(72.5, at: 31, syncID: "b", version: 1)]).isEmpty)
+    let b = try #require(full.allSamples(of: .bodyMass).first { $0.syncIdentifier == "b" })
+    #expect(store.sample(with: b.uuid!)?.value == 72)
+    try store.delete([b])
+    #expect(counter.loads == 0)
+    let after = try store.anchoredResult(type: .bodyMass, anchor: full.latestAnchor)
+    #expect(after.deletedObjects.count == 2)
+    #expect(after.samples.map(\.value) == [71.5])
+    // Loading the rest later leaves the deleted ones out.
+    #expect(store.liveSampleCount(of: .bodyMass) == 41)
+    #expect(counter.loads == 1)
+    #expect(
+      store.allSamples(of: .bodyMass).filter { $0.syncIdentifier != nil }.map(\.value) == [71.5])
+  }
+
   @Test("deleting an older sample reads the older records first")
   func deletingOlderSample() throws {
     let full = try history(Array(0..<10))
@@ -71,16 +109,18 @@ struct PartialHistoryTests {
     #expect(store.deletedObjectRecords(of: .bodyMass).last?.uuid == oldest.uuid)
   }
 
-  @Test("after any history and any split, every operation answers as on the whole store")
+  @Test(
+    "after any history and any split, with or without the older synced samples, every operation answers as on the whole store"
+  )
   func partialEqualsWhole() async {
     await propertyCheck(
-      count: 120, input: Gen.int(in: 0...400).array(of: 0...40),
-      Gen.int(in: 0...400).array(of: 1...25), Gen.int(in: 0...100)
+      count: 150, input: Gen.int(in: 0...400).array(of: 0...40),
+      Gen.int(in: 0...400).array(of: 1...25), Gen.int(in: 0...201)
     ) { before, after, split in
       failingOnThrow {
         let whole = try history(before)
-        let through = whole.latestAnchor.rawValue * Int64(split) / 100
-        let (partial, _) = reopen(whole, through: through)
+        let through = whole.latestAnchor.rawValue * Int64(split % 101) / 100
+        let (partial, _) = reopen(whole, through: through, synced: split > 100)
         let reference = HealthStore(snapshot: whole.snapshot())
         var feeds: ([HealthChange], [HealthChange]) = ([], [])
         reference.recorder = { feeds.0.append($0) }

@@ -69,15 +69,27 @@ extension HealthStore {
   /// needs them. Anchored queries from an anchor at or after `through`, and saves of new
   /// samples without a UUID or sync identifier, never do: a store reopened this way
   /// answers an incremental sync at a cost that grows with the changes, not the history.
+  ///
+  /// `olderSynced`, when given, are the older records that are live samples with a sync
+  /// identifier (others are ignored): with them, saves with sync identifiers (replacing
+  /// one of those) and deleting one of those need no older record either.
   public convenience init(
     snapshot: HealthSnapshot, olderRecordsThrough through: Int64,
-    load: @escaping () -> [HealthRecord]
+    olderSynced: [HealthRecord]? = nil, load: @escaping () -> [HealthRecord]
   ) {
     self.init(snapshot: snapshot)
-    if through > 0 {
-      unloadedThrough = through
-      loadOlderRecords = load
+    guard through > 0 else { return }
+    unloadedThrough = through
+    loadOlderRecords = load
+    guard let olderSynced else { return }
+    var known: [UUID: (sample: HealthSample, position: Int64)] = [:]
+    for case .sample(let sample, let position) in olderSynced where position <= through {
+      guard let key = syncKey(for: sample), let uuid = sample.uuid else { continue }
+      known[uuid] = (sample, position)
+      // A newer sample with the same identifier would have replaced it.
+      if syncIndex[key] == nil { syncIndex[key] = uuid }
     }
+    self.olderSynced = known
   }
 
   /// Whether every record is in memory (always, unless opened with older records unloaded).
@@ -89,14 +101,17 @@ extension HealthStore {
     guard let load = loadOlderRecords else { return }
     loadOlderRecords = nil
     let through = unloadedThrough
+    let removed = removedOlder
     unloadedThrough = 0
+    olderSynced = nil
+    removedOlder = []
     let newer = logs
     logs = Array(repeating: SampleLog(), count: SampleType.allCases.count)
     let wasReplaying = isReplaying
     isReplaying = true
     defer { isReplaying = wasReplaying }
     let newerKeys = syncIndex
-    for record in load() where record.position <= through {
+    for record in load() where record.position <= through && !removed.contains(record.position) {
       switch record {
       case .sample(let sample, let position): insertSample(sample, position: position)
       case .deletion(let deleted, let position):

@@ -108,9 +108,12 @@ extension HealthStore {
     }
   }
 
+  /// Whether a live sample with this UUID is in memory (older ones may not be).
+  func isKnown(_ uuid: UUID) -> Bool { locations[uuid] != nil || olderSynced?[uuid] != nil }
+
   func checkExisting(_ uuids: [UUID]) throws(HealthError) {
-    loadHistory()
-    for uuid in uuids where locations[uuid] == nil {
+    if !uuids.allSatisfy(isKnown) { loadHistory() }
+    for uuid in uuids where !isKnown(uuid) {
       throw HealthError(
         .errorInvalidArgument,
         "no sample with uuid \(uuid.uuidString); it may already be deleted")
@@ -158,9 +161,11 @@ extension HealthStore {
   func write(_ samples: [HealthSample], revision: SourceRevision) throws(HealthError)
     -> [HealthSample]
   {
-    // A given UUID or a sync identifier is checked against every sample ever saved.
-    if samples.contains(where: { $0.uuid != nil || $0.metadata[MetadataKey.syncIdentifier] != nil })
-    {
+    // A given UUID is checked against every sample ever saved; so is a sync identifier,
+    // unless the older samples that have one are known.
+    if samples.contains(where: {
+      $0.uuid != nil || (olderSynced == nil && $0.metadata[MetadataKey.syncIdentifier] != nil)
+    }) {
       loadHistory()
     }
     try validate(samples)
@@ -211,12 +216,12 @@ extension HealthStore {
   /// Deletes live samples, leaving deleted-object records; returns how many.
   @discardableResult
   func remove(_ uuids: [UUID]) -> Int {
-    loadHistory()
+    if !uuids.allSatisfy(isKnown) { loadHistory() }
     var changed = Set<SampleType>()
     var touched: [HealthSample] = []
     var count = 0
     for uuid in uuids {
-      guard let type = locations[uuid]?.type else { continue }
+      guard let type = locations[uuid]?.type ?? olderSynced?[uuid]?.sample.type else { continue }
       if let removed = sample(with: uuid) { touched.append(removed) }
       removeSample(uuid, position: state.counter + 1, date: now)
       changed.insert(type)
@@ -237,13 +242,22 @@ extension HealthStore {
   }
 
   func removeSample(_ uuid: UUID, position: Int64, date: Date) {
-    guard let location = locations.removeValue(forKey: uuid),
-      case .sample(let sample) = logs[location.type.ordinal].remove(at: location.position)
-    else { return }
+    let sample: HealthSample
+    if let location = locations.removeValue(forKey: uuid) {
+      guard case .sample(let live) = logs[location.type.ordinal].remove(at: location.position)
+      else { return }
+      sample = live
+    } else if let known = olderSynced?.removeValue(forKey: uuid) {
+      // An older sample not in the logs yet: loading them later leaves it out.
+      sample = known.sample
+      removedOlder.insert(known.position)
+    } else {
+      return
+    }
     if let key = syncKey(for: sample), syncIndex[key] == uuid { syncIndex[key] = nil }
     let record = DeletedObjectRecord(deleting: sample, at: date)
-    logs[location.type.ordinal].append(.deletion(record), at: position)
-    logs[location.type.ordinal].compactIfSparse()
+    logs[sample.type.ordinal].append(.deletion(record), at: position)
+    logs[sample.type.ordinal].compactIfSparse()
     state.counter = max(state.counter, position)
     emit(.sampleDeleted(uuid: uuid, position: position, date: date))
   }

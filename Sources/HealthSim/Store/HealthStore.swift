@@ -36,6 +36,12 @@ public final class HealthStore {
   public internal(set) var unloadedThrough: Int64 = 0
   /// Reads the records not in memory yet; nil once everything is.
   var loadOlderRecords: (() -> [HealthRecord])?
+  /// While the older records are not in memory: those of them that are live samples with a
+  /// sync identifier, when the store was opened with them (nil otherwise). With them, a
+  /// save with a sync identifier and the deletion of such a sample need nothing older.
+  var olderSynced: [UUID: (sample: HealthSample, position: Int64)]?
+  /// Positions of older samples deleted while the older records were not in memory.
+  var removedOlder: Set<Int64> = []
 
   /// Receives every mutation as a `HealthChange`, so a journal can persist O(1) per change.
   public var recorder: ((HealthChange) -> Void)?
@@ -108,13 +114,14 @@ public final class HealthStore {
   /// The change position a live sample was saved at (its save order), or nil.
   public func position(of uuid: UUID) -> Int64? {
     guard sample(with: uuid) != nil else { return nil }
-    return locations[uuid]?.position
+    return locations[uuid]?.position ?? olderSynced?[uuid]?.position
   }
 
   /// The live sample with a UUID.
   /// - Complexity: O(log n).
   public func sample(with uuid: UUID) -> HealthSample? {
-    loadHistory()
+    if let known = olderSynced?[uuid] { return known.sample }
+    if locations[uuid] == nil { loadHistory() }
     guard let location = locations[uuid],
       let index = logs[location.type.ordinal].index(of: location.position),
       case .sample(let sample) = logs[location.type.ordinal].items[index]
@@ -146,7 +153,7 @@ public final class HealthStore {
   func freshUUID() -> UUID {
     while true {
       let uuid = state.generator.nextUUID()
-      if locations[uuid] == nil { return uuid }
+      if locations[uuid] == nil, olderSynced?[uuid] == nil { return uuid }
     }
   }
 
