@@ -136,8 +136,8 @@ struct HealthAddCommand: Executable {
   }
 
   func execute(in session: Session) throws(Diagnostic) {
-    // A sync identifier is matched against every sample; a plain reading is only added.
-    let health = try syncID == nil ? session.recentHealth() : session.health()
+    // Health reads older samples itself if a sync identifier needs them.
+    let health = try session.recentHealth()
     let start = instant ?? session.now
     if start > session.now + 60 {
       throw Diagnostic(

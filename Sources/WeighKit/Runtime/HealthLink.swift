@@ -14,6 +14,17 @@ final class HealthLink {
   /// Health's small state when it changed since the last commit; encoded once at commit,
   /// because it changes with every scheduled event.
   private var changedState: HealthSmallState?
+  /// Positions of samples deleted since this session read Health: a store row may still
+  /// hold one until the next commit.
+  private var removed: Set<Int64> = []
+  /// Whether changes go to the store.
+  private let persist: Bool
+  /// Whether `completeSyncIndex` ran in this session.
+  private var isSyncIndexCompleted = false
+
+  /// The document that says the `health-sync` table holds every live sample with a sync
+  /// identifier (stores from before it was kept get it when their history is next read).
+  static let syncIndexDocument = "health-sync-index"
 
   /// Whether anything waits for the next commit.
   var hasPending: Bool { !changes.isEmpty || changedState != nil }
@@ -28,27 +39,38 @@ final class HealthLink {
   /// - Parameters:
   ///   - olderThrough: when positive, `records` holds only the records after this position,
   ///     and `loadOlder` reads them all the first time Health needs the rest.
+  ///   - olderSynced: with `olderThrough`, the live samples with a sync identifier (the
+  ///     `health-sync` table), when it is complete.
   ///   - persist: whether Health's changes go to the store; an in-memory store keeps Health
   ///     only in the simulator, which saves encoding its state at every commit.
   init(
     records: [HealthRecord], state: HealthSmallState?, seed: UInt64, clock: Date, persist: Bool,
-    olderThrough: Int64 = 0,
+    olderThrough: Int64 = 0, olderSynced: [HealthRecord]? = nil,
     loadOlder: @escaping () throws(StoreError) -> [HealthRecord] = { [] }
   ) {
+    self.persist = persist
     if let state {
       let snapshot = HealthSnapshot(state: state, records: records)
       if olderThrough > 0 {
         weak var link: HealthLink?
-        health = HealthStore(snapshot: snapshot, olderRecordsThrough: olderThrough) {
+        let older = olderSynced?.filter { $0.position <= olderThrough }
+        health = HealthStore(
+          snapshot: snapshot, olderRecordsThrough: olderThrough, olderSynced: older
+        ) {
           link?.readOlder(through: olderThrough, loadOlder) ?? []
         }
         link = self
+        remember(older ?? [])
       } else {
         health = HealthStore(snapshot: snapshot)
       }
     } else {
       health = HealthStore(app: Self.app, seed: seed, clock: clock)
-      if persist { changedState = health.smallState }
+      if persist {
+        changedState = health.smallState
+        // A new Health: its sync index is complete from the start.
+        changes.append(.setDocument(name: Self.syncIndexDocument, value: .bool(true)))
+      }
     }
     remember(records)
     if persist { health.recorder = { [unowned self] change in self.record(change) } }
@@ -63,7 +85,7 @@ final class HealthLink {
     through: Int64, _ load: () throws(StoreError) -> [HealthRecord]
   ) -> [HealthRecord] {
     do throws(StoreError) {
-      let older = try load().filter { $0.position <= through }
+      let older = try load().filter { $0.position <= through && !removed.contains($0.position) }
       let newerDeletions = deletions
       deletions = []
       remember(older)
@@ -90,10 +112,18 @@ final class HealthLink {
     switch change {
     case .sampleSaved(let sample, let position):
       live[sample.uuid!] = (position, sample)
-      changes.append(.put(StoreRow(HealthRecordCodec.self, .sample(sample, position: position))))
+      let record = HealthRecord.sample(sample, position: position)
+      changes.append(.put(StoreRow(HealthRecordCodec.self, record)))
+      if sample.syncIdentifier != nil {
+        changes.append(.put(StoreRow(HealthSyncIndexCodec.self, record)))
+      }
     case .sampleDeleted(let uuid, let position, let date):
       guard let old = live.removeValue(forKey: uuid) else { return }
+      removed.insert(old.position)
       changes.append(.remove(table: HealthRecordCodec.tableName, id: Int(old.position)))
+      if old.sample.syncIdentifier != nil {
+        changes.append(.remove(table: HealthSyncIndexCodec.tableName, id: Int(old.position)))
+      }
       let record = DeletedObjectRecord(deleting: old.sample, at: date)
       changes.append(.put(StoreRow(HealthRecordCodec.self, .deletion(record, position: position))))
       deletions.append((position, date))
@@ -112,6 +142,29 @@ final class HealthLink {
     case .stateChanged(let state):
       changedState = state
     }
+  }
+
+  /// Makes the `health-sync` table hold exactly the live samples with a sync identifier,
+  /// once Health's whole history is in memory; `indexed` is what the table holds now.
+  func completeSyncIndex(indexed: [HealthRecord]) {
+    guard persist, health.isHistoryLoaded, !isSyncIndexCompleted else { return }
+    isSyncIndexCompleted = true
+    var wanted: [Int64: HealthRecord] = [:]
+    for type in SampleType.allCases {
+      for sample in health.allSamples(of: type) where sample.syncIdentifier != nil {
+        guard let position = health.position(of: sample.uuid!) else { continue }
+        wanted[position] = .sample(sample, position: position)
+      }
+    }
+    for record in indexed where wanted[record.position] == nil {
+      changes.append(.remove(table: HealthSyncIndexCodec.tableName, id: Int(record.position)))
+    }
+    let have = Set(indexed.map(\.position))
+    for (position, record) in wanted.sorted(by: { $0.key < $1.key }) where !have.contains(position)
+    {
+      changes.append(.put(StoreRow(HealthSyncIndexCodec.self, record)))
+    }
+    changes.append(.setDocument(name: Self.syncIndexDocument, value: .bool(true)))
   }
 
   /// Takes the recorded changes.

@@ -35,7 +35,21 @@ extension Session {
       }
       health.loadHistory()
     }
+    try completeSyncIndexIfRead()
     return health
+  }
+
+  /// A store from before the `health-sync` table was kept gets it once Health's whole
+  /// history has been read for some other reason.
+  func completeSyncIndexIfRead() throws(Diagnostic) {
+    guard store.documents[HealthLink.syncIndexDocument] == nil, let healthLink,
+      healthLink.health.isHistoryLoaded, store.documents["health"] != nil
+    else { return }
+    do throws(StoreError) {
+      healthLink.completeSyncIndex(indexed: try store.rows(HealthSyncIndexCodec.self))
+    } catch {
+      throw Self.diagnostic(for: error)
+    }
   }
 
   /// The simulated Health store, perhaps without the records the app has already synced:
@@ -49,18 +63,22 @@ extension Session {
     // Everything up to the app's anchor stays on disk until needed.
     let through = state == nil ? 0 : max(0, min(app.anchor ?? 0, state!.counter))
     let records: [HealthRecord]
+    var synced: [HealthRecord]?
     do throws(StoreError) {
       records =
         through > 0
         ? try store.rows(HealthRecordCodec.self, after: Int(through))
         : try store.rows(HealthRecordCodec.self)
+      if through > 0, store.documents[HealthLink.syncIndexDocument] == .bool(true) {
+        synced = try store.rows(HealthSyncIndexCodec.self)
+      }
     } catch {
       throw Self.diagnostic(for: error)
     }
     let store = store
     let link = HealthLink(
       records: records, state: state, seed: seed, clock: Date(seconds: now),
-      persist: options.store != .memory, olderThrough: through,
+      persist: options.store != .memory, olderThrough: through, olderSynced: synced,
       loadOlder: { () throws(StoreError) in try store.rows(HealthRecordCodec.self) })
     healthLink = link
     let health = link.health
@@ -93,6 +111,7 @@ extension Session {
     guard let healthLink else { return }
     let events = healthLink.health.advance(to: Date(seconds: now))
     printEvents(events)
+    do throws(Diagnostic) { try completeSyncIndexIfRead() } catch { report(error) }
     if healthLink.hasPending {
       do throws(Diagnostic) { try commit([], undo: nil) } catch { report(error) }
     }
@@ -345,7 +364,8 @@ extension Session {
   private func push(_ pending: [Entry], deleting deletions: [String]) throws(Diagnostic)
     -> String
   {
-    let health = try health()
+    // Health reads older samples itself if a sync identifier or a deletion needs them.
+    let health = try recentHealth()
     let samples = pending.map { entry in
       HealthSample(
         type: .bodyMass, value: entry.kilograms,

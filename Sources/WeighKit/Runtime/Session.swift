@@ -64,7 +64,7 @@ public final class Session {
     renderer = DiagnosticRenderer(color: options.color)
     do throws(StoreError) {
       store = try Store.open(
-        options.store, tables: [HealthRecordCodec.self],
+        options.store, tables: [HealthRecordCodec.self, HealthSyncIndexCodec.self],
         lockTimeout: .milliseconds(Int(options.lockTimeout * 1000)))
     } catch {
       throw Self.diagnostic(for: error)

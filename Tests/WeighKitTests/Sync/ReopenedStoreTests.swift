@@ -1,4 +1,5 @@
 import Foundation
+import HealthSim
 import PropertyBased
 import Testing
 
@@ -99,5 +100,71 @@ import Testing
     #expect(session.healthLink?.health.isHistoryLoaded == true)
     _ = session.run(script: "expect entries == 31", display: "test", directory: ".")
     #expect(session.lastOutput.isEmpty)
+  }
+  /// A session on the store in `directory`, for looking inside.
+  func open(_ directory: String) throws -> Session {
+    var options = SessionOptions.golden
+    options.store = .directory(directory)
+    return try Session(options: options, output: CapturedOutput())
+  }
+
+  @Test("autopush on a reopened store writes, replaces and deletes without Health's history")
+  func autopushReadsOnlyTheSyncIndex() throws {
+    let directory = FileManager.default.temporaryDirectory
+      .appendingPathComponent("weigh-reopen-\(UUID().uuidString)").path
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    _ = try runReopened(
+      "set autopush on\nsimulate scale every 1h start 70kg\nadvance 30h\nsimulate stop all\n"
+        + "log 69kg at 07:10\nsync", on: directory)
+    let session = try open(directory)
+    defer { session.close() }
+    _ = session.run(script: "edit #1 68.9kg", display: "test", directory: ".")
+    #expect(session.lastOutput.hasSuffix("autopush: pushed 0 new, 1 updated, 0 deleted"))
+    _ = session.run(script: "log 68.8kg at 07:20", display: "test", directory: ".")
+    _ = session.run(script: "delete #1", display: "test", directory: ".")
+    #expect(session.lastOutput.hasSuffix("autopush: pushed 0 new, 0 updated, 1 deleted"))
+    #expect(session.healthLink?.health.isHistoryLoaded == false)
+    _ = session.run(script: "health list", display: "test", directory: ".")
+    #expect(session.lastOutput.contains("weigh  user-entered  sync-id weigh-32 v1"))
+    #expect(!session.lastOutput.contains("weigh-1 "))
+    #expect(session.lastOutput.split(separator: "\n").count == 31)
+  }
+
+  @Test("a store without the sync index gets it when Health's history is next read")
+  func theSyncIndexIsBuiltForOlderStores() throws {
+    let directory = FileManager.default.temporaryDirectory
+      .appendingPathComponent("weigh-reopen-\(UUID().uuidString)").path
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    _ = try runReopened(
+      "health add 70kg source A sync-id a version 1\nhealth add 71kg source B\n"
+        + "log 69kg\nsync push\nsync", on: directory)
+    // As a store written before the index was kept: neither the document nor the rows.
+    do {
+      let session = try open(directory)
+      let indexed = try session.store.rows(HealthSyncIndexCodec.self)
+      #expect(indexed.count == 2)
+      try session.store.commit(
+        [.removeDocument(name: HealthLink.syncIndexDocument)]
+          + indexed.map { .remove(table: HealthSyncIndexCodec.tableName, id: Int($0.position)) })
+      session.close()
+    }
+    do {
+      let session = try open(directory)
+      _ = session.run(script: "health list\nlog 70kg", display: "test", directory: ".")
+      session.close()
+    }
+    let session = try open(directory)
+    defer { session.close() }
+    #expect(session.store.documents[HealthLink.syncIndexDocument] == .bool(true))
+    let rebuilt = try session.store.rows(HealthSyncIndexCodec.self)
+    let health = try session.health()
+    let expected = SampleType.allCases.flatMap { health.allSamples(of: $0) }
+      .filter { $0.syncIdentifier != nil }.map(\.uuid)
+    #expect(rebuilt.count == 2)
+    #expect(
+      Set(
+        rebuilt.compactMap { record -> UUID? in
+          if case .sample(let sample, _) = record { return sample.uuid } else { return nil }
+        }) == Set(expected.compactMap { $0 }))
   }
 }
