@@ -82,12 +82,15 @@ extension Session {
       loadOlder: { () throws(StoreError) in try store.rows(HealthRecordCodec.self) })
     healthLink = link
     let health = link.health
-    // The app registers its observer whenever it starts, so deliveries that fall due while
-    // catching up below reach it, as background launches would have.
-    if let word = app.observing, let frequency = UpdateFrequency(word: word) {
-      try? registerObserver(frequency)
+    // The app registers its observer whenever it starts: before catching up, so that the
+    // deliveries that fall due meanwhile reach it, as background launches would have.
+    func registerAppObserver() {
+      if let word = app.observing, let frequency = UpdateFrequency(word: word) {
+        try? registerObserver(frequency)
+      }
     }
     if virtualNow == nil, state != nil, !health.simulations.isEmpty {
+      registerAppObserver()
       // A session reopened on the wall clock first catches up on what fell due meanwhile.
       let report = health.catchUp(until: Date(seconds: now), limit: Self.catchUpLimit)
       printEvents(report.events)
@@ -96,8 +99,9 @@ extension Session {
         print(
           "caught up: \(report.written) readings from simulations while weigh was closed\(skipped)")
       }
-    } else if health.now < Date(seconds: now) {
-      health.setClock(Date(seconds: now))
+    } else {
+      if health.now < Date(seconds: now) { health.setClock(Date(seconds: now)) }
+      registerAppObserver()
     }
     return health
   }
