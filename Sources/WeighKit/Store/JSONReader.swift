@@ -328,6 +328,13 @@ public struct JSONReader {
     return value
   }
 
+  /// The next number as written (validated), for a caller that rounds it itself.
+  public mutating func readNumberText() throws(JSONSyntaxError) -> String {
+    let scanned = try scanNumber()
+    return String(
+      decoding: UnsafeBufferPointer(rebasing: bytes[scanned.start..<scanned.end]), as: UTF8.self)
+  }
+
   /// The next number as the nearest Double (correctly rounded).
   public mutating func readDouble() throws(JSONSyntaxError) -> Double {
     let scanned = try scanNumber()
