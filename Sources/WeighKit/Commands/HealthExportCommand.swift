@@ -48,7 +48,11 @@ struct HealthExportCommand: Executable {
     }
     try OutputFile.replace(session.resolvePath(path), shownAs: path, at: pathSpan) { url in
       if zipped {
-        try AppleHealthExportWriter.writeZip(to: url, exportDate: exportDate, body: body)
+        try AppleHealthExportWriter.writeZip(to: url, exportDate: exportDate, body: body) { cda in
+          for sample in records where sample.type == .bodyMass || sample.type == .bloodGlucose {
+            try cda.write(HealthExportMapping.record(for: sample, timeZone: zone))
+          }
+        }
       } else {
         try AppleHealthExportWriter.writeXML(to: url, exportDate: exportDate, body: body)
       }

@@ -139,10 +139,12 @@ public final class AppleHealthExportWriter {
     try writer.finish()
   }
 
-  /// Writes `export.zip` at `url` holding `apple_health_export/export.xml`, deflated.
+  /// Writes `export.zip` at `url` holding `apple_health_export/export.xml`, deflated, and
+  /// with `cda`, `apple_health_export/export_cda.xml` beside it.
   public static func writeZip(
     to url: URL, locale: String = "en_US", exportDate: HealthExportDate,
-    me: [HealthExportAttribute] = unsetMe, body: (AppleHealthExportWriter) throws -> Void
+    me: [HealthExportAttribute] = unsetMe, body: (AppleHealthExportWriter) throws -> Void,
+    cda: ((AppleHealthCDAWriter) throws -> Void)? = nil
   ) throws {
     let folder = FileManager.default.temporaryDirectory
       .appendingPathComponent("weigh-export-\(UUID().uuidString)")
@@ -154,7 +156,15 @@ public final class AppleHealthExportWriter {
     let archive = try Archive(url: url, accessMode: .create)
     try archive.addEntry(
       with: AppleHealthExportReader.zipEntryPath, fileURL: xml, compressionMethod: .deflate)
+    if let cda {
+      let document = folder.appendingPathComponent("export_cda.xml")
+      try AppleHealthCDAWriter.write(to: document, exportDate: exportDate, body: cda)
+      try archive.addEntry(with: cdaEntryPath, fileURL: document, compressionMethod: .deflate)
+    }
   }
+
+  /// Where the CDA document sits in `export.zip`.
+  public static let cdaEntryPath = "apple_health_export/export_cda.xml"
 
   /// The whole `export.xml` as a string, for small exports and tests.
   public static func xml(

@@ -4,6 +4,10 @@ import ZIPFoundation
 
 @testable import WeighKit
 
+#if canImport(FoundationXML)
+  import FoundationXML
+#endif
+
 private let amsterdam = TimeZone(identifier: "Europe/Amsterdam")!
 
 private func date(_ text: String) -> HealthExportDate { HealthExportDate.parse(text)! }
@@ -121,6 +125,32 @@ private func readBack(_ bytes: [UInt8]) throws -> [HealthExportItem] {
     #expect(weights.weights.map(\.kilograms) == [68.5])
   }
 
+  @Test func zipCarriesACDADocumentOfBodyMassAndGlucose() throws {
+    let folder = try Fixtures.temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let zip = folder.appendingPathComponent("export.zip")
+    let glucose = HealthExportRecord(
+      type: "HKQuantityTypeIdentifierBloodGlucose", sourceName: "CGM", unit: "mg/dL",
+      startDate: date("2026-01-04 06:00:00 -0500"), endDate: date("2026-01-04 06:00:00 -0500"),
+      value: "105")
+    try AppleHealthExportWriter.writeZip(to: zip, exportDate: exportDate, body: writeSample) {
+      cda in
+      for record in sampleRecords + [glucose] { try cda.write(record) }
+    }
+    let archive = try Archive(url: zip, accessMode: .read)
+    let entry = try #require(archive[AppleHealthExportWriter.cdaEntryPath])
+    var bytes = Data()
+    _ = try archive.extract(entry) { bytes.append($0) }
+    let document = try CDAObservations(bytes)
+    // The heart rate and the sleep record are not body mass or glucose: left out.
+    #expect(document.isClinicalDocument)
+    #expect(document.values == ["68.5 kg", "105 mg/dL"])
+    #expect(document.codes == ["3141-9", "2339-0"])
+    #expect(document.lows == ["20260103073000+0100", "20260104060000-0500"])
+    #expect(document.types == [healthBodyMassType, "HKQuantityTypeIdentifierBloodGlucose"])
+    #expect(document.sourceNames == ["weigh", "CGM"])
+  }
+
   @Test func zipWithoutTheExportEntryIsAnError() throws {
     let folder = try Fixtures.temporaryFolder()
     defer { try? FileManager.default.removeItem(at: folder) }
@@ -132,5 +162,56 @@ private func readBack(_ bytes: [UInt8]) throws -> [HealthExportItem] {
     #expect(throws: ImportError.self) {
       try AppleHealthExportReader.read(contentsOf: zip) { _, _ in }
     }
+  }
+}
+
+/// What a CDA document says of its observations, read with Foundation's XML parser.
+private final class CDAObservations: NSObject, XMLParserDelegate {
+  var isClinicalDocument = false
+  var values: [String] = []
+  var codes: [String] = []
+  var lows: [String] = []
+  var types: [String] = []
+  var sourceNames: [String] = []
+  private var path: [String] = []
+  private var characters = ""
+
+  init(_ data: Data) throws {
+    super.init()
+    let parser = XMLParser(data: data)
+    parser.delegate = self
+    guard parser.parse() else {
+      throw parser.parserError ?? ImportError("the CDA document is not well-formed XML")
+    }
+  }
+
+  func parser(
+    _ parser: XMLParser, didStartElement name: String, namespaceURI: String?,
+    qualifiedName: String?, attributes: [String: String] = [:]
+  ) {
+    if path.isEmpty { isClinicalDocument = name == "ClinicalDocument" }
+    let parent = path.last
+    path.append(name)
+    characters = ""
+    if parent == "observation", name == "value" {
+      values.append("\(attributes["value"] ?? "") \(attributes["unit"] ?? "")")
+    }
+    if parent == "observation", name == "code" { codes.append(attributes["code"] ?? "") }
+    if name == "low", path.dropLast(2).last == "observation" {
+      lows.append(attributes["value"] ?? "")
+    }
+  }
+
+  func parser(_ parser: XMLParser, foundCharacters string: String) { characters += string }
+
+  func parser(
+    _ parser: XMLParser, didEndElement name: String, namespaceURI: String?,
+    qualifiedName: String?
+  ) {
+    if path.dropLast().last == "text" {
+      if name == "type" { types.append(characters) }
+      if name == "sourceName" { sourceNames.append(characters) }
+    }
+    path.removeLast()
   }
 }
