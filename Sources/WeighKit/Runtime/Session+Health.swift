@@ -39,10 +39,17 @@ extension Session {
     return health
   }
 
+  /// Whether the `health-sync` table holds every live sample with a sync identifier: it
+  /// was kept since Health began, or rebuilt since Health's files were last edited outside
+  /// weigh (opening a store forgets the index then).
+  var isSyncIndexTrusted: Bool {
+    store.documents[HealthLink.syncIndexDocument] == .bool(true)
+  }
+
   /// A store from before the `health-sync` table was kept gets it once Health's whole
   /// history has been read for some other reason.
   func completeSyncIndexIfRead() throws(Diagnostic) {
-    guard store.documents[HealthLink.syncIndexDocument] == nil, let healthLink,
+    guard !isSyncIndexTrusted, let healthLink,
       healthLink.health.isHistoryLoaded, store.documents["health"] != nil
     else { return }
     do throws(StoreError) {
@@ -69,7 +76,7 @@ extension Session {
         through > 0
         ? try store.rows(HealthRecordCodec.self, after: Int(through))
         : try store.rows(HealthRecordCodec.self)
-      if through > 0, store.documents[HealthLink.syncIndexDocument] == .bool(true) {
+      if through > 0, isSyncIndexTrusted {
         synced = try store.rows(HealthSyncIndexCodec.self)
       }
     } catch {

@@ -66,6 +66,13 @@ public final class Session {
       store = try Store.open(
         options.store, tables: [HealthRecordCodec.self, HealthSyncIndexCodec.self],
         lockTimeout: .milliseconds(Int(options.lockTimeout * 1000)))
+      let healthTables: Set = [HealthRecordCodec.tableName, HealthSyncIndexCodec.tableName]
+      if !store.tablesChangedOutside.isDisjoint(with: healthTables),
+        store.documents[HealthLink.syncIndexDocument] != nil
+      {
+        // Health's files were edited: the sync index is rebuilt when the history is next read.
+        try store.commit([.removeDocument(name: HealthLink.syncIndexDocument)])
+      }
     } catch {
       throw Self.diagnostic(for: error)
     }

@@ -56,6 +56,9 @@ public final class Store {
   /// time differs): edited, restored or copied. Opening reads them whole, so that damage
   /// anywhere in them is found before any command runs, not after a change was appended.
   private var unverifiedTables: Set<String> = []
+  /// The tables whose file had changed outside weigh since the last compaction when the
+  /// store was opened (and were read whole then): what was derived from them may be stale.
+  public private(set) var tablesChangedOutside: Set<String> = []
   /// The codecs given to `open` beyond the built-in tables.
   let extraTableCodecs: [any StoreTableCodec.Type]
 
@@ -167,6 +170,7 @@ public final class Store {
       let recorded = manifest.tables[name]?["stamp"]?.stringValue
       if recorded == nil || recorded != StoreFileSystem.stamp(path(table.fileName)) {
         unverifiedTables.insert(name)
+        if recorded != nil { tablesChangedOutside.insert(name) }
       }
     }
     documents = manifest.documents

@@ -167,4 +167,32 @@ import Testing
           if case .sample(let sample, _) = record { return sample.uuid } else { return nil }
         }) == Set(expected.compactMap { $0 }))
   }
+  @Test("editing Health's files outside weigh makes the sync index be rebuilt")
+  func anEditedHealthTableDropsTheSyncIndex() throws {
+    let directory = FileManager.default.temporaryDirectory
+      .appendingPathComponent("weigh-reopen-\(UUID().uuidString)").path
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    _ = try runReopened(
+      "health add 70kg source A sync-id a version 1\nhealth add 71kg source B\nsync",
+      on: directory)
+    do {
+      let session = try open(directory)
+      try session.store.compact()
+      session.close()
+    }
+    // The same bytes written again: a restore from a backup, say.
+    try FileManager.default.setAttributes(
+      [.modificationDate: Date(timeIntervalSince1970: 1_000_000_000)],
+      ofItemAtPath: directory + "/health.json")
+    let session = try open(directory)
+    #expect(session.store.documents[HealthLink.syncIndexDocument] == nil)
+    _ = session.run(script: "health list\nlog 70kg", display: "test", directory: ".")
+    #expect(session.store.documents[HealthLink.syncIndexDocument] == .bool(true))
+    #expect(try session.store.rows(HealthSyncIndexCodec.self).count == 1)
+    session.close()
+    // Rebuilt and recorded: the next open trusts it again.
+    let again = try open(directory)
+    defer { again.close() }
+    #expect(again.isSyncIndexTrusted)
+  }
 }
