@@ -149,13 +149,19 @@ import Testing
     #expect(directory.snapshot() == before)
   }
 
-  @Test func aTableDamagedOutsideWeighIsFoundAtOpenAndIsNeverOverwritten() throws {
+  /// A store whose four entries compaction wrote to entries.json.
+  private func compactedStoreOfFourEntries() throws -> TemporaryStoreDirectory {
     let directory = TemporaryStoreDirectory()
-    defer { directory.remove() }
     let store = try Store.open(.directory(directory.path))
     for id in 1...4 { try store.commit([.putEntry(sampleEntry(id))]) }
     try store.compact()
     store.close()
+    return directory
+  }
+
+  @Test func aTableDamagedOutsideWeighIsFoundAtOpenAndIsNeverOverwritten() throws {
+    let directory = try compactedStoreOfFourEntries()
+    defer { directory.remove() }
     var lines = directory.text("entries.json")!.components(separatedBy: "\n")
     lines[3] = lines[3].replacingOccurrences(of: "\"origin\"", with: "\"origin\"\"")
     directory.write("entries.json", Array(lines.joined(separator: "\n").utf8))
@@ -175,12 +181,8 @@ import Testing
   }
 
   @Test func aTableCopiedOutsideWeighIsReadOnceAndItsStampRecorded() throws {
-    let directory = TemporaryStoreDirectory()
+    let directory = try compactedStoreOfFourEntries()
     defer { directory.remove() }
-    let store = try Store.open(.directory(directory.path))
-    for id in 1...4 { try store.commit([.putEntry(sampleEntry(id))]) }
-    try store.compact()
-    store.close()
     let recorded = directory.text("weigh.json")!
     // The same bytes with another modification time, as a copy or a restore would leave.
     try FileManager.default.setAttributes(

@@ -36,6 +36,12 @@ import Testing
     }
   }
 
+  /// A path for a store of its own, created on first use.
+  static func temporaryStorePath() -> String {
+    FileManager.default.temporaryDirectory
+      .appendingPathComponent("weigh-reopen-\(UUID().uuidString)").path
+  }
+
   /// What one line prints in a session that stays open.
   final class LongSession {
     let output = CapturedOutput()
@@ -65,8 +71,7 @@ import Testing
   func reopenedEqualsLong() async {
     await propertyCheck(count: 25, input: Gen.int(in: 0...799).array(of: 1...30)) { codes in
       failingOnThrow {
-        let directory = FileManager.default.temporaryDirectory
-          .appendingPathComponent("weigh-reopen-\(UUID().uuidString)").path
+        let directory = Self.temporaryStorePath()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let long = try LongSession()
         for line in codes.map(Self.line) + ["sync", "health list weight", "list"] {
@@ -81,8 +86,7 @@ import Testing
   @Test(
     "an incremental sync on a reopened store reads neither the synced Health records nor the log")
   func incrementalSyncReadsOnlyWhatIsNew() throws {
-    let directory = FileManager.default.temporaryDirectory
-      .appendingPathComponent("weigh-reopen-\(UUID().uuidString)").path
+    let directory = Self.temporaryStorePath()
     defer { try? FileManager.default.removeItem(atPath: directory) }
     _ = try runReopened(
       "simulate scale every 1h start 70kg\nadvance 30h\nsimulate stop all\nsync", on: directory)
@@ -110,8 +114,7 @@ import Testing
 
   @Test("autopush on a reopened store writes, replaces and deletes without Health's history")
   func autopushReadsOnlyTheSyncIndex() throws {
-    let directory = FileManager.default.temporaryDirectory
-      .appendingPathComponent("weigh-reopen-\(UUID().uuidString)").path
+    let directory = Self.temporaryStorePath()
     defer { try? FileManager.default.removeItem(atPath: directory) }
     _ = try runReopened(
       "set autopush on\nsimulate scale every 1h start 70kg\nadvance 30h\nsimulate stop all\n"
@@ -132,8 +135,7 @@ import Testing
 
   @Test("a store without the sync index gets it when Health's history is next read")
   func theSyncIndexIsBuiltForOlderStores() throws {
-    let directory = FileManager.default.temporaryDirectory
-      .appendingPathComponent("weigh-reopen-\(UUID().uuidString)").path
+    let directory = Self.temporaryStorePath()
     defer { try? FileManager.default.removeItem(atPath: directory) }
     _ = try runReopened(
       "health add 70kg source A sync-id a version 1\nhealth add 71kg source B\n"
@@ -169,8 +171,7 @@ import Testing
   }
   @Test("editing Health's files outside weigh makes the sync index be rebuilt")
   func anEditedHealthTableDropsTheSyncIndex() throws {
-    let directory = FileManager.default.temporaryDirectory
-      .appendingPathComponent("weigh-reopen-\(UUID().uuidString)").path
+    let directory = Self.temporaryStorePath()
     defer { try? FileManager.default.removeItem(atPath: directory) }
     _ = try runReopened(
       "health add 70kg source A sync-id a version 1\nhealth add 71kg source B\nsync",
