@@ -87,13 +87,38 @@ enum HealthExportMapping {
     var revision: SourceRevision
   }
 
+  /// Devices and sources already read in one import: an export repeats a few of each
+  /// over hundreds of thousands of records, and reading a device string costs more than
+  /// the rest of a record (half of an import's time, measured with perf, before this).
+  final class Cache {
+    private var devices: [String: HealthDevice] = [:]
+    private var sources: [String: HealthSource] = [:]
+
+    func device(_ text: String) -> HealthDevice {
+      // Apple writes each record's own object address (`<<HKDevice: 0x…>, name:…`): the
+      // device is what follows it.
+      let fields = text.firstIndex(of: ">").map { String(text[$0...]) } ?? text
+      if let known = devices[fields] { return known }
+      let device = HealthExportMapping.device(text)
+      devices[fields] = device
+      return device
+    }
+
+    func revision(_ name: String, _ version: String?) -> SourceRevision {
+      if let known = sources[name] { return SourceRevision(source: known, version: version) }
+      let revision = HealthExportMapping.revision(name, version)
+      sources[name] = revision.source
+      return revision
+    }
+  }
+
   /// The sample of a record of a type weigh models (`types` names it), or why not.
   ///
   /// The unit is read from the record and converted to the canonical unit; values are
   /// checked as `health add` checks them.
-  static func sample(from record: HealthExportRecord, type: SampleType, line: Int)
-    throws(ImportRejection) -> Imported
-  {
+  static func sample(
+    from record: HealthExportRecord, type: SampleType, line: Int, cache: Cache = Cache()
+  ) throws(ImportRejection) -> Imported {
     let name = typeName(type)
     guard let unitText = record.unit, let unit = HealthUnit(from: unitText),
       unit.dimension == type.canonicalUnit.dimension
@@ -126,15 +151,16 @@ enum HealthExportMapping {
       type.isInstantaneous
       ? start : Date(timeIntervalSince1970: TimeInterval(record.endDate.instant))
     let sample = HealthSample(
-      type: type, value: value, start: start, end: end, device: record.device.map(device),
+      type: type, value: value, start: start, end: end, device: record.device.map(cache.device),
       metadata: metadata(record.metadata))
-    return Imported(sample: sample, revision: revision(record.sourceName, record.sourceVersion))
+    return Imported(
+      sample: sample, revision: cache.revision(record.sourceName, record.sourceVersion))
   }
 
   /// The sample of a workout, or why not. Activity types weigh does not model become
   /// `other`; distance and energy are read in their written units.
-  static func sample(from workout: HealthExportWorkout, line: Int) throws(ImportRejection)
-    -> Imported
+  static func sample(from workout: HealthExportWorkout, line: Int, cache: Cache = Cache())
+    throws(ImportRejection) -> Imported
   {
     guard workout.endDate.instant >= workout.startDate.instant else {
       throw ImportRejection(line: line, reason: "workout ends before it starts")
@@ -175,8 +201,9 @@ enum HealthExportMapping {
     let sample = HealthSample(
       workout: details, start: start,
       end: Date(timeIntervalSince1970: TimeInterval(workout.endDate.instant)),
-      device: workout.device.map(device), metadata: metadata(workout.metadata))
-    return Imported(sample: sample, revision: revision(workout.sourceName, workout.sourceVersion))
+      device: workout.device.map(cache.device), metadata: metadata(workout.metadata))
+    return Imported(
+      sample: sample, revision: cache.revision(workout.sourceName, workout.sourceVersion))
   }
 
   /// `HKWorkoutActivityTypeRunning` → `.running`; unknown activities → `.other`.

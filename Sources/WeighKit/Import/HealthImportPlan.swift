@@ -22,6 +22,8 @@ struct HealthImportPlan {
 
   /// Samples read so far, not yet checked against Health.
   private var candidates: [(imported: HealthExportMapping.Imported, line: Int)] = []
+  /// Devices and sources read so far.
+  private let cache = HealthExportMapping.Cache()
 
   /// An empty plan for `types` (weights are the log's business and are left out).
   init(types: Set<ImportDataType>) {
@@ -36,9 +38,13 @@ struct HealthImportPlan {
       case .record(let record):
         guard let type = SampleType(identifier: record.type) else { return }
         candidates.append(
-          (try HealthExportMapping.sample(from: record, type: type, line: line), line))
+          (
+            try HealthExportMapping.sample(from: record, type: type, line: line, cache: cache),
+            line
+          ))
       case .workout(let workout):
-        candidates.append((try HealthExportMapping.sample(from: workout, line: line), line))
+        candidates.append(
+          (try HealthExportMapping.sample(from: workout, line: line, cache: cache), line))
       default:
         return
       }

@@ -32,6 +32,29 @@ import Testing
     #expect(try roundTrip(record) == record)
   }
 
+  @Test func aDeviceReadsAsCodableWroteIt() throws {
+    let device = HealthDevice(
+      name: "Anna’s Apple Watch \"7\"", manufacturer: "Apple Inc.", model: "Watch",
+      hardwareVersion: "Watch6,2", firmwareVersion: nil, softwareVersion: "10.2",
+      localIdentifier: "a/b")
+    let sample = HealthSample(
+      uuid: UUID(uuidString: "3F2504E0-4F89-11D3-9A0C-0305E82C3301"), type: .stepCount,
+      startDate: Date(timeIntervalSince1970: 0), endDate: Date(timeIntervalSince1970: 60),
+      value: 10, sourceRevision: nil, device: device, metadata: [:], creationDate: nil,
+      workout: nil)
+    #expect(try roundTrip(.sample(sample, position: 1)) == .sample(sample, position: 1))
+    // Rows written before the device was encoded by hand: through JSONEncoder.
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    let old =
+      #"{"pos":1,"kind":"sample","uuid":"3F2504E0-4F89-11D3-9A0C-0305E82C3301","type":"stepCount","start":0,"end":60,"value":10,"device":"#
+      + String(decoding: try encoder.encode(device), as: UTF8.self) + "}"
+    let read = try JSONReader.withReader(over: Array(old.utf8)) { reader throws(JSONSyntaxError) in
+      try HealthRecordCodec.decode(from: &reader)
+    }
+    #expect(read == .sample(sample, position: 1))
+  }
+
   @Test func workoutsAndBareSamplesRoundTrip() throws {
     let workout = HealthSample(
       workout: WorkoutDetails(activityType: .running, duration: 1800, totalEnergyBurned: 300),
