@@ -32,9 +32,13 @@ import Testing
       return ["set dedup fuzzy", "set dedup uuid", "set autopush on", "set autopush off"][code % 4]
     case 13: return code % 2 == 0 ? "health auth read deny" : "health auth read allow"
     case 14: return code % 2 == 0 ? "health list weight" : "list"
-    default: return "sync status"
+    default: return code % 2 == 0 ? "sync status" : compact
     }
   }
+
+  /// Not a command: the reopened store folds its journal into table files here, so that
+  /// later sessions read Health's tail from `health.json` too. The long session ignores it.
+  static let compact = "# compact"
 
   /// A path for a store of its own, created on first use.
   static func temporaryStorePath() -> String {
@@ -63,6 +67,10 @@ import Testing
     let output = CapturedOutput()
     let session = try Session(options: options, output: output)
     defer { session.close() }
+    if line == Self.compact {
+      try session.store.compact()
+      return ""
+    }
     _ = session.run(script: line, display: "property", directory: ".")
     return output.text
   }
