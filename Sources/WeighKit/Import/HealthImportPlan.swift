@@ -98,10 +98,11 @@ struct HealthImportPlan {
       }
     }
     candidates = []
+    isEmpty = batches.isEmpty
   }
 
-  /// Whether nothing is to be saved.
-  var isEmpty: Bool { batches.isEmpty }
+  /// Whether nothing is (or was) to be saved.
+  private(set) var isEmpty = true
 
   /// Saves every batch as its source; a batch Health refuses is saved sample by sample so
   /// that only the refused samples are rejected. A sample with a sync identifier Health
@@ -123,6 +124,8 @@ struct HealthImportPlan {
         }
       }
     }
+    // Health has them now; the commit that follows needs the memory.
+    batches = []
   }
 
   private mutating func count(_ saved: [HealthSample], of total: Int) {
