@@ -86,3 +86,24 @@ struct GeneratorCodingTests {
     }
   }
 }
+
+@Suite("Records by change position")
+struct RecordAtPositionTests {
+  @Test("a position holds its live sample, its deletion record, or nothing once gone")
+  func recordAtPosition() throws {
+    let store = makeStore()
+    let first = try scaleWrites(store, 70, at: 0)
+    let second = try scaleWrites(store, 71, at: 1)
+    try store.deleteAsOwner([first.uuid!])
+    #expect(store.record(at: 2) == .sample(second, position: 2))
+    #expect(store.record(at: 1) == nil)
+    guard case .deletion(let record, 3)? = store.record(at: 3) else {
+      Issue.record("expected the deletion record at position 3")
+      return
+    }
+    #expect(record.uuid == first.uuid)
+    store.purgeDeletedObjects()
+    #expect(store.record(at: 3) == nil)
+    #expect(store.record(at: 99) == nil)
+  }
+}

@@ -117,6 +117,22 @@ public final class HealthStore {
     return locations[uuid]?.position ?? olderSynced?[uuid]?.position
   }
 
+  /// What sits at a change position: a live sample or a kept deleted-object record, or nil
+  /// (nothing, or something since deleted or purged). Positions not in memory yet are not
+  /// read for it.
+  /// - Complexity: O(log n).
+  public func record(at position: Int64) -> HealthRecord? {
+    for log in logs {
+      guard let index = log.index(of: position) else { continue }
+      switch log.items[index] {
+      case .sample(let sample): return .sample(sample, position: position)
+      case .deletion(let record): return .deletion(record, position: position)
+      case .removed: return nil
+      }
+    }
+    return nil
+  }
+
   /// The live sample with a UUID.
   /// - Complexity: O(log n).
   public func sample(with uuid: UUID) -> HealthSample? {

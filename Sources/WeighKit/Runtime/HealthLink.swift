@@ -5,8 +5,8 @@ import HealthSim
 /// use, and every change it makes turned into store changes for the next commit.
 final class HealthLink {
   let health: HealthStore
-  /// Live samples by UUID with their positions: a deletion's record is built from them.
-  private var live: [UUID: (position: Int64, sample: HealthSample)] = [:]
+  /// Live samples' positions by UUID: a deletion removes the row at the old position.
+  private var live: [UUID: Int64] = [:]
   /// Deleted-object records kept, by position (ascending), with their deletion dates.
   private var deletions: [(position: Int64, date: Date)] = []
   /// Changes recorded since the last commit.
@@ -101,7 +101,7 @@ final class HealthLink {
   private func remember(_ records: [HealthRecord]) {
     for record in records {
       switch record {
-      case .sample(let sample, let position): live[sample.uuid!] = (position, sample)
+      case .sample(let sample, let position): live[sample.uuid!] = position
       case .deletion(let deleted, let position): deletions.append((position, deleted.deletionDate))
       }
     }
@@ -111,20 +111,22 @@ final class HealthLink {
   private func record(_ change: HealthChange) {
     switch change {
     case .sampleSaved(let sample, let position):
-      live[sample.uuid!] = (position, sample)
+      live[sample.uuid!] = position
       let record = HealthRecord.sample(sample, position: position)
       changes.append(.put(StoreRow(HealthRecordCodec.self, record)))
       if sample.syncIdentifier != nil {
         changes.append(.put(StoreRow(HealthSyncIndexCodec.self, record)))
       }
     case .sampleDeleted(let uuid, let position, let date):
-      guard let old = live.removeValue(forKey: uuid) else { return }
-      removed.insert(old.position)
-      changes.append(.remove(table: HealthRecordCodec.tableName, id: Int(old.position)))
-      if old.sample.syncIdentifier != nil {
-        changes.append(.remove(table: HealthSyncIndexCodec.tableName, id: Int(old.position)))
+      // Health holds the deletion record now; the sample's old row goes.
+      guard let old = live.removeValue(forKey: uuid),
+        case .deletion(let record, _)? = health.record(at: position)
+      else { return }
+      removed.insert(old)
+      changes.append(.remove(table: HealthRecordCodec.tableName, id: Int(old)))
+      if record.syncIdentifier != nil {
+        changes.append(.remove(table: HealthSyncIndexCodec.tableName, id: Int(old)))
       }
-      let record = DeletedObjectRecord(deleting: old.sample, at: date)
       changes.append(.put(StoreRow(HealthRecordCodec.self, .deletion(record, position: position))))
       deletions.append((position, date))
     case .deletedObjectsPurged(let before):
