@@ -179,9 +179,75 @@ struct UndoCommand: Executable {
     guard let step = session.undoStack.last else {
       throw Diagnostic("nothing to undo in this session", at: span)
     }
-    try session.commit(step.changes, undo: nil)
+    let (changes, pushes, deletions) = try Self.keepingHealthInStep(step.changes, in: session)
+    try session.commit(changes, undo: nil)
     session.undoStack.removeLast()
     session.print("undid \(step.description)")
+    for entry in pushes { session.autopushIfOn(entry) }
+    for entry in deletions { session.autopushIfOn(entry, deleted: true) }
+  }
+
+  /// The step's changes, adjusted so that what `sync push` wrote to Health follows the log:
+  /// an entry the undo removes leaves its sample for deletion at the next push; an entry it
+  /// restores over a pushed one gets a higher revision, so that the next push writes it
+  /// over the newer sample; an entry it brings back after its sample was deleted is pushed
+  /// as new. Also returns those entries, for autopush.
+  static func keepingHealthInStep(_ changes: [StoreChange], in session: Session)
+    throws(Diagnostic) -> (changes: [StoreChange], pushes: [Entry], deletions: [Entry])
+  {
+    let touchesEntries = changes.contains {
+      switch $0 {
+      case .put(let row): return row.table == EntryCodec.tableName
+      case .remove(let table, _): return table == EntryCodec.tableName
+      default: return false
+      }
+    }
+    guard touchesEntries else { return (changes, [], []) }
+    let current = try session.entries()
+    var adjusted: [StoreChange] = []
+    var (pushes, deletions): ([Entry], [Entry]) = ([], [])
+    var app = session.app
+    for change in changes {
+      switch change {
+      case .remove(let table, let id) where table == EntryCodec.tableName:
+        if let entry = Session.find(id, in: current), entry.pushedUUID != nil {
+          deletions.append(entry)
+        }
+        adjusted.append(change)
+      case .put(let row) where row.table == EntryCodec.tableName:
+        guard var restored = row.value as? Entry else {
+          adjusted.append(change)
+          continue
+        }
+        if let now = Session.find(restored.id, in: current), let pushed = now.pushedUUID {
+          restored.pushedUUID = pushed
+          restored.pushedRevision = now.pushedRevision
+          restored.revision = max(restored.revision, now.revision) + 1
+        } else if Session.find(restored.id, in: current) == nil, let pushed = restored.pushedUUID,
+          !session.app.pendingDeletes.contains(pushed)
+        {
+          // Its sample left Health when the deletion was pushed.
+          restored.pushedUUID = nil
+          restored.pushedRevision = nil
+        }
+        if restored.waitsForPush { pushes.append(restored) }
+        adjusted.append(.putEntry(restored))
+      case .setDocument("app", let value):
+        app = AppDocument(json: value)
+        adjusted.append(change)
+      default:
+        adjusted.append(change)
+      }
+    }
+    let pending = deletions.compactMap(\.pushedUUID).filter { !app.pendingDeletes.contains($0) }
+    if !pending.isEmpty {
+      app.pendingDeletes += pending
+      adjusted.removeAll {
+        if case .setDocument("app", _) = $0 { return true } else { return false }
+      }
+      adjusted.append(.setDocument(name: "app", value: app.json))
+    }
+    return (adjusted, pushes, deletions)
   }
 }
 
