@@ -121,14 +121,11 @@ public final class AppleHealthCDAWriter {
   public static func write(
     to url: URL, exportDate: HealthExportDate, body: (AppleHealthCDAWriter) throws -> Void
   ) throws {
-    guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
-      throw ImportError("cannot create \(url.path); check the folder exists and is writable")
+    try AppleHealthExportWriter.writeFile(at: url) { sink in
+      let writer = AppleHealthCDAWriter(exportDate: exportDate, sink: sink)
+      try body(writer)
+      try writer.finish()
     }
-    let handle = try FileHandle(forWritingTo: url)
-    defer { try? handle.close() }
-    let writer = AppleHealthCDAWriter(exportDate: exportDate) { try handle.write(contentsOf: $0) }
-    try body(writer)
-    try writer.finish()
   }
 
   /// A CDA time stamp: `20260103073000+0100` for `2026-01-03 07:30:00 +0100`.

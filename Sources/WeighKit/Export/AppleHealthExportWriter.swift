@@ -127,16 +127,24 @@ public final class AppleHealthExportWriter {
     to url: URL, locale: String = "en_US", exportDate: HealthExportDate,
     me: [HealthExportAttribute] = unsetMe, body: (AppleHealthExportWriter) throws -> Void
   ) throws {
+    try writeFile(at: url) { sink in
+      let writer = AppleHealthExportWriter(
+        locale: locale, exportDate: exportDate, me: me, sink: sink)
+      try body(writer)
+      try writer.finish()
+    }
+  }
+
+  /// Creates (or empties) the file at `url` and runs `body` with a sink that appends to it.
+  static func writeFile(
+    at url: URL, _ body: (@escaping ([UInt8]) throws -> Void) throws -> Void
+  ) throws {
     guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
       throw ImportError("cannot create \(url.path); check the folder exists and is writable")
     }
     let handle = try FileHandle(forWritingTo: url)
     defer { try? handle.close() }
-    let writer = AppleHealthExportWriter(locale: locale, exportDate: exportDate, me: me) {
-      try handle.write(contentsOf: $0)
-    }
-    try body(writer)
-    try writer.finish()
+    try body { try handle.write(contentsOf: $0) }
   }
 
   /// Writes `export.zip` at `url` holding `apple_health_export/export.xml`, deflated, and
