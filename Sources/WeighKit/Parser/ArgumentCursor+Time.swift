@@ -4,7 +4,18 @@ extension ArgumentCursor {
   /// Reads an instant: `now`, `today`, `yesterday`, a date, a time, a date and a time
   /// (one word with `T`, or two words), with an optional offset (`Z`, `+01:00`).
   /// Without an offset it is read in the session's time zone.
+  /// Instants outside 1900-01-01 … 9999-12-31 (``ValueLimits/instant``) are an error.
   public mutating func readInstant() throws(Diagnostic) -> (instant: Int64, span: SourceSpan) {
+    let (instant, span) = try readAnyInstant()
+    guard Instant.isValid(instant) else {
+      throw Diagnostic(
+        "an instant must lie between \(Instant.rangeText) (UTC); give a date in that range",
+        at: span)
+    }
+    return (instant, span)
+  }
+
+  private mutating func readAnyInstant() throws(Diagnostic) -> (instant: Int64, span: SourceSpan) {
     let first = peek()
     guard let first, first.kind == .word else {
       throw error("expected \(Self.instantExample), \(got(first))", at: first)
@@ -61,6 +72,10 @@ extension ArgumentCursor {
     else {
       throw error(
         "expected a date such as 2026-01-03, today or yesterday, \(got(token))", at: token)
+    }
+    guard parsed.date.year >= 1900 else {
+      throw error(
+        "a date must lie between \(Instant.rangeText); give a date in that range", at: token)
     }
     index += 1
     return parsed.date
