@@ -329,6 +329,10 @@ extension Session {
           skipped += 1
           continue
         }
+        guard Entry.isValidNumber(nextID) else {
+          throw Diagnostic(
+            "the log has used every entry number up to \(ValueLimits.entryNumber.upperBound); nothing was synced")
+        }
         overlay[nextID] = Entry(
           id: nextID, instant: instant, kilograms: sample.value, origin: .health,
           source: sample.source?.name ?? "Health", healthUUID: uuid)
