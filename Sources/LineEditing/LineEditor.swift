@@ -13,8 +13,8 @@ public final class LineEditor {
   /// The width of the terminal on standard output, or nil when standard output is not a terminal.
   public static func terminalColumns() -> Int? {
     var size = winsize()
-    guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
-    return Int(size.ws_col)
+    guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }  // checked: an ioctl request constant
+    return Int(size.ws_col)  // checked: UInt16 to Int widens
   }
 
   /// Why the history file could not be read or written, if it could not; nil while all is well.
@@ -112,8 +112,8 @@ public final class LineEditor {
     rl_callback_handler_install(prompt, ReadlineBridge.lineHandler)
     while true {
       var descriptors = [
-        pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
-        pollfd(fd: TerminalSignals.wakeDescriptor, events: Int16(POLLIN), revents: 0),
+        pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),  // checked: a poll flag constant
+        pollfd(fd: TerminalSignals.wakeDescriptor, events: Int16(POLLIN), revents: 0),  // checked: a poll flag constant
       ]
       let ready = poll(&descriptors, 2, -1)
       if ready < 0, errno != EINTR {
@@ -128,7 +128,7 @@ public final class LineEditor {
       if TerminalSignals.take(SIGWINCH) { rl_resize_terminal() }
       if TerminalSignals.take(SIGTSTP) { suspend() }
       guard ready > 0, descriptors[0].revents != 0 else { continue }
-      if descriptors[0].revents & Int16(POLLNVAL) != 0 {
+      if descriptors[0].revents & Int16(POLLNVAL) != 0 {  // checked: a poll flag constant
         abandonLine()
         return .end
       }

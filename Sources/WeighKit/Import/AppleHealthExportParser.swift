@@ -432,9 +432,9 @@ public final class AppleHealthExportParser {
         let c = p[k]
         let digit: UInt32
         switch c {
-        case 0x30...0x39: digit = UInt32(c - 0x30)
-        case 0x61...0x66 where hex: digit = UInt32(c - 0x61 + 10)
-        case 0x41...0x46 where hex: digit = UInt32(c - 0x41 + 10)
+        case 0x30...0x39: digit = UInt32(c - 0x30)  // checked: a hex digit
+        case 0x61...0x66 where hex: digit = UInt32(c - 0x61 + 10)  // checked: a hex digit
+        case 0x41...0x46 where hex: digit = UInt32(c - 0x41 + 10)  // checked: a hex digit
         default: return nil
         }
         scalar = scalar * (hex ? 16 : 10) + digit
@@ -458,19 +458,19 @@ public final class AppleHealthExportParser {
   static func appendUTF8(_ scalar: UInt32, to bytes: inout [UInt8]) {
     switch scalar {
     case 0..<0x80:
-      bytes.append(UInt8(scalar))
+      bytes.append(UInt8(scalar))  // checked: a UTF-8 byte of a scalar in this branch's range
     case 0x80..<0x800:
-      bytes.append(UInt8(0xC0 | scalar >> 6))
-      bytes.append(UInt8(0x80 | scalar & 0x3F))
+      bytes.append(UInt8(0xC0 | scalar >> 6))  // checked: a UTF-8 byte of a scalar in this branch's range
+      bytes.append(UInt8(0x80 | scalar & 0x3F))  // checked: a UTF-8 byte of a scalar in this branch's range
     case 0x800..<0x10000:
-      bytes.append(UInt8(0xE0 | scalar >> 12))
-      bytes.append(UInt8(0x80 | scalar >> 6 & 0x3F))
-      bytes.append(UInt8(0x80 | scalar & 0x3F))
+      bytes.append(UInt8(0xE0 | scalar >> 12))  // checked: a UTF-8 byte of a scalar in this branch's range
+      bytes.append(UInt8(0x80 | scalar >> 6 & 0x3F))  // checked: a UTF-8 byte of a scalar in this branch's range
+      bytes.append(UInt8(0x80 | scalar & 0x3F))  // checked: a UTF-8 byte of a scalar in this branch's range
     default:
-      bytes.append(UInt8(0xF0 | scalar >> 18))
-      bytes.append(UInt8(0x80 | scalar >> 12 & 0x3F))
-      bytes.append(UInt8(0x80 | scalar >> 6 & 0x3F))
-      bytes.append(UInt8(0x80 | scalar & 0x3F))
+      bytes.append(UInt8(0xF0 | scalar >> 18))  // checked: a UTF-8 byte of a scalar in this branch's range
+      bytes.append(UInt8(0x80 | scalar >> 12 & 0x3F))  // checked: a UTF-8 byte of a scalar in this branch's range
+      bytes.append(UInt8(0x80 | scalar >> 6 & 0x3F))  // checked: a UTF-8 byte of a scalar in this branch's range
+      bytes.append(UInt8(0x80 | scalar & 0x3F))  // checked: a UTF-8 byte of a scalar in this branch's range
     }
   }
 

@@ -51,7 +51,11 @@ public enum DisplayUnit: String, CaseIterable, Sendable, Codable {
   /// values as `inf`, `-inf` or `nan`. `decimals` is clamped to 0…9.
   public static func formatNumber(_ value: Double, decimals: Int) -> String {
     guard value.isFinite else { return value.isNaN ? "nan" : value < 0 ? "-inf" : "inf" }
-    guard abs(value) < largestFixed else { return "\(value)" }
+    guard abs(value) < largestFixed else {
+      // Whole numbers up to 2^63 (sync versions, counts) still show as written.
+      if decimals <= 0, let whole = Int64(exactly: value.rounded()) { return String(whole) }
+      return "\(value)"
+    }
     let decimals = min(max(decimals, 0), 9)
     var scale = 1.0
     for _ in 0..<decimals { scale *= 10 }

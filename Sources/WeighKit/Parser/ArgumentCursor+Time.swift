@@ -55,7 +55,7 @@ extension ArgumentCursor {
     }
     let (secondOfDay, offset) = try parseTime(timeText, span: whole)
     if let offset {
-      return (date.daysSinceEpoch * 86_400 + Int64(secondOfDay) - Int64(offset), whole)
+      return (date.daysSinceEpoch * 86_400 + Int64(secondOfDay) - Int64(offset), whole)  // checked: Int to Int64 widens
     }
     return (clock.instant(of: date, secondOfDay: secondOfDay), whole)
   }
@@ -108,9 +108,9 @@ extension ArgumentCursor {
       bytes[0..<4].allSatisfy(isDigit), bytes[5..<7].allSatisfy(isDigit),
       bytes[8..<10].allSatisfy(isDigit)
     else { return nil }
-    let year = Int(String(decoding: bytes[0..<4], as: UTF8.self))!
-    let month = Int(String(decoding: bytes[5..<7], as: UTF8.self))!
-    let day = Int(String(decoding: bytes[8..<10], as: UTF8.self))!
+    let year = Int(String(decoding: bytes[0..<4], as: UTF8.self))!  // checked: parses 4 digits
+    let month = Int(String(decoding: bytes[5..<7], as: UTF8.self))!  // checked: parses 2 digits
+    let day = Int(String(decoding: bytes[8..<10], as: UTF8.self))!  // checked: parses 2 digits
     guard (1...12).contains(month) else {
       throw error("invalid date \"\(text.prefix(10))\": there is no month \(month)", at: token)
     }
@@ -140,7 +140,7 @@ extension ArgumentCursor {
       guard from + count <= bytes.count, bytes[from..<from + count].allSatisfy(isDigit) else {
         return nil
       }
-      return Int(String(decoding: bytes[from..<from + count], as: UTF8.self))
+      return Int(String(decoding: bytes[from..<from + count], as: UTF8.self))  // checked: parses at most 2 digits
     }
     guard let hour = number(0, 2), bytes.count >= 5, bytes[2] == UInt8(ascii: ":"),
       let minute = number(3, 2)

@@ -133,7 +133,7 @@ extension ArgumentCursor {
     throws(Diagnostic) -> Int
   {
     let token = peek()
-    guard let token, token.kind == .word, let value = Int(token.text) else {
+    guard let token, token.kind == .word, let value = Int(token.text) else {  // checked: parses text, nil when out of range
       throw error("expected \(expected), \(got(token))", at: token)
     }
     if let range, !range.contains(value) {
@@ -159,7 +159,7 @@ extension ArgumentCursor {
   /// Reads `#12` or `last`.
   public mutating func readEntryReference() throws(Diagnostic) -> (EntryReference, SourceSpan) {
     let token = peek()
-    if let token, token.kind == .entryReference, let number = Int(token.text) {
+    if let token, token.kind == .entryReference, let number = Int(token.text) {  // checked: parses text, nil when out of range
       index += 1
       return (.number(number), span(token))
     }

@@ -123,9 +123,9 @@ final class HealthLink {
         case .deletion(let record, _)? = health.record(at: position)
       else { return }
       removed.insert(old)
-      changes.append(.remove(table: HealthRecordCodec.tableName, id: Int(old)))
+      changes.append(.remove(table: HealthRecordCodec.tableName, id: Int(old)))  // checked: positions stay below 2^53; Int and Int64 have one width
       if record.syncIdentifier != nil {
-        changes.append(.remove(table: HealthSyncIndexCodec.tableName, id: Int(old)))
+        changes.append(.remove(table: HealthSyncIndexCodec.tableName, id: Int(old)))  // checked: positions stay below 2^53; Int and Int64 have one width
       }
       changes.append(.put(StoreRow(HealthRecordCodec.self, .deletion(record, position: position))))
       deletions.append((position, date))
@@ -133,12 +133,12 @@ final class HealthLink {
       let dropped = deletions.filter { before == nil || $0.date < before! }
       deletions.removeAll { before == nil || $0.date < before! }
       for item in dropped {
-        changes.append(.remove(table: HealthRecordCodec.tableName, id: Int(item.position)))
+        changes.append(.remove(table: HealthRecordCodec.tableName, id: Int(item.position)))  // checked: positions stay below 2^53; Int and Int64 have one width
       }
     case .deletedObjectsTrimmed(let keeping):
       let dropCount = max(0, deletions.count - keeping)
       for item in deletions.prefix(dropCount) {
-        changes.append(.remove(table: HealthRecordCodec.tableName, id: Int(item.position)))
+        changes.append(.remove(table: HealthRecordCodec.tableName, id: Int(item.position)))  // checked: positions stay below 2^53; Int and Int64 have one width
       }
       deletions.removeFirst(dropCount)
     case .stateChanged(let state):
@@ -159,7 +159,7 @@ final class HealthLink {
       }
     }
     for record in indexed where wanted[record.position] == nil {
-      changes.append(.remove(table: HealthSyncIndexCodec.tableName, id: Int(record.position)))
+      changes.append(.remove(table: HealthSyncIndexCodec.tableName, id: Int(record.position)))  // checked: positions stay below 2^53; Int and Int64 have one width
     }
     let have = Set(indexed.map(\.position))
     for (position, record) in wanted.sorted(by: { $0.key < $1.key }) where !have.contains(position)

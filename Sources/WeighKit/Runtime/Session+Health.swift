@@ -74,7 +74,7 @@ extension Session {
     do throws(StoreError) {
       records =
         through > 0
-        ? try store.rows(HealthRecordCodec.self, after: Int(through))
+        ? try store.rows(HealthRecordCodec.self, after: Int(through))  // checked: positions stay below 2^53; Int and Int64 have one width
         : try store.rows(HealthRecordCodec.self)
       if through > 0, isSyncIndexTrusted {
         synced = try store.rows(HealthSyncIndexCodec.self)

@@ -65,7 +65,7 @@ public final class Session {
     do throws(StoreError) {
       store = try Store.open(
         options.store, tables: [HealthRecordCodec.self, HealthSyncIndexCodec.self],
-        lockTimeout: .milliseconds(Int(options.lockTimeout * 1000)))
+        lockTimeout: .milliseconds(Int(min(max(options.lockTimeout, 0), 86_400) * 1000)))  // checked: clamped to a day
       let healthTables: Set = [HealthRecordCodec.tableName, HealthSyncIndexCodec.tableName]
       if !store.tablesChangedOutside.isDisjoint(with: healthTables),
         store.documents[HealthLink.syncIndexDocument] != nil
@@ -99,7 +99,7 @@ public final class Session {
   // MARK: Clock, zone, unit
 
   /// The current instant: the virtual clock when set, else the wall clock.
-  var now: Int64 { virtualNow ?? Int64(Date().timeIntervalSince1970) }
+  var now: Int64 { virtualNow ?? Instant.seconds(of: Date()) }
 
   /// The display unit of this session.
   var unit: DisplayUnit { unitOverride ?? settings.unit }
@@ -234,10 +234,10 @@ struct AppDocument: Equatable {
       "sync_count": .integer(syncCount), "dedup": .string(dedup), "autopush": .bool(autopush),
       "sync": .bool(syncOnLaunch), "pending_deletes": .array(pendingDeletes.map(JSONValue.string)),
     ]
-    if let anchor { object["anchor"] = .integer(Int(anchor)) }
-    if let lastSync { object["last_sync"] = .integer(Int(lastSync)) }
+    if let anchor { object["anchor"] = .integer(Int(anchor)) }  // checked: Int64 and Int have one width
+    if let lastSync { object["last_sync"] = .integer(Int(lastSync)) }  // checked: Int64 and Int have one width
     if let observing { object["observing"] = .string(observing) }
-    if let linkedThrough { object["linked_through"] = .integer(Int(linkedThrough)) }
+    if let linkedThrough { object["linked_through"] = .integer(Int(linkedThrough)) }  // checked: Int64 and Int have one width
     return .object(object)
   }
 }

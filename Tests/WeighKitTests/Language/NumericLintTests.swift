@@ -1,0 +1,97 @@
+// The numeric lint: no integer conversion may trap on a value from outside.
+//
+// `Int(x)`, `Int64(x)`, `UInt8(x)` … trap when `x` is a Double that is not finite or does
+// not fit, and when `x` is a wider integer that does not fit. A text scan cannot know the
+// type of `x`, so the rule is about how a conversion is written, not what it converts:
+//
+// Outside Sources/WeighKit/Model (the numeric module, which holds the checked helpers and is
+// reviewed as a whole), every call of an integer type's initializer — `Int(`, `Int8(` …
+// `Int64(`, `UInt(` … `UInt64(` — must either
+//   1. name a non-trapping initializer by its first label: `exactly:`, `clamping:`,
+//      `truncatingIfNeeded:`, `bitPattern:`, `ascii:`, or the Model helper `rounding:`
+//      (`Int(rounding:clampedTo:)`); or
+//   2. carry an audited comment on the same line, `// checked: <why it cannot trap>`, such as
+//      "parses text, nil when out of range", "Int to Int64 widens", or "inside ValueLimits".
+// Conversions of Dates go through `Instant.seconds(of:)`, of durations through
+// `TimeSpan(checkedSeconds:)`, of decimal text through `DecimalText`; the one exception the
+// rule makes is the audited comment, so a new unchecked conversion fails CI where it appears.
+
+import Foundation
+import Testing
+
+@Suite struct NumericLintTests {
+  static let root = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()
+  static let numericModule = "Sources/WeighKit/Model/"
+  static let allowedLabels = [
+    "exactly", "clamping", "truncatingIfNeeded", "bitPattern", "ascii", "rounding",
+  ]
+  static let auditMark = "// checked:"
+  // An integer type's name not preceded by a letter, digit, `_` or `.`, then `(` and the
+  // first argument's label, if any.
+  static let pattern = try! NSRegularExpression(
+    pattern: #"(?<![A-Za-z0-9_.])U?Int(8|16|32|64)?\(\s*(?:([A-Za-z]+)\s*:)?"#)
+
+  /// Each integer-initializer call on `line` that the rule does not allow, by column.
+  static func violations(in line: String) -> [Int] {
+    let code = line.trimmingCharacters(in: .whitespaces)
+    if code.hasPrefix("//") { return [] }
+    if let mark = line.range(of: auditMark),
+      !line[mark.upperBound...].trimmingCharacters(in: .whitespaces).isEmpty
+    {
+      return []
+    }
+    let text = line as NSString
+    var columns: [Int] = []
+    for match in pattern.matches(in: line, range: NSRange(location: 0, length: text.length)) {
+      let label = match.range(at: 2)
+      if label.location != NSNotFound, allowedLabels.contains(text.substring(with: label)) {
+        continue
+      }
+      columns.append(match.range.location + 1)
+    }
+    return columns
+  }
+
+  @Test func ruleSeesWhatItShould() {
+    #expect(Self.violations(in: "  let x = Int64(value.rounded())") == [13])
+    #expect(Self.violations(in: "  let x = UInt8(rest / divisor)").count == 1)
+    #expect(Self.violations(in: "  let x = Int(exactly: value)").isEmpty)
+    #expect(Self.violations(in: "  let x = UInt8(ascii: \"a\")").isEmpty)
+    #expect(Self.violations(in: "  let x = Int(text)  // checked: parses text").isEmpty)
+    #expect(Self.violations(in: "  let x = Int(text)  // checked:").count == 1)
+    #expect(Self.violations(in: "  /// Int64(x) in a comment").isEmpty)
+    #expect(Self.violations(in: "  let x = BigInt(y) + Point(x)").isEmpty)
+    #expect(Self.violations(in: "  let a = [Int](repeating: 0, count: 3)").isEmpty)
+    #expect(Self.violations(in: "  f(Int32(a), Int(exactly: b))").count == 1)
+  }
+
+  @Test func noUncheckedIntegerConversionOutsideTheNumericModule() throws {
+    let sources = Self.root.appendingPathComponent("Sources")
+    let files = FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil)!
+      .compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" }
+    #expect(files.count > 100)
+    var found: [String] = []
+    for file in files {
+      let relative = String(file.path.dropFirst(Self.root.path.count + 1))
+      if relative.hasPrefix(Self.numericModule) { continue }
+      let text = try String(contentsOf: file, encoding: .utf8)
+      for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false)
+        .enumerated()
+      {
+        for column in Self.violations(in: String(line)) {
+          found.append("\(relative):\(number + 1):\(column): \(line.trimmingCharacters(in: .whitespaces))")
+        }
+      }
+    }
+    #expect(
+      found.isEmpty,
+      """
+      integer conversions without a range check (use Int(exactly:), Int(clamping:), a Model \
+      helper such as Instant.seconds(of:) or TimeSpan(checkedSeconds:), or add \
+      `// checked: <why>`):
+      \(found.sorted().joined(separator: "\n"))
+      """)
+  }
+}
