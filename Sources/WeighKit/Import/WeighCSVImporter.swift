@@ -56,13 +56,11 @@ struct WeighEntryFields {
   var pushedRevision: String?
 
   func entry(line: Int) throws(ImportRejection) -> Entry {
-    guard let number = DecimalText.parseWhole(id, in: Self.wholeRange(ValueLimits.entryNumber))
-    else {
-      throw ImportRejection(
-        line: line,
-        reason: "id '\(self.id)' is not a whole number from 1 to \(ValueLimits.entryNumber.upperBound)")
+    // A number past the range is kept here and replaced by the import (largestKeptID).
+    guard let number = DecimalText.parseWhole(id, in: 0...Int64.max) else {
+      throw ImportRejection(line: line, reason: "id '\(self.id)' is not a whole number")
     }
-    let id = Int(number)  // checked: inside ValueLimits.entryNumber
+    let id = Int(number)  // checked: Int64 and Int have one width
     guard let instant = WeighFileInstant.parse(instant) else {
       throw ImportRejection(
         line: line, reason: "instant '\(self.instant)' is not like 2026-01-03T06:30:00Z")

@@ -59,8 +59,11 @@ public enum DisplayUnit: String, CaseIterable, Sendable, Codable {
     let decimals = min(max(decimals, 0), 9)
     var scale = 1.0
     for _ in 0..<decimals { scale *= 10 }
-    // A tiny nudge so that 68.55 (stored as 68.54999…) shows as 68.6, as a person expects.
-    let nudged = value * scale * (1 + 1e-12)
+    // A tiny nudge so that 68.55 (stored as 68.54999…) shows as 68.6, as a person expects;
+    // capped, so that it never moves a large number by a whole unit.
+    let exact = value * scale
+    let nudge = min(abs(exact) * 1e-12, 1e-6)
+    let nudged = exact < 0 ? exact - nudge : exact + nudge
     var rounded = nudged.rounded(.toNearestOrAwayFromZero) / scale
     if rounded == 0 { rounded = 0 }
     // |value| < 1e15 and scale ≤ 1e9 keep every product below 1e24, but Int64 ends near

@@ -55,7 +55,7 @@ import Testing
   }
 
   @Test func ruleSeesWhatItShould() {
-    #expect(Self.violations(in: "  let x = Int64(value.rounded())") == [13])
+    #expect(Self.violations(in: "  let x = Int64(value.rounded())") == [11])
     #expect(Self.violations(in: "  let x = UInt8(rest / divisor)").count == 1)
     #expect(Self.violations(in: "  let x = Int(exactly: value)").isEmpty)
     #expect(Self.violations(in: "  let x = UInt8(ascii: \"a\")").isEmpty)
