@@ -107,9 +107,13 @@ struct Run: ParsableCommand {
       throw ValidationError(
         "unknown time zone '\(tz)'; use an IANA name such as Europe/Berlin or UTC")
     }
-    if clock != nil, (try? parseClock()) == nil {
-      throw ValidationError(
-        "cannot read --clock '\(clock!)'; use an instant such as 2026-01-01T08:00Z")
+    if let clock {
+      do { _ = try parseClock() } catch let error as Diagnostic {
+        throw ValidationError("cannot read --clock '\(clock)': \(error.message)")
+      } catch {
+        throw ValidationError(
+          "cannot read --clock '\(clock)'; use an instant such as 2026-01-01T08:00Z")
+      }
     }
   }
 

@@ -90,7 +90,7 @@ public struct SimulationDefinition: Codable, Hashable, Sendable {
   /// The first reading: one interval after the start, or the first `timeOfDay` after it.
   public var firstReading: Date {
     guard let timeOfDay, let calendar = localCalendar else {
-      return start.addingTimeInterval(interval)
+      return reading(after: start)
     }
     let day = calendar.startOfDay(for: start)
     var candidate =
@@ -104,6 +104,9 @@ public struct SimulationDefinition: Codable, Hashable, Sendable {
 
   /// The reading after the one at `date`; whole-day intervals keep the local time across DST.
   public func reading(after date: Date) -> Date {
+    // weigh declares intervals of 1 min … 1000 years; a definition from elsewhere (a damaged
+    // state) is held to that range, so that a schedule always moves forward.
+    let interval = interval.isFinite ? min(max(interval, 60), 31_556_952_000) : 86_400
     let days = interval / 86_400
     if timeOfDay != nil, days >= 1, days == days.rounded(), let whole = Int(exactly: days),
       let calendar = localCalendar,
