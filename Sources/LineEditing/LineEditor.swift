@@ -13,7 +13,8 @@ public final class LineEditor {
   /// The width of the terminal on standard output, or nil when standard output is not a terminal.
   public static func terminalColumns() -> Int? {
     var size = winsize()
-    guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }  // checked: an ioctl request constant
+    // checked: an ioctl request constant
+    guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
     return Int(size.ws_col)  // checked: UInt16 to Int widens
   }
 
@@ -112,8 +113,10 @@ public final class LineEditor {
     rl_callback_handler_install(prompt, ReadlineBridge.lineHandler)
     while true {
       var descriptors = [
-        pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),  // checked: a poll flag constant
-        pollfd(fd: TerminalSignals.wakeDescriptor, events: Int16(POLLIN), revents: 0),  // checked: a poll flag constant
+        // checked: a poll flag constant
+        pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
+        // checked: a poll flag constant
+        pollfd(fd: TerminalSignals.wakeDescriptor, events: Int16(POLLIN), revents: 0),
       ]
       let ready = poll(&descriptors, 2, -1)
       if ready < 0, errno != EINTR {

@@ -59,7 +59,8 @@ case "sync":
     )
   }
 case "years":
-  let years = Int(arguments.dropFirst().first ?? "10") ?? 10  // checked: parses text, nil when out of range
+  // checked: parses text, nil when out of range
+  let years = Int(arguments.dropFirst().first ?? "10") ?? 10
   let bench = session()
   let elapsed = seconds {
     run(

@@ -21,7 +21,8 @@ public struct CalendarDay: Hashable, Comparable, Sendable, CustomStringConvertib
   /// The local calendar day that contains `instant` (seconds since 1970 UTC) in `timeZone`.
   public init(instant: Int64, timeZone: TimeZone) {
     let local =
-      instant + Int64(timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(instant))))  // checked: a zone offset; Int to Int64 widens
+      // checked: a zone offset; Int to Int64 widens
+      instant + Int64(timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(instant))))
     dayNumber = Self.floorDivide(local, 86_400)
   }
 
@@ -88,7 +89,8 @@ public struct CalendarDay: Hashable, Comparable, Sendable, CustomStringConvertib
     // Noon always exists and always lies inside the day, so startOfDay finds the right one.
     let noonUTC = dayNumber * 86_400 + 43_200
     let offset = timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(noonUTC)))
-    let noon = Date(timeIntervalSince1970: Double(noonUTC - Int64(offset)))  // checked: a zone offset; Int to Int64 widens
+    // checked: a zone offset; Int to Int64 widens
+    let noon = Date(timeIntervalSince1970: Double(noonUTC - Int64(offset)))
     return Instant.seconds(of: calendar.startOfDay(for: noon))
   }
 

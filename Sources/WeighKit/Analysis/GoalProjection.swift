@@ -47,7 +47,8 @@ public struct GoalProjection: Equatable, Sendable {
       if (distance > 0) == (slope > 0) {
         status = .movingAway
       } else {
-        let days = Int((abs(distance / slope)).rounded(.down).clamped(to: 0...1e9))  // checked: clamped to 0…1e9 on this line
+        // checked: clamped to 0…1e9 on this line
+        let days = Int((abs(distance / slope)).rounded(.down).clamped(to: 0...1e9))
         let date = lastDay.adding(days: days)
         status =
           date > lastDay.adding(years: 3)

@@ -14,7 +14,8 @@ public struct LocalTime: Equatable, Sendable {
     let offset = timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(instant)))
     let local = instant + Int64(offset)  // checked: a zone offset; Int to Int64 widens
     day = CalendarDay(dayNumber: CalendarDay.floorDivide(local, 86_400))
-    secondsIntoDay = Int(CalendarDay.floorModulo(local, 86_400))  // checked: a second of the day, 0…86399
+    // checked: a second of the day, 0…86399
+    secondsIntoDay = Int(CalendarDay.floorModulo(local, 86_400))
     offsetSeconds = offset
   }
 

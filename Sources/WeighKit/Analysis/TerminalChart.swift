@@ -61,7 +61,8 @@ public struct TerminalChart: Sendable {
     let pixelsWide = plotWidth * dotsX
     let pixelsHigh = height * dotsY
     func pixelX(_ day: CalendarDay) -> Int {
-      Int(rounding: Double(firstDay.days(to: day)) / Double(span) * Double(pixelsWide - 1), clampedTo: 0...max(pixelsWide - 1, 0))
+      let position = Double(firstDay.days(to: day)) / Double(span) * Double(pixelsWide - 1)
+      return Int(rounding: position, clampedTo: 0...max(pixelsWide - 1, 0))
     }
     func pixelY(_ value: Double) -> Int {
       let fraction = (bounds.high - value) / (bounds.high - bounds.low)

@@ -32,7 +32,8 @@ extension CommandTable {
       summary: "seed the random generator of simulations and new UUIDs", example: "seed 42",
       parse: { cursor throws(Diagnostic) in
         let token = cursor.peek()
-        guard let token, token.kind == .word, let value = UInt64(token.text) else {  // checked: parses text, nil when out of range
+        // checked: parses text, nil when out of range
+        guard let token, token.kind == .word, let value = UInt64(token.text) else {
           throw cursor.error("expected a seed such as 42, \(cursor.got(token))", at: token)
         }
         _ = cursor.next()

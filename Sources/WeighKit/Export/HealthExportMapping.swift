@@ -145,8 +145,10 @@ enum HealthExportMapping {
       }
     if let measure, !measure.contains(value) {
       throw ImportRejection(
-        line: line, reason:
-          "\(name) \(text) \(unitText) is out of range: \(measure.noun) must be \(measure.rangeText)")
+        line: line,
+        reason:
+          "\(name) \(text) \(unitText) is out of range: \(measure.noun) must be \(measure.rangeText)"
+      )
     }
     guard record.endDate.instant >= record.startDate.instant else {
       throw ImportRejection(line: line, reason: "\(name) ends before it starts")

@@ -7,8 +7,10 @@ public enum WeighFileInstant {
     let (days, second) = HealthExportDate.floorDivide(instant, 86_400)
     let (year, month, day) = HealthExportDate.civil(fromDays: days)
     let p = HealthExportDate.pad
-    return "\(p(year, 4))-\(p(month, 2))-\(p(day, 2))T\(p(Int(second / 3600), 2)):"  // checked: a second of the day, 0…86399
-      + "\(p(Int(second / 60 % 60), 2)):\(p(Int(second % 60), 2))Z"  // checked: a second of the day, 0…86399
+    // checked: a second of the day, 0…86399
+    return "\(p(year, 4))-\(p(month, 2))-\(p(day, 2))T\(p(Int(second / 3600), 2)):"
+      // checked: a second of the day, 0…86399
+      + "\(p(Int(second / 60 % 60), 2)):\(p(Int(second % 60), 2))Z"
   }
 
   /// The instant of `yyyy-MM-ddTHH:mm:ssZ` or of an integer; nil otherwise.

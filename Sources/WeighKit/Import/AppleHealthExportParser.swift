@@ -454,23 +454,23 @@ public final class AppleHealthExportParser {
     }
   }
 
-  /// Appends the UTF-8 encoding of a valid scalar.
+  /// Appends the UTF-8 encoding of a valid scalar (each byte fits: the branch bounds it).
   static func appendUTF8(_ scalar: UInt32, to bytes: inout [UInt8]) {
     switch scalar {
     case 0..<0x80:
-      bytes.append(UInt8(scalar))  // checked: a UTF-8 byte of a scalar in this branch's range
+      bytes.append(UInt8(truncatingIfNeeded: scalar))
     case 0x80..<0x800:
-      bytes.append(UInt8(0xC0 | scalar >> 6))  // checked: a UTF-8 byte of a scalar in this branch's range
-      bytes.append(UInt8(0x80 | scalar & 0x3F))  // checked: a UTF-8 byte of a scalar in this branch's range
+      bytes.append(UInt8(truncatingIfNeeded: 0xC0 | scalar >> 6))
+      bytes.append(UInt8(truncatingIfNeeded: 0x80 | scalar & 0x3F))
     case 0x800..<0x10000:
-      bytes.append(UInt8(0xE0 | scalar >> 12))  // checked: a UTF-8 byte of a scalar in this branch's range
-      bytes.append(UInt8(0x80 | scalar >> 6 & 0x3F))  // checked: a UTF-8 byte of a scalar in this branch's range
-      bytes.append(UInt8(0x80 | scalar & 0x3F))  // checked: a UTF-8 byte of a scalar in this branch's range
+      bytes.append(UInt8(truncatingIfNeeded: 0xE0 | scalar >> 12))
+      bytes.append(UInt8(truncatingIfNeeded: 0x80 | scalar >> 6 & 0x3F))
+      bytes.append(UInt8(truncatingIfNeeded: 0x80 | scalar & 0x3F))
     default:
-      bytes.append(UInt8(0xF0 | scalar >> 18))  // checked: a UTF-8 byte of a scalar in this branch's range
-      bytes.append(UInt8(0x80 | scalar >> 12 & 0x3F))  // checked: a UTF-8 byte of a scalar in this branch's range
-      bytes.append(UInt8(0x80 | scalar >> 6 & 0x3F))  // checked: a UTF-8 byte of a scalar in this branch's range
-      bytes.append(UInt8(0x80 | scalar & 0x3F))  // checked: a UTF-8 byte of a scalar in this branch's range
+      bytes.append(UInt8(truncatingIfNeeded: 0xF0 | scalar >> 18))
+      bytes.append(UInt8(truncatingIfNeeded: 0x80 | scalar >> 12 & 0x3F))
+      bytes.append(UInt8(truncatingIfNeeded: 0x80 | scalar >> 6 & 0x3F))
+      bytes.append(UInt8(truncatingIfNeeded: 0x80 | scalar & 0x3F))
     }
   }
 

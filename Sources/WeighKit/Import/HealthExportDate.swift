@@ -17,7 +17,8 @@ public struct HealthExportDate: Hashable, Sendable, CustomStringConvertible {
   /// +0200 in summer for Europe/Amsterdam).
   public init(instant: Int64, timeZone: TimeZone) {
     let offset = timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(instant)))
-    self.init(instant: instant, offsetSeconds: Int32(offset))  // checked: a zone offset, within ±18 h
+    // checked: a zone offset, within ±18 h
+    self.init(instant: instant, offsetSeconds: Int32(offset))
   }
 
   /// `2026-01-03 07:30:00 +0100`.
@@ -28,7 +29,8 @@ public struct HealthExportDate: Hashable, Sendable, CustomStringConvertible {
     let sign = offsetSeconds < 0 ? "-" : "+"
     let offsetMinutes = abs(Int(offsetSeconds)) / 60  // checked: Int32 to Int widens
     return "\(Self.pad(year, 4))-\(Self.pad(month, 2))-\(Self.pad(day, 2)) "
-      + "\(Self.pad(Int(secondOfDay / 3600), 2)):\(Self.pad(Int(secondOfDay / 60 % 60), 2)):"  // checked: a second of the day, 0…86399
+      // checked: a second of the day, 0…86399
+      + "\(Self.pad(Int(secondOfDay / 3600), 2)):\(Self.pad(Int(secondOfDay / 60 % 60), 2)):"
       + "\(Self.pad(Int(secondOfDay % 60), 2)) \(sign)"  // checked: a second of the day, 0…86399
       + "\(Self.pad(offsetMinutes / 60, 2))\(Self.pad(offsetMinutes % 60, 2))"
   }
@@ -63,7 +65,8 @@ public struct HealthExportDate: Hashable, Sendable, CustomStringConvertible {
     let local =
       days(year: year, month: month, day: day) * 86_400
       + Int64(hour * 3600 + minute * 60 + second)  // checked: Int to Int64 widens
-    return HealthExportDate(instant: local - Int64(offset), offsetSeconds: Int32(offset))  // checked: an offset of at most ±99:59, from 2+2 digits
+    // checked: an offset of at most ±99:59, from 2+2 digits
+    return HealthExportDate(instant: local - Int64(offset), offsetSeconds: Int32(offset))
   }
 
   /// Parses `yyyy-MM-dd HH:mm:ss ±hhmm` from a string.
@@ -93,7 +96,8 @@ public struct HealthExportDate: Hashable, Sendable, CustomStringConvertible {
     let monthIndex = (5 * dayOfYear + 2) / 153
     let day = Int(dayOfYear - (153 * monthIndex + 2) / 5 + 1)  // checked: a day of the month
     let month = Int(monthIndex < 10 ? monthIndex + 3 : monthIndex - 9)  // checked: a month
-    let year = Int(yearOfEra + era * 400) + (month <= 2 ? 1 : 0)  // checked: a year of an instant in range
+    // checked: a year of an instant in range
+    let year = Int(yearOfEra + era * 400) + (month <= 2 ? 1 : 0)
     return (year, month, day)
   }
 

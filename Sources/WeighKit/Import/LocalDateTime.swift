@@ -48,7 +48,8 @@ public struct LocalDateTime: Hashable, Sendable {
     var index = 0
     for character in text {
       if index < separators.count, character == separators[index] {
-        guard widths[parts.count].contains(current.count), let value = Int(current) else {  // checked: parses text, nil when out of range
+        // checked: parses text, nil when out of range
+        guard widths[parts.count].contains(current.count), let value = Int(current) else {
           return nil
         }
         parts.append(value)

@@ -78,7 +78,9 @@ struct WeighEntryFields {
     guard let revisionValue = DecimalText.parseWhole(revision, in: revisions) else {
       throw ImportRejection(
         line: line,
-        reason: "revision '\(self.revision)' is not a whole number from 1 to \(ValueLimits.revision.upperBound)")
+        reason:
+          "revision '\(self.revision)' is not a whole number from 1 to \(ValueLimits.revision.upperBound)"
+      )
     }
     let revision = Int(revisionValue)  // checked: inside ValueLimits.revision
     var pushed: Int?
@@ -86,7 +88,9 @@ struct WeighEntryFields {
       guard let number = DecimalText.parseWhole(pushedRevision, in: revisions) else {
         throw ImportRejection(
           line: line,
-          reason: "pushed revision '\(pushedRevision)' is not a whole number from 1 to \(ValueLimits.revision.upperBound)")
+          reason:
+            "pushed revision '\(pushedRevision)' is not a whole number from 1 to \(ValueLimits.revision.upperBound)"
+        )
       }
       pushed = Int(number)  // checked: inside ValueLimits.revision
     }

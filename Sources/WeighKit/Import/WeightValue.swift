@@ -12,7 +12,8 @@ enum WeightValue {
     }
     guard let value = DecimalText.parse(trimmed) else {
       throw ImportRejection(
-        line: line, reason: "weight \(trimmed.debugDescription) is not a decimal number such as 71.25")
+        line: line,
+        reason: "weight \(trimmed.debugDescription) is not a decimal number such as 71.25")
     }
     return try ImportedWeight.validate(
       kilograms: unit.toKilograms(value), written: trimmed, unit: unit, line: line)

@@ -1,3 +1,6 @@
+// checked-file: byte and table-index arithmetic on UInt8 and UInt32 only; every Int(…) and
+// UInt32(…) here widens a byte or an index masked to 0…255, so none can trap.
+
 /// The CRC-32 of zip entries (IEEE 802.3, reflected, polynomial 0xEDB88320), eight bytes a
 /// step.
 ///
@@ -14,14 +17,14 @@ public struct ZipCRC32: Sendable {
   private static let tables: [[UInt32]] = {
     var tables = [[UInt32]](repeating: [UInt32](repeating: 0, count: 256), count: 8)
     for index in 0..<256 {
-      var crc = UInt32(index)  // checked: a byte, or an index masked to 0…255
+      var crc = UInt32(index)
       for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
       tables[0][index] = crc
     }
     for index in 0..<256 {
       for slice in 1..<8 {
         let previous = tables[slice - 1][index]
-        tables[slice][index] = (previous >> 8) ^ tables[0][Int(previous & 0xFF)]  // checked: a byte, or an index masked to 0…255
+        tables[slice][index] = (previous >> 8) ^ tables[0][Int(previous & 0xFF)]
       }
     }
     return tables
@@ -48,17 +51,17 @@ public struct ZipCRC32: Sendable {
                       while i + 8 <= n {
                         let low =
                           crc
-                          ^ (UInt32(bytes[i]) | UInt32(bytes[i + 1]) << 8  // checked: a byte, or an index masked to 0…255
-                            | UInt32(bytes[i + 2]) << 16 | UInt32(bytes[i + 3]) << 24)  // checked: a byte, or an index masked to 0…255
+                          ^ (UInt32(bytes[i]) | UInt32(bytes[i + 1]) << 8
+                            | UInt32(bytes[i + 2]) << 16 | UInt32(bytes[i + 3]) << 24)
                         crc =
-                          t7[Int(low & 0xFF)] ^ t6[Int(low >> 8 & 0xFF)]  // checked: a byte, or an index masked to 0…255
-                          ^ t5[Int(low >> 16 & 0xFF)] ^ t4[Int(low >> 24)]  // checked: a byte, or an index masked to 0…255
-                          ^ t3[Int(bytes[i + 4])] ^ t2[Int(bytes[i + 5])]  // checked: a byte, or an index masked to 0…255
-                          ^ t1[Int(bytes[i + 6])] ^ t0[Int(bytes[i + 7])]  // checked: a byte, or an index masked to 0…255
+                          t7[Int(low & 0xFF)] ^ t6[Int(low >> 8 & 0xFF)]
+                          ^ t5[Int(low >> 16 & 0xFF)] ^ t4[Int(low >> 24)]
+                          ^ t3[Int(bytes[i + 4])] ^ t2[Int(bytes[i + 5])]
+                          ^ t1[Int(bytes[i + 6])] ^ t0[Int(bytes[i + 7])]
                         i += 8
                       }
                       while i < n {
-                        crc = (crc >> 8) ^ t0[Int((crc ^ UInt32(bytes[i])) & 0xFF)]  // checked: a byte, or an index masked to 0…255
+                        crc = (crc >> 8) ^ t0[Int((crc ^ UInt32(bytes[i])) & 0xFF)]
                         i += 1
                       }
                     }

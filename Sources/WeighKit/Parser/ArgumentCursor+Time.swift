@@ -55,7 +55,8 @@ extension ArgumentCursor {
     }
     let (secondOfDay, offset) = try parseTime(timeText, span: whole)
     if let offset {
-      return (date.daysSinceEpoch * 86_400 + Int64(secondOfDay) - Int64(offset), whole)  // checked: Int to Int64 widens
+      // checked: Int to Int64 widens
+      return (date.daysSinceEpoch * 86_400 + Int64(secondOfDay) - Int64(offset), whole)
     }
     return (clock.instant(of: date, secondOfDay: secondOfDay), whole)
   }
@@ -140,7 +141,8 @@ extension ArgumentCursor {
       guard from + count <= bytes.count, bytes[from..<from + count].allSatisfy(isDigit) else {
         return nil
       }
-      return Int(String(decoding: bytes[from..<from + count], as: UTF8.self))  // checked: parses at most 2 digits
+      // checked: parses at most 2 digits
+      return Int(String(decoding: bytes[from..<from + count], as: UTF8.self))
     }
     guard let hour = number(0, 2), bytes.count >= 5, bytes[2] == UInt8(ascii: ":"),
       let minute = number(3, 2)

@@ -41,7 +41,8 @@ extension ArgumentCursor {
     }
     guard number.value.isFinite, (number.value * unit.factor).isFinite else {
       throw Diagnostic(
-        "the number in \"\(first.text)\" is too large; \(expected)", at: span(from: first, to: last))
+        "the number in \"\(first.text)\" is too large; \(expected)", at: span(from: first, to: last)
+      )
     }
     var quantity = Quantity(value: number.value * unit.factor, kind: unit.kind, unit: unitText)
     // 11st 4lb and 5ft 6in are one quantity.
@@ -123,7 +124,8 @@ extension ArgumentCursor {
     let perSecond = number.value * unit.factor / per
     guard perSecond.isFinite else {
       throw Diagnostic(
-        "the number in \"\(first.text)\" is too large; \(expected)", at: span(from: first, to: last))
+        "the number in \"\(first.text)\" is too large; \(expected)", at: span(from: first, to: last)
+      )
     }
     return Rate(perSecond: perSecond, kind: kind)
   }
@@ -133,7 +135,8 @@ extension ArgumentCursor {
     throws(Diagnostic) -> Int
   {
     let token = peek()
-    guard let token, token.kind == .word, let value = Int(token.text) else {  // checked: parses text, nil when out of range
+    // checked: parses text, nil when out of range
+    guard let token, token.kind == .word, let value = Int(token.text) else {
       throw error("expected \(expected), \(got(token))", at: token)
     }
     if let range, !range.contains(value) {
@@ -159,7 +162,8 @@ extension ArgumentCursor {
   /// Reads `#12` or `last`.
   public mutating func readEntryReference() throws(Diagnostic) -> (EntryReference, SourceSpan) {
     let token = peek()
-    if let token, token.kind == .entryReference, let number = Int(token.text) {  // checked: parses text, nil when out of range
+    // checked: parses text, nil when out of range
+    if let token, token.kind == .entryReference, let number = Int(token.text) {
       index += 1
       return (.number(number), span(token))
     }

@@ -123,9 +123,11 @@ final class HealthLink {
         case .deletion(let record, _)? = health.record(at: position)
       else { return }
       removed.insert(old)
-      changes.append(.remove(table: HealthRecordCodec.tableName, id: Int(old)))  // checked: positions stay below 2^53; Int and Int64 have one width
+      // checked: positions stay below 2^53; Int and Int64 have one width
+      changes.append(.remove(table: HealthRecordCodec.tableName, id: Int(old)))
       if record.syncIdentifier != nil {
-        changes.append(.remove(table: HealthSyncIndexCodec.tableName, id: Int(old)))  // checked: positions stay below 2^53; Int and Int64 have one width
+        // checked: positions stay below 2^53; Int and Int64 have one width
+        changes.append(.remove(table: HealthSyncIndexCodec.tableName, id: Int(old)))
       }
       changes.append(.put(StoreRow(HealthRecordCodec.self, .deletion(record, position: position))))
       deletions.append((position, date))
@@ -133,12 +135,14 @@ final class HealthLink {
       let dropped = deletions.filter { before == nil || $0.date < before! }
       deletions.removeAll { before == nil || $0.date < before! }
       for item in dropped {
-        changes.append(.remove(table: HealthRecordCodec.tableName, id: Int(item.position)))  // checked: positions stay below 2^53; Int and Int64 have one width
+        // checked: positions stay below 2^53; Int and Int64 have one width
+        changes.append(.remove(table: HealthRecordCodec.tableName, id: Int(item.position)))
       }
     case .deletedObjectsTrimmed(let keeping):
       let dropCount = max(0, deletions.count - keeping)
       for item in deletions.prefix(dropCount) {
-        changes.append(.remove(table: HealthRecordCodec.tableName, id: Int(item.position)))  // checked: positions stay below 2^53; Int and Int64 have one width
+        // checked: positions stay below 2^53; Int and Int64 have one width
+        changes.append(.remove(table: HealthRecordCodec.tableName, id: Int(item.position)))
       }
       deletions.removeFirst(dropCount)
     case .stateChanged(let state):
@@ -159,7 +163,8 @@ final class HealthLink {
       }
     }
     for record in indexed where wanted[record.position] == nil {
-      changes.append(.remove(table: HealthSyncIndexCodec.tableName, id: Int(record.position)))  // checked: positions stay below 2^53; Int and Int64 have one width
+      // checked: positions stay below 2^53; Int and Int64 have one width
+      changes.append(.remove(table: HealthSyncIndexCodec.tableName, id: Int(record.position)))
     }
     let have = Set(indexed.map(\.position))
     for (position, record) in wanted.sorted(by: { $0.key < $1.key }) where !have.contains(position)

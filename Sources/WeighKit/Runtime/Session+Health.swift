@@ -74,7 +74,8 @@ extension Session {
     do throws(StoreError) {
       records =
         through > 0
-        ? try store.rows(HealthRecordCodec.self, after: Int(through))  // checked: positions stay below 2^53; Int and Int64 have one width
+        // checked: positions stay below 2^53; Int and Int64 have one width
+        ? try store.rows(HealthRecordCodec.self, after: Int(through))
         : try store.rows(HealthRecordCodec.self)
       if through > 0, isSyncIndexTrusted {
         synced = try store.rows(HealthSyncIndexCodec.self)
@@ -331,7 +332,8 @@ extension Session {
         }
         guard Entry.isValidNumber(nextID) else {
           throw Diagnostic(
-            "the log has used every entry number up to \(ValueLimits.entryNumber.upperBound); nothing was synced")
+            "the log has used every entry number up to \(ValueLimits.entryNumber.upperBound); nothing was synced"
+          )
         }
         overlay[nextID] = Entry(
           id: nextID, instant: instant, kilograms: sample.value, origin: .health,

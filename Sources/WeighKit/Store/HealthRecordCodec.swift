@@ -14,13 +14,15 @@ public enum HealthRecordCodec: StoreTableCodec {
   public static let formatName = "weigh-health"
   public static let formatVersion = 1
 
-  public static func id(of row: HealthRecord) -> Int { Int(row.position) }  // checked: positions stay below 2^53; Int and Int64 have one width
+  // checked: positions stay below 2^53; Int and Int64 have one width
+  public static func id(of row: HealthRecord) -> Int { Int(row.position) }
 
   public static func encode(_ row: HealthRecord, into writer: inout JSONWriter) {
     switch row {
     case .sample(let sample, let position):
       writer.raw("{\"pos\":")
-      writer.write(Int(position))  // checked: positions stay below 2^53; Int and Int64 have one width
+      // checked: positions stay below 2^53; Int and Int64 have one width
+      writer.write(Int(position))
       writer.raw(",\"kind\":\"sample\"")
       writeCommon(
         uuid: sample.uuid!, type: sample.type, start: sample.startDate, end: sample.endDate,
@@ -42,7 +44,8 @@ public enum HealthRecordCodec: StoreTableCodec {
       writer.raw("}")
     case .deletion(let record, let position):
       writer.raw("{\"pos\":")
-      writer.write(Int(position))  // checked: positions stay below 2^53; Int and Int64 have one width
+      // checked: positions stay below 2^53; Int and Int64 have one width
+      writer.write(Int(position))
       writer.raw(",\"kind\":\"deletion\"")
       writeCommon(
         uuid: record.uuid, type: record.type, start: record.startDate, end: record.endDate,
@@ -222,7 +225,8 @@ public enum HealthRecordCodec: StoreTableCodec {
         endDate: Date(timeIntervalSince1970: end), value: value, sourceRevision: revision,
         device: device, metadata: metadata,
         creationDate: created.map { Date(timeIntervalSince1970: $0) }, workout: workout)
-      return .sample(sample, position: Int64(position))  // checked: positions stay below 2^53; Int and Int64 have one width
+      // checked: positions stay below 2^53; Int and Int64 have one width
+      return .sample(sample, position: Int64(position))
     }
     guard let deleted else { throw reader.error("a deletion record needs \"deleted\"") }
     // A deletion record keeps the sync identifier and version, which it reads from the
@@ -236,7 +240,8 @@ public enum HealthRecordCodec: StoreTableCodec {
       sourceRevision: source.map { SourceRevision(source: $0) }, device: nil, metadata: kept,
       creationDate: nil, workout: nil)
     let record = DeletedObjectRecord(deleting: sample, at: Date(timeIntervalSince1970: deleted))
-    return .deletion(record, position: Int64(position))  // checked: positions stay below 2^53; Int and Int64 have one width
+    // checked: positions stay below 2^53; Int and Int64 have one width
+    return .deletion(record, position: Int64(position))
   }
 
   private static func nested<T: Decodable>(_ type: T.Type, _ reader: inout JSONReader)

@@ -378,9 +378,11 @@ public struct JSONReader {
     var integer: Int? {
       guard digitCount <= 19 else { return nil }
       if negative {
-        return mantissa <= UInt64(Int.max) + 1 ? Int(truncatingIfNeeded: 0 &- mantissa) : nil  // checked: compared with Int.max first
+        // checked: compared with Int.max first
+        return mantissa <= UInt64(Int.max) + 1 ? Int(truncatingIfNeeded: 0 &- mantissa) : nil
       }
-      return mantissa <= UInt64(Int.max) ? Int(mantissa) : nil  // checked: compared with Int.max first
+      // checked: compared with Int.max first
+      return mantissa <= UInt64(Int.max) ? Int(mantissa) : nil
     }
   }
 
@@ -447,7 +449,8 @@ public struct JSONReader {
       guard isDigit(index) else { throw error("expected a digit in the exponent", at: index) }
       var explicit = 0
       while isDigit(index) {
-        if explicit < 100_000 { explicit = explicit * 10 + Int(bytes[index] - 0x30) }  // checked: a decimal digit
+        // checked: a decimal digit
+        if explicit < 100_000 { explicit = explicit * 10 + Int(bytes[index] - 0x30) }
         index += 1
       }
       exponent += exponentNegative ? -explicit : explicit

@@ -29,7 +29,8 @@ enum StoreFileSystem {
     defer { close(descriptor) }
     var status = stat()
     guard fstat(descriptor, &status) == 0 else { throw ioError(path, "read the size of") }
-    var wanted = Int(status.st_size)  // checked: a file size or offset; Int64 and Int have one width
+    // checked: a file size or offset; Int64 and Int have one width
+    var wanted = Int(status.st_size)
     if let limit { wanted = min(wanted, limit) }
     var failed = false
     var bytes = [UInt8](unsafeUninitializedCapacity: wanted) { buffer, count in
@@ -122,7 +123,8 @@ enum StoreFileSystem {
     defer { _ = close(descriptor) }
     let end = lseek(descriptor, 0, SEEK_END)
     guard end >= 0 else { throw ioError(path, "seek in") }
-    let length = min(Int(end), count)  // checked: a file size or offset; Int64 and Int have one width
+    // checked: a file size or offset; Int64 and Int have one width
+    let length = min(Int(end), count)
     var bytes = [UInt8](repeating: 0, count: length)
     let read = bytes.withUnsafeMutableBytes {
       pread(descriptor, $0.baseAddress, length, off_t(end) - off_t(length))

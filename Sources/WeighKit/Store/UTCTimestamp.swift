@@ -7,8 +7,10 @@ enum UTCTimestamp {
   /// Writes `instant` as `YYYY-MM-DDTHH:MM:SSZ` in quotes; the instant must be in `range`.
   static func write(_ instant: Int64, into writer: inout JSONWriter) {
     let days = floorDivide(instant, 86_400)
-    let secondOfDay = Int(instant - days * 86_400)  // checked: a second of the day of an instant in range
-    let (year, month, day) = civil(fromDays: Int(days))  // checked: days of an instant in ValueLimits.instant
+    // checked: a second of the day of an instant in range
+    let secondOfDay = Int(instant - days * 86_400)
+    // checked: days of an instant in ValueLimits.instant
+    let (year, month, day) = civil(fromDays: Int(days))
     writer.raw(byte: 0x22)
     digits(year, 4, &writer)
     writer.raw(byte: 0x2D)
@@ -45,7 +47,8 @@ enum UTCTimestamp {
       hour < 24, minute < 60, second < 60
     else { return nil }
     let days = Int64(days(fromCivil: year, month, day))  // checked: Int to Int64 widens
-    return days * 86_400 + Int64(hour * 3600 + minute * 60 + second)  // checked: Int to Int64 widens
+    // checked: Int to Int64 widens
+    return days * 86_400 + Int64(hour * 3600 + minute * 60 + second)
   }
 
   private static func digits(_ value: Int, _ count: Int, _ writer: inout JSONWriter) {
@@ -69,7 +72,8 @@ enum UTCTimestamp {
   }
 
   private static func days(fromCivil year: Int, _ month: Int, _ day: Int) -> Int {
-    Int(CivilDate(year: year, month: month, day: day).daysSinceEpoch)  // checked: days of a date of years 0…9999
+    // checked: days of a date of years 0…9999
+    Int(CivilDate(year: year, month: month, day: day).daysSinceEpoch)
   }
 
   private static func civil(fromDays days: Int) -> (year: Int, month: Int, day: Int) {

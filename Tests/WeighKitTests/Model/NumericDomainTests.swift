@@ -104,8 +104,10 @@ import Testing
     #expect(Instant.adding(TimeSpan(seconds: Int64.max), to: 1) == nil)
     #expect(Instant.subtracting(TimeSpan(seconds: Int64.max), from: -10) == nil)
     #expect(Instant.seconds(of: Date(timeIntervalSince1970: 1e300)) == last)
-    #expect(Instant.seconds(of: Date(timeIntervalSince1970: .nan)) == ValueLimits.instant.lowerBound)
-    #expect(Instant.seconds(of: Date(timeIntervalSince1970: -1e300)) == ValueLimits.instant.lowerBound)
+    #expect(
+      Instant.seconds(of: Date(timeIntervalSince1970: .nan)) == ValueLimits.instant.lowerBound)
+    #expect(
+      Instant.seconds(of: Date(timeIntervalSince1970: -1e300)) == ValueLimits.instant.lowerBound)
     #expect(Instant.seconds(of: Date(timeIntervalSince1970: 90.9)) == 90)
     #expect(Instant.seconds(of: Date(timeIntervalSince1970: -0.5)) == -1)
     #expect(Int(rounding: .nan, clampedTo: 0...10) == 0)
