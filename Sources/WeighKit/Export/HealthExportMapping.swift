@@ -182,6 +182,11 @@ enum HealthExportMapping {
         )
       }
       seconds = minutes * 60
+      guard seconds <= Double(ValueLimits.durationSeconds.upperBound) else {
+        throw ImportRejection(
+          line: line,
+          reason: "workout duration '\(workout.duration ?? "")' is longer than 1000 years")
+      }
     } else {
       seconds = Double(workout.endDate.instant - workout.startDate.instant)
     }
