@@ -77,3 +77,18 @@ struct SimulationRangeTests {
     #expect(store.allSamples(of: .bodyMass).filter { $0.value > 900 }.count == 2)
   }
 }
+
+@Suite("Health refuses non-finite numbers")
+struct NonFiniteValueTests {
+  @Test("a sample with a non-finite value or sync version is refused and nothing is saved")
+  func nonFiniteIsRefused() {
+    let store = makeStore()
+    for sample in [
+      weight(.nan), weight(.infinity), weight(70, syncID: "a", version: .nan),
+      weight(70, syncID: "a", version: .infinity),
+    ] {
+      #expect(throws: HealthError.self) { try store.save([sample], as: scaleSource) }
+    }
+    #expect(store.allSamples(of: .bodyMass).isEmpty)
+  }
+}
