@@ -13,8 +13,9 @@ public final class LineEditor {
   /// The width of the terminal on standard output, or nil when standard output is not a terminal.
   public static func terminalColumns() -> Int? {
     var size = winsize()
+    // checked: an ioctl request constant
     guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
-    return Int(size.ws_col)
+    return Int(size.ws_col)  // checked: UInt16 to Int widens
   }
 
   /// Why the history file could not be read or written, if it could not; nil while all is well.
@@ -112,7 +113,9 @@ public final class LineEditor {
     rl_callback_handler_install(prompt, ReadlineBridge.lineHandler)
     while true {
       var descriptors = [
+        // checked: a poll flag constant
         pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
+        // checked: a poll flag constant
         pollfd(fd: TerminalSignals.wakeDescriptor, events: Int16(POLLIN), revents: 0),
       ]
       let ready = poll(&descriptors, 2, -1)
@@ -128,7 +131,7 @@ public final class LineEditor {
       if TerminalSignals.take(SIGWINCH) { rl_resize_terminal() }
       if TerminalSignals.take(SIGTSTP) { suspend() }
       guard ready > 0, descriptors[0].revents != 0 else { continue }
-      if descriptors[0].revents & Int16(POLLNVAL) != 0 {
+      if descriptors[0].revents & Int16(POLLNVAL) != 0 {  // checked: a poll flag constant
         abandonLine()
         return .end
       }

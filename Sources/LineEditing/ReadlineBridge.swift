@@ -40,6 +40,7 @@ enum ReadlineBridge {
   static let attemptCompletion: CompletionFunction = { text, _, end in
     rl_attempted_completion_over = 1
     guard let completer, let text else { return nil }
+    // checked: a line offset; Int32 to Int widens
     pendingCandidates = completer(lineBeforeCursor(end: Int(end)), String(cString: text))
     guard !pendingCandidates.isEmpty else { return nil }
     return rl_completion_matches(text, nextCandidate)
@@ -54,6 +55,7 @@ enum ReadlineBridge {
   /// The bytes of readline's buffer before byte offset `end`, decoded as UTF-8.
   static func lineBeforeCursor(end: Int) -> String {
     guard let buffer = rl_line_buffer, end > 0 else { return "" }
+    // checked: a line offset; Int32 to Int widens
     let bytes = UnsafeRawBufferPointer(start: buffer, count: min(end, Int(rl_end)))
     return String(decoding: bytes, as: UTF8.self)
   }

@@ -59,6 +59,7 @@ case "sync":
     )
   }
 case "years":
+  // checked: parses text, nil when out of range
   let years = Int(arguments.dropFirst().first ?? "10") ?? 10
   let bench = session()
   let elapsed = seconds {

@@ -87,7 +87,15 @@ struct Run: ParsableCommand {
       "Start the virtual clock at an instant, e.g. 2026-01-01T08:00Z.", valueName: "instant"))
   var clock: String?
 
-  @Option(help: "Seed the random generator of simulations and UUIDs.")
+  // Unconditional, so that `--seed -1` reaches the check instead of reading as a flag.
+  @Option(
+    parsing: .unconditional, help: "Seed the random generator of simulations and UUIDs.",
+    transform: { text in
+      guard let seed = UInt64(text), text.first != "+" else {  // checked: parses text
+        throw ValidationError("the seed is a whole number from 0 to \(UInt64.max), such as 42")
+      }
+      return seed
+    })
   var seed: UInt64?
 
   @Option(help: ArgumentHelp("The time zone for this session (IANA name).", valueName: "zone"))
@@ -107,9 +115,13 @@ struct Run: ParsableCommand {
       throw ValidationError(
         "unknown time zone '\(tz)'; use an IANA name such as Europe/Berlin or UTC")
     }
-    if clock != nil, (try? parseClock()) == nil {
-      throw ValidationError(
-        "cannot read --clock '\(clock!)'; use an instant such as 2026-01-01T08:00Z")
+    if let clock {
+      do { _ = try parseClock() } catch let error as Diagnostic {
+        throw ValidationError("cannot read --clock '\(clock)': \(error.message)")
+      } catch {
+        throw ValidationError(
+          "cannot read --clock '\(clock)'; use an instant such as 2026-01-01T08:00Z")
+      }
     }
   }
 

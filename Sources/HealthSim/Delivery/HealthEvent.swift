@@ -8,6 +8,9 @@ public struct HealthEvent: Hashable, Sendable, CustomStringConvertible {
     case sampleWritten(simulation: String, sample: HealthSample)
     /// A simulation's write failed.
     case writeFailed(simulation: String, error: HealthError)
+    /// A simulation stopped because its next reading, `value` of `type`, fell outside the
+    /// model's valid values (nothing was written).
+    case simulationStopped(simulation: String, type: SampleType, value: Double)
     /// The app's observer handler ran: the `number`-th call for the type.
     case delivered(
       type: SampleType, number: Int, reason: BackgroundDelivery.Reason, completed: Bool)
@@ -38,6 +41,8 @@ public struct HealthEvent: Hashable, Sendable, CustomStringConvertible {
       return "\(time) \(simulation) wrote \(sample.type.rawValue) \(sample.value)"
     case .writeFailed(let simulation, let error):
       return "\(time) \(simulation) failed to write: \(error.message)"
+    case .simulationStopped(let simulation, let type, let value):
+      return "\(time) \(simulation) stopped: \(type.rawValue) reading \(value) is out of range"
     case .delivered(let type, let number, let reason, let completed):
       return "\(time) delivery #\(number) \(type.rawValue) (\(reason.rawValue))"
         + (completed ? "" : ", completion not called")

@@ -15,7 +15,8 @@ public struct WakeBudget: Codable, Hashable, Sendable {
 
   /// The UTC day holding `date`.
   public static func day(of date: Date) -> Int64 {
-    Int64((date.timeIntervalSince1970 / 86_400).rounded(.down))
+    // A date beyond any calendar (a damaged state) counts as day 0 rather than trapping.
+    Int64(exactly: (date.timeIntervalSince1970 / 86_400).rounded(.down)) ?? 0
   }
 
   /// The start (UTC midnight) of the day after the one holding `date`.

@@ -29,7 +29,9 @@ public enum MetadataValue: Hashable, Codable, Sendable, CustomStringConvertible 
     case .string(let text): return text
     case .bool(let value): return value ? "1" : "0"
     case .number(let value):
-      if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
+      if value == value.rounded(), abs(value) < 1e15, let whole = Int64(exactly: value) {
+        return String(whole)
+      }
       return String(value)
     case .date(let date): return ISO8601DateFormatter().string(from: date)
     }

@@ -63,6 +63,7 @@ public struct StatisticsCollection: Sendable {
     let length = start(of: 1, anchor: anchor, step: step, calendar: calendar).timeIntervalSince(
       anchor)
     precondition(length > 0, "the interval must be positive")
+    // checked: instants lie in 1900…9999 and intervals last a second or more
     var index = Int((date.timeIntervalSince(anchor) / length).rounded(.down))
     while start(of: index, anchor: anchor, step: step, calendar: calendar) > date { index -= 1 }
     while start(of: index + 1, anchor: anchor, step: step, calendar: calendar) <= date {

@@ -54,7 +54,9 @@ public struct SeededGenerator: RandomNumberGenerator, Codable, Hashable, Sendabl
     let low = next()
     var bytes = [UInt8](repeating: 0, count: 16)
     for index in 0..<8 {
+      // checked: an index below 8
       bytes[index] = UInt8(truncatingIfNeeded: high >> (56 - 8 * UInt64(index)))
+      // checked: an index below 8
       bytes[8 + index] = UInt8(truncatingIfNeeded: low >> (56 - 8 * UInt64(index)))
     }
     bytes[6] = (bytes[6] & 0x0F) | 0x40
@@ -81,6 +83,7 @@ public struct SeededGenerator: RandomNumberGenerator, Codable, Hashable, Sendabl
     let container = try decoder.container(keyedBy: CodingKeys.self)
     func word(_ key: CodingKeys) throws -> UInt64 {
       if let text = try? container.decode(String.self, forKey: key) {
+        // checked: parses hex text, nil when out of range
         guard let value = UInt64(text, radix: 16) else {
           throw DecodingError.dataCorruptedError(
             forKey: key, in: container,

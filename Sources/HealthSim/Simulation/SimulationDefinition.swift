@@ -8,6 +8,25 @@ public struct SimulationDefinition: Codable, Hashable, Sendable {
     case glucose(SimulatedGlucoseMonitor)
     case steps(SimulatedStepCounter)
 
+    /// The values a reading may take, in the sample type's canonical unit (kg, mg/dL,
+    /// count). The same ranges as WeighKit's `ValueLimits` (a test keeps them equal): a
+    /// simulation whose next reading falls outside stops instead of writing it.
+    public var validValues: ClosedRange<Double> {
+      switch self {
+      case .scale: 0...1000
+      case .glucose: 0...10_000
+      case .steps: 0...1_000_000
+      }
+    }
+
+    /// Whether `value` is a reading this model may write: finite, inside `validValues`, and
+    /// above 0 for weights and glucose (a reading of 0 kg is no reading).
+    public func accepts(_ value: Double) -> Bool {
+      guard value.isFinite, validValues.contains(value) else { return false }
+      if case .steps = self { return true }
+      return value > validValues.lowerBound
+    }
+
     /// The sample type the model writes.
     public var sampleType: SampleType {
       switch self {
@@ -71,7 +90,7 @@ public struct SimulationDefinition: Codable, Hashable, Sendable {
   /// The first reading: one interval after the start, or the first `timeOfDay` after it.
   public var firstReading: Date {
     guard let timeOfDay, let calendar = localCalendar else {
-      return start.addingTimeInterval(interval)
+      return reading(after: start)
     }
     let day = calendar.startOfDay(for: start)
     var candidate =
@@ -85,9 +104,13 @@ public struct SimulationDefinition: Codable, Hashable, Sendable {
 
   /// The reading after the one at `date`; whole-day intervals keep the local time across DST.
   public func reading(after date: Date) -> Date {
+    // weigh declares intervals of 1 min … 1000 years; a definition from elsewhere (a damaged
+    // state) is held to that range, so that a schedule always moves forward.
+    let interval = interval.isFinite ? min(max(interval, 60), 31_556_952_000) : 86_400
     let days = interval / 86_400
-    if timeOfDay != nil, days >= 1, days == days.rounded(), let calendar = localCalendar,
-      let next = calendar.date(byAdding: .day, value: Int(days), to: date)
+    if timeOfDay != nil, days >= 1, days == days.rounded(), let whole = Int(exactly: days),
+      let calendar = localCalendar,
+      let next = calendar.date(byAdding: .day, value: whole, to: date)
     {
       return next
     }

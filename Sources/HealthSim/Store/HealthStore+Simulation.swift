@@ -59,17 +59,21 @@ extension HealthStore {
     var events: [HealthEvent] = []
     // Sequence 0 matches no scheduler entry, so the old entries go stale.
     for index in state.simulations.indices { state.simulations[index].sequence = 0 }
-    for reading in chosen {
+    var stopped: Set<Int> = []
+    for reading in chosen where !stopped.contains(reading.simulation) {
       if reading.date > state.clock { state.clock = reading.date }
-      write(simulation: reading.simulation, at: reading.date, into: &events)
+      if !write(simulation: reading.simulation, at: reading.date, into: &events) {
+        stopped.insert(reading.simulation)
+      }
       events += advance(to: reading.date)
     }
-    for index in state.simulations.indices {
+    for index in state.simulations.indices where !stopped.contains(index) {
       let sequence = state.scheduler.schedule(
         .reading(state.simulations[index].definition.name), at: following[index])
       state.simulations[index].nextReading = following[index]
       state.simulations[index].sequence = sequence
     }
+    for index in stopped.sorted(by: >) { state.simulations.remove(at: index) }
     events += advance(to: end)
     return CatchUpReport(due: due.count, written: chosen.count, events: events)
   }
@@ -79,37 +83,56 @@ extension HealthStore {
       state.simulations[index].sequence == sequence
     else { return }
     let date = state.simulations[index].nextReading
-    write(simulation: index, at: date, into: &events)
+    guard write(simulation: index, at: date, into: &events) else {
+      state.simulations.remove(at: index)
+      return
+    }
     let next = state.simulations[index].definition.reading(after: date)
     state.simulations[index].nextReading = next
     state.simulations[index].sequence = state.scheduler.schedule(.reading(name), at: next)
   }
 
-  private func write(simulation index: Int, at date: Date, into events: inout [HealthEvent]) {
+  /// Writes the reading due at `date`; false when the model's value left the range of
+  /// valid values (``SimulationDefinition/Model/validValues``): then nothing is written,
+  /// a `simulationStopped` event says why and the caller stops the simulation.
+  private func write(simulation index: Int, at date: Date, into events: inout [HealthEvent])
+    -> Bool
+  {
     let definition = state.simulations[index].definition
     let elapsedDays = date.timeIntervalSince(definition.start) / 86_400
     let noise = state.generator.nextGaussian()
     let sample: HealthSample
+    let value: Double
     switch definition.model {
     case .scale(let scale):
       let kilograms =
         scale.startKilograms + scale.driftKilogramsPerDay * elapsedDays
         + scale.noiseKilograms * noise
-      sample = HealthSample(
-        type: .bodyMass, value: max(0, (kilograms * 100).rounded() / 100), start: date,
-        device: definition.device)
+      value = (kilograms * 100).rounded() / 100
+      sample = HealthSample(type: .bodyMass, value: value, start: date, device: definition.device)
     case .glucose(let monitor):
       let level =
         monitor.startMilligramsPerDeciliter + monitor.driftPerDay * elapsedDays
         + monitor.noise * noise
+      // Noise around a low level may dip below 1 mg/dL; the sensor reports its floor.
+      value = level.isNaN ? level : max(1, level.rounded())
       sample = HealthSample(
-        type: .bloodGlucose, value: max(1, level.rounded()), start: date,
-        device: definition.device)
+        type: .bloodGlucose, value: value, start: date, device: definition.device)
     case .steps(let counter):
-      let steps = max(0, (counter.meanSteps + counter.noise * noise).rounded())
+      // A phone counts no fewer than 0 steps, whatever the noise.
+      let steps = counter.meanSteps + counter.noise * noise
+      value = steps.isNaN ? steps : max(0, steps.rounded())
       sample = HealthSample(
-        type: .stepCount, value: steps, start: date.addingTimeInterval(-definition.interval),
+        type: .stepCount, value: value, start: date.addingTimeInterval(-definition.interval),
         end: date, device: definition.device)
+    }
+    guard definition.model.accepts(value) else {
+      events.append(
+        HealthEvent(
+          date: date,
+          kind: .simulationStopped(
+            simulation: definition.name, type: definition.model.sampleType, value: value)))
+      return false
     }
     let revision = SourceRevision(source: definition.source, version: definition.sourceVersion)
     do {
@@ -123,5 +146,6 @@ extension HealthStore {
       events.append(
         HealthEvent(date: date, kind: .writeFailed(simulation: definition.name, error: error)))
     }
+    return true
   }
 }

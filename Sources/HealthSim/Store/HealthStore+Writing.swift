@@ -141,6 +141,9 @@ extension HealthStore {
         throw HealthError(
           .errorInvalidArgument, "the sync identifier must be a string and the version a number")
       }
+      if let version = sample.syncVersion, !version.isFinite {
+        throw HealthError(.errorInvalidArgument, "the sync version must be a finite number")
+      }
       if sample.endDate < sample.startDate {
         throw HealthError(.errorInvalidArgument, "the end date is before the start date; swap them")
       }

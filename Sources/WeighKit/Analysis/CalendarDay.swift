@@ -21,6 +21,7 @@ public struct CalendarDay: Hashable, Comparable, Sendable, CustomStringConvertib
   /// The local calendar day that contains `instant` (seconds since 1970 UTC) in `timeZone`.
   public init(instant: Int64, timeZone: TimeZone) {
     let local =
+      // checked: a zone offset; Int to Int64 widens
       instant + Int64(timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(instant))))
     dayNumber = Self.floorDivide(local, 86_400)
   }
@@ -41,7 +42,7 @@ public struct CalendarDay: Hashable, Comparable, Sendable, CustomStringConvertib
   /// ISO weekday: 1 = Monday … 7 = Sunday.
   public var isoWeekday: Int {
     // 1970-01-01 was a Thursday (ISO 4).
-    Int(Self.floorModulo(dayNumber + 3, 7)) + 1
+    Int(Self.floorModulo(dayNumber + 3, 7)) + 1  // checked: a weekday, 0…6
   }
 
   /// The Monday on or before this day.
@@ -71,12 +72,12 @@ public struct CalendarDay: Hashable, Comparable, Sendable, CustomStringConvertib
 
   /// The day `days` days later (earlier when negative).
   public func adding(days: Int) -> CalendarDay {
-    CalendarDay(dayNumber: dayNumber + Int64(days))
+    CalendarDay(dayNumber: dayNumber + Int64(days))  // checked: Int to Int64 widens
   }
 
   /// Whole days from this day to `other` (negative when `other` is earlier).
   public func days(to other: CalendarDay) -> Int {
-    Int(other.dayNumber - dayNumber)
+    Int(other.dayNumber - dayNumber)  // checked: days between instants in ValueLimits.instant
   }
 
   /// The first instant (seconds since 1970 UTC) of this day in `timeZone`.
@@ -88,8 +89,9 @@ public struct CalendarDay: Hashable, Comparable, Sendable, CustomStringConvertib
     // Noon always exists and always lies inside the day, so startOfDay finds the right one.
     let noonUTC = dayNumber * 86_400 + 43_200
     let offset = timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(noonUTC)))
+    // checked: a zone offset; Int to Int64 widens
     let noon = Date(timeIntervalSince1970: Double(noonUTC - Int64(offset)))
-    return Int64(calendar.startOfDay(for: noon).timeIntervalSince1970.rounded())
+    return Instant.seconds(of: calendar.startOfDay(for: noon))
   }
 
   /// `2026-01-03`.

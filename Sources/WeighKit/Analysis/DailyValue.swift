@@ -65,6 +65,7 @@ public struct DailyValue: Equatable, Sendable {
   /// Seconds since local midnight as a wall clock in `timeZone` shows them.
   static func secondsIntoDay(_ instant: Int64, timeZone: TimeZone) -> Int64 {
     let offset = timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(instant)))
+    // checked: a zone offset; Int to Int64 widens
     return CalendarDay.floorModulo(instant + Int64(offset), 86_400)
   }
 }

@@ -47,6 +47,7 @@ public struct GoalProjection: Equatable, Sendable {
       if (distance > 0) == (slope > 0) {
         status = .movingAway
       } else {
+        // checked: clamped to 0…1e9 on this line
         let days = Int((abs(distance / slope)).rounded(.down).clamped(to: 0...1e9))
         let date = lastDay.adding(days: days)
         status =

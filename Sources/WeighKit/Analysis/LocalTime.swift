@@ -12,8 +12,9 @@ public struct LocalTime: Equatable, Sendable {
   /// The wall-clock reading of `instant` (seconds since 1970 UTC) in `timeZone`.
   public init(instant: Int64, timeZone: TimeZone) {
     let offset = timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(instant)))
-    let local = instant + Int64(offset)
+    let local = instant + Int64(offset)  // checked: a zone offset; Int to Int64 widens
     day = CalendarDay(dayNumber: CalendarDay.floorDivide(local, 86_400))
+    // checked: a second of the day, 0…86399
     secondsIntoDay = Int(CalendarDay.floorModulo(local, 86_400))
     offsetSeconds = offset
   }

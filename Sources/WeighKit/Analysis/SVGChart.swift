@@ -155,6 +155,7 @@ public struct SVGChart: Sendable {
 
   private func dateAxis(_ frame: Frame, lastDay: CalendarDay) -> [String] {
     // At most one tick label per 90 pixels, on a whole number of days (weeks when long).
+    // checked: the frame is a few thousand points wide
     let maxTicks = max(Int((frame.right - frame.left) / 90), 2)
     var every = 1
     for candidate in [1, 2, 7, 14, 28, 56, 91, 182, 364] {

@@ -61,11 +61,12 @@ public struct TerminalChart: Sendable {
     let pixelsWide = plotWidth * dotsX
     let pixelsHigh = height * dotsY
     func pixelX(_ day: CalendarDay) -> Int {
-      Int((Double(firstDay.days(to: day)) / Double(span) * Double(pixelsWide - 1)).rounded())
+      let position = Double(firstDay.days(to: day)) / Double(span) * Double(pixelsWide - 1)
+      return Int(rounding: position, clampedTo: 0...max(pixelsWide - 1, 0))
     }
     func pixelY(_ value: Double) -> Int {
       let fraction = (bounds.high - value) / (bounds.high - bounds.low)
-      return min(max(Int((fraction * Double(pixelsHigh - 1)).rounded()), 0), pixelsHigh - 1)
+      return Int(rounding: fraction * Double(pixelsHigh - 1), clampedTo: 0...max(pixelsHigh - 1, 0))
     }
     var dots = Array(repeating: Array(repeating: false, count: pixelsWide), count: pixelsHigh)
     var previous: (x: Int, y: Int)?

@@ -22,7 +22,7 @@ public enum WeightText {
   /// `175 cm` for kilogram users, `5 ft 9 in` for pound and stone users.
   public static func height(meters: Double, unit: DisplayUnit) -> String {
     if unit == .kg { return DisplayUnit.formatNumber(meters * 100, decimals: 0) + " cm" }
-    let inches = Int((meters / 0.0254).rounded())
+    let inches = Int(rounding: meters / 0.0254, clampedTo: 0...1_000_000)
     return "\(inches / 12) ft \(inches % 12) in"
   }
 

@@ -15,9 +15,11 @@ extension CommandTable {
       summary: "move the clock forward, running every event that falls due on the way",
       example: "advance 1d",
       parse: { cursor throws(Diagnostic) in
+        let first = cursor.peek()
         let duration = try cursor.readDuration()
+        let span = cursor.span(from: first!, to: cursor.tokens[cursor.index - 1])
         try cursor.expectEnd(after: "the duration")
-        return AdvanceCommand(duration: duration)
+        return AdvanceCommand(duration: duration, span: span)
       }),
     CommandSpec(
       name: "now", group: .clock, usage: ["now"], summary: "print the clock", example: "now",
@@ -30,6 +32,7 @@ extension CommandTable {
       summary: "seed the random generator of simulations and new UUIDs", example: "seed 42",
       parse: { cursor throws(Diagnostic) in
         let token = cursor.peek()
+        // checked: parses text, nil when out of range
         guard let token, token.kind == .word, let value = UInt64(token.text) else {
           throw cursor.error("expected a seed such as 42, \(cursor.got(token))", at: token)
         }
@@ -53,9 +56,14 @@ struct ClockCommand: Executable {
 /// `advance <duration>`
 struct AdvanceCommand: Executable {
   var duration: TimeSpan
+  var span: SourceSpan
 
   func execute(in session: Session) throws(Diagnostic) {
-    let target = session.now + duration.seconds
+    guard let target = Instant.adding(duration, to: session.now) else {
+      throw Diagnostic(
+        "the clock cannot pass 9999-12-31; advance by less than \(duration.description)",
+        at: span)
+    }
     // Events on the way print their own lines; moving the clock itself is silent.
     session.virtualNow = target
   }

@@ -36,6 +36,9 @@ struct SimulateCommand: Executable {
   var stopName: String?
   var span: SourceSpan
 
+  /// A larger drift leaves the range of valid weights within a day.
+  static let largestDriftKilogramsPerDay = 1000.0
+
   static func parse(_ cursor: inout ArgumentCursor) throws(Diagnostic) -> SimulateCommand {
     let first = cursor.peek()
     let kind = try cursor.expect(
@@ -93,28 +96,47 @@ struct SimulateCommand: Executable {
           try WeightRule.validate(kilograms, at: weightSpan)
           command.start = kilograms
         } else {
-          command.start = try cursor.readQuantity(
+          let startToken = cursor.peek()
+          let level = try cursor.readQuantity(
             [.glucose], expected: "a glucose value such as 110mg/dL"
           ).value
+          command.start = try Measure.glucose.validate(
+            level, at: cursor.span(from: startToken!, to: cursor.tokens[cursor.index - 1]))
         }
       case "drift":
-        command.drift =
+        let driftToken = cursor.peek()
+        let perDay =
           try cursor.readRate(.mass, expected: "a rate such as -0.5kg/w").perSecond * 86_400
+        guard abs(perDay) <= Self.largestDriftKilogramsPerDay else {
+          throw Diagnostic(
+            "a drift must be at most 1000 kg a day either way; write a smaller rate such as -0.5kg/w",
+            at: cursor.span(from: driftToken!, to: cursor.tokens[cursor.index - 1]))
+        }
+        command.drift = perDay
       case "noise":
-        command.noise =
+        let noiseToken = cursor.peek()
+        let noise =
           kind == "scale"
           ? try cursor.readWeight("a noise such as 0.3kg").kilograms
           : try cursor.readQuantity([.glucose], expected: "a noise such as 15mg/dL").value
+        let measure: Measure = kind == "scale" ? .mass : .glucose
+        guard noise >= 0, noise <= measure.limits.upperBound else {
+          throw Diagnostic(
+            "a noise must be from 0 to \(DisplayUnit.formatNumber(measure.limits.upperBound, decimals: 0)) \(measure.unit)",
+            at: cursor.span(from: noiseToken!, to: cursor.tokens[cursor.index - 1]))
+        }
+        command.noise = noise
       case "mean":
         let meanToken = cursor.peek()
-        guard let meanToken,
-          let value = Double(meanToken.text.replacingOccurrences(of: "steps", with: "")), value >= 0
+        let text = meanToken?.text.lowercased() ?? ""
+        guard let meanToken, meanToken.kind == .word,
+          let value = DecimalText.parse(text.hasSuffix("steps") ? text.dropLast(5) : text[...])
         else {
           throw cursor.error(
             "expected a mean step count such as 8000, \(cursor.got(meanToken))", at: meanToken)
         }
+        command.mean = try Measure.steps.validate(value, at: cursor.span(meanToken))
         _ = cursor.next()
-        command.mean = value
       case "source": command.source = try cursor.readString("a source name such as Withings")
       case "device": command.device = try cursor.readString("a device name such as \"Body+\"")
       default: command.name = try cursor.readString("a name for the simulation")
@@ -133,9 +155,9 @@ struct SimulateCommand: Executable {
       }
       for simulation in health.simulations {
         let definition = simulation.definition
-        let next = Int64(simulation.nextReading.timeIntervalSince1970)
+        let next = Instant.seconds(of: simulation.nextReading)
         session.print(
-          "\(definition.name)  \(definition.model.sampleType.rawValue)  every \(TimeSpan(seconds: Int64(definition.interval)).description)  next \(session.zone.minuteText(next))  \(simulation.readings) readings  source \(definition.source.name)"
+          "\(definition.name)  \(definition.model.sampleType.rawValue)  every \((TimeSpan(checkedSeconds: definition.interval) ?? .maximum).description)  next \(session.zone.minuteText(next))  \(simulation.readings) readings  source \(definition.source.name)"
         )
       }
     case "stop":
@@ -197,7 +219,7 @@ struct SimulateCommand: Executable {
     do throws(HealthError) { try health.startSimulation(definition) } catch {
       throw Diagnostic("cannot start the simulation: \(Session.describe(error))", at: span)
     }
-    let first = Int64(definition.firstReading.timeIntervalSince1970)
+    let first = Instant.seconds(of: definition.firstReading)
     session.print(
       "simulating \(kind) \"\(chosen)\" every \(interval.description), first reading \(session.zone.minuteText(first))"
     )

@@ -170,6 +170,11 @@ struct ImportCommand: Executable {
         kind: .unreadableInput)
     }
     let plan = try ImportPlan(result, into: session.entries(), session: session)
+    if let highest = plan.entries.last?.id, !Entry.isValidNumber(highest) {
+      throw Diagnostic(
+        "cannot import \(path): the log would pass the highest entry number, \(ValueLimits.entryNumber.upperBound); nothing was imported",
+        at: pathSpan)
+    }
     try healthPlan?.decide(in: session)
     if !plan.entries.isEmpty, let note = unitWarning(format: format, result: result) {
       session.report(Diagnostic(note, at: unitSpan ?? pathSpan, severity: .warning))
@@ -339,7 +344,7 @@ struct ImportPlan {
   }
 
   /// Larger numbers from a file are replaced, so numbering stays far from overflow.
-  static let largestKeptID = Int(Int32.max)
+  static let largestKeptID = ValueLimits.entryNumber.upperBound
 
   struct PresenceKey: Hashable {
     var source: String

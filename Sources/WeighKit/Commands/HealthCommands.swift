@@ -82,23 +82,20 @@ struct HealthAddCommand: Executable {
       try WeightRule.validate(quantity.value, at: span)
       command = HealthAddCommand(type: .bodyMass, value: quantity.value, valueSpan: span)
     case .glucose:
-      guard quantity.value > 0, quantity.value < 2000 else {
-        throw Diagnostic("a glucose reading must be between 0 and 2000 mg/dL", at: span)
-      }
+      try Measure.glucose.validate(quantity.value, at: span)
       command = HealthAddCommand(type: .bloodGlucose, value: quantity.value, valueSpan: span)
     case .count:
-      guard quantity.value >= 0 else {
-        throw Diagnostic("a step count cannot be negative", at: span)
-      }
+      try Measure.steps.validate(quantity.value, at: span)
       command = HealthAddCommand(type: .stepCount, value: quantity.value, valueSpan: span)
     case .energy:
-      guard quantity.value >= 0 else { throw Diagnostic("energy cannot be negative", at: span) }
+      try Measure.energy.validate(quantity.value, at: span)
       command = HealthAddCommand(type: .activeEnergyBurned, value: quantity.value, valueSpan: span)
     default:
       guard cursor.take("exercise") else {
         throw Diagnostic(
           "a time is exercise time: write \(first!.text) exercise", at: span)
       }
+      try Measure.exerciseMinutes.validate(quantity.value / 60, at: span)
       command = HealthAddCommand(
         type: .appleExerciseTime, value: quantity.value / 60, valueSpan: span)
     }
@@ -121,12 +118,15 @@ struct HealthAddCommand: Executable {
         command.syncID = try cursor.readString("a sync identifier such as w-17")
         try cursor.expect("version", in: "sync-id <id> version <n>")
         let versionToken = cursor.peek()
-        guard let versionToken, let version = Double(versionToken.text) else {
+        guard let versionToken, versionToken.kind == .word,
+          let version = DecimalText.parseWhole(versionToken.text, in: ValueLimits.syncVersion)
+        else {
           throw cursor.error(
-            "expected a sync version such as 2, \(cursor.got(versionToken))", at: versionToken)
+            "expected a sync version: a whole number from 0 to \(ValueLimits.syncVersion.upperBound) such as 2, \(cursor.got(versionToken))",
+            at: versionToken)
         }
         _ = cursor.next()
-        command.syncVersion = version
+        command.syncVersion = Double(version)
       } else {
         throw cursor.error(
           "expected at, source, device, user-entered or sync-id, \(cursor.got(token))", at: token)
@@ -196,7 +196,7 @@ struct HealthDeleteCommand: Executable {
     do throws(HealthError) { _ = try health.deleteAsOwner([sample.uuid!]) } catch {
       throw Diagnostic("Health refused the deletion: \(Session.describe(error))", at: span)
     }
-    let start = Int64(sample.startDate.timeIntervalSince1970.rounded(.down))
+    let start = sample.startInstant
     session.print(
       "deleted \(sample.uuid!.shortText) \(session.zone.minuteText(start)) \(session.describe(sample))"
     )
@@ -251,14 +251,14 @@ struct HealthListCommand: Executable {
     let type = Self.kinds.first { $0.0 == kind }!.1
     let samples = range.select(
       health.allSamples(of: type),
-      instant: { Int64($0.startDate.timeIntervalSince1970.rounded(.down)) },
+      instant: \.startInstant,
       in: session)
     guard !samples.isEmpty else {
       session.print("no \(kind) samples")
       return
     }
     for sample in samples {
-      let start = Int64(sample.startDate.timeIntervalSince1970.rounded(.down))
+      let start = sample.startInstant
       var line =
         "\(sample.uuid!.shortText)  \(session.zone.minuteText(start))  \(session.describeValue(sample))"
       line += "  \(sample.source?.name ?? "unknown")"

@@ -88,6 +88,11 @@ struct LogCommand: Executable {
     let at = instant ?? session.now
     try FutureRule.check(at, at: instantSpan ?? weightSpan, in: session)
     let id = session.nextEntryID
+    guard Entry.isValidNumber(id) else {
+      throw Diagnostic(
+        "the log has used every entry number up to \(ValueLimits.entryNumber.upperBound); no entry can be added",
+        at: weightSpan)
+    }
     let entry = Entry(
       id: id, instant: at, kilograms: kilograms, origin: .manual, source: "weigh",
       note: note.flatMap { $0.isEmpty ? nil : $0 })
@@ -137,7 +142,12 @@ struct EditCommand: Executable {
       entry.instant = instant
     }
     if let note { entry.note = note.isEmpty ? nil : note }
-    entry.revision += 1
+    guard let revision = Entry.revision(after: entry.revision) else {
+      throw Diagnostic(
+        "#\(entry.id) has reached the highest revision, \(ValueLimits.revision.upperBound); delete it and log it again",
+        at: referenceSpan)
+    }
+    entry.revision = revision
     if let kilograms, let weightSpan, let warning = WeightRule.warning(kilograms, at: weightSpan) {
       session.report(warning)
     }
@@ -222,7 +232,10 @@ struct UndoCommand: Executable {
         if let now = Session.find(restored.id, in: current), let pushed = now.pushedUUID {
           restored.pushedUUID = pushed
           restored.pushedRevision = now.pushedRevision
-          restored.revision = max(restored.revision, now.revision) + 1
+          // At the highest revision the undo still applies; the next push then keeps
+          // Health's copy, as it has the same revision.
+          let newest = max(restored.revision, now.revision)
+          restored.revision = Entry.revision(after: newest) ?? newest
         } else if Session.find(restored.id, in: current) == nil, let pushed = restored.pushedUUID,
           !session.app.pendingDeletes.contains(pushed)
         {

@@ -110,7 +110,7 @@ struct WorkoutCommand: Executable {
         "a workout count is a whole number of at least 1, such as 20; for 1.5 min write 90 s",
         at: countSpan)
     }
-    let count = Int(number.value)
+    let count = Int(number.value)  // checked: a whole number in 1…Int32.max, just above
     guard unit.duration(count: Double(count)) <= longestSeconds else {
       throw Diagnostic(
         "a workout lasts at most 24 hours; \(count) \(unit.rawValue) is \(durationText(unit.duration(count: Double(count))))",
@@ -171,7 +171,8 @@ struct WorkoutCommand: Executable {
 
   /// `40 s`, `5 min`, `1 min 30 s`, `2 h 5 min`.
   static func durationText(_ seconds: Double) -> String {
-    let whole = Int(seconds.rounded())
+    // Workouts last at most a day; a longer one from a file shows clamped rather than trap.
+    let whole = Int(min(max(seconds.rounded(), 0), 1e9))  // checked: clamped to 0…1e9
     if whole < 60 { return "\(whole) s" }
     var parts: [String] = []
     if whole >= 3600 { parts.append("\(whole / 3600) h") }
@@ -261,7 +262,7 @@ struct SummaryCommand: Executable {
 
 extension HealthSample {
   /// The start as seconds since 1970 UTC, rounded down.
-  var startInstant: Int64 { Int64(startDate.timeIntervalSince1970.rounded(.down)) }
+  var startInstant: Int64 { Instant.seconds(of: startDate) }
 }
 
 extension Session {
@@ -317,7 +318,7 @@ extension Session {
       ).merged
       if let value = glucose.mostRecent, let interval = glucose.mostRecentDateInterval {
         summary.glucose = value
-        summary.glucoseInstant = Int64(interval.start.timeIntervalSince1970.rounded(.down))
+        summary.glucoseInstant = Instant.seconds(of: interval.start)
       }
       summary.steps = try sum(.stepCount)
       summary.activeEnergyKilocalories = try sum(.activeEnergyBurned)

@@ -196,7 +196,7 @@ enum FileProblem {
     if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError,
       underlying.domain == NSPOSIXErrorDomain
     {
-      return String(cString: strerror(Int32(underlying.code))).lowercased()
+      return String(cString: strerror(Int32(clamping: underlying.code))).lowercased()
     }
     return nsError.localizedDescription.lowercased()
   }

@@ -202,7 +202,7 @@ struct ShowSettings: Executable {
     let knobs: [(String, String)] = [
       ("entitlement", health.hasBackgroundDeliveryEntitlement ? "on" : "off"),
       ("spurious", health.spuriousForegroundFire ? "on" : "off"),
-      ("backoff", TimeSpan(seconds: Int64(health.retryBackoff)).description),
+      ("backoff", (TimeSpan(checkedSeconds: health.retryBackoff) ?? .maximum).description),
       ("platform", health.platform == .watchOS ? "watchos" : "ios"),
     ]
     let width = rows.map(\.0.count).max()!
@@ -214,13 +214,9 @@ struct ShowSettings: Executable {
 
 /// The validation every weight goes through (LANGUAGE.md §2).
 enum WeightRule {
-  /// Fails outside (0, 1000] kg.
+  /// Fails outside (0, 1000] kg (``Measure/mass``).
   static func validate(_ kilograms: Double, at span: SourceSpan) throws(Diagnostic) {
-    guard kilograms > 0, kilograms <= 1000 else {
-      throw Diagnostic(
-        "a weight must be more than 0 kg and at most 1000 kg, got \(DisplayUnit.formatNumber(kilograms, decimals: 1)) kg",
-        at: span)
-    }
+    try Measure.mass.validate(kilograms, at: span)
   }
 
   /// A warning for a weight outside 20–350 kg, which is accepted.

@@ -70,13 +70,15 @@ enum HealthExportMapping {
 
   /// A number as short as reads back exactly: `70`, `68.5`, `0.1`.
   static func number(_ value: Double) -> String {
-    if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
+    if value == value.rounded(), abs(value) < 1e15, let whole = Int64(exactly: value) {
+      return String(whole)
+    }
     return "\(value)"
   }
 
   static func exportDate(_ date: Date, _ timeZone: TimeZone) -> HealthExportDate {
     HealthExportDate(
-      instant: Int64(date.timeIntervalSince1970.rounded(.down)), timeZone: timeZone)
+      instant: Instant.seconds(of: date), timeZone: timeZone)
   }
 
   // MARK: Export items to samples
@@ -127,21 +129,26 @@ enum HealthExportMapping {
       throw ImportRejection(
         line: line, reason: "\(name) with \(written); expected \(expectedUnits(type))")
     }
-    guard let text = record.value, let number = Double(text), number.isFinite else {
+    guard let text = record.value, let number = DecimalText.parseJSONNumber(text) else {
       throw ImportRejection(
         line: line, reason: "\(name) value '\(record.value ?? "")' is not a number")
     }
     let value = number * unit.canonicalFactor / type.canonicalUnit.canonicalFactor
-    switch type {
-    case .bloodGlucose:
-      guard value > 0, value < 2000 else {
-        throw ImportRejection(
-          line: line, reason: "glucose \(text) \(unitText) is outside 0–2000 mg/dL")
+    let measure: Measure? =
+      switch type {
+      case .bodyMass: .mass
+      case .bloodGlucose: .glucose
+      case .stepCount: .steps
+      case .activeEnergyBurned: .energy
+      case .appleExerciseTime: .exerciseMinutes
+      case .workout: nil
       }
-    default:
-      guard value >= 0 else {
-        throw ImportRejection(line: line, reason: "\(name) \(text) is negative")
-      }
+    if let measure, !measure.contains(value) {
+      throw ImportRejection(
+        line: line,
+        reason:
+          "\(name) \(text) \(unitText) is out of range: \(measure.noun) must be \(measure.rangeText)"
+      )
     }
     guard record.endDate.instant >= record.startDate.instant else {
       throw ImportRejection(line: line, reason: "\(name) ends before it starts")
@@ -175,6 +182,11 @@ enum HealthExportMapping {
         )
       }
       seconds = minutes * 60
+      guard seconds <= Double(ValueLimits.durationSeconds.upperBound) else {
+        throw ImportRejection(
+          line: line,
+          reason: "workout duration '\(workout.duration ?? "")' is longer than 1000 years")
+      }
     } else {
       seconds = Double(workout.endDate.instant - workout.startDate.instant)
     }
@@ -231,7 +243,7 @@ enum HealthExportMapping {
   static func metadata(_ entries: [HealthExportMetadataEntry]) -> Metadata {
     var metadata: Metadata = [:]
     for entry in entries {
-      if numericKeys.contains(entry.key), let number = Double(entry.value) {
+      if numericKeys.contains(entry.key), let number = DecimalText.parseJSONNumber(entry.value) {
         metadata[entry.key] = .number(number)
       } else {
         metadata[entry.key] = .string(entry.value)
@@ -277,7 +289,7 @@ enum HealthExportMapping {
     what: String, line: Int
   ) throws(ImportRejection) -> Double? {
     guard let text else { return nil }
-    guard let number = Double(text), number.isFinite, number >= 0,
+    guard let number = DecimalText.parseJSONNumber(text), number >= 0,
       let unit = HealthUnit(from: unit ?? defaultUnit), unit.dimension == target.dimension
     else {
       throw ImportRejection(
@@ -291,7 +303,7 @@ enum HealthExportMapping {
   {
     guard let text else { return nil }
     let metres: [String: Double] = ["m": 1, "km": 1000, "mi": 1609.344, "yd": 0.9144, "ft": 0.3048]
-    guard let number = Double(text), number.isFinite, number >= 0,
+    guard let number = DecimalText.parseJSONNumber(text), number >= 0,
       let factor = metres[unit ?? "km"]
     else {
       throw ImportRejection(

@@ -7,13 +7,15 @@ public enum WeighFileInstant {
     let (days, second) = HealthExportDate.floorDivide(instant, 86_400)
     let (year, month, day) = HealthExportDate.civil(fromDays: days)
     let p = HealthExportDate.pad
+    // checked: a second of the day, 0…86399
     return "\(p(year, 4))-\(p(month, 2))-\(p(day, 2))T\(p(Int(second / 3600), 2)):"
+      // checked: a second of the day, 0…86399
       + "\(p(Int(second / 60 % 60), 2)):\(p(Int(second % 60), 2))Z"
   }
 
   /// The instant of `yyyy-MM-ddTHH:mm:ssZ` or of an integer; nil otherwise.
   public static func parse(_ text: String) -> Int64? {
-    if let seconds = Int64(text) { return seconds }
+    if let seconds = Int64(text) { return seconds }  // checked: parses text, nil when out of range
     guard text.count == 20, text.hasSuffix("Z") else { return nil }
     let parts = text.dropLast().split(separator: "T")
     guard parts.count == 2, let (year, month, day) = LocalDateTime.isoDate(parts[0]),

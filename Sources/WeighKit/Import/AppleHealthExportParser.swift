@@ -432,9 +432,9 @@ public final class AppleHealthExportParser {
         let c = p[k]
         let digit: UInt32
         switch c {
-        case 0x30...0x39: digit = UInt32(c - 0x30)
-        case 0x61...0x66 where hex: digit = UInt32(c - 0x61 + 10)
-        case 0x41...0x46 where hex: digit = UInt32(c - 0x41 + 10)
+        case 0x30...0x39: digit = UInt32(c - 0x30)  // checked: a hex digit
+        case 0x61...0x66 where hex: digit = UInt32(c - 0x61 + 10)  // checked: a hex digit
+        case 0x41...0x46 where hex: digit = UInt32(c - 0x41 + 10)  // checked: a hex digit
         default: return nil
         }
         scalar = scalar * (hex ? 16 : 10) + digit
@@ -454,23 +454,23 @@ public final class AppleHealthExportParser {
     }
   }
 
-  /// Appends the UTF-8 encoding of a valid scalar.
+  /// Appends the UTF-8 encoding of a valid scalar (each byte fits: the branch bounds it).
   static func appendUTF8(_ scalar: UInt32, to bytes: inout [UInt8]) {
     switch scalar {
     case 0..<0x80:
-      bytes.append(UInt8(scalar))
+      bytes.append(UInt8(truncatingIfNeeded: scalar))
     case 0x80..<0x800:
-      bytes.append(UInt8(0xC0 | scalar >> 6))
-      bytes.append(UInt8(0x80 | scalar & 0x3F))
+      bytes.append(UInt8(truncatingIfNeeded: 0xC0 | scalar >> 6))
+      bytes.append(UInt8(truncatingIfNeeded: 0x80 | scalar & 0x3F))
     case 0x800..<0x10000:
-      bytes.append(UInt8(0xE0 | scalar >> 12))
-      bytes.append(UInt8(0x80 | scalar >> 6 & 0x3F))
-      bytes.append(UInt8(0x80 | scalar & 0x3F))
+      bytes.append(UInt8(truncatingIfNeeded: 0xE0 | scalar >> 12))
+      bytes.append(UInt8(truncatingIfNeeded: 0x80 | scalar >> 6 & 0x3F))
+      bytes.append(UInt8(truncatingIfNeeded: 0x80 | scalar & 0x3F))
     default:
-      bytes.append(UInt8(0xF0 | scalar >> 18))
-      bytes.append(UInt8(0x80 | scalar >> 12 & 0x3F))
-      bytes.append(UInt8(0x80 | scalar >> 6 & 0x3F))
-      bytes.append(UInt8(0x80 | scalar & 0x3F))
+      bytes.append(UInt8(truncatingIfNeeded: 0xF0 | scalar >> 18))
+      bytes.append(UInt8(truncatingIfNeeded: 0x80 | scalar >> 12 & 0x3F))
+      bytes.append(UInt8(truncatingIfNeeded: 0x80 | scalar >> 6 & 0x3F))
+      bytes.append(UInt8(truncatingIfNeeded: 0x80 | scalar & 0x3F))
     }
   }
 

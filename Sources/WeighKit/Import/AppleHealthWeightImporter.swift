@@ -59,7 +59,7 @@ public enum AppleHealthWeightImporter {
       throw ImportRejection(
         line: line, reason: "unit '\(unitText)' is not a mass unit; expected kg, lb, g or st")
     }
-    guard let text = record.value, let value = Double(text) else {
+    guard let text = record.value, let value = DecimalText.parseJSONNumber(text) else {
       throw ImportRejection(
         line: line, reason: "body mass value '\(record.value ?? "")' is not a number")
     }

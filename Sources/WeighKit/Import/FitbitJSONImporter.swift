@@ -26,8 +26,13 @@ public enum FitbitJSONImporter {
           throw ImportRejection(
             line: log.line, reason: "expected an object with weight, date and time")
         }
-        guard let weightNode = log.value["weight"], let weight = weightNode.number else {
+        guard let weightNode = log.value["weight"], case .number(let written) = weightNode.value
+        else {
           throw ImportRejection(line: log.line, reason: "no numeric \"weight\" in this log")
+        }
+        guard let weight = weightNode.number else {
+          throw ImportRejection(
+            line: log.line, reason: "weight \(written) is too small or too large to be a weight")
         }
         let dateText = log.value["date"]?.string ?? ""
         guard

@@ -17,19 +17,21 @@ public struct HealthExportDate: Hashable, Sendable, CustomStringConvertible {
   /// +0200 in summer for Europe/Amsterdam).
   public init(instant: Int64, timeZone: TimeZone) {
     let offset = timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(instant)))
+    // checked: a zone offset, within ±18 h
     self.init(instant: instant, offsetSeconds: Int32(offset))
   }
 
   /// `2026-01-03 07:30:00 +0100`.
   public var description: String {
-    let local = instant + Int64(offsetSeconds)
+    let local = instant + Int64(offsetSeconds)  // checked: Int32 to Int64 widens
     let (days, secondOfDay) = Self.floorDivide(local, 86_400)
     let (year, month, day) = Self.civil(fromDays: days)
     let sign = offsetSeconds < 0 ? "-" : "+"
-    let offsetMinutes = abs(Int(offsetSeconds)) / 60
+    let offsetMinutes = abs(Int(offsetSeconds)) / 60  // checked: Int32 to Int widens
     return "\(Self.pad(year, 4))-\(Self.pad(month, 2))-\(Self.pad(day, 2)) "
+      // checked: a second of the day, 0…86399
       + "\(Self.pad(Int(secondOfDay / 3600), 2)):\(Self.pad(Int(secondOfDay / 60 % 60), 2)):"
-      + "\(Self.pad(Int(secondOfDay % 60), 2)) \(sign)"
+      + "\(Self.pad(Int(secondOfDay % 60), 2)) \(sign)"  // checked: a second of the day, 0…86399
       + "\(Self.pad(offsetMinutes / 60, 2))\(Self.pad(offsetMinutes % 60, 2))"
   }
 
@@ -44,7 +46,7 @@ public struct HealthExportDate: Hashable, Sendable, CustomStringConvertible {
     func digits(_ start: Int, _ count: Int) -> Int? {
       var value = 0
       for index in start..<(start + count) {
-        let digit = Int(bytes[index]) &- 0x30
+        let digit = Int(bytes[index]) &- 0x30  // checked: a byte
         guard digit >= 0, digit <= 9 else { return nil }
         value = value * 10 + digit
       }
@@ -62,7 +64,8 @@ public struct HealthExportDate: Hashable, Sendable, CustomStringConvertible {
     let offset = (offsetHours * 3600 + offsetMinutes * 60) * (signByte == 0x2D ? -1 : 1)
     let local =
       days(year: year, month: month, day: day) * 86_400
-      + Int64(hour * 3600 + minute * 60 + second)
+      + Int64(hour * 3600 + minute * 60 + second)  // checked: Int to Int64 widens
+    // checked: an offset of at most ±99:59, from 2+2 digits
     return HealthExportDate(instant: local - Int64(offset), offsetSeconds: Int32(offset))
   }
 
@@ -74,11 +77,11 @@ public struct HealthExportDate: Hashable, Sendable, CustomStringConvertible {
 
   /// Days since 1970-01-01 of a proleptic Gregorian date.
   static func days(year: Int, month: Int, day: Int) -> Int64 {
-    let shiftedYear = Int64(month <= 2 ? year - 1 : year)
+    let shiftedYear = Int64(month <= 2 ? year - 1 : year)  // checked: Int to Int64 widens
     let era = (shiftedYear >= 0 ? shiftedYear : shiftedYear - 399) / 400
     let yearOfEra = shiftedYear - era * 400
-    let shiftedMonth = Int64(month > 2 ? month - 3 : month + 9)
-    let dayOfYear = (153 * shiftedMonth + 2) / 5 + Int64(day) - 1
+    let shiftedMonth = Int64(month > 2 ? month - 3 : month + 9)  // checked: Int to Int64 widens
+    let dayOfYear = (153 * shiftedMonth + 2) / 5 + Int64(day) - 1  // checked: Int to Int64 widens
     let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
     return era * 146_097 + dayOfEra - 719_468
   }
@@ -91,8 +94,9 @@ public struct HealthExportDate: Hashable, Sendable, CustomStringConvertible {
     let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
     let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
     let monthIndex = (5 * dayOfYear + 2) / 153
-    let day = Int(dayOfYear - (153 * monthIndex + 2) / 5 + 1)
-    let month = Int(monthIndex < 10 ? monthIndex + 3 : monthIndex - 9)
+    let day = Int(dayOfYear - (153 * monthIndex + 2) / 5 + 1)  // checked: a day of the month
+    let month = Int(monthIndex < 10 ? monthIndex + 3 : monthIndex - 9)  // checked: a month
+    // checked: a year of an instant in range
     let year = Int(yearOfEra + era * 400) + (month <= 2 ? 1 : 0)
     return (year, month, day)
   }

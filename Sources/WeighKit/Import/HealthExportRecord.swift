@@ -55,7 +55,7 @@ public struct HealthExportRecord: Hashable, Sendable {
   }
 
   /// The value as a number, when it is one.
-  public var numericValue: Double? { value.flatMap { Double($0) } }
+  public var numericValue: Double? { value.flatMap { DecimalText.parseJSONNumber($0) } }
 
   /// The value of the first metadata entry with `key`.
   public func metadataValue(_ key: String) -> String? {

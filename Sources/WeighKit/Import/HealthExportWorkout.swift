@@ -115,7 +115,7 @@ public struct HealthExportWorkout: Hashable, Sendable {
 
   /// The duration in minutes, when written in `min`, `s` or `hr`.
   public var durationMinutes: Double? {
-    guard let duration, let value = Double(duration) else { return nil }
+    guard let duration, let value = DecimalText.parseJSONNumber(duration) else { return nil }
     switch durationUnit ?? "min" {
     case "min": return value
     case "s": return value / 60

@@ -80,7 +80,7 @@ struct HealthImportPlan {
         continue
       }
       guard sample.startDate <= latest else {
-        let start = Int64(sample.startDate.timeIntervalSince1970.rounded(.down))
+        let start = Instant.seconds(of: sample.startDate)
         rejections.append(
           ImportRejection(
             line: line,
@@ -157,7 +157,7 @@ struct HealthImportPlan {
     init(_ type: SampleType, _ source: String, _ start: Date) {
       self.type = type
       self.source = source
-      self.start = Int64(start.timeIntervalSince1970.rounded(.down))
+      self.start = Instant.seconds(of: start)
     }
   }
 }

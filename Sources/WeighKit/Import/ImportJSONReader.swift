@@ -29,8 +29,10 @@ public struct JSONNode: Hashable, Sendable {
 
   /// The string, if this is one.
   public var string: String? { if case .string(let text) = value { text } else { nil } }
-  /// The number, if this is one.
-  public var number: Double? { if case .number(let text) = value { Double(text) } else { nil } }
+  /// The number, if this is one and it is finite and not subnormal (``DecimalText``).
+  public var number: Double? {
+    if case .number(let text) = value { DecimalText.parseJSONNumber(text) } else { nil }
+  }
   /// Whether this is `null`.
   public var isNull: Bool { value == .null }
 }

@@ -28,13 +28,13 @@ public struct ImportedWeight: Equatable, Sendable {
 
   /// Weights above this are rejected (Health Connect's limit; the heaviest person recorded
   /// weighed about 635 kg).
-  public static let maximumKilograms = 1000.0
+  public static let maximumKilograms = ValueLimits.kilograms.upperBound
 
   /// Checks a converted weight; the reason names the unit it was written in.
   static func validate(kilograms: Double, written text: String, unit: MassUnit, line: Int)
     throws(ImportRejection) -> Double
   {
-    guard kilograms.isFinite, kilograms > 0, kilograms <= maximumKilograms else {
+    guard Measure.mass.contains(kilograms) else {
       throw ImportRejection(
         line: line,
         reason: "weight \(text) \(unit.rawValue) is outside 0–1000 kg; check the value and its unit"

@@ -26,7 +26,7 @@ public struct LocalDateTime: Hashable, Sendable {
   /// Seconds since 1970 UTC if this wall-clock time were in UTC.
   public var utcSeconds: Int64 {
     HealthExportDate.days(year: year, month: month, day: day) * 86_400
-      + Int64(hour * 3600 + minute * 60 + second)
+      + Int64(hour * 3600 + minute * 60 + second)  // checked: Int to Int64 widens
   }
 
   /// The instant this wall-clock time names in `timeZone` (for a time skipped by a clock
@@ -34,9 +34,9 @@ public struct LocalDateTime: Hashable, Sendable {
   public func instant(in timeZone: TimeZone) -> Int64 {
     let local = utcSeconds
     let first = timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(local)))
-    let guess = local - Int64(first)
+    let guess = local - Int64(first)  // checked: Int to Int64 widens
     let second = timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(guess)))
-    return local - Int64(second)
+    return local - Int64(second)  // checked: Int to Int64 widens
   }
 
   /// Numbers separated by the given one-byte separators, e.g. `2026-01-03` with `-`.
@@ -48,6 +48,7 @@ public struct LocalDateTime: Hashable, Sendable {
     var index = 0
     for character in text {
       if index < separators.count, character == separators[index] {
+        // checked: parses text, nil when out of range
         guard widths[parts.count].contains(current.count), let value = Int(current) else {
           return nil
         }
@@ -61,7 +62,7 @@ public struct LocalDateTime: Hashable, Sendable {
       }
     }
     guard parts.count == separators.count, widths[parts.count].contains(current.count),
-      let value = Int(current)
+      let value = Int(current)  // checked: parses text, nil when out of range
     else { return nil }
     parts.append(value)
     return parts

@@ -68,7 +68,7 @@ public enum OpenScaleCSVImporter {
       do throws(ImportRejection) {
         let moment = try dateTime(row, columns)
         let cell = row[columns.weight]?.trimmingCharacters(in: .whitespaces) ?? ""
-        if let value = Double(cell), value == 0 {
+        if let value = DecimalText.parse(cell), value == 0 {
           throw ImportRejection(line: row.line, reason: "weight is 0, openScale's empty value")
         }
         let kilograms = try WeightValue.kilograms(cell, unit: weightUnit, line: row.line)

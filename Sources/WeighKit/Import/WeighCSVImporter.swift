@@ -56,14 +56,16 @@ struct WeighEntryFields {
   var pushedRevision: String?
 
   func entry(line: Int) throws(ImportRejection) -> Entry {
-    guard let id = Int(id) else {
+    // A number past the range is kept here and replaced by the import (largestKeptID).
+    guard let number = DecimalText.parseWhole(id, in: 0...Int64.max) else {
       throw ImportRejection(line: line, reason: "id '\(self.id)' is not a whole number")
     }
+    let id = Int(number)  // checked: Int64 and Int have one width
     guard let instant = WeighFileInstant.parse(instant) else {
       throw ImportRejection(
         line: line, reason: "instant '\(self.instant)' is not like 2026-01-03T06:30:00Z")
     }
-    guard let value = Double(kilograms) else {
+    guard let value = DecimalText.parseJSONNumber(kilograms) else {
       throw ImportRejection(line: line, reason: "kilograms '\(kilograms)' is not a number")
     }
     let checked = try ImportedWeight.validate(
@@ -72,19 +74,34 @@ struct WeighEntryFields {
       throw ImportRejection(
         line: line, reason: "origin '\(self.origin)' is not manual, health or import")
     }
-    guard let revision = Int(revision), revision >= 1 else {
-      throw ImportRejection(line: line, reason: "revision '\(self.revision)' is not 1 or more")
+    let revisions = Self.wholeRange(ValueLimits.revision)
+    guard let revisionValue = DecimalText.parseWhole(revision, in: revisions) else {
+      throw ImportRejection(
+        line: line,
+        reason:
+          "revision '\(self.revision)' is not a whole number from 1 to \(ValueLimits.revision.upperBound)"
+      )
     }
+    let revision = Int(revisionValue)  // checked: inside ValueLimits.revision
     var pushed: Int?
     if let pushedRevision {
-      guard let number = Int(pushedRevision) else {
+      guard let number = DecimalText.parseWhole(pushedRevision, in: revisions) else {
         throw ImportRejection(
-          line: line, reason: "pushed revision '\(pushedRevision)' is not a whole number")
+          line: line,
+          reason:
+            "pushed revision '\(pushedRevision)' is not a whole number from 1 to \(ValueLimits.revision.upperBound)"
+        )
       }
-      pushed = number
+      pushed = Int(number)  // checked: inside ValueLimits.revision
     }
     return Entry(
       id: id, instant: instant, kilograms: checked, origin: origin, source: source, note: note,
       revision: revision, healthUUID: healthUUID, pushedUUID: pushedUUID, pushedRevision: pushed)
+  }
+}
+
+extension WeighEntryFields {
+  static func wholeRange(_ range: ClosedRange<Int>) -> ClosedRange<Int64> {
+    Int64(range.lowerBound)...Int64(range.upperBound)  // checked: Int to Int64 widens
   }
 }

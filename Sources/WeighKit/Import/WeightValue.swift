@@ -10,8 +10,10 @@ enum WeightValue {
     guard !trimmed.isEmpty else {
       throw ImportRejection(line: line, reason: "no weight in this row")
     }
-    guard let value = Double(trimmed) else {
-      throw ImportRejection(line: line, reason: "weight '\(trimmed)' is not a number")
+    guard let value = DecimalText.parse(trimmed) else {
+      throw ImportRejection(
+        line: line,
+        reason: "weight \(trimmed.debugDescription) is not a decimal number such as 71.25")
     }
     return try ImportedWeight.validate(
       kilograms: unit.toKilograms(value), written: trimmed, unit: unit, line: line)

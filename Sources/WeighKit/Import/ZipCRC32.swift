@@ -1,3 +1,6 @@
+// checked-file: byte and table-index arithmetic on UInt8 and UInt32 only; every Int(…) and
+// UInt32(…) here widens a byte or an index masked to 0…255, so none can trap.
+
 /// The CRC-32 of zip entries (IEEE 802.3, reflected, polynomial 0xEDB88320), eight bytes a
 /// step.
 ///

@@ -58,3 +58,14 @@ extension Entry {
     origin == .manual && (pushedUUID == nil || (pushedRevision ?? 0) < revision)
   }
 }
+
+extension Entry {
+  /// The revision that follows `revision`, or nil at the end of ``ValueLimits/revision``.
+  public static func revision(after revision: Int) -> Int? {
+    let (next, overflow) = revision.addingReportingOverflow(1)
+    return !overflow && ValueLimits.revision.contains(next) ? next : nil
+  }
+
+  /// Whether `id` may number an entry (``ValueLimits/entryNumber``).
+  public static func isValidNumber(_ id: Int) -> Bool { ValueLimits.entryNumber.contains(id) }
+}

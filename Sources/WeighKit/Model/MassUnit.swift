@@ -45,19 +45,41 @@ public enum DisplayUnit: String, CaseIterable, Sendable, Codable {
   }
 
   /// A number rounded half away from zero to `decimals` places, without a trailing `-0`.
+  ///
+  /// Any Double is shown without trapping: magnitudes of 1e15 and more (where a fixed number
+  /// of decimals means nothing) show in Swift's shortest form (`9.2e+17`), and non-finite
+  /// values as `inf`, `-inf` or `nan`. `decimals` is clamped to 0…9.
   public static func formatNumber(_ value: Double, decimals: Int) -> String {
+    guard value.isFinite else { return value.isNaN ? "nan" : value < 0 ? "-inf" : "inf" }
+    guard abs(value) < largestFixed else {
+      // Whole numbers up to 2^63 (sync versions, counts) still show as written.
+      if decimals <= 0, let whole = Int64(exactly: value.rounded()) { return String(whole) }
+      return "\(value)"
+    }
+    let decimals = min(max(decimals, 0), 9)
     var scale = 1.0
     for _ in 0..<decimals { scale *= 10 }
-    // A tiny nudge so that 68.55 (stored as 68.54999…) shows as 68.6, as a person expects.
-    let nudged = value * scale * (1 + 1e-12)
+    // A tiny nudge so that 68.55 (stored as 68.54999…) shows as 68.6, as a person expects;
+    // capped, so that it never moves a large number by a whole unit.
+    let exact = value * scale
+    let nudge = min(abs(exact) * 1e-12, 1e-6)
+    let nudged = exact < 0 ? exact - nudge : exact + nudge
     var rounded = nudged.rounded(.toNearestOrAwayFromZero) / scale
     if rounded == 0 { rounded = 0 }
-    if decimals == 0 { return String(Int64(rounded)) }
+    // |value| < 1e15 and scale ≤ 1e9 keep every product below 1e24, but Int64 ends near
+    // 9.2e18: large values with many decimals lose their fraction instead of trapping.
+    let scaledMagnitude = (abs(rounded) * scale).rounded()
+    guard let scaled = Int64(exactly: scaledMagnitude), let unit = Int64(exactly: scale) else {
+      return "\(rounded.rounded())"
+    }
     let negative = rounded < 0
-    let scaled = Int64((abs(rounded) * scale).rounded())
-    let whole = scaled / Int64(scale)
-    var fraction = String(scaled % Int64(scale))
+    if decimals == 0 { return (negative ? "-" : "") + String(scaled) }
+    let whole = scaled / unit
+    var fraction = String(scaled % unit)
     while fraction.count < decimals { fraction = "0" + fraction }
     return (negative ? "-" : "") + "\(whole).\(fraction)"
   }
+
+  /// Magnitudes from here on are shown in exponent form.
+  static let largestFixed = 1e15
 }

@@ -4,7 +4,18 @@ extension ArgumentCursor {
   /// Reads an instant: `now`, `today`, `yesterday`, a date, a time, a date and a time
   /// (one word with `T`, or two words), with an optional offset (`Z`, `+01:00`).
   /// Without an offset it is read in the session's time zone.
+  /// Instants outside 1900-01-01 … 9999-12-31 (``ValueLimits/instant``) are an error.
   public mutating func readInstant() throws(Diagnostic) -> (instant: Int64, span: SourceSpan) {
+    let (instant, span) = try readAnyInstant()
+    guard Instant.isValid(instant) else {
+      throw Diagnostic(
+        "an instant must lie between \(Instant.rangeText) (UTC); give a date in that range",
+        at: span)
+    }
+    return (instant, span)
+  }
+
+  private mutating func readAnyInstant() throws(Diagnostic) -> (instant: Int64, span: SourceSpan) {
     let first = peek()
     guard let first, first.kind == .word else {
       throw error("expected \(Self.instantExample), \(got(first))", at: first)
@@ -44,6 +55,7 @@ extension ArgumentCursor {
     }
     let (secondOfDay, offset) = try parseTime(timeText, span: whole)
     if let offset {
+      // checked: Int to Int64 widens
       return (date.daysSinceEpoch * 86_400 + Int64(secondOfDay) - Int64(offset), whole)
     }
     return (clock.instant(of: date, secondOfDay: secondOfDay), whole)
@@ -61,6 +73,10 @@ extension ArgumentCursor {
     else {
       throw error(
         "expected a date such as 2026-01-03, today or yesterday, \(got(token))", at: token)
+    }
+    guard parsed.date.year >= 1900 else {
+      throw error(
+        "a date must lie between \(Instant.rangeText); give a date in that range", at: token)
     }
     index += 1
     return parsed.date
@@ -93,9 +109,9 @@ extension ArgumentCursor {
       bytes[0..<4].allSatisfy(isDigit), bytes[5..<7].allSatisfy(isDigit),
       bytes[8..<10].allSatisfy(isDigit)
     else { return nil }
-    let year = Int(String(decoding: bytes[0..<4], as: UTF8.self))!
-    let month = Int(String(decoding: bytes[5..<7], as: UTF8.self))!
-    let day = Int(String(decoding: bytes[8..<10], as: UTF8.self))!
+    let year = Int(String(decoding: bytes[0..<4], as: UTF8.self))!  // checked: parses 4 digits
+    let month = Int(String(decoding: bytes[5..<7], as: UTF8.self))!  // checked: parses 2 digits
+    let day = Int(String(decoding: bytes[8..<10], as: UTF8.self))!  // checked: parses 2 digits
     guard (1...12).contains(month) else {
       throw error("invalid date \"\(text.prefix(10))\": there is no month \(month)", at: token)
     }
@@ -125,6 +141,7 @@ extension ArgumentCursor {
       guard from + count <= bytes.count, bytes[from..<from + count].allSatisfy(isDigit) else {
         return nil
       }
+      // checked: parses at most 2 digits
       return Int(String(decoding: bytes[from..<from + count], as: UTF8.self))
     }
     guard let hour = number(0, 2), bytes.count >= 5, bytes[2] == UInt8(ascii: ":"),

@@ -39,11 +39,16 @@ extension ArgumentCursor {
     guard kinds.contains(unit.kind) else {
       throw Diagnostic("expected \(expected), \(got(first))", at: span(from: first, to: last))
     }
+    guard number.value.isFinite, (number.value * unit.factor).isFinite else {
+      throw Diagnostic(
+        "the number in \"\(first.text)\" is too large; \(expected)", at: span(from: first, to: last)
+      )
+    }
     var quantity = Quantity(value: number.value * unit.factor, kind: unit.kind, unit: unitText)
     // 11st 4lb and 5ft 6in are one quantity.
     let tail: String? = unitText == "st" ? "lb" : unitText == "ft" ? "in" : nil
     if let tail, let next = peek(), next.kind == .word, let part = NumberPrefix(next.text),
-      part.value >= 0
+      part.value >= 0, part.value.isFinite
     {
       var partUnit = String(part.unit).lowercased()
       var consumed = 1
@@ -88,7 +93,12 @@ extension ArgumentCursor {
     guard quantity.value >= 0 else {
       throw error("a duration cannot be negative; write a positive one such as 1d", at: start)
     }
-    return TimeSpan(seconds: Int64(quantity.value.rounded()))
+    guard let span = TimeSpan(checkedSeconds: quantity.value) else {
+      throw Diagnostic(
+        "a duration must be at most \(TimeSpan.maximumText); write a shorter one",
+        at: self.span(from: start!, to: tokens[index - 1]))
+    }
+    return span
   }
 
   /// Reads a rate: a quantity of `kind` per duration (`-0.5kg/w`, `-0.1 kg/d`).
@@ -111,7 +121,13 @@ extension ArgumentCursor {
     else {
       throw Diagnostic("expected \(expected), \(got(first))", at: span(from: first, to: last))
     }
-    return Rate(perSecond: number.value * unit.factor / per, kind: kind)
+    let perSecond = number.value * unit.factor / per
+    guard perSecond.isFinite else {
+      throw Diagnostic(
+        "the number in \"\(first.text)\" is too large; \(expected)", at: span(from: first, to: last)
+      )
+    }
+    return Rate(perSecond: perSecond, kind: kind)
   }
 
   /// Reads a whole number.
@@ -119,6 +135,7 @@ extension ArgumentCursor {
     throws(Diagnostic) -> Int
   {
     let token = peek()
+    // checked: parses text, nil when out of range
     guard let token, token.kind == .word, let value = Int(token.text) else {
       throw error("expected \(expected), \(got(token))", at: token)
     }
@@ -145,6 +162,7 @@ extension ArgumentCursor {
   /// Reads `#12` or `last`.
   public mutating func readEntryReference() throws(Diagnostic) -> (EntryReference, SourceSpan) {
     let token = peek()
+    // checked: parses text, nil when out of range
     if let token, token.kind == .entryReference, let number = Int(token.text) {
       index += 1
       return (.number(number), span(token))

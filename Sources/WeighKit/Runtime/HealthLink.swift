@@ -123,8 +123,10 @@ final class HealthLink {
         case .deletion(let record, _)? = health.record(at: position)
       else { return }
       removed.insert(old)
+      // checked: positions stay below 2^53; Int and Int64 have one width
       changes.append(.remove(table: HealthRecordCodec.tableName, id: Int(old)))
       if record.syncIdentifier != nil {
+        // checked: positions stay below 2^53; Int and Int64 have one width
         changes.append(.remove(table: HealthSyncIndexCodec.tableName, id: Int(old)))
       }
       changes.append(.put(StoreRow(HealthRecordCodec.self, .deletion(record, position: position))))
@@ -133,11 +135,13 @@ final class HealthLink {
       let dropped = deletions.filter { before == nil || $0.date < before! }
       deletions.removeAll { before == nil || $0.date < before! }
       for item in dropped {
+        // checked: positions stay below 2^53; Int and Int64 have one width
         changes.append(.remove(table: HealthRecordCodec.tableName, id: Int(item.position)))
       }
     case .deletedObjectsTrimmed(let keeping):
       let dropCount = max(0, deletions.count - keeping)
       for item in deletions.prefix(dropCount) {
+        // checked: positions stay below 2^53; Int and Int64 have one width
         changes.append(.remove(table: HealthRecordCodec.tableName, id: Int(item.position)))
       }
       deletions.removeFirst(dropCount)
@@ -159,6 +163,7 @@ final class HealthLink {
       }
     }
     for record in indexed where wanted[record.position] == nil {
+      // checked: positions stay below 2^53; Int and Int64 have one width
       changes.append(.remove(table: HealthSyncIndexCodec.tableName, id: Int(record.position)))
     }
     let have = Set(indexed.map(\.position))

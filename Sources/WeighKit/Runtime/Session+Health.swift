@@ -74,6 +74,7 @@ extension Session {
     do throws(StoreError) {
       records =
         through > 0
+        // checked: positions stay below 2^53; Int and Int64 have one width
         ? try store.rows(HealthRecordCodec.self, after: Int(through))
         : try store.rows(HealthRecordCodec.self)
       if through > 0, isSyncIndexTrusted {
@@ -131,12 +132,17 @@ extension Session {
   /// One timestamped line per Health event.
   func printEvents(_ events: [HealthEvent]) {
     for event in events {
-      let time = zone.secondText(Int64(event.date.timeIntervalSince1970.rounded(.down)))
+      let time = zone.secondText(Instant.seconds(of: event.date))
       switch event.kind {
       case .sampleWritten(let simulation, let sample):
         print("\(time) \(simulation) wrote \(describe(sample))")
       case .writeFailed(let simulation, let error):
         print("\(time) \(simulation) could not write: \(Self.describe(error))")
+      case .simulationStopped(let simulation, let type, let value):
+        let measure: Measure = type == .bodyMass ? .mass : type == .bloodGlucose ? .glucose : .steps
+        print(
+          "\(time) \(simulation) stopped: its next reading would be \(DisplayUnit.formatNumber(value, decimals: 2)) \(measure.unit), and \(measure.noun) must be \(measure.rangeText)"
+        )
       case .delivered(_, let number, let reason, let completed):
         let note = handlerNotes.isEmpty ? "" : ": " + handlerNotes.removeFirst()
         print(
@@ -145,7 +151,7 @@ extension Session {
       case .deliveryLost:
         print("\(time) wake lost: no observer query registered")
       case .retryScheduled(_, let at, let failures):
-        let retryTime = zone.secondText(Int64(at.timeIntervalSince1970.rounded(.down)))
+        let retryTime = zone.secondText(Instant.seconds(of: at))
         print(
           "\(time) retry scheduled at \(retryTime) after \(failures) failed \(failures == 1 ? "delivery" : "deliveries")"
         )
@@ -245,7 +251,7 @@ extension Session {
       newApp.linkedThrough = health.latestAnchor.rawValue
     }
     // Health's clock: during `advance` it is the time of the delivery that runs this sync.
-    newApp.lastSync = Int64(health.now.timeIntervalSince1970.rounded(.down))
+    newApp.lastSync = Instant.seconds(of: health.now)
     newApp.syncCount += 1
     changes.append(.setDocument(name: "app", value: newApp.json))
     undo.append(.setDocument(name: "app", value: oldApp.json))
@@ -304,7 +310,7 @@ extension Session {
       switch change {
       case .added(let sample, _):
         let uuid = sample.uuid!.uuidString
-        let instant = Int64(sample.startDate.timeIntervalSince1970.rounded(.down))
+        let instant = sample.startInstant
         if sample.source?.bundleIdentifier == HealthLink.app.source.bundleIdentifier
           || owner(of: uuid) != nil
         {
@@ -323,6 +329,11 @@ extension Session {
           linked[uuid] = match.id
           skipped += 1
           continue
+        }
+        guard Entry.isValidNumber(nextID) else {
+          throw Diagnostic(
+            "the log has used every entry number up to \(ValueLimits.entryNumber.upperBound); nothing was synced"
+          )
         }
         overlay[nextID] = Entry(
           id: nextID, instant: instant, kilograms: sample.value, origin: .health,

@@ -65,7 +65,8 @@ public final class Session {
     do throws(StoreError) {
       store = try Store.open(
         options.store, tables: [HealthRecordCodec.self, HealthSyncIndexCodec.self],
-        lockTimeout: .milliseconds(Int(options.lockTimeout * 1000)))
+        // checked: clamped to a day
+        lockTimeout: .milliseconds(Int(min(max(options.lockTimeout, 0), 86_400) * 1000)))
       let healthTables: Set = [HealthRecordCodec.tableName, HealthSyncIndexCodec.tableName]
       if !store.tablesChangedOutside.isDisjoint(with: healthTables),
         store.documents[HealthLink.syncIndexDocument] != nil
@@ -99,7 +100,7 @@ public final class Session {
   // MARK: Clock, zone, unit
 
   /// The current instant: the virtual clock when set, else the wall clock.
-  var now: Int64 { virtualNow ?? Int64(Date().timeIntervalSince1970) }
+  var now: Int64 { virtualNow ?? Instant.seconds(of: Date()) }
 
   /// The display unit of this session.
   var unit: DisplayUnit { unitOverride ?? settings.unit }
@@ -234,9 +235,12 @@ struct AppDocument: Equatable {
       "sync_count": .integer(syncCount), "dedup": .string(dedup), "autopush": .bool(autopush),
       "sync": .bool(syncOnLaunch), "pending_deletes": .array(pendingDeletes.map(JSONValue.string)),
     ]
+    // checked: Int64 and Int have one width
     if let anchor { object["anchor"] = .integer(Int(anchor)) }
+    // checked: Int64 and Int have one width
     if let lastSync { object["last_sync"] = .integer(Int(lastSync)) }
     if let observing { object["observing"] = .string(observing) }
+    // checked: Int64 and Int have one width
     if let linkedThrough { object["linked_through"] = .integer(Int(linkedThrough)) }
     return .object(object)
   }

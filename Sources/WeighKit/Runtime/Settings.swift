@@ -47,6 +47,7 @@ public struct Settings: Equatable, Sendable {
     prePregnancy = object["pre_pregnancy_kg"]?.doubleValue
     goal = object["goal_kg"]?.doubleValue
     if let text = object["pregnancy_start"]?.stringValue {
+      // checked: parses text, nil when out of range
       let parts = text.split(separator: "-").compactMap { Int($0) }
       if parts.count == 3 {
         pregnancyStart = CivilDate(year: parts[0], month: parts[1], day: parts[2])

@@ -24,7 +24,7 @@ public enum EntryCodec: StoreTableCodec {
     if UTCTimestamp.range.contains(row.instant) {
       UTCTimestamp.write(row.instant, into: &writer)
     } else {
-      writer.write(Int(row.instant))
+      writer.write(Int(row.instant))  // checked: Int and Int64 have one width
     }
     writer.raw(",\"kg\":")
     writer.write(row.kilograms)
@@ -81,7 +81,7 @@ public enum EntryCodec: StoreTableCodec {
           }
           instant = parsed
         } else {
-          instant = Int64(try reader.readInt())
+          instant = Int64(try reader.readInt())  // checked: Int and Int64 have one width
         }
       } else if key.equals("kg") {
         let position = reader.offset

@@ -14,12 +14,14 @@ public enum HealthRecordCodec: StoreTableCodec {
   public static let formatName = "weigh-health"
   public static let formatVersion = 1
 
+  // checked: positions stay below 2^53; Int and Int64 have one width
   public static func id(of row: HealthRecord) -> Int { Int(row.position) }
 
   public static func encode(_ row: HealthRecord, into writer: inout JSONWriter) {
     switch row {
     case .sample(let sample, let position):
       writer.raw("{\"pos\":")
+      // checked: positions stay below 2^53; Int and Int64 have one width
       writer.write(Int(position))
       writer.raw(",\"kind\":\"sample\"")
       writeCommon(
@@ -42,6 +44,7 @@ public enum HealthRecordCodec: StoreTableCodec {
       writer.raw("}")
     case .deletion(let record, let position):
       writer.raw("{\"pos\":")
+      // checked: positions stay below 2^53; Int and Int64 have one width
       writer.write(Int(position))
       writer.raw(",\"kind\":\"deletion\"")
       writeCommon(
@@ -222,6 +225,7 @@ public enum HealthRecordCodec: StoreTableCodec {
         endDate: Date(timeIntervalSince1970: end), value: value, sourceRevision: revision,
         device: device, metadata: metadata,
         creationDate: created.map { Date(timeIntervalSince1970: $0) }, workout: workout)
+      // checked: positions stay below 2^53; Int and Int64 have one width
       return .sample(sample, position: Int64(position))
     }
     guard let deleted else { throw reader.error("a deletion record needs \"deleted\"") }
@@ -236,6 +240,7 @@ public enum HealthRecordCodec: StoreTableCodec {
       sourceRevision: source.map { SourceRevision(source: $0) }, device: nil, metadata: kept,
       creationDate: nil, workout: nil)
     let record = DeletedObjectRecord(deleting: sample, at: Date(timeIntervalSince1970: deleted))
+    // checked: positions stay below 2^53; Int and Int64 have one width
     return .deletion(record, position: Int64(position))
   }
 

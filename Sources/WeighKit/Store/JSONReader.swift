@@ -239,9 +239,9 @@ public struct JSONReader {
         let byte = base[position]
         let digit: UInt32
         switch byte {
-        case 0x30...0x39: digit = UInt32(byte - 0x30)
-        case 0x41...0x46: digit = UInt32(byte - 0x41 + 10)
-        case 0x61...0x66: digit = UInt32(byte - 0x61 + 10)
+        case 0x30...0x39: digit = UInt32(byte - 0x30)  // checked: a hex digit
+        case 0x41...0x46: digit = UInt32(byte - 0x41 + 10)  // checked: a hex digit
+        case 0x61...0x66: digit = UInt32(byte - 0x61 + 10)  // checked: a hex digit
         default: return nil
         }
         value = value << 4 | digit
@@ -378,8 +378,10 @@ public struct JSONReader {
     var integer: Int? {
       guard digitCount <= 19 else { return nil }
       if negative {
+        // checked: compared with Int.max first
         return mantissa <= UInt64(Int.max) + 1 ? Int(truncatingIfNeeded: 0 &- mantissa) : nil
       }
+      // checked: compared with Int.max first
       return mantissa <= UInt64(Int.max) ? Int(mantissa) : nil
     }
   }
@@ -411,7 +413,7 @@ public struct JSONReader {
     }
     while isDigit(index) {
       if digitCount < 19 {
-        mantissa = mantissa &* 10 &+ UInt64(bytes[index] &- 0x30)
+        mantissa = mantissa &* 10 &+ UInt64(bytes[index] &- 0x30)  // checked: a decimal digit
         if mantissa != 0 { digitCount += 1 }
       } else {
         digitCount += 1
@@ -427,7 +429,7 @@ public struct JSONReader {
       }
       while isDigit(index) {
         if digitCount < 19 {
-          mantissa = mantissa &* 10 &+ UInt64(bytes[index] &- 0x30)
+          mantissa = mantissa &* 10 &+ UInt64(bytes[index] &- 0x30)  // checked: a decimal digit
           if mantissa != 0 { digitCount += 1 }
           exponent -= 1
         } else {
@@ -447,6 +449,7 @@ public struct JSONReader {
       guard isDigit(index) else { throw error("expected a digit in the exponent", at: index) }
       var explicit = 0
       while isDigit(index) {
+        // checked: a decimal digit
         if explicit < 100_000 { explicit = explicit * 10 + Int(bytes[index] - 0x30) }
         index += 1
       }

@@ -34,8 +34,8 @@ public struct JSONWriter {
       case 0x09: bytes.append(0x5C); bytes.append(0x74)
       case 0x00..<0x20:
         raw("\\u00")
-        bytes.append(Self.hexDigits[Int(byte >> 4)])
-        bytes.append(Self.hexDigits[Int(byte & 0xF)])
+        bytes.append(Self.hexDigits[Int(byte >> 4)])  // checked: a 4-bit nibble
+        bytes.append(Self.hexDigits[Int(byte & 0xF)])  // checked: a 4-bit nibble
       default: bytes.append(byte)
       }
     }
@@ -51,7 +51,7 @@ public struct JSONWriter {
     var divisor: UInt = 1
     while magnitude / divisor >= 10 { divisor *= 10 }
     while divisor > 0 {
-      bytes.append(0x30 + UInt8(magnitude / divisor))
+      bytes.append(0x30 + UInt8(magnitude / divisor))  // checked: one decimal digit, 0…9
       magnitude %= divisor
       divisor /= 10
     }

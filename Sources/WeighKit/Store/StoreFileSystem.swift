@@ -29,6 +29,7 @@ enum StoreFileSystem {
     defer { close(descriptor) }
     var status = stat()
     guard fstat(descriptor, &status) == 0 else { throw ioError(path, "read the size of") }
+    // checked: a file size or offset; Int64 and Int have one width
     var wanted = Int(status.st_size)
     if let limit { wanted = min(wanted, limit) }
     var failed = false
@@ -86,7 +87,7 @@ enum StoreFileSystem {
     defer { close(descriptor) }
     var status = stat()
     guard fstat(descriptor, &status) == 0 else { throw ioError(path, "read the size of") }
-    let size = Int(status.st_size)
+    let size = Int(status.st_size)  // checked: a file size or offset; Int64 and Int have one width
     guard size > 0 else { return try body(UnsafeBufferPointer(start: nil, count: 0)) }
     #if os(Linux)
       let flags = populate ? MAP_PRIVATE | MAP_POPULATE : MAP_PRIVATE
@@ -122,6 +123,7 @@ enum StoreFileSystem {
     defer { _ = close(descriptor) }
     let end = lseek(descriptor, 0, SEEK_END)
     guard end >= 0 else { throw ioError(path, "seek in") }
+    // checked: a file size or offset; Int64 and Int have one width
     let length = min(Int(end), count)
     var bytes = [UInt8](repeating: 0, count: length)
     let read = bytes.withUnsafeMutableBytes {
@@ -135,7 +137,7 @@ enum StoreFileSystem {
   static func size(_ path: String) -> Int? {
     var status = stat()
     guard stat(path, &status) == 0 else { return nil }
-    return Int(status.st_size)
+    return Int(status.st_size)  // checked: a file size or offset; Int64 and Int have one width
   }
 
   /// The file's size and modification time (to the nanosecond) as text, or nil when it does

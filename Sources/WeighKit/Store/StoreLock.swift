@@ -48,6 +48,7 @@ final class StoreLock {
     guard count > 0 else { return "another process" }
     let lines = String(decoding: buffer[0..<count], as: UTF8.self).split(
       separator: "\n", omittingEmptySubsequences: false)
+    // checked: parses text, nil when out of range
     guard let pid = Int(lines[0]) else { return "another process" }
     let command = lines.count > 1 ? String(lines[1]) : ""
     return command.isEmpty ? "process \(pid)" : "process \(pid) (\(command))"

@@ -7,7 +7,9 @@ enum UTCTimestamp {
   /// Writes `instant` as `YYYY-MM-DDTHH:MM:SSZ` in quotes; the instant must be in `range`.
   static func write(_ instant: Int64, into writer: inout JSONWriter) {
     let days = floorDivide(instant, 86_400)
+    // checked: a second of the day of an instant in range
     let secondOfDay = Int(instant - days * 86_400)
+    // checked: days of an instant in ValueLimits.instant
     let (year, month, day) = civil(fromDays: Int(days))
     writer.raw(byte: 0x22)
     digits(year, 4, &writer)
@@ -35,7 +37,7 @@ enum UTCTimestamp {
       for index in start..<(start + count) {
         let digit = text[index] &- 0x30
         guard digit < 10 else { return nil }
-        value = value * 10 + Int(digit)
+        value = value * 10 + Int(digit)  // checked: a decimal digit
       }
       return value
     }
@@ -44,7 +46,8 @@ enum UTCTimestamp {
       (1...12).contains(month), day >= 1, day <= daysInMonth(year, month),
       hour < 24, minute < 60, second < 60
     else { return nil }
-    let days = Int64(days(fromCivil: year, month, day))
+    let days = Int64(days(fromCivil: year, month, day))  // checked: Int to Int64 widens
+    // checked: Int to Int64 widens
     return days * 86_400 + Int64(hour * 3600 + minute * 60 + second)
   }
 
@@ -53,7 +56,7 @@ enum UTCTimestamp {
     for _ in 1..<count { divisor *= 10 }
     var rest = value
     while divisor > 0 {
-      writer.raw(byte: 0x30 + UInt8(rest / divisor))
+      writer.raw(byte: 0x30 + UInt8(rest / divisor))  // checked: one decimal digit, 0…9
       rest %= divisor
       divisor /= 10
     }
@@ -69,11 +72,12 @@ enum UTCTimestamp {
   }
 
   private static func days(fromCivil year: Int, _ month: Int, _ day: Int) -> Int {
+    // checked: days of a date of years 0…9999
     Int(CivilDate(year: year, month: month, day: day).daysSinceEpoch)
   }
 
   private static func civil(fromDays days: Int) -> (year: Int, month: Int, day: Int) {
-    let date = CivilDate(daysSinceEpoch: Int64(days))
+    let date = CivilDate(daysSinceEpoch: Int64(days))  // checked: Int to Int64 widens
     return (date.year, date.month, date.day)
   }
 }

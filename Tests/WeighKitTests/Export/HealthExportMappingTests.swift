@@ -96,12 +96,12 @@ private func roundTrip(_ samples: [HealthSample]) throws -> [HealthExportMapping
   }
 
   @Test func everyTypeComesBackExactly() throws {
-    let values = [68.5, 0.1, 1.0 / 3, 104.487_410_400_031_37, 123_456_789.125, 7e-7, 350]
+    let values = [68.5, 0.1, 1.0 / 3, 104.487_410_400_031_37, 987.125, 7e-7, 350]
     var samples: [HealthSample] = []
     for (index, value) in values.enumerated() {
       let start = winter + Int64(index) * 86_400
       samples.append(saved(.bodyMass, value, start: start))
-      // Glucose must lie in 0–2000 mg/dL.
+      // Glucose must lie in 0–10000 mg/dL (the test keeps it below 2000).
       samples.append(
         saved(
           .bloodGlucose, value < 1900 ? value + 40 : 1999.5, start: start, source: "Dexcom G7",
@@ -218,8 +218,15 @@ private func roundTrip(_ samples: [HealthSample]) throws -> [HealthExportMapping
     #expect(reason(.bloodGlucose, "kg", "5") == "glucose with unit 'kg'; expected mg/dL or mmol/L")
     #expect(reason(.stepCount, nil, "5") == "steps with no unit; expected count")
     #expect(reason(.stepCount, "count", "many") == "steps value 'many' is not a number")
-    #expect(reason(.stepCount, "count", "-3") == "steps -3 is negative")
-    #expect(reason(.bloodGlucose, "mg/dL", "0") == "glucose 0 mg/dL is outside 0–2000 mg/dL")
+    #expect(
+      reason(.stepCount, "count", "-3")
+        == "steps -3 count is out of range: a step count must be from 0 to 1000000 steps")
+    #expect(reason(.stepCount, "count", "0x46") == "steps value '0x46' is not a number")
+    #expect(reason(.stepCount, "count", "1e999") == "steps value '1e999' is not a number")
+    #expect(
+      reason(.bloodGlucose, "mg/dL", "0")
+        == "glucose 0 mg/dL is out of range: a glucose reading must be more than 0 mg/dL and at most 10000 mg/dL"
+    )
     #expect(reason(.bloodGlucose, "mg/dL", "90") == nil)
   }
 

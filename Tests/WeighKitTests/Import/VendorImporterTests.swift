@@ -18,7 +18,8 @@ private let utc = TimeZone(identifier: "UTC")!
     #expect(result.weights.allSatisfy { $0.source == "Withings" })
     #expect(result.rejections.map(\.line) == [4, 5, 6, 7])
     #expect(result.rejections[0].reason == "no weight in this row")
-    #expect(result.rejections[2].reason == "weight 'eighty' is not a number")
+    #expect(
+      result.rejections[2].reason == "weight \"eighty\" is not a decimal number such as 71.25")
     #expect(result.unitNote == nil)
   }
 

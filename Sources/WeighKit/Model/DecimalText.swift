@@ -1,0 +1,70 @@
+/// Strict reading of numbers written as text, for the language and the importers.
+///
+/// `Double(String)` also reads hexadecimal (`0x46` is 70), `inf`, `nan`, exponents and
+/// stops at an embedded NUL (`71.25\0` is 71.25). A measurement in a file or on a command
+/// line is none of those, so weigh reads numbers only through these functions.
+public enum DecimalText {
+  /// The most characters a number may have; longer text is no measurement.
+  public static let maximumLength = 40
+
+  /// The value of `[+-]digits[.digits]` (digits on at least one side of the point), or nil
+  /// for anything else, including a value that is not finite or is subnormal.
+  public static func parse<Text: StringProtocol>(_ text: Text) -> Double? {
+    let utf8 = text.utf8
+    guard !utf8.isEmpty, utf8.count <= maximumLength else { return nil }
+    var digits = 0
+    var sawPoint = false
+    for (offset, byte) in utf8.enumerated() {
+      switch byte {
+      case UInt8(ascii: "0")...UInt8(ascii: "9"): digits += 1
+      case UInt8(ascii: "."):
+        guard !sawPoint else { return nil }
+        sawPoint = true
+      case UInt8(ascii: "+"), UInt8(ascii: "-"):
+        guard offset == 0 else { return nil }
+      default: return nil
+      }
+    }
+    guard digits > 0, let value = Double(String(text)) else { return nil }
+    return finite(value)
+  }
+
+  /// The value of a JSON number (which may carry an exponent, `1.5e2`), or nil when it is
+  /// not finite or is subnormal (`1e-320`): no measurement is that small.
+  public static func parseJSONNumber<Text: StringProtocol>(_ text: Text) -> Double? {
+    let utf8 = text.utf8
+    guard !utf8.isEmpty, utf8.count <= maximumLength,
+      utf8.allSatisfy({ byte in
+        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: ".")
+          || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "e")
+          || byte == UInt8(ascii: "E")
+      }),
+      let value = Double(String(text))
+    else { return nil }
+    return finite(value)
+  }
+
+  /// A whole number of `[+]digits` (no sign for negatives, no point) inside `range`, or nil.
+  public static func parseWhole<Text: StringProtocol>(
+    _ text: Text, in range: ClosedRange<Int64>
+  ) -> Int64? {
+    let utf8 = text.utf8
+    let body = utf8.first == UInt8(ascii: "+") ? utf8.dropFirst() : utf8[...]
+    guard !body.isEmpty, body.count <= 19,
+      body.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) })
+    else { return nil }
+    var value: Int64 = 0
+    for byte in body {
+      let (times, overflowTimes) = value.multipliedReportingOverflow(by: 10)
+      let (sum, overflowSum) = times.addingReportingOverflow(Int64(byte - UInt8(ascii: "0")))
+      guard !overflowTimes, !overflowSum else { return nil }
+      value = sum
+    }
+    return range.contains(value) ? value : nil
+  }
+
+  private static func finite(_ value: Double) -> Double? {
+    guard value.isFinite, value == 0 || value.isNormal else { return nil }
+    return value
+  }
+}
