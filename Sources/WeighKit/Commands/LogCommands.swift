@@ -137,6 +137,11 @@ struct EditCommand: Executable {
       entry.instant = instant
     }
     if let note { entry.note = note.isEmpty ? nil : note }
+    guard entry.revision < ValueLimits.revision.upperBound else {
+      throw Diagnostic(
+        "#\(entry.id) is at its last revision (\(entry.revision)); log a new entry instead",
+        at: referenceSpan)
+    }
     entry.revision += 1
     if let kilograms, let weightSpan, let warning = WeightRule.warning(kilograms, at: weightSpan) {
       session.report(warning)
@@ -222,7 +227,9 @@ struct UndoCommand: Executable {
         if let now = Session.find(restored.id, in: current), let pushed = now.pushedUUID {
           restored.pushedUUID = pushed
           restored.pushedRevision = now.pushedRevision
-          restored.revision = max(restored.revision, now.revision) + 1
+          // Kept in the range the store loads (an entry at its last revision stays there).
+          restored.revision = min(
+            max(restored.revision, now.revision) + 1, ValueLimits.revision.upperBound)
         } else if Session.find(restored.id, in: current) == nil, let pushed = restored.pushedUUID,
           !session.app.pendingDeletes.contains(pushed)
         {

@@ -55,13 +55,20 @@ struct WeighEntryFields {
   var pushedUUID: String?
   var pushedRevision: String?
 
+  /// The entry, with every field checked against the range the store accepts
+  /// (`StoredValueRule`), so that an imported entry is one the store can load again.
   func entry(line: Int) throws(ImportRejection) -> Entry {
-    guard let id = Int(id) else {
-      throw ImportRejection(line: line, reason: "id '\(self.id)' is not a whole number")
+    guard let id = Int(id), StoredValueRule.entryNumber.contains(Double(id)) else {
+      throw ImportRejection(
+        line: line, reason: "id '\(self.id)' is not an entry number from 1 to 2147483647")
     }
     guard let instant = WeighFileInstant.parse(instant) else {
       throw ImportRejection(
         line: line, reason: "instant '\(self.instant)' is not like 2026-01-03T06:30:00Z")
+    }
+    guard StoredValueRule.wholeInstant.contains(instant) else {
+      throw ImportRejection(
+        line: line, reason: "instant '\(self.instant)' is outside 1900-01-01 to 9999-12-31")
     }
     guard let value = Double(kilograms) else {
       throw ImportRejection(line: line, reason: "kilograms '\(kilograms)' is not a number")
@@ -72,19 +79,36 @@ struct WeighEntryFields {
       throw ImportRejection(
         line: line, reason: "origin '\(self.origin)' is not manual, health or import")
     }
-    guard let revision = Int(revision), revision >= 1 else {
-      throw ImportRejection(line: line, reason: "revision '\(self.revision)' is not 1 or more")
+    guard let revision = Self.revision(revision) else {
+      throw ImportRejection(
+        line: line, reason: "revision '\(self.revision)' is not a whole number from 1 to 2147483647")
     }
     var pushed: Int?
     if let pushedRevision {
-      guard let number = Int(pushedRevision) else {
+      guard let number = Self.revision(pushedRevision) else {
         throw ImportRejection(
-          line: line, reason: "pushed revision '\(pushedRevision)' is not a whole number")
+          line: line,
+          reason: "pushed revision '\(pushedRevision)' is not a whole number from 1 to 2147483647")
       }
       pushed = number
+    }
+    for (name, uuid) in [("health UUID", healthUUID), ("pushed UUID", pushedUUID)] {
+      if let uuid, !StoredText.isUUID(uuid) {
+        throw ImportRejection(
+          line: line,
+          reason: "\(name) '\(uuid)' is not a UUID such as B3F2AF6D-0FC7-40C5-853B-559647364CEA")
+      }
     }
     return Entry(
       id: id, instant: instant, kilograms: checked, origin: origin, source: source, note: note,
       revision: revision, healthUUID: healthUUID, pushedUUID: pushedUUID, pushedRevision: pushed)
+  }
+
+  /// A revision from its text, or nil when it is not one.
+  private static func revision(_ text: String) -> Int? {
+    guard let number = Int(text), StoredValueRule.revision.contains(Double(number)) else {
+      return nil
+    }
+    return number
   }
 }

@@ -4,10 +4,10 @@ import HealthSim
 /// The store's `health` document: the simulated Health store's small state
 /// (`HealthSmallState`, written through Codable), read with every member checked.
 ///
-/// Reading goes through Codable first, which finds wrong types, unknown words and missing
-/// members; then the numbers Health computes with are checked against their ranges:
-/// times (Codable writes a `Date` as seconds since 2001-01-01) in 1900–9999, durations,
-/// counts, the change counter, simulation parameters and time zone names.
+/// The numbers Health computes with are checked against their ranges first: times (Codable
+/// writes a `Date` as seconds since 2001-01-01) in 1900–9999, durations, counts, the change
+/// counter, simulation parameters and time zone names. Then Codable reads the whole state,
+/// which finds wrong types, unknown words and missing members.
 enum HealthStateDocument {
   /// Seconds from 1970-01-01 to 2001-01-01, where Codable's dates count from.
   private static let referenceOffset = 978_307_200.0
@@ -45,17 +45,18 @@ enum HealthStateDocument {
   ///   out of range.
   static func decode(_ value: JSONValue) throws(DocumentProblem) -> HealthSmallState {
     let root = try DocumentFields(value, path: [], what: "the health document")
+    // Ranges first: Codable reports a number too large for its type without saying where.
+    try checkRanges(root)
     var writer = JSONWriter()
     writer.write(value)
     let state: HealthSmallState
     do {
       state = try JSONDecoder().decode(HealthSmallState.self, from: Data(writer.bytes))
     } catch let error as DecodingError {
-      throw problem(error)
+      throw problem(error, in: value)
     } catch {
       throw DocumentProblem(path: [], message: "the health document cannot be read")
     }
-    try checkRanges(root)
     return state
   }
 
@@ -144,7 +145,7 @@ enum HealthStateDocument {
   // MARK: Codable's errors in weigh's words
 
   /// A decoding error as a problem at the path it names, in words of this project.
-  static func problem(_ error: DecodingError) -> DocumentProblem {
+  static func problem(_ error: DecodingError, in document: JSONValue) -> DocumentProblem {
     func steps(_ path: [any CodingKey]) -> [DocumentProblem.Step] {
       path.map { key in
         if let index = key.intValue, key.stringValue.hasPrefix("Index ") { return .index(index) }
@@ -171,9 +172,16 @@ enum HealthStateDocument {
         path: steps(context.codingPath),
         message: "\(name(context.codingPath)) lacks \"\(key.stringValue)\"")
     case .dataCorrupted(let context):
+      let path = steps(context.codingPath)
+      let found: String
+      switch document.value(at: path) {
+      case .string(let text)?: found = "\"\(text)\""
+      case .integer(let number)?: found = String(number)
+      default: found = "a value"
+      }
       return DocumentProblem(
-        path: steps(context.codingPath),
-        message: "\(name(context.codingPath)) holds a value this weigh does not know")
+        path: path,
+        message: "\(name(context.codingPath)) is \(found), which this weigh does not know")
     @unknown default:
       return DocumentProblem(path: [], message: "the health document cannot be read")
     }
@@ -188,5 +196,25 @@ enum HealthStateDocument {
     default:
       String(describing: type).hasPrefix("Array") ? "an array" : "an object"
     }
+  }
+}
+
+extension JSONValue {
+  /// The value at `path` inside this one, or nil when the path leads nowhere.
+  func value(at path: [DocumentProblem.Step]) -> JSONValue? {
+    var current = self
+    for step in path {
+      switch (step, current) {
+      case (.key(let name), .object(let members)):
+        guard let member = members[name] else { return nil }
+        current = member
+      case (.index(let index), .array(let items)):
+        guard items.indices.contains(index) else { return nil }
+        current = items[index]
+      default:
+        return nil
+      }
+    }
+    return current
   }
 }

@@ -190,7 +190,10 @@ extension JSONReader {
     case 0x74, 0x66: found = "true or false"
     case 0x6E: found = "null"
     case nil: found = "the end of the text"
-    default: found = "a number"
+    case 0x2D?, 0x30?, 0x31?, 0x32?, 0x33?, 0x34?, 0x35?, 0x36?, 0x37?, 0x38?, 0x39?:
+      found = "a number"
+    case let byte?:
+      found = byte >= 0x21 && byte < 0x7F ? "'\(Character(Unicode.Scalar(byte)))'" : "byte 0x\(String(byte, radix: 16))"
     }
     return error("\"\(member)\" must be \(expected), not \(found)")
   }
