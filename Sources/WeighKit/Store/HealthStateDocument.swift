@@ -21,11 +21,14 @@ enum HealthStateDocument {
   static let interval = StoredValueRule(
     "an interval", "more than 0 and at most 31556952000 s", 0,
     Double(ValueLimits.durationSeconds.upperBound), lowerIsOpen: true)
-  /// The factor retry delays grow by.
-  static let multiplier = StoredValueRule("a backoff factor", "1 to 1000", 1, 1000)
-  /// A limit on failed deliveries.
+  /// The factor retry delays grow by (no command changes it; the default is 2).
+  static let multiplier = StoredValueRule("a backoff factor", "1 to 10", 1, 10)
+  /// A limit on failed deliveries (no command changes it; the default is 3).
   static let failureLimit = StoredValueRule(
-    "a limit", "a whole number from 1 to 1000000", 1, 1_000_000, whole: true)
+    "a limit", "a whole number from 1 to 100", 1, 100, whole: true)
+  /// The longest retry delay, backoff × factor^(limit − 1): 1000 times the longest
+  /// duration, so that a retry's date stays far inside what every conversion can hold.
+  static let longestRetry = Double(ValueLimits.durationSeconds.upperBound) * 1000
   /// A day number since 1970.
   static let day = StoredValueRule(
     "a day", "a whole number of days from 1900 to 9999",
@@ -66,10 +69,16 @@ enum HealthStateDocument {
     _ = try root.number("clock", date)
     _ = try root.whole("counter", .sequence)
     if let settings = try root.object("settings") {
-      _ = try settings.number("retryBackoff", .durationSeconds)
-      _ = try settings.number("retryBackoffMultiplier", multiplier)
+      let backoff = try settings.number("retryBackoff", .durationSeconds) ?? 60
+      let factor = try settings.number("retryBackoffMultiplier", multiplier) ?? 2
       _ = try settings.whole("watchBackgroundBudgetPerDay", .count)
-      _ = try settings.whole("maximumFailedDeliveries", failureLimit)
+      let limit = try settings.whole("maximumFailedDeliveries", failureLimit) ?? 3
+      guard backoff * pow(factor, Double(limit - 1)) <= longestRetry else {
+        throw settings.problem(
+          "retryBackoffMultiplier",
+          "the longest retry delay (retryBackoff × retryBackoffMultiplier^(maximumFailedDeliveries − 1)) "
+            + "is more than 31556952000000 s; lower one of them")
+      }
     }
     // Dictionaries keyed by sample type are written as [key, value, key, value, …].
     if let delivery = try root.array("delivery") {

@@ -153,6 +153,14 @@ import Testing
         == DocumentProblem(
           path: [.key("settings"), .key("retryBackoff")],
           message: #""retryBackoff" is -5, out of range: a duration is 0 to 1000 years (31556952000 s)"#))
+    // No retry may be scheduled past what a date can hold.
+    settings["retryBackoff"] = 31_556_952_000
+    settings["retryBackoffMultiplier"] = 10
+    settings["maximumFailedDeliveries"] = 100
+    state["settings"] = .object(settings)
+    #expect(problem { _ in }?.path == [.key("settings"), .key("retryBackoffMultiplier")])
+    settings["retryBackoffMultiplier"] = 2
+    settings["maximumFailedDeliveries"] = 3
     settings["retryBackoff"] = 60
     settings["platform"] = "iOS9"
     state["settings"] = .object(settings)
