@@ -69,6 +69,10 @@ enum HealthStateDocument {
     _ = try root.number("clock", date)
     _ = try root.whole("counter", .sequence)
     if let settings = try root.object("settings") {
+      // Health's settings read a missing knob as its default; null is not missing.
+      for (key, value) in settings.members.sorted(by: { $0.key < $1.key }) where value == .null {
+        throw settings.problem(key, "\"\(key)\" must not be null; leave it out for the default")
+      }
       let backoff = try settings.number("retryBackoff", .durationSeconds) ?? 60
       let factor = try settings.number("retryBackoffMultiplier", multiplier) ?? 2
       _ = try settings.whole("watchBackgroundBudgetPerDay", .count)

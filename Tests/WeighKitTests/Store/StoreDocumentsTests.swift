@@ -162,6 +162,16 @@ import Testing
     settings["retryBackoffMultiplier"] = 2
     settings["maximumFailedDeliveries"] = 3
     settings["retryBackoff"] = 60
+    settings["platform"] = nil
+    state["settings"] = .object(settings)
+    #expect(problem { _ in } == nil, "a missing knob keeps its default")
+    settings["platform"] = .null
+    state["settings"] = .object(settings)
+    #expect(
+      problem { _ in }
+        == DocumentProblem(
+          path: [.key("settings"), .key("platform")],
+          message: #""platform" must not be null; leave it out for the default"#))
     settings["platform"] = "iOS9"
     state["settings"] = .object(settings)
     #expect(
