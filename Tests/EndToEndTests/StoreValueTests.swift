@@ -98,7 +98,9 @@ import Testing
   @Test(arguments: damages)
   func aDamagedValueStopsEveryCommandWithItsPositionAndChangesNothing(damage: Damage) throws {
     let store = try Self.makeStore()
-    defer { try? FileManager.default.removeItem(atPath: (store as NSString).deletingLastPathComponent) }
+    defer {
+      try? FileManager.default.removeItem(atPath: (store as NSString).deletingLastPathComponent)
+    }
     let path = store + "/" + damage.file
     let text = try String(contentsOfFile: path, encoding: .utf8)
     let target = damage.member + damage.original
@@ -130,7 +132,9 @@ import Testing
 
   @Test func aDocumentInWeighJsonIsCheckedToo() throws {
     let store = try Self.makeStore()
-    defer { try? FileManager.default.removeItem(atPath: (store as NSString).deletingLastPathComponent) }
+    defer {
+      try? FileManager.default.removeItem(atPath: (store as NSString).deletingLastPathComponent)
+    }
     let path = store + "/weigh.json"
     let text = try String(contentsOfFile: path, encoding: .utf8)
     let damaged = text.replacingOccurrences(
@@ -153,9 +157,46 @@ import Testing
     #expect(Self.snapshot(store) == before)
   }
 
+  @Test func aRowInACompactedTableIsCheckedWhenTheFileChanged() throws {
+    let store = WeighProcess.temporaryDirectory() + "/store"
+    defer {
+      try? FileManager.default.removeItem(atPath: (store as NSString).deletingLastPathComponent)
+    }
+    // Long notes make the journal outgrow its limit, so compaction writes entries.json.
+    let note = String(repeating: "x", count: 8_000)
+    let script = (0..<140).map {
+      "log 70.\($0 % 10)kg at 2026-01-0\($0 % 9 + 1) 07:\(String(format: "%02d", $0 % 60)) note \"\(note)\"\n"
+    }
+    let made = try WeighProcess.run(Self.baseArguments(store), input: script.joined())
+    try #require(made.status == 0, "\(made.standardError)")
+    let path = store + "/entries.json"
+    let text = try String(contentsOfFile: path, encoding: .utf8)
+    try #require(text.contains("\"kg\":70.0,"), "compaction wrote no entries.json")
+    let damaged = text.replacingOccurrences(of: "\"kg\":70.0,", with: "\"kg\":1e19,")
+    try damaged.write(toFile: path, atomically: false, encoding: .utf8)
+    let (line, column) = Self.position(
+      of: damaged.index(damaged.range(of: "\"kg\":1e19")!.lowerBound, offsetBy: 5), in: damaged)
+    let location = "\(path):\(line):\(column): "
+    let message = #""kg" is 1e19, out of range: a weight is more than 0 and at most 1000 kg"#
+    let before = Self.snapshot(store)
+
+    for command in ["list", "log 71kg"] {
+      let run = try WeighProcess.run(Self.baseArguments(store) + ["-e", command])
+      #expect(run.status == 65, "\(command): \(run.standardError)")
+      #expect(run.standardError.contains(location + message), "\(run.standardError)")
+    }
+    let check = try WeighProcess.run(["check", "--store", store])
+    #expect(check.status == 65)
+    #expect(
+      check.standardOutput.contains(location + "error: " + message), "\(check.standardOutput)")
+    #expect(Self.snapshot(store) == before)
+  }
+
   @Test func anUndamagedStoreChecksAndLoads() throws {
     let store = try Self.makeStore()
-    defer { try? FileManager.default.removeItem(atPath: (store as NSString).deletingLastPathComponent) }
+    defer {
+      try? FileManager.default.removeItem(atPath: (store as NSString).deletingLastPathComponent)
+    }
     let check = try WeighProcess.run(["check", "--store", store])
     #expect(check.status == 0, "\(check.standardOutput)")
     let list = try WeighProcess.run(Self.baseArguments(store) + ["-e", "list"])

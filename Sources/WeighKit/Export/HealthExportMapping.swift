@@ -203,7 +203,8 @@ enum HealthExportMapping {
     if let energy, !StoredValueRule.kilocalories.contains(energy) {
       throw ImportRejection(
         line: line,
-        reason: "workout energy \(energy) kcal is out of range: \(StoredValueRule.kilocalories.range)")
+        reason:
+          "workout energy \(energy) kcal is out of range: \(StoredValueRule.kilocalories.range)")
     }
     if let distance, !StoredValueRule.meters.contains(distance) {
       throw ImportRejection(
@@ -217,7 +218,8 @@ enum HealthExportMapping {
     let sample = HealthSample(
       workout: details, start: start,
       end: Date(timeIntervalSince1970: TimeInterval(workout.endDate.instant)),
-      device: workout.device.map(cache.device), metadata: try metadata(workout.metadata, line: line))
+      device: workout.device.map(cache.device), metadata: try metadata(workout.metadata, line: line)
+    )
     return Imported(
       sample: sample, revision: cache.revision(workout.sourceName, workout.sourceVersion))
   }

@@ -81,7 +81,8 @@ struct WeighEntryFields {
     }
     guard let revision = Self.revision(revision) else {
       throw ImportRejection(
-        line: line, reason: "revision '\(self.revision)' is not a whole number from 1 to 2147483647")
+        line: line, reason: "revision '\(self.revision)' is not a whole number from 1 to 2147483647"
+      )
     }
     var pushed: Int?
     if let pushedRevision {

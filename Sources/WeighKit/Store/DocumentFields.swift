@@ -101,7 +101,8 @@ struct DocumentFields {
     guard let number = value.doubleValue else {
       throw DocumentProblem(
         path: path,
-        message: "\"\(name)\" must be a number (\(rule.noun) is \(rule.range)), not \(kind(of: value))"
+        message:
+          "\"\(name)\" must be a number (\(rule.noun) is \(rule.range)), not \(kind(of: value))"
       )
     }
     guard rule.contains(number) else {

@@ -261,7 +261,8 @@ public enum HealthRecordCodec: StoreTableCodec {
           + missing.joined(separator: ", "), at: objectStart)
     }
     guard end >= start else {
-      throw reader.error("\"end\" is before \"start\"; a sample cannot end before it starts",
+      throw reader.error(
+        "\"end\" is before \"start\"; a sample cannot end before it starts",
         at: endOffset)
     }
     let source = sourceName.map { HealthSource(name: $0, bundleIdentifier: bundle ?? "") }
@@ -348,7 +349,8 @@ public enum HealthRecordCodec: StoreTableCodec {
         member: "duration", found: "\(workout.duration)")
     } else if let energy = workout.totalEnergyBurned, !StoredValueRule.kilocalories.contains(energy)
     {
-      problem = StoredValueRule.kilocalories.message(member: "totalEnergyBurned", found: "\(energy)")
+      problem = StoredValueRule.kilocalories.message(
+        member: "totalEnergyBurned", found: "\(energy)")
     } else if let distance = workout.totalDistance, !StoredValueRule.meters.contains(distance) {
       problem = StoredValueRule.meters.message(member: "totalDistance", found: "\(distance)")
     }

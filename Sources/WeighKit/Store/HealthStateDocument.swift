@@ -35,12 +35,14 @@ enum HealthStateDocument {
     (Double(ValueLimits.instant.lowerBound) / 86_400).rounded(.down),
     (Double(ValueLimits.instant.upperBound) / 86_400).rounded(.down), whole: true)
   /// Drift and noise of a simulated scale, per day, in kg.
-  static let scaleChange = StoredValueRule("a scale's drift or noise", "-1000 to 1000 kg", -1000, 1000)
+  static let scaleChange = StoredValueRule(
+    "a scale's drift or noise", "-1000 to 1000 kg", -1000, 1000)
   /// Drift and noise of a simulated glucose monitor, in mg/dL.
   static let glucoseChange = StoredValueRule(
     "a glucose monitor's drift or noise", "-10000 to 10000 mg/dL", -10_000, 10_000)
   /// Noise of a simulated step counter.
-  static let stepNoise = StoredValueRule("a step counter's noise", "0 to 1000000 steps", 0, 1_000_000)
+  static let stepNoise = StoredValueRule(
+    "a step counter's noise", "0 to 1000000 steps", 0, 1_000_000)
 
   /// The state in `value`, checked.
   ///

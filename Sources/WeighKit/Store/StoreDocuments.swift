@@ -21,7 +21,8 @@ public enum StoreDocuments {
     case HealthLink.syncIndexDocument:
       guard case .bool = value else {
         throw DocumentProblem(
-          path: [], message: "\"\(name)\" must be true or false, not \(DocumentFields.kind(of: value))")
+          path: [],
+          message: "\"\(name)\" must be true or false, not \(DocumentFields.kind(of: value))")
       }
     default:
       break

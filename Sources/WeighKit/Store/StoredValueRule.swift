@@ -193,7 +193,9 @@ extension JSONReader {
     case 0x2D?, 0x30?, 0x31?, 0x32?, 0x33?, 0x34?, 0x35?, 0x36?, 0x37?, 0x38?, 0x39?:
       found = "a number"
     case let byte?:
-      found = byte >= 0x21 && byte < 0x7F ? "'\(Character(Unicode.Scalar(byte)))'" : "byte 0x\(String(byte, radix: 16))"
+      found =
+        byte >= 0x21 && byte < 0x7F
+        ? "'\(Character(Unicode.Scalar(byte)))'" : "byte 0x\(String(byte, radix: 16))"
     }
     return error("\"\(member)\" must be \(expected), not \(found)")
   }
@@ -203,7 +205,7 @@ extension JSONReader {
 public enum StoredText {
   /// Whether `text` is a UUID in the 8-4-4-4-12 hex form (either case).
   public static func isUUID(_ text: String) -> Bool {
-    let bytes = Array(text.utf8)
+    let bytes = text.utf8
     guard bytes.count == 36 else { return false }
     for (index, byte) in bytes.enumerated() {
       if index == 8 || index == 13 || index == 18 || index == 23 {

@@ -246,18 +246,25 @@ private func roundTrip(_ samples: [HealthSample]) throws -> [HealthExportMapping
     #expect(
       reason(.stepCount, "count", "800000000000000000")
         == "steps 800000000000000000 count is out of range: a step count is 0 to 1000000 steps")
-    #expect(reason(.bodyMass, "kg", "70", at: -2_208_988_801) == "weight is dated outside 1900-01-01 to 9999-12-31")
+    #expect(
+      reason(.bodyMass, "kg", "70", at: -2_208_988_801)
+        == "weight is dated outside 1900-01-01 to 9999-12-31")
     #expect(reason(.bodyMass, "kg", "70", at: -2_208_988_800) == nil)
     let version = { (text: String) in
-      reason(.bodyMass, "kg", "70", metadata: [HealthExportMetadataEntry(key: "HKMetadataKeySyncVersion", value: text)])
+      reason(
+        .bodyMass, "kg", "70",
+        metadata: [HealthExportMetadataEntry(key: "HKMetadataKeySyncVersion", value: text)])
     }
     #expect(version("3") == nil)
     #expect(
       version("99999999999999999999")
-        == "metadata HKMetadataKeySyncVersion '99999999999999999999' is out of range: a sync version is a whole number from 0 to 9007199254740991")
+        == "metadata HKMetadataKeySyncVersion '99999999999999999999' is out of range: a sync version is a whole number from 0 to 9007199254740991"
+    )
     #expect(version("two") == "metadata HKMetadataKeySyncVersion 'two' is not a number")
     #expect(
-      reason(.bodyMass, "kg", "70", metadata: [HealthExportMetadataEntry(key: "HKWasUserEntered", value: "nan")])
+      reason(
+        .bodyMass, "kg", "70",
+        metadata: [HealthExportMetadataEntry(key: "HKWasUserEntered", value: "nan")])
         == "metadata HKWasUserEntered 'nan' is out of range")
   }
 

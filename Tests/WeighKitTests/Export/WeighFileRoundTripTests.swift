@@ -139,8 +139,9 @@ private func roundTrip(_ entries: [Entry], as format: WeighExportFormat) throws 
           line: 2,
           "weigh JSON version 2 is not one this weigh reads (it reads version 1); "
             + "import the file with the weigh that wrote it"))
-    #expect(refusal(#"{"format": "weigh", "version": "1", "entries": []}"#)?.message.hasPrefix(
-      #"weigh JSON version "1" is not"#) == true)
+    #expect(
+      refusal(#"{"format": "weigh", "version": "1", "entries": []}"#)?.message.hasPrefix(
+        #"weigh JSON version "1" is not"#) == true)
     #expect(refusal(#"{"format": "weigh", "version": 1.0, "entries": []}"#) != nil)
     #expect(
       refusal(#"{"format": "weigh", "entries": []}"#)?.message

@@ -37,7 +37,9 @@ private func decode(_ text: String) throws(JSONSyntaxError) -> Entry {
 
   @Test func roundTripsInstantsAcrossTheCalendar() async {
     let range = ValueLimits.instant
-    await propertyCheck(count: 3000, input: Gen.int(in: Int(range.lowerBound)...Int(range.upperBound))) {
+    await propertyCheck(
+      count: 3000, input: Gen.int(in: Int(range.lowerBound)...Int(range.upperBound))
+    ) {
       seconds in
       let entry = Entry(id: 1, instant: Int64(seconds), kilograms: 1, origin: .import, source: "x")
       #expect((try? decode(encode(entry))) == entry, "\(seconds)")
@@ -127,7 +129,8 @@ private func decode(_ text: String) throws(JSONSyntaxError) -> Entry {
       ),
     ]
     for (text, column, message) in cases {
-      #expect(failure(text) == JSONSyntaxError(line: 1, column: column, message: message), "\(text)")
+      #expect(
+        failure(text) == JSONSyntaxError(line: 1, column: column, message: message), "\(text)")
     }
   }
 
@@ -159,7 +162,8 @@ private func decode(_ text: String) throws(JSONSyntaxError) -> Entry {
       ),
     ]
     for (text, column, message) in cases {
-      #expect(failure(text) == JSONSyntaxError(line: 1, column: column, message: message), "\(text)")
+      #expect(
+        failure(text) == JSONSyntaxError(line: 1, column: column, message: message), "\(text)")
     }
   }
 
@@ -168,6 +172,8 @@ private func decode(_ text: String) throws(JSONSyntaxError) -> Entry {
       #"{"id":2147483647,"at":253402300799,"kg":1000,"origin":"manual","source":"s","rev":2147483647,"pushedRev":1}"#
     )
     #expect(entry.id == 2_147_483_647 && entry.kilograms == 1000 && entry.revision == 2_147_483_647)
-    #expect(try decode(#"{"id":1,"at":-2208988800,"kg":5e-324,"origin":"manual","source":"s"}"#).instant == -2_208_988_800)
+    #expect(
+      try decode(#"{"id":1,"at":-2208988800,"kg":5e-324,"origin":"manual","source":"s"}"#).instant
+        == -2_208_988_800)
   }
 }

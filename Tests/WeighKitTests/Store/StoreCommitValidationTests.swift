@@ -25,7 +25,9 @@ import Testing
     #expect(throws: StoreError.self) { try store.commit([.putEntry(revised)]) }
 
     let document = #expect(throws: StoreError.self) {
-      try store.commit([.putEntry(sampleEntry(3)), .setDocument(name: "app", value: ["anchor": -1])])
+      try store.commit([
+        .putEntry(sampleEntry(3)), .setDocument(name: "app", value: ["anchor": -1]),
+      ])
     }
     #expect(
       document?.message
@@ -35,14 +37,5 @@ import Testing
     #expect(try store.entries().map(\.id) == [1])
     store.close()
     #expect(Store.check(.directory(directory.path)).isEmpty)
-  }
-
-  @Test func anInMemoryStoreRefusesTheSame() throws {
-    let store = try Store.open(.memory)
-    #expect(throws: StoreError.self) {
-      try store.commit([.setDocument(name: "settings", value: ["height_m": 30])])
-    }
-    try store.commit([.setDocument(name: "settings", value: ["height_m": 1.7])])
-    #expect(store.documents["settings"] == ["height_m": 1.7])
   }
 }

@@ -152,7 +152,8 @@ import Testing
       problem { _ in }
         == DocumentProblem(
           path: [.key("settings"), .key("retryBackoff")],
-          message: #""retryBackoff" is -5, out of range: a duration is 0 to 1000 years (31556952000 s)"#))
+          message:
+            #""retryBackoff" is -5, out of range: a duration is 0 to 1000 years (31556952000 s)"#))
     // No retry may be scheduled past what a date can hold.
     settings["retryBackoff"] = 31_556_952_000
     settings["retryBackoffMultiplier"] = 10
@@ -197,7 +198,8 @@ import Testing
           $0["device"] = .object(device)
         }
       }
-        == DocumentProblem(path: [.key("device"), .key("isLocked")], message: #""isLocked" must be true or false"#))
+        == DocumentProblem(
+          path: [.key("device"), .key("isLocked")], message: #""isLocked" must be true or false"#))
     #expect(problem { $0["counter"] = 1e20 }?.path == [.key("counter")])
     #expect(problem { $0["app"] = nil }?.message == #"the health document lacks "app""#)
     #expect(problem { $0["device"] = [:] }?.message == #""device" lacks "isHealthDataAvailable""#)
@@ -221,17 +223,20 @@ import Testing
       failure("health-sync-index", "1")
         == JSONSyntaxError(
           line: 1, column: 1,
-          message: #"in document "health-sync-index": "health-sync-index" must be true or false, not a number"#))
+          message:
+            #"in document "health-sync-index": "health-sync-index" must be true or false, not a number"#
+        ))
     #expect(failure("health-sync-index", "true") == nil)
     // Documents weigh does not know are kept as they are.
     #expect(failure("goal", #"{"anything":[1e300]}"#) == nil)
   }
 
   @Test func checkValidatesAllDocumentsWithTheirNames() {
-    #expect(throws: DocumentProblem(
-      path: [.key("settings"), .key("height_m")],
-      message: #""height_m" must be a number (a height is 0.3 to 3 m), not a string"#))
-    {
+    #expect(
+      throws: DocumentProblem(
+        path: [.key("settings"), .key("height_m")],
+        message: #""height_m" must be a number (a height is 0.3 to 3 m), not a string"#)
+    ) {
       try StoreDocuments.validate(documents: ["app": [:], "settings": ["height_m": "tall"]])
     }
   }
@@ -248,10 +253,13 @@ import Testing
         }
       }
       """
-    #expect(throws: StoreError(
-      .corrupt, file: "weigh.json", line: 7, column: 23,
-      message: #"in document "app": "anchor" is 1e+20, out of range: an anchor is a whole number from 0 to 9007199254740991"#))
-    {
+    #expect(
+      throws: StoreError(
+        .corrupt, file: "weigh.json", line: 7, column: 23,
+        message:
+          #"in document "app": "anchor" is 1e+20, out of range: an anchor is a whole number from 0 to 9007199254740991"#
+      )
+    ) {
       try StoreManifest.decode(Array(text.utf8), path: "weigh.json")
     }
   }
