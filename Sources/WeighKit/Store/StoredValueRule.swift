@@ -146,15 +146,15 @@ extension JSONReader {
 
   /// The next string, which must be a UUID as weigh writes them.
   mutating func readUUIDString(_ member: String) throws(JSONSyntaxError) -> String {
-    skipWhitespace()
-    let start = offset
     guard peek() == 0x22 else { throw wrongType(member, "a UUID string") }
-    let text = try readString()
-    guard StoredText.isUUID(text) else {
+    let raw = try readRawString()
+    // Checked on the raw bytes: a quarter of a large log's rows hold one.
+    guard !raw.hasEscapes, StoredText.isUUID(raw.raw) else {
       throw error(
-        "\"\(member)\" is not a UUID such as \"B3F2AF6D-0FC7-40C5-853B-559647364CEA\"", at: start)
+        "\"\(member)\" is not a UUID such as \"B3F2AF6D-0FC7-40C5-853B-559647364CEA\"",
+        at: raw.offset)
     }
-    return text
+    return String(decoding: raw.raw, as: UTF8.self)
   }
 
   /// The next string, with a clear error when the value is of another kind.
@@ -205,9 +205,15 @@ extension JSONReader {
 public enum StoredText {
   /// Whether `text` is a UUID in the 8-4-4-4-12 hex form (either case).
   public static func isUUID(_ text: String) -> Bool {
-    let bytes = text.utf8
+    var text = text
+    return text.withUTF8 { isUUID($0) }
+  }
+
+  /// Whether `bytes` are a UUID in the 8-4-4-4-12 hex form (either case).
+  static func isUUID(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
     guard bytes.count == 36 else { return false }
-    for (index, byte) in bytes.enumerated() {
+    for index in 0..<36 {
+      let byte = bytes[index]
       if index == 8 || index == 13 || index == 18 || index == 23 {
         guard byte == 0x2D else { return false }
       } else {
