@@ -153,13 +153,16 @@ enum HealthExportMapping {
     guard record.endDate.instant >= record.startDate.instant else {
       throw ImportRejection(line: line, reason: "\(name) ends before it starts")
     }
+    try checkStored(
+      type, value: value, written: "\(text) \(unitText)",
+      instants: [record.startDate.instant, record.endDate.instant], line: line)
     let start = Date(timeIntervalSince1970: TimeInterval(record.startDate.instant))
     let end =
       type.isInstantaneous
       ? start : Date(timeIntervalSince1970: TimeInterval(record.endDate.instant))
     let sample = HealthSample(
       type: type, value: value, start: start, end: end, device: record.device.map(cache.device),
-      metadata: metadata(record.metadata))
+      metadata: try metadata(record.metadata, line: line))
     return Imported(
       sample: sample, revision: cache.revision(record.sourceName, record.sourceVersion))
   }
@@ -206,6 +209,20 @@ enum HealthExportMapping {
       workout.totalDistance ?? distanceStatistics?.sum,
       unit: workout.totalDistance != nil ? workout.totalDistanceUnit : distanceStatistics?.unit,
       line: line)
+    try checkStored(
+      .workout, value: seconds / 60, written: "of \(seconds / 60) min",
+      instants: [workout.startDate.instant, workout.endDate.instant], line: line)
+    if let energy, !StoredValueRule.kilocalories.contains(energy) {
+      throw ImportRejection(
+        line: line,
+        reason:
+          "workout energy \(energy) kcal is out of range: \(StoredValueRule.kilocalories.range)")
+    }
+    if let distance, !StoredValueRule.meters.contains(distance) {
+      throw ImportRejection(
+        line: line,
+        reason: "workout distance \(distance) m is out of range: \(StoredValueRule.meters.range)")
+    }
     let details = WorkoutDetails(
       activityType: activityType(workout.activityType), duration: seconds,
       totalEnergyBurned: energy, totalDistance: distance)
@@ -213,7 +230,8 @@ enum HealthExportMapping {
     let sample = HealthSample(
       workout: details, start: start,
       end: Date(timeIntervalSince1970: TimeInterval(workout.endDate.instant)),
-      device: workout.device.map(cache.device), metadata: metadata(workout.metadata))
+      device: workout.device.map(cache.device), metadata: try metadata(workout.metadata, line: line)
+    )
     return Imported(
       sample: sample, revision: cache.revision(workout.sourceName, workout.sourceVersion))
   }
@@ -240,11 +258,25 @@ enum HealthExportMapping {
 
   /// Metadata from an export: HealthKit's boolean and number keys become numbers again so
   /// that `user-entered` and sync versions work; everything else stays the text it was.
-  static func metadata(_ entries: [HealthExportMetadataEntry]) -> Metadata {
+  static func metadata(_ entries: [HealthExportMetadataEntry], line: Int)
+    throws(ImportRejection) -> Metadata
+  {
     var metadata: Metadata = [:]
     for entry in entries {
       if numericKeys.contains(entry.key), let number = DecimalText.parseJSONNumber(entry.value) {
+        // The store reads back only finite numbers and sync versions in range.
+        let rule: StoredValueRule? =
+          entry.key == MetadataKey.syncVersion ? .syncVersion : nil
+        guard number.isFinite, rule?.contains(number) ?? true else {
+          throw ImportRejection(
+            line: line,
+            reason: "metadata \(entry.key) '\(entry.value)' is out of range"
+              + (rule.map { ": \($0.noun) is \($0.range)" } ?? ""))
+        }
         metadata[entry.key] = .number(number)
+      } else if entry.key == MetadataKey.syncVersion {
+        throw ImportRejection(
+          line: line, reason: "metadata \(entry.key) '\(entry.value)' is not a number")
       } else {
         metadata[entry.key] = .string(entry.value)
       }
@@ -281,6 +313,23 @@ enum HealthExportMapping {
     case .stepCount: "count"
     case .activeEnergyBurned: "kcal, Cal or kJ"
     case .appleExerciseTime, .workout: "min, s or hr"
+    }
+  }
+
+  /// Rejects what the store would refuse to load (`StoredValueRule`): a value outside its
+  /// type's range, or a time outside 1900–9999.
+  private static func checkStored(
+    _ type: SampleType, value: Double, written: String, instants: [Int64], line: Int
+  ) throws(ImportRejection) {
+    let rule = HealthRecordCodec.valueRule(for: type)
+    guard rule.contains(value) else {
+      throw ImportRejection(
+        line: line,
+        reason: "\(typeName(type)) \(written) is out of range: \(rule.noun) is \(rule.range)")
+    }
+    guard instants.allSatisfy(StoredValueRule.wholeInstant.contains) else {
+      throw ImportRejection(
+        line: line, reason: "\(typeName(type)) is dated outside 1900-01-01 to 9999-12-31")
     }
   }
 

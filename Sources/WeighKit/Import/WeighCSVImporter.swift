@@ -55,6 +55,8 @@ struct WeighEntryFields {
   var pushedUUID: String?
   var pushedRevision: String?
 
+  /// The entry, with every field checked against the range the store accepts
+  /// (`StoredValueRule`), so that an imported entry is one the store can load again.
   func entry(line: Int) throws(ImportRejection) -> Entry {
     // A number past the range is kept here and replaced by the import (largestKeptID).
     guard let number = DecimalText.parseWhole(id, in: 0...Int64.max) else {
@@ -64,6 +66,10 @@ struct WeighEntryFields {
     guard let instant = WeighFileInstant.parse(instant) else {
       throw ImportRejection(
         line: line, reason: "instant '\(self.instant)' is not like 2026-01-03T06:30:00Z")
+    }
+    guard StoredValueRule.wholeInstant.contains(instant) else {
+      throw ImportRejection(
+        line: line, reason: "instant '\(self.instant)' is outside 1900-01-01 to 9999-12-31")
     }
     guard let value = DecimalText.parseJSONNumber(kilograms) else {
       throw ImportRejection(line: line, reason: "kilograms '\(kilograms)' is not a number")
@@ -93,6 +99,13 @@ struct WeighEntryFields {
         )
       }
       pushed = Int(number)  // checked: inside ValueLimits.revision
+    }
+    for (name, uuid) in [("health UUID", healthUUID), ("pushed UUID", pushedUUID)] {
+      if let uuid, !StoredText.isUUID(uuid) {
+        throw ImportRejection(
+          line: line,
+          reason: "\(name) '\(uuid)' is not a UUID such as B3F2AF6D-0FC7-40C5-853B-559647364CEA")
+      }
     }
     return Entry(
       id: id, instant: instant, kilograms: checked, origin: origin, source: source, note: note,

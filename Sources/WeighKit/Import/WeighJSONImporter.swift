@@ -2,7 +2,8 @@
 public enum WeighJSONImporter {
   /// The entries of a weigh JSON file; each weight carries its whole entry.
   ///
-  /// - Throws: `ImportError` for a syntax error or a document that is not weigh's.
+  /// - Throws: `ImportError` for a syntax error, a document that is not weigh's, or a
+  ///   `version` other than 1.
   public static func importWeights(_ bytes: [UInt8]) throws -> WeightImportResult {
     let document = try ImportJSONReader.parse(bytes)
     guard document.value["format"]?.string == "weigh",
@@ -10,6 +11,24 @@ public enum WeighJSONImporter {
     else {
       throw ImportError(
         line: document.line, "expected weigh's JSON: {\"format\": \"weigh\", \"entries\": […]}")
+    }
+    // A later weigh may write a version this one cannot read: refuse it rather than guess.
+    guard let version = document.value["version"] else {
+      throw ImportError(
+        line: document.line,
+        "weigh's JSON lacks \"version\"; this weigh reads version 1 (as export writes it)")
+    }
+    guard case .number(let text) = version.value, text == "1" else {
+      let found: String
+      switch version.value {
+      case .number(let text): found = text
+      case .string(let text): found = "\"\(text)\""
+      default: found = "not a number"
+      }
+      throw ImportError(
+        line: version.line,
+        "weigh JSON version \(found) is not one this weigh reads (it reads version 1); "
+          + "import the file with the weigh that wrote it")
     }
     var result = WeightImportResult(format: .weighJSON)
     var seen = Set<WeightKey>()

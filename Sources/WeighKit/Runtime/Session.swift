@@ -77,8 +77,13 @@ public final class Session {
     } catch {
       throw Self.diagnostic(for: error)
     }
-    settings = Settings(json: store.documents["settings"])
-    app = AppDocument(json: store.documents["app"])
+    do throws(DocumentProblem) {
+      // The store checked both when it read them (`StoreDocuments`).
+      settings = try Settings(document: store.documents["settings"])
+      app = try AppDocument(document: store.documents["app"])
+    } catch {
+      throw Diagnostic("cannot read the store: \(error)", kind: .unreadableStore)
+    }
     virtualNow = options.clock
     seed = options.seed
     unitOverride = options.unit
@@ -214,21 +219,6 @@ struct AppDocument: Equatable {
   static let linksAnywhere = Int64.max
 
   init() {}
-
-  init(json: JSONValue?) {
-    guard let json else { return }
-    anchor = json["anchor"]?.intValue.map(Int64.init)
-    lastSync = json["last_sync"]?.intValue.map(Int64.init)
-    syncCount = json["sync_count"]?.intValue ?? 0
-    observing = json["observing"]?.stringValue
-    if case .array(let items)? = json["pending_deletes"] {
-      pendingDeletes = items.compactMap(\.stringValue)
-    }
-    dedup = json["dedup"]?.stringValue ?? "uuid"
-    autopush = json["autopush"]?.boolValue ?? false
-    syncOnLaunch = json["sync"]?.boolValue ?? true
-    linkedThrough = json["linked_through"]?.intValue.map(Int64.init)
-  }
 
   var json: JSONValue {
     var object: [String: JSONValue] = [

@@ -31,27 +31,49 @@ public struct Settings: Equatable, Sendable {
     return .object(object)
   }
 
-  /// Settings read back from the store; unknown or missing keys keep their defaults.
+  /// Settings read back from a value weigh wrote; one that does not read (which the store
+  /// refuses to load) leaves the defaults.
   public init(json: JSONValue?) {
-    guard case .object(let object)? = json else { return }
-    if case .string(let text)? = object["unit"], let unit = DisplayUnit(rawValue: text) {
-      self.unit = unit
+    self = (try? Settings(document: json)) ?? Settings()
+  }
+
+  /// Settings read back from the store's `settings` document. A missing member keeps its
+  /// default and an unknown member is ignored; a member of the wrong type or out of its
+  /// range (`ValueLimits`) is a `DocumentProblem` at that member.
+  public init(document: JSONValue?) throws(DocumentProblem) {
+    guard let document else { return }
+    let fields = try DocumentFields(document, path: [], what: "the settings")
+    if let text = try fields.word("unit", DisplayUnit.allCases.map(\.rawValue)) {
+      unit = DisplayUnit(rawValue: text)!
     }
-    if case .string(let text)? = object["tz"], TimeZone(identifier: text) != nil {
-      timeZone = text
+    if let zone = try fields.timeZone("tz") { timeZone = zone }
+    if let text = try fields.word("daily", DailyPolicy.allCases.map(\.rawValue)) {
+      daily = DailyPolicy(rawValue: text)!
     }
-    if case .string(let text)? = object["daily"], let daily = DailyPolicy(rawValue: text) {
-      self.daily = daily
-    }
-    height = object["height_m"]?.doubleValue
-    prePregnancy = object["pre_pregnancy_kg"]?.doubleValue
-    goal = object["goal_kg"]?.doubleValue
-    if let text = object["pregnancy_start"]?.stringValue {
-      // checked: parses text, nil when out of range
-      let parts = text.split(separator: "-").compactMap { Int($0) }
-      if parts.count == 3 {
-        pregnancyStart = CivilDate(year: parts[0], month: parts[1], day: parts[2])
+    height = try fields.number("height_m", .heightMeters)
+    prePregnancy = try fields.number("pre_pregnancy_kg", .kilograms)
+    goal = try fields.number("goal_kg", .kilograms)
+    if let text = try fields.string("pregnancy_start") {
+      guard let date = Self.civilDate(text) else {
+        throw fields.problem(
+          "pregnancy_start",
+          "\"pregnancy_start\" is \"\(text)\", not a date such as \"2026-03-01\" from 1900 to 9999")
       }
+      pregnancyStart = date
     }
+  }
+
+  /// `YYYY-MM-DD` as a real date in years 1900–9999, or nil.
+  static func civilDate(_ text: String) -> CivilDate? {
+    let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+    guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+      parts.allSatisfy({ $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
+      // checked: integer parses of text, nil when out of range
+      let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]),
+      (1900...9999).contains(year), (1...12).contains(month), (1...31).contains(day)
+    else { return nil }
+    let date = CivilDate(year: year, month: month, day: day)
+    // 2026-02-30 comes back as another day.
+    return CivilDate(daysSinceEpoch: date.daysSinceEpoch) == date ? date : nil
   }
 }

@@ -54,7 +54,8 @@ public enum EntryCodec: StoreTableCodec {
   }
 
   /// Reads one entry object; `id`, `at`, `kg`, `origin` and `source` are required, `rev`
-  /// defaults to 1, unknown members are skipped.
+  /// defaults to 1, unknown members are skipped. Every value is checked against its range
+  /// (`StoredValueRule`): a wrong type or an out-of-range value is an error at the value.
   public static func decode(from reader: inout JSONReader) throws(JSONSyntaxError) -> Entry {
     let start = reader.offset
     try reader.beginObject()
@@ -70,8 +71,7 @@ public enum EntryCodec: StoreTableCodec {
     var pushedRevision: Int?
     while let key = try reader.nextKey() {
       if key.equals("id") {
-        id = try reader.readInt()
-        guard id! > 0 else { throw reader.error("an entry id must be positive", at: key.offset) }
+        id = try reader.readWhole("id", .entryNumber)
       } else if key.equals("at") {
         if reader.peek() == 0x22 {
           let text = try reader.readRawString()
@@ -79,15 +79,22 @@ public enum EntryCodec: StoreTableCodec {
             throw reader.error(
               "expected a UTC time such as \"2026-01-01T08:00:00Z\"", at: text.offset)
           }
+          guard StoredValueRule.wholeInstant.contains(parsed) else {
+            throw reader.error(
+              StoredValueRule.wholeInstant.message(
+                member: "at", found: "\"\(String(decoding: text.raw, as: UTF8.self))\""),
+              at: text.offset)
+          }
           instant = parsed
         } else {
-          instant = Int64(try reader.readInt())  // checked: Int and Int64 have one width
+          instant = Int64(try reader.readWhole("at", .wholeInstant))  // checked: inside the instant range
         }
       } else if key.equals("kg") {
-        let position = reader.offset
-        kilograms = try reader.readDouble()
-        guard kilograms! > 0 else { throw reader.error("a weight must be positive", at: position) }
+        kilograms = try reader.readNumber("kg", .kilograms)
       } else if key.equals("origin") {
+        guard reader.peek() == 0x22 else {
+          throw reader.wrongType("origin", "\"manual\", \"health\" or \"import\"")
+        }
         let text = try reader.readRawString()
         if text.equals("manual") {
           origin = .manual
@@ -100,17 +107,17 @@ public enum EntryCodec: StoreTableCodec {
             "expected origin \"manual\", \"health\" or \"import\"", at: text.offset)
         }
       } else if key.equals("source") {
-        source = try reader.readString()
+        source = try reader.readString("source")
       } else if key.equals("note") {
-        note = try reader.readString()
+        note = try reader.readString("note")
       } else if key.equals("rev") {
-        revision = try reader.readInt()
+        revision = try reader.readWhole("rev", .revision)
       } else if key.equals("healthUUID") {
-        healthUUID = try reader.readString()
+        healthUUID = try reader.readUUIDString("healthUUID")
       } else if key.equals("pushedUUID") {
-        pushedUUID = try reader.readString()
+        pushedUUID = try reader.readUUIDString("pushedUUID")
       } else if key.equals("pushedRev") {
-        pushedRevision = try reader.readInt()
+        pushedRevision = try reader.readWhole("pushedRev", .revision)
       } else {
         try reader.skipValue()
       }

@@ -139,14 +139,34 @@ public enum HealthRecordCodec: StoreTableCodec {
     writer.bytes.append(contentsOf: data)
   }
 
+  /// The range of a sample's `value`, by type, in the type's canonical unit.
+  static func valueRule(for type: SampleType) -> StoredValueRule {
+    switch type {
+    case .bodyMass: .kilograms
+    case .bloodGlucose: .glucose
+    case .stepCount: .steps
+    case .activeEnergyBurned: .kilocalories
+    case .appleExerciseTime: .exerciseMinutes
+    case .workout: .workoutMinutes
+    }
+  }
+
+  /// Reads one record. Every value is checked where it stands (`StoredValueRule`): times
+  /// in 1900–9999, a sample's value in its type's range, whole sync versions and positions;
+  /// a wrong type or an out-of-range value is an error at the value. Unknown members are
+  /// skipped; `sync_id`, `sync_version`, `created`, `device`, `metadata` and `workout` are
+  /// optional.
   public static func decode(from reader: inout JSONReader) throws(JSONSyntaxError) -> HealthRecord {
+    let objectStart = reader.offset
     var position: Int?
     var isSample: Bool?
     var uuid: UUID?
     var type: SampleType?
     var start: Double?
     var end: Double?
-    var value = 0.0
+    var endOffset = 0
+    var value: Double?
+    var valueOffset = 0
     var sourceName: String?
     var bundle: String?
     var version: String?
@@ -155,67 +175,115 @@ public enum HealthRecordCodec: StoreTableCodec {
     var created: Double?
     var device: HealthDevice?
     var metadata: Metadata = [:]
+    var metadataOffset = 0
     var workout: WorkoutDetails?
+    var workoutOffset = 0
     var syncID: String?
     var syncVersion: Double?
     var deleted: Double?
     try reader.beginObject()
     while let key = try reader.nextKey() {
       if key.equals("pos") {
-        position = try reader.readInt()
+        position = try reader.readWhole("pos", .position)
       } else if key.equals("kind") {
-        isSample = try reader.readString() == "sample"
-      } else if key.equals("uuid") {
+        reader.skipWhitespace()
         let offset = reader.offset
-        guard let parsed = UUID(uuidString: try reader.readString()) else {
+        let kind = try reader.readString("kind")
+        guard kind == "sample" || kind == "deletion" else {
+          throw reader.error("expected kind \"sample\" or \"deletion\"", at: offset)
+        }
+        isSample = kind == "sample"
+      } else if key.equals("uuid") {
+        reader.skipWhitespace()
+        let offset = reader.offset
+        guard let parsed = UUID(uuidString: try reader.readString("uuid")) else {
           throw reader.error("not a UUID", at: offset)
         }
         uuid = parsed
       } else if key.equals("type") {
+        reader.skipWhitespace()
         let offset = reader.offset
-        guard let parsed = SampleType(rawValue: try reader.readString()) else {
-          throw reader.error("not a sample type", at: offset)
+        guard let parsed = SampleType(rawValue: try reader.readString("type")) else {
+          throw reader.error(
+            "not a sample type; expected one of "
+              + SampleType.allCases.map(\.rawValue).joined(separator: ", "), at: offset)
         }
         type = parsed
       } else if key.equals("start") {
-        start = try reader.readDouble()
+        start = try reader.readNumber("start", .instant)
       } else if key.equals("end") {
-        end = try reader.readDouble()
+        reader.skipWhitespace()
+        endOffset = reader.offset
+        end = try reader.readNumber("end", .instant)
       } else if key.equals("value") {
+        reader.skipWhitespace()
+        valueOffset = reader.offset
+        guard let byte = reader.peek(), byte == 0x2D || (0x30...0x39).contains(byte) else {
+          throw reader.wrongType("value", "a number")
+        }
         value = try reader.readDouble()
       } else if key.equals("source") {
-        sourceName = try reader.readString()
+        sourceName = try reader.readString("source")
       } else if key.equals("bundle") {
-        bundle = try reader.readString()
+        bundle = try reader.readString("bundle")
       } else if key.equals("version") {
-        version = try reader.readString()
+        version = try reader.readString("version")
       } else if key.equals("product") {
-        product = try reader.readString()
+        product = try reader.readString("product")
       } else if key.equals("os") {
-        os = try reader.readString()
+        os = try reader.readString("os")
       } else if key.equals("created") {
-        created = try reader.readDouble()
+        created = try reader.readNumber("created", .instant)
       } else if key.equals("device") {
         device = try readDevice(&reader)
       } else if key.equals("metadata") {
+        reader.skipWhitespace()
+        metadataOffset = reader.offset
         metadata = try nested(Metadata.self, &reader)
       } else if key.equals("workout") {
+        reader.skipWhitespace()
+        workoutOffset = reader.offset
         workout = try nested(WorkoutDetails.self, &reader)
       } else if key.equals("sync_id") {
-        syncID = try reader.readString()
+        syncID = try reader.readString("sync_id")
       } else if key.equals("sync_version") {
-        syncVersion = try reader.readDouble()
+        syncVersion = try reader.readNumber("sync_version", .syncVersion)
       } else if key.equals("deleted") {
-        deleted = try reader.readDouble()
+        deleted = try reader.readNumber("deleted", .instant)
       } else {
         try reader.skipValue()
       }
     }
     guard let position, let isSample, let uuid, let type, let start, let end else {
-      throw reader.error("a Health record needs pos, kind, uuid, type, start and end")
+      let missing = [
+        position == nil ? "pos" : nil, isSample == nil ? "kind" : nil, uuid == nil ? "uuid" : nil,
+        type == nil ? "type" : nil, start == nil ? "start" : nil, end == nil ? "end" : nil,
+      ].compactMap { $0 }
+      throw reader.error(
+        "a Health record needs pos, kind, uuid, type, start and end; this one lacks "
+          + missing.joined(separator: ", "), at: objectStart)
+    }
+    guard end >= start else {
+      throw reader.error(
+        "\"end\" is before \"start\"; a sample cannot end before it starts",
+        at: endOffset)
     }
     let source = sourceName.map { HealthSource(name: $0, bundleIdentifier: bundle ?? "") }
     if isSample {
+      guard let value else {
+        throw reader.error("a sample needs \"value\"", at: objectStart)
+      }
+      let rule = valueRule(for: type)
+      guard rule.contains(value) else {
+        var probe = JSONReader(bytes: reader.bytes, offset: valueOffset)
+        _ = try probe.readNumberText()
+        let text = String(
+          decoding: UnsafeBufferPointer(rebasing: reader.bytes[valueOffset..<probe.offset]),
+          as: UTF8.self)
+        throw reader.error(rule.message(member: "value", found: text), at: valueOffset)
+      }
+      try check(metadata, at: metadataOffset, &reader)
+      if let workout { try check(workout, at: workoutOffset, &reader) }
       let revision = source.map {
         SourceRevision(
           source: $0, version: version, productType: product, operatingSystemVersion: os)
@@ -228,7 +296,9 @@ public enum HealthRecordCodec: StoreTableCodec {
       // checked: positions stay below 2^53; Int and Int64 have one width
       return .sample(sample, position: Int64(position))
     }
-    guard let deleted else { throw reader.error("a deletion record needs \"deleted\"") }
+    guard let deleted else {
+      throw reader.error("a deletion record needs \"deleted\"", at: objectStart)
+    }
     // A deletion record keeps the sync identifier and version, which it reads from the
     // deleted sample's metadata.
     var kept: Metadata = [:]
@@ -242,6 +312,54 @@ public enum HealthRecordCodec: StoreTableCodec {
     let record = DeletedObjectRecord(deleting: sample, at: Date(timeIntervalSince1970: deleted))
     // checked: positions stay below 2^53; Int and Int64 have one width
     return .deletion(record, position: Int64(position))
+  }
+
+  /// Checks the metadata values weigh computes with: the sync version is a whole number in
+  /// range, dates are in 1900–9999, numbers are finite.
+  private static func check(_ metadata: Metadata, at offset: Int, _ reader: inout JSONReader)
+    throws(JSONSyntaxError)
+  {
+    for (key, value) in metadata.sorted(by: { $0.key < $1.key }) {
+      let problem: String?
+      switch value {
+      case .number(let number) where key == MetadataKey.syncVersion:
+        problem =
+          StoredValueRule.syncVersion.contains(number)
+          ? nil : StoredValueRule.syncVersion.message(member: key, found: "\(number)")
+      case .string where key == MetadataKey.syncVersion, .bool where key == MetadataKey.syncVersion,
+        .date where key == MetadataKey.syncVersion:
+        problem = "\"\(key)\" must be a number (the sync version)"
+      case .number(let number):
+        problem = number.isFinite ? nil : "metadata \"\(key)\" is not a finite number"
+      case .date(let date):
+        problem =
+          StoredValueRule.instant.contains(date.timeIntervalSince1970)
+          ? nil
+          : StoredValueRule.instant.message(
+            member: key, found: "\(date.timeIntervalSinceReferenceDate)")
+      case .string, .bool:
+        problem = nil
+      }
+      if let problem { throw reader.error("in \"metadata\": \(problem)", at: offset) }
+    }
+  }
+
+  /// Checks a workout's duration, energy and distance.
+  private static func check(_ workout: WorkoutDetails, at offset: Int, _ reader: inout JSONReader)
+    throws(JSONSyntaxError)
+  {
+    var problem: String?
+    if !StoredValueRule.durationSeconds.contains(workout.duration) {
+      problem = StoredValueRule.durationSeconds.message(
+        member: "duration", found: "\(workout.duration)")
+    } else if let energy = workout.totalEnergyBurned, !StoredValueRule.kilocalories.contains(energy)
+    {
+      problem = StoredValueRule.kilocalories.message(
+        member: "totalEnergyBurned", found: "\(energy)")
+    } else if let distance = workout.totalDistance, !StoredValueRule.meters.contains(distance) {
+      problem = StoredValueRule.meters.message(member: "totalDistance", found: "\(distance)")
+    }
+    if let problem { throw reader.error("in \"workout\": \(problem)", at: offset) }
   }
 
   private static func nested<T: Decodable>(_ type: T.Type, _ reader: inout JSONReader)

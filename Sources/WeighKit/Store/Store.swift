@@ -285,8 +285,9 @@ public final class Store {
 
   /// Applies `changes` as one transaction, durable on disk before this returns.
   ///
-  /// - Throws: `invalidChange` for a non-finite number or an unknown table (nothing is
-  ///   written), `io` when the journal cannot be written or synced.
+  /// - Throws: `invalidChange` for a non-finite number, a row or document that loading
+  ///   would refuse (`StoreChange.problem(in:)`, directory stores only) or an unknown
+  ///   table (nothing is written), `io` when the journal cannot be written or synced.
   /// - Complexity: O(size of the changes), plus an occasional compaction.
   public func commit(_ changes: [StoreChange]) throws(StoreError) {
     guard !isClosed else { throw StoreError(.io, message: "the store is closed") }
@@ -303,6 +304,11 @@ public final class Store {
           .invalidChange, message: "unknown table \"\(table)\"; pass its codec to open")
       }
     }
+    // Nothing that loading would refuse reaches the disk (values are checked where they
+    // enter; this catches any path that did not). An in-memory store writes nothing to
+    // load again and skips it: reading every row back would cost a --memory script of
+    // `log` lines about a fifth of its time.
+    if directory != nil, let problem = StoreChange.problem(in: changes) { throw problem }
     try verifyTables()
     let next = sequence + 1
     // An in-memory store writes no journal, so it need not build the line (about a tenth

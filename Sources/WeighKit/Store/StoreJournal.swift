@@ -174,7 +174,7 @@ enum StoreJournal {
       change = .remove(table: name, id: try reader.readInt())
     } else if operation.equals("set") {
       try operand("value")
-      change = .setDocument(name: name, value: try reader.readValue())
+      change = .setDocument(name: name, value: try StoreDocuments.read(named: name, from: &reader))
     } else if operation.equals("unset") {
       change = .removeDocument(name: name)
     } else {

@@ -56,16 +56,15 @@ struct StoreManifest: Equatable {
               throw reader.error("sequence must not be negative", at: position)
             }
             sawSequence = true
-          } else if key.equals("tables") || key.equals("documents") {
+          } else if key.equals("tables") {
             let position = reader.offset
             guard case .object(let members) = try reader.readValue() else {
               throw reader.error("expected an object", at: position)
             }
-            if key.equals("tables") {
-              manifest.tables = members
-            } else {
-              manifest.documents = members
-            }
+            manifest.tables = members
+          } else if key.equals("documents") {
+            // Checked as the session reads them, so that loading and `check` agree.
+            manifest.documents = try StoreDocuments.readAll(from: &reader)
           } else {
             try reader.skipValue()
           }

@@ -7,6 +7,8 @@ public struct StoreRow: Sendable {
   /// The row itself, of the codec's `Row` type.
   public let value: any Sendable
   let encode: @Sendable (inout JSONWriter) -> Void
+  /// Why the row would not read back from the store, or nil (`StoreChange.problem(in:)`).
+  let readBackProblem: @Sendable () -> JSONSyntaxError?
 
   /// Wraps `row` of the table that `codec` describes.
   public init<Codec: StoreTableCodec>(_ codec: Codec.Type, _ row: Codec.Row) {
@@ -14,5 +16,17 @@ public struct StoreRow: Sendable {
     id = Codec.id(of: row)
     value = row
     encode = { writer in Codec.encode(row, into: &writer) }
+    readBackProblem = {
+      var writer = JSONWriter()
+      Codec.encode(row, into: &writer)
+      do throws(JSONSyntaxError) {
+        _ = try JSONReader.withReader(over: writer.bytes) { (reader) throws(JSONSyntaxError) in
+          try Codec.decode(from: &reader)
+        }
+        return nil
+      } catch {
+        return error
+      }
+    }
   }
 }

@@ -96,7 +96,8 @@ private func roundTrip(_ samples: [HealthSample]) throws -> [HealthExportMapping
   }
 
   @Test func everyTypeComesBackExactly() throws {
-    let values = [68.5, 0.1, 1.0 / 3, 104.487_410_400_031_37, 987.125, 7e-7, 350]
+    // Every value lies in the range of every type (the store loads no other).
+    let values = [68.5, 0.1, 1.0 / 3, 104.487_410_400_031_37, 999.125, 7e-7, 350]
     var samples: [HealthSample] = []
     for (index, value) in values.enumerated() {
       let start = winter + Int64(index) * 86_400
@@ -228,6 +229,50 @@ private func roundTrip(_ samples: [HealthSample]) throws -> [HealthExportMapping
         == "glucose 0 mg/dL is out of range: a glucose reading must be more than 0 mg/dL and at most 10000 mg/dL"
     )
     #expect(reason(.bloodGlucose, "mg/dL", "90") == nil)
+  }
+
+  @Test func recordsTheStoreCouldNotLoadAreRejected() {
+    func reason(
+      _ type: SampleType, _ unit: String, _ value: String, at instant: Int64? = nil,
+      metadata: [HealthExportMetadataEntry] = []
+    ) -> String? {
+      let date = HealthExportDate(instant: instant ?? winter, offsetSeconds: 0)
+      let record = HealthExportRecord(
+        type: type.identifier, sourceName: "Health", unit: unit, startDate: date, endDate: date,
+        value: value, metadata: metadata)
+      do {
+        _ = try HealthExportMapping.sample(from: record, type: type, line: 7)
+        return nil
+      } catch {
+        return error.reason
+      }
+    }
+    #expect(
+      reason(.bodyMass, "kg", "1500")
+        == "weight 1500 kg is out of range: a weight must be more than 0 kg and at most 1000 kg")
+    #expect(
+      reason(.stepCount, "count", "800000000000000000")
+        == "steps 800000000000000000 count is out of range: a step count must be from 0 to 1000000 steps")
+    #expect(
+      reason(.bodyMass, "kg", "70", at: -2_208_988_801)
+        == "weight is dated outside 1900-01-01 to 9999-12-31")
+    #expect(reason(.bodyMass, "kg", "70", at: -2_208_988_800) == nil)
+    let version = { (text: String) in
+      reason(
+        .bodyMass, "kg", "70",
+        metadata: [HealthExportMetadataEntry(key: "HKMetadataKeySyncVersion", value: text)])
+    }
+    #expect(version("3") == nil)
+    #expect(
+      version("99999999999999999999")
+        == "metadata HKMetadataKeySyncVersion '99999999999999999999' is out of range: a sync version is a whole number from 0 to 9007199254740991"
+    )
+    #expect(version("two") == "metadata HKMetadataKeySyncVersion 'two' is not a number")
+    #expect(
+      reason(
+        .bodyMass, "kg", "70",
+        metadata: [HealthExportMetadataEntry(key: "HKWasUserEntered", value: "nan")]) == nil,
+      "text that is not a decimal number stays text")
   }
 
   @Test func activityTypesMapByName() {

@@ -88,4 +88,108 @@ import Testing
       }
     }
   }
+
+  /// The error decoding `text` reports, or nil when it reads.
+  func failure(_ text: String) -> JSONSyntaxError? {
+    do {
+      _ = try JSONReader.withReader(over: Array(text.utf8)) { reader throws(JSONSyntaxError) in
+        try HealthRecordCodec.decode(from: &reader)
+      }
+      return nil
+    } catch {
+      return error
+    }
+  }
+
+  /// A sample row of `type` with `value`, and `extra` members at the end.
+  func row(
+    _ type: String = "bodyMass", value: String = "70", start: String = "100", extra: String = ""
+  )
+    -> String
+  {
+    #"{"pos":1,"kind":"sample","uuid":"3F2504E0-4F89-11D3-9A0C-0305E82C3301","type":""#
+      + type + #"","start":"# + start + #","end":200,"value":"# + value + extra + "}"
+  }
+
+  @Test func valuesOutOfTheirTypesRangeAreErrorsAtTheValue() {
+    // Column of the value: after `"value":`.
+    let column = row().utf8.count - 2
+    let cases: [(String, String, String)] = [
+      (
+        "bodyMass", "1e308",
+        "\"value\" is 1e308, out of range: a weight is more than 0 and at most 1000 kg"
+      ),
+      (
+        "bodyMass", "0", "\"value\" is 0, out of range: a weight is more than 0 and at most 1000 kg"
+      ),
+      (
+        "bloodGlucose", "10001",
+        "\"value\" is 10001, out of range: a glucose reading is more than 0 and at most 10000 mg/dL"
+      ),
+      (
+        "stepCount", "800000000000000000",
+        "\"value\" is 800000000000000000, out of range: a step count is 0 to 1000000 steps"
+      ),
+      ("activeEnergyBurned", "-1", "\"value\" is -1, out of range: an energy is 0 to 100000 kcal"),
+      (
+        "appleExerciseTime", "1441",
+        "\"value\" is 1441, out of range: an exercise time is 0 to 1440 min"
+      ),
+    ]
+    for (type, value, message) in cases {
+      let text = row(type, value: value)
+      let valueColumn = column + type.utf8.count - "bodyMass".utf8.count
+      #expect(
+        failure(text) == JSONSyntaxError(line: 1, column: valueColumn, message: message), "\(text)")
+    }
+  }
+
+  @Test func timesOutsideTheYears1900To9999AreErrors() {
+    let text = row(start: "1e300")
+    let column = text.utf8.count - #"1e300,"end":200,"value":70}"#.utf8.count + 1
+    #expect(
+      failure(text)
+        == JSONSyntaxError(
+          line: 1, column: column,
+          message: #""start" is 1e300, out of range: a time is from 1900-01-01 to 9999-12-31 (UTC)"#
+        ))
+    #expect(
+      failure(row(extra: #","created":-1e13"#))?.message.hasPrefix(#""created" is -1e13"#) == true)
+    #expect(
+      failure(row(start: "300"))?.message
+        == #""end" is before "start"; a sample cannot end before it starts"#)
+  }
+
+  @Test func syncVersionsAndPositionsMustBeWholeAndInRange() {
+    let deletion =
+      #"{"pos":1,"kind":"deletion","uuid":"3F2504E0-4F89-11D3-9A0C-0305E82C3301","type":"bodyMass","start":100,"end":100,"sync_version":99999999999999999999,"deleted":200}"#
+    #expect(
+      failure(deletion)?.message
+        == #""sync_version" is 99999999999999999999, out of range: a sync version is a whole number from 0 to 9007199254740991"#
+    )
+    let metadata = row(
+      extra: #","metadata":{"HKMetadataKeySyncVersion":{"number":{"_0":1e20}}}"#)
+    #expect(
+      failure(metadata)?.message
+        == #"in "metadata": "HKMetadataKeySyncVersion" is 1e+20, out of range: a sync version is a whole number from 0 to 9007199254740991"#
+    )
+    #expect(failure(#"{"pos":0,"kind":"sample"}"#)?.column == 8)
+    #expect(
+      failure(#"{"pos":1,"kind":"removed"}"#)?.message == #"expected kind "sample" or "deletion""#)
+  }
+
+  @Test func wrongTypesAreErrorsNotDefaults() {
+    #expect(
+      failure(row(value: #""70""#))?.message == #""value" must be a number, not a string"#)
+    #expect(
+      failure(row(extra: #","source":1"#))?.message == #""source" must be a string, not a number"#)
+    let noValue =
+      #"{"pos":1,"kind":"sample","uuid":"3F2504E0-4F89-11D3-9A0C-0305E82C3301","type":"bodyMass","start":1,"end":1}"#
+    #expect(
+      failure(noValue) == JSONSyntaxError(line: 1, column: 1, message: #"a sample needs "value""#))
+    let workout = row(
+      "workout", value: "30",
+      extra: #","workout":{"activityType":"running","duration":1e300}"#)
+    #expect(failure(workout)?.message.hasPrefix(#"in "workout": "duration" is 1e+300"#) == true)
+  }
 }

@@ -39,10 +39,19 @@ struct TemporaryStoreDirectory {
   func remove() { try? FileManager.default.removeItem(atPath: path) }
 }
 
-/// An entry with the given id, at a minute per id after 2026-01-01T08:00:00Z.
+/// An entry with the given id, at a minute per id after 2026-01-01T08:00:00Z (weights stay
+/// in the range the store loads, whatever the id).
 func sampleEntry(_ id: Int, kilograms: Double? = nil) -> Entry {
   Entry(
-    id: id, instant: 1_767_254_400 + Int64(id) * 60, kilograms: kilograms ?? 60 + Double(id) / 8,
+    id: id, instant: 1_767_254_400 + Int64(id) * 60,
+    kilograms: kilograms ?? 60 + Double(id % 1000) / 8,
     origin: id % 2 == 0 ? .health : .manual, source: id % 2 == 0 ? "Withings" : "weigh",
-    healthUUID: id % 2 == 0 ? "UUID-\(id)" : nil)
+    healthUUID: id % 2 == 0 ? sampleUUID(id) : nil)
+}
+
+/// A UUID string that ends in `id` (`00000000-0000-4000-8000-000000000012`).
+func sampleUUID(_ id: Int) -> String {
+  let digits = String(id)
+  return "00000000-0000-4000-8000-" + String(repeating: "0", count: max(0, 12 - digits.count))
+    + digits
 }

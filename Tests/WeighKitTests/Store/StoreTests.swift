@@ -136,7 +136,7 @@ import Testing
     #expect(
       throws: StoreError(
         .corrupt, file: directory.file("journal.jsonl"), line: 3, column: column,
-        message: "expected a number, found 'x'")
+        message: #""kg" must be a number (a weight is more than 0 and at most 1000 kg), not 'x'"#)
     ) { try Store.open(.directory(directory.path)) }
     #expect(directory.snapshot() == before)
     let findings = Store.check(.directory(directory.path))
@@ -144,7 +144,7 @@ import Testing
       findings == [
         StoreFinding(
           .error, file: directory.file("journal.jsonl"), line: 3, column: column,
-          message: "expected a number, found 'x'")
+          message: #""kg" must be a number (a weight is more than 0 and at most 1000 kg), not 'x'"#)
       ])
     #expect(directory.snapshot() == before)
   }
