@@ -859,10 +859,10 @@ enum StoreDamage: String, CaseIterable, CustomTestStringConvertible, Sendable {
       try write("entries.json", text.joined(separator: "\n"))
       return Damaged(directory: directory, position: file("entries.json") + ":101:")
     case .newerManifest:
-      let line = try bumpVersion("weigh.json", from: "\"version\": 1", to: "\"version\": 99")
+      let line = try bumpVersion("weigh.json", from: "\"version\": 2", to: "\"version\": 99")
       return Damaged(directory: directory, position: file("weigh.json") + ":\(line):")
     case .newerJournal:
-      let line = try bumpVersion("journal.jsonl", from: "\"version\":1", to: "\"version\":99")
+      let line = try bumpVersion("journal.jsonl", from: "\"version\":2", to: "\"version\":99")
       return Damaged(directory: directory, position: file("journal.jsonl") + ":\(line):")
     case .newerTable:
       let line = try bumpVersion("entries.json", from: "\"version\":1", to: "\"version\":99")

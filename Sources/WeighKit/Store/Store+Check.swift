@@ -18,10 +18,21 @@ extension Store {
       readRows: true)
     var findings = inspection.errors.map(StoreFinding.init)
     if inspection.manifest == nil && inspection.errors.isEmpty {
-      findings.append(
-        StoreFinding(
-          .error, file: StoreLocation.joinPath(directory, StoreManifest.fileName),
-          message: "weigh.json is missing; this is not a weigh store, or it was damaged"))
+      let manifestPath = StoreLocation.joinPath(directory, StoreManifest.fileName)
+      if inspection.journalBytes != nil {
+        // What opening accepts: the first open was stopped before it wrote weigh.json.
+        findings.append(
+          StoreFinding(
+            .note, file: manifestPath,
+            message:
+              "the store's creation was interrupted before weigh.json was written; the next "
+              + "command that opens it finishes it"))
+      } else {
+        findings.append(
+          StoreFinding(
+            .error, file: manifestPath,
+            message: "weigh.json is missing; this is not a weigh store, or it was damaged"))
+      }
     }
     findings += inspection.notes
     if let torn = inspection.torn, inspection.errors.isEmpty {
@@ -107,7 +118,11 @@ extension Store {
         [StoreManifest.fileName, StoreJournal.fileName, StoreAck.fileName]
         + codecs.map { $0.tableName + ".json" }
       for name in names where StoreFileSystem.exists(path(name)) {
-        if let bytes = try? StoreFileSystem.read(path(name)) {
+        if StoreFileSystem.isDirectory(path(name)) {
+          // Something else in the file's place: move it with the copies.
+          try StoreFileSystem.rename(path(name), to: StoreLocation.joinPath(copies, name))
+          report.lost.append("\(name): was a directory; moved to the copies")
+        } else if let bytes = try? StoreFileSystem.read(path(name)) {
           try StoreFileSystem.create(
             StoreLocation.joinPath(copies, name), with: bytes, directory: copies)
         } else {

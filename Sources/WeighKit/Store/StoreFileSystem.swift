@@ -284,7 +284,9 @@ enum StoreFileSystem {
     }
     close(descriptor)
     try step(path)
-    guard rename(temporary, path) == 0 else { throw ioError(path, "rename \(temporary) to") }
+    guard systemRename(temporary, path) == 0 else {
+      throw ioError(path, "rename \(temporary) to")
+    }
     try syncDirectory(directory)
   }
 
@@ -315,6 +317,20 @@ enum StoreFileSystem {
       throw ioError(path, "open")
     }
     return descriptor
+  }
+
+  private static func systemRename(_ path: String, _ target: String) -> Int32 {
+    #if canImport(Glibc)
+      Glibc.rename(path, target)
+    #else
+      Darwin.rename(path, target)
+    #endif
+  }
+
+  /// Renames `path` to `target` (in the same file system).
+  static func rename(_ path: String, to target: String) throws(StoreError) {
+    try step(path)
+    guard systemRename(path, target) == 0 else { throw ioError(target, "move \(path) to") }
   }
 
   /// Makes a rename or a new file in `directory` durable.

@@ -239,6 +239,8 @@ struct StoreInspection {
       return
     }
     if let problem = journal.problem {
+      // A kill during the append leaves a prefix of the line, without its newline; a power
+      // loss, zeros. A whole line that is wrong was damaged after it was written.
       if problem.offset < acknowledged {
         errors.append(
           StoreError(
@@ -248,11 +250,11 @@ struct StoreInspection {
               + "\(acknowledged) bytes through sequence \(acknowledgedSequence)); \(restore)"))
         return
       }
-      if journal.validRecordAfterProblem {
+      if !problem.unterminated {
         errors.append(
           StoreError(
             .corrupt, file: journalPath, line: problem.line, column: problem.column,
-            message: "\(problem.message), and valid records follow it; \(restore)"))
+            message: "\(problem.message); \(restore)"))
         return
       }
       torn = problem.offset..<bytes.count

@@ -48,9 +48,6 @@ enum StoreJournal {
     var completeLines = 0
     /// The first line that is not a valid record, if any; parsing stopped there.
     var problem: Problem?
-    /// True when some complete line after `problem` carries a valid checksum (version 2):
-    /// the bad line is then not a torn last append but damage in the middle.
-    var validRecordAfterProblem = false
     /// False for an empty journal (or one whose header line was cut short).
     var hasHeader: Bool { version > 0 }
     /// The last transaction's sequence, or the base.
@@ -178,21 +175,6 @@ enum StoreJournal {
         contents.completeLength = offset
         line += 1
         contents.completeLines = line - 1
-      }
-      if let problem = contents.problem, !problem.unterminated, contents.version >= 2 {
-        // Is there a valid record after the bad line? Then it is not a torn last append.
-        var next = problem.offset
-        while next < buffer.count && buffer[next] != 0x0A { next += 1 }
-        next += 1
-        while next < buffer.count {
-          var end = next
-          while end < buffer.count && buffer[end] != 0x0A { end += 1 }
-          if end < buffer.count, StoreChecksum.verifyLine(buffer, next..<end) == nil {
-            contents.validRecordAfterProblem = true
-            break
-          }
-          next = end + 1
-        }
       }
       return contents
     }
