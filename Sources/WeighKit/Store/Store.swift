@@ -367,8 +367,8 @@ public final class Store {
         throw StoreError(
           .io, file: path(StoreJournal.fileName),
           message:
-            "cannot write: the journal is read-only (permission denied), so nothing was "
-            + "changed; make the store's files writable (chmod u+w) to change it")
+            "cannot write: the journal is read-only (permission denied); make the store's "
+            + "files writable (chmod u+w) to change it")
       }
       try verifyTables()
       // A store of the older format gets its checksums before anything is added.
