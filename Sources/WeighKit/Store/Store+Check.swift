@@ -222,7 +222,7 @@ extension Store {
     }
     for (name, storage) in storages {
       nextIDs[name] = max(nextIDs[name] ?? 1, storage.largestID + 1)
-      for id in idsMentioned(in: lostBytes, table: name) {
+      for id in idsMentioned(in: lostBytes)[name] ?? [] {
         nextIDs[name] = max(nextIDs[name] ?? 1, id + 1)
       }
     }
@@ -253,19 +253,26 @@ extension Store {
     try StoreFileSystem.replace(path(StoreAck.fileName), with: ack.encoded(), directory: directory)
   }
 
-  /// The ids of rows put into `table` that `bytes` (damaged journal lines) still show.
-  private static func idsMentioned(in bytes: [UInt8], table: String) -> [Int] {
-    guard !bytes.isEmpty else { return [] }
+  /// The ids of rows put into each table that `bytes` (damaged or torn journal lines) still
+  /// show, found by their text since the lines do not parse.
+  static func idsMentioned(in bytes: [UInt8]) -> [String: [Int]] {
+    guard !bytes.isEmpty else { return [:] }
     let text = String(decoding: bytes, as: UTF8.self)
-    let marker = "{\"put\":\"\(table)\",\"row\":{\"id\":"
-    var ids: [Int] = []
+    let marker = "{\"put\":\""
+    var found: [String: [Int]] = [:]
     var rest = text[...]
     while let range = rest.range(of: marker) {
-      let digits = rest[range.upperBound...].prefix { $0.isASCII && $0.isNumber }
-      if let id = Int(digits) { ids.append(id) }
       rest = rest[range.upperBound...]
+      guard let quote = rest.firstIndex(of: "\"") else { break }
+      let table = String(rest[..<quote])
+      let row = "\",\"row\":{\"id\":"
+      guard rest[quote...].hasPrefix(row) else { continue }
+      let digits = rest[rest.index(quote, offsetBy: row.count)...].prefix {
+        $0.isASCII && $0.isNumber
+      }
+      if let id = Int(digits) { found[table, default: []].append(id) }
     }
-    return ids
+    return found
   }
 }
 

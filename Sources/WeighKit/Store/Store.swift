@@ -200,14 +200,24 @@ public final class Store {
     } else {
       isReadOnly = true
     }
+    var tornIDs = false
     if let torn = inspection.torn, let bytes = inspection.journalBytes {
-      try setAside(Array(bytes[torn]), line: journal.completeLines + 1)
+      let torn = Array(bytes[torn])
+      try setAside(torn, line: journal.completeLines + 1)
+      // The torn commit's numbers were never shown, but they are not given again either.
+      for (name, ids) in Store.idsMentioned(in: torn) where tables[name] != nil {
+        for id in ids where id >= nextIDs[name] ?? 1 {
+          nextIDs[name] = id + 1
+          tornIDs = true
+        }
+      }
     }
     if !isReadOnly, !needsUpgrade {
       guard let descriptor = try StoreFileSystem.openForWriting(path(StoreAck.fileName)) else {
         throw StoreFileSystem.ioError(path(StoreAck.fileName), "open for writing")
       }
       ackDescriptor = descriptor
+      if tornIDs { acknowledge() }
     }
     try verifyTables()
     measureSnapshots()

@@ -1,5 +1,11 @@
 import Dispatch
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// The bytes of a table file, shared read-only by the two threads that decode its halves.
 private struct SharedBuffer: @unchecked Sendable {
   let bytes: UnsafeBufferPointer<UInt8>
@@ -263,8 +269,12 @@ enum TableFile<Codec: StoreTableCodec> {
     guard let stored = StoreChecksum.parseHex(bytes, at: start + 8) else {
       throw reader.error("the row's checksum must be eight hex digits", at: start + 8)
     }
-    var lineEnd = start
-    while lineEnd < bytes.count && bytes[lineEnd] != 0x0A { lineEnd += 1 }
+    // The row is one line: its end is the next newline (memchr is several times faster
+    // than a byte loop on a million rows).
+    var lineEnd = bytes.count
+    if let found = memchr(bytes.baseAddress! + start, 0x0A, bytes.count - start) {
+      lineEnd = start + (UnsafeRawPointer(found) - UnsafeRawPointer(bytes.baseAddress! + start))
+    }
     var end = lineEnd - 1
     if end > start, bytes[end] == 0x2C { end -= 1 }
     guard end > start + prefix.count, bytes[end] == 0x7D else {

@@ -139,8 +139,13 @@ import Testing
             Issue.record("crash at call \(crashAt) of \(counter.count): \(error)")
             continue
           }
+          // The numbers of a commit cut short are not given again, even though it is lost.
+          func same(_ model: Model) -> Bool {
+            model.entries == state.entries && model.documents == state.documents
+              && state.nextID >= model.nextID && state.nextID <= cut.after.nextID
+          }
           #expect(
-            state == cut.before || state == cut.after,
+            same(cut.before) || same(cut.after),
             "crash at call \(crashAt) of \(counter.count): neither the old nor the new state")
           // The store takes new commits after its recovery, and numbers go on.
           let store = try Store.open(.directory(directory.path), compaction: Self.policy)
