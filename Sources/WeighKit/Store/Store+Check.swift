@@ -13,9 +13,23 @@ extension Store {
     guard StoreFileSystem.isDirectory(directory) else {
       return [StoreFinding(.error, file: directory, message: "no store here; check the path")]
     }
-    let inspection = StoreInspection.inspect(
-      directory: directory, tables: checkedStorages(builtInTables + extraTables),
-      readRows: true)
+    func stamps() -> [String?] {
+      [StoreManifest.fileName, StoreJournal.fileName, StoreAck.fileName].map {
+        StoreFileSystem.stamp(StoreLocation.joinPath(directory, $0))
+      }
+    }
+    // Check takes no lock, so a commit or compaction by another process may change the
+    // files while they are read: what looks wrong then is read again (a few times at most).
+    var inspection: StoreInspection
+    var attempts = 0
+    repeat {
+      let before = stamps()
+      inspection = StoreInspection.inspect(
+        directory: directory, tables: checkedStorages(builtInTables + extraTables),
+        readRows: true)
+      attempts += 1
+      if inspection.errors.isEmpty || stamps() == before { break }
+    } while attempts < 3
     var findings = inspection.errors.map(StoreFinding.init)
     if inspection.manifest == nil && inspection.errors.isEmpty {
       let manifestPath = StoreLocation.joinPath(directory, StoreManifest.fileName)

@@ -57,19 +57,21 @@ struct StoreInspection {
       if error.kind == .newerFormat { return }
     }
     let manifestBroken = !errors.isEmpty
-    do throws(StoreError) {
-      journalBytes = try StoreFileSystem.read(journalPath)
-      journal = try StoreJournal.parse(journalBytes ?? [], path: journalPath) { tables[$0] }
-    } catch {
-      errors.append(error)
-      if error.kind == .newerFormat { return }
-    }
+    // The ack before the journal: a reader without the lock (weigh check) that races a
+    // commit then sees a journal at least as long as the ack says, never shorter.
     do throws(StoreError) {
       if let bytes = try StoreFileSystem.read(ackPath) {
         ack = try StoreAck.decode(bytes, path: ackPath)
       }
     } catch {
       errors.append(error)
+    }
+    do throws(StoreError) {
+      journalBytes = try StoreFileSystem.read(journalPath)
+      journal = try StoreJournal.parse(journalBytes ?? [], path: journalPath) { tables[$0] }
+    } catch {
+      errors.append(error)
+      if error.kind == .newerFormat { return }
     }
     for (_, table) in tables.sorted(by: { $0.key < $1.key }) {
       do throws(StoreError) {
