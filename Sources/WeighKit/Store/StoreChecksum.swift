@@ -20,6 +20,18 @@ enum StoreChecksum {
     (0..<8).map { digits[Int(value >> (28 - 4 * UInt32($0)) & 0xF)] }
   }
 
+  /// Overwrites the eight bytes at `offset` of `bytes` with `value` in hex, in place (a
+  /// compaction does this once per row, so it allocates nothing).
+  static func writeHex(_ value: UInt32, into bytes: inout [UInt8], at offset: Int) {
+    digits.withUnsafeBufferPointer { digits in
+      bytes.withUnsafeMutableBufferPointer { buffer in
+        for index in 0..<8 {
+          buffer[offset + index] = digits[Int(value >> (28 - 4 * UInt32(index)) & 0xF)]
+        }
+      }
+    }
+  }
+
   /// Appends `"crc":"xxxxxxxx"` for `value`.
   static func writeMember(_ value: UInt32, into writer: inout JSONWriter) {
     writer.raw("\"crc\":\"")

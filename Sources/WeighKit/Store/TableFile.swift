@@ -537,7 +537,7 @@ enum TableFile<Codec: StoreTableCodec> {
       writer.bytes.append(contentsOf: rowPrefix)
       Codec.encode(row, into: &writer)
       let crc = StoreChecksum.of(writer.bytes[(start + rowPrefix.count)...])
-      writer.bytes.replaceSubrange((start + 8)..<(start + 16), with: StoreChecksum.hex(crc))
+      StoreChecksum.writeHex(crc, into: &writer.bytes, at: start + 8)
       writer.raw(byte: 0x7D)
       tally.add(crc)
     }
