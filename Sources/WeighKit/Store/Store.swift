@@ -227,10 +227,10 @@ public final class Store {
   /// nothing is lost silently and the next append starts on a clean line.
   private func setAside(_ bytes: [UInt8], line: Int) throws(StoreError) {
     let journalPath = path(StoreJournal.fileName)
-    let where_ = "\(journalPath):\(line):1"
-    guard !isReadOnly, let directory else {
+    let position = "\(journalPath):\(line):1"
+    guard !isReadOnly, directory != nil else {
       recoveryWarnings.append(
-        "\(where_): the last record is incomplete (a commit interrupted by a crash, never "
+        "\(position): the last record is incomplete (a commit interrupted by a crash, never "
           + "acknowledged); it is ignored, and will be moved aside once the journal can be written")
       return
     }
@@ -241,9 +241,8 @@ public final class Store {
       StoreLocation.joinPath(folder, name), with: bytes, directory: folder)
     try StoreFileSystem.truncate(journalDescriptor, to: journalLength, path: journalPath)
     try StoreFileSystem.sync(journalDescriptor, path: journalPath, dataOnly: true)
-    _ = directory
     recoveryWarnings.append(
-      "\(where_): the last record was incomplete (a commit interrupted by a crash, never "
+      "\(position): the last record was incomplete (a commit interrupted by a crash, never "
         + "acknowledged); its \(bytes.count) bytes were moved aside to "
         + "\(Store.damagedFolder)/\(name)")
   }

@@ -136,7 +136,8 @@ enum StoreJournal {
               contents.version = header.version
             } else {
               let transaction = try readTransaction(&reader, table: table)
-              if let base = contents.base {
+              if contents.base != nil {
+                // Numbered without gaps from the header's base.
                 guard transaction.sequence == previous + 1 else {
                   throw reader.error(
                     transaction.sequence <= previous
@@ -146,7 +147,6 @@ enum StoreJournal {
                         + "\(transaction.sequence - previous - 1 == 1 ? "a record is" : "records are") "
                         + "missing (removed from the journal)", at: offset)
                 }
-                _ = base
               } else {
                 guard transaction.sequence > previous else {
                   throw reader.error(
