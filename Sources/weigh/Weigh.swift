@@ -249,7 +249,13 @@ struct Check: ParsableCommand {
   var repair = false
 
   func run() throws {
-    let report = repair ? StoreCheck.repair(store.location()) : StoreCheck.run(store.location())
+    if repair {
+      let report = StoreCheck.repair(store.location())
+      print(report.text, terminator: "")
+      if report.status != 0 { throw ExitCode(report.status) }
+      return
+    }
+    let report = StoreCheck.run(store.location())
     print(report.text, terminator: "")
     if !report.ok { throw ExitCode(65) }
   }

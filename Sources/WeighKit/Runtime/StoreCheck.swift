@@ -13,20 +13,22 @@ public enum StoreCheck {
     return (errors.isEmpty, text)
   }
 
-  /// Repairs the store at `location`: the report of what was kept and lost, and whether the
-  /// store reads in full afterwards.
-  public static func repair(_ location: StoreLocation) -> (ok: Bool, text: String) {
+  /// Repairs the store at `location`: the report of what was kept and lost, and the exit
+  /// status (0 when the store reads in full afterwards, 65 when it still cannot be read, 1
+  /// when the repair could not run: the store is busy, or a file could not be written).
+  public static func repair(_ location: StoreLocation) -> (status: Int32, text: String) {
     let report: StoreRepairReport
     do throws(StoreError) {
       report = try Store.repair(location, tables: tables)
     } catch {
-      return (false, "error: \(error)\nnothing was repaired\n")
+      let unreadable = error.kind == .corrupt || error.kind == .newerFormat
+      return (unreadable ? 65 : 1, "error: \(error)\nnothing was repaired\n")
     }
     var text = ""
     if report.copies == nil {
       text += report.kept.map { "warning: \($0)\n" }.joined()
       text += "nothing to repair: the store reads in full\n"
-      return (true, text)
+      return (0, text)
     }
     text += report.problems.map { "damaged: \($0)\n" }.joined()
     text += report.kept.map { "kept: \($0)\n" }.joined()
@@ -38,6 +40,6 @@ public enum StoreCheck {
     } else {
       text += after.text + "the store still cannot be read in full; restore it from a backup\n"
     }
-    return (after.ok, text)
+    return (after.ok ? 0 : 65, text)
   }
 }

@@ -171,4 +171,77 @@ import Testing
       }
     }
   }
+
+  /// A store of the format before checksums, as an earlier weigh left it.
+  static func writeFormatOneStore(_ directory: TemporaryStoreDirectory) {
+    directory.write(
+      "weigh.json",
+      Array(
+        """
+        {
+          "format": "weigh-store",
+          "version": 1,
+          "sequence": 1,
+          "tables": {"entries": {"file": "entries.json", "nextID": 3}},
+          "documents": {"settings": {"unit": "st"}}
+        }
+
+        """.utf8))
+    directory.write(
+      "entries.json",
+      Array(
+        """
+        {"format":"weigh-entries","version":1,"sequence":1,"rows":[
+        {"id":1,"at":"2026-01-01T08:01:00Z","kg":60.125,"origin":"manual","source":"weigh","rev":1},
+        {"id":2,"at":"2026-01-01T08:02:00Z","kg":60.25,"origin":"health","source":"Withings","rev":1,"healthUUID":"UUID-2"}
+        ]}
+
+        """.utf8))
+    directory.write(
+      "journal.jsonl",
+      Array(
+        """
+        {"format":"weigh-journal","version":1}
+        {"seq":2,"changes":[{"remove":"entries","id":1}]}
+
+        """.utf8))
+  }
+
+  /// The first write to an older store rewrites it with checksums, then commits: a kill at
+  /// any call of that leaves the old state or the new one, and the store opens and checks.
+  @Test func aCrashAtEveryCallOfTheUpgradeLeavesTheOldOrTheNewState() throws {
+    let counting = TemporaryStoreDirectory()
+    defer { counting.remove() }
+    Self.writeFormatOneStore(counting)
+    let counter = StoreFaultInjector()
+    try StoreFaultInjector.$current.withValue(counter) {
+      let store = try Store.open(.directory(counting.path))
+      try store.commit([.putEntry(sampleEntry(3))])
+      store.close()
+    }
+    #expect(counter.count > 8, "the upgrade rewrites the table, weigh.json, journal and ack")
+    let old = [sampleEntry(2)]
+    for crashAt in 0..<counter.count {
+      let directory = TemporaryStoreDirectory()
+      defer { directory.remove() }
+      Self.writeFormatOneStore(directory)
+      let injector = StoreFaultInjector(remaining: crashAt)
+      StoreFaultInjector.$current.withValue(injector) {
+        guard let store = try? Store.open(.directory(directory.path)) else { return }
+        try? store.commit([.putEntry(sampleEntry(3))])
+        store.close()
+      }
+      #expect(injector.crashed)
+      let findings = Store.check(.directory(directory.path))
+      #expect(
+        findings.filter { $0.severity == .error }.isEmpty, "crash at call \(crashAt): \(findings)")
+      let store = try Store.open(.directory(directory.path))
+      let entries = try store.entries()
+      #expect(entries == old || entries == old + [sampleEntry(3)], "crash at call \(crashAt)")
+      #expect(store.documents == ["settings": ["unit": "st"]])
+      try store.commit([.putEntry(sampleEntry(4))])
+      store.close()
+      #expect(Store.check(.directory(directory.path)).isEmpty, "crash at call \(crashAt)")
+    }
+  }
 }
