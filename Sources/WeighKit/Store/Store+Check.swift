@@ -245,13 +245,20 @@ extension Store {
     // The new files, in compaction's order: tables, weigh.json, journal, ack.
     var tableInfo = manifest?.tables ?? [:]
     for (name, storage) in storages.sorted(by: { $0.key < $1.key }) {
+      var info = tableInfo[name]?.objectMembers ?? [:]
       if storage.hasFile || storage.largestID > 0 {
         try storage.writeSnapshot(directory: directory, sequence: sequence)
-        var info = tableInfo[name]?.objectMembers ?? [:]
         info["file"] = .string(storage.fileName)
         info["stamp"] = StoreFileSystem.stamp(path(storage.fileName)).map(JSONValue.string)
-        tableInfo[name] = .object(info)
+      } else {
+        // A table file that is gone (its rows are lost) is no longer listed.
+        if manifest?.tables[name]?["file"] != nil {
+          report.lost.append("\(storage.fileName): missing; its rows are lost")
+        }
+        info["file"] = nil
+        info["stamp"] = nil
       }
+      tableInfo[name] = info.isEmpty ? nil : .object(info)
     }
     for (name, next) in nextIDs where storages[name] != nil {
       var info = tableInfo[name]?.objectMembers ?? [:]

@@ -110,6 +110,17 @@ struct StoreInspection {
       return
     }
     checkJournal(manifest, journalPath: journalPath, ackPath: ackPath)
+    for table in tables.values.sorted(by: { $0.name < $1.name })
+    where !table.hasFile && manifest.tables[table.name]?["file"] != nil
+      && !errors.contains(where: { $0.file == path(table.fileName) })
+    {
+      errors.append(
+        StoreError(
+          .corrupt, file: path(table.fileName),
+          message:
+            "the table file is missing but weigh.json lists it; restore it from a backup or "
+            + "run weigh check --repair"))
+    }
     for table in tables.values.sorted(by: { $0.name < $1.name }) where table.hasFile {
       let tablePath = path(table.fileName)
       if manifest.version >= 2 && !table.hasChecksums {
