@@ -11,7 +11,7 @@ struct Weigh: ParsableCommand {
     usage: """
       weigh [<options>] [<file.wcfg> ...] [-e <command> ...]
       weigh test [<path> ...] [--update]
-      weigh check [--store <dir>]
+      weigh check [--store <dir>] [--repair]
       """,
     discussion: """
       With no file, no -e and a terminal on stdin, weigh opens the REPL; otherwise it \
@@ -254,7 +254,19 @@ struct Check: ParsableCommand {
 
   @OptionGroup var store: StoreOptions
 
+  @Flag(
+    help:
+      "Make a damaged store readable from what is intact, keeping copies of its files in damaged/."
+  )
+  var repair = false
+
   func run() throws {
+    if repair {
+      let report = StoreCheck.repair(store.location())
+      print(report.text, terminator: "")
+      if report.status != 0 { throw ExitCode(report.status) }
+      return
+    }
     let report = StoreCheck.run(store.location())
     print(report.text, terminator: "")
     if !report.ok { throw ExitCode(65) }

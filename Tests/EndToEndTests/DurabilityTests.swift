@@ -302,6 +302,170 @@ import Testing
     #expect(try StoreFiles(store, ignoringLock: true) == before)
   }
 
+  // MARK: Damage found by the checksums and journal.ack
+
+  /// A store of three entries, all in the journal.
+  private func makeSmallStore() throws -> String {
+    let store = WeighProcess.temporaryDirectory()
+    let made = try WeighProcess.run(
+      ["--store", store, "--clock", "2026-01-01T08:00Z", "--tz", "UTC", "-e", "log 70kg",
+       "-e", "log 71kg", "-e", "log 72kg"])
+    try #require(made.status == 0, "\(made.standardError)")
+    return store
+  }
+
+  /// The issue's first case: cutting 40 bytes off the journal loses an acknowledged entry,
+  /// so every command refuses the store (65) and nothing is written; the repair keeps the
+  /// intact two, says what it lost and where the copies are, and #3 is not given again.
+  @Test func aJournalCutShortIsRefusedThenRepairedWithoutReusingNumbers() throws {
+    let store = try makeSmallStore()
+    defer { try? FileManager.default.removeItem(atPath: store) }
+    let journal = store + "/journal.jsonl"
+    let size = try #require(FileManager.default.attributesOfItem(atPath: journal)[.size] as? Int)
+    try #require(truncate(journal, off_t(size - 40)) == 0)
+    let before = try StoreFiles(store, ignoringLock: true)
+
+    for command in ["list", "log 73kg"] {
+      let run = try WeighProcess.run(["--store", store, "-e", command])
+      #expect(run.status == 65, "\(command): \(run.standardError)")
+      #expect(run.standardError.contains(journal + ":4:1:"), "\(run.standardError)")
+      #expect(run.standardError.contains("acknowledged"), "\(run.standardError)")
+    }
+    #expect(try StoreFiles(store, ignoringLock: true) == before)
+    let check = try WeighProcess.run(["check", "--store", store])
+    #expect(check.status == 65)
+    #expect(check.standardOutput.hasPrefix(journal + ":4:1: error: the last line is incomplete"))
+
+    let repair = try WeighProcess.run(["check", "--repair", "--store", store])
+    #expect(repair.status == 0, "\(repair.standardOutput)")
+    let copies = try #require(
+      try FileManager.default.contentsOfDirectory(atPath: store + "/damaged").first)
+    let expected = """
+      damaged: \(journal):4:1: the last line is incomplete (no newline): a commit interrupted \
+      by a crash, or the file was cut short; this record was acknowledged (the journal held \
+      \(size) bytes through sequence 3); restore it from a backup or run weigh check --repair
+      kept: weigh.json: settings and the app's state
+      kept: journal.jsonl: 2 transactions (sequence 1 to 2)
+      lost: journal.jsonl: 1 line from line 4 on (the last line is incomplete (no newline): \
+      a commit interrupted by a crash, or the file was cut short)
+      copies of the files as they were: \(store)/damaged/\(copies)
+      repaired: the store reads in full
+
+      """
+    #expect(repair.standardOutput == expected)
+    #expect(
+      FileManager.default.contents(atPath: "\(store)/damaged/\(copies)/journal.jsonl")
+        == before.contents["journal.jsonl"])
+
+    let after = try WeighProcess.run(
+      ["--store", store, "--clock", "2026-01-01T09:00Z", "--tz", "UTC", "-e", "log 74kg",
+       "-e", "list"])
+    #expect(after.status == 0, "\(after.standardError)")
+    #expect(after.standardOutput.hasPrefix("#4 "), "\(after.standardOutput)")
+    #expect(!after.standardOutput.contains("#3 "))
+    #expect(try WeighProcess.run(["check", "--store", store]).status == 0)
+  }
+
+  /// A commit torn by a crash (no newline, past what was acknowledged) is moved into
+  /// damaged/, said once as a warning by the command that found it, and explained by check.
+  @Test func aTornLastRecordIsMovedAsideAndReportedOnce() throws {
+    let store = try makeSmallStore()
+    defer { try? FileManager.default.removeItem(atPath: store) }
+    let torn = #"{"seq":4,"changes":[{"put":"entries","row":{"id":4,"#
+    let handle = try #require(FileHandle(forWritingAtPath: store + "/journal.jsonl"))
+    handle.seekToEndOfFile()
+    handle.write(Data(torn.utf8))
+    try handle.close()
+
+    let check = try WeighProcess.run(["check", "--store", store])
+    #expect(check.status == 0)
+    #expect(
+      check.standardOutput == """
+        \(store)/journal.jsonl:5:1: note: the last record is incomplete (\(torn.utf8.count) bytes): \
+        a commit interrupted by a crash, never acknowledged; the next command that opens the \
+        store moves it aside into damaged/
+        ok: the store reads in full
+
+        """)
+
+    let list = try WeighProcess.run(["--store", store, "--tz", "UTC", "-e", "list"])
+    #expect(list.status == 0)
+    #expect(list.standardOutput.components(separatedBy: "\n").filter { $0.hasPrefix("#") }.count == 3)
+    #expect(list.standardError.hasPrefix("warning: \(store)/journal.jsonl:5:1: the last record was incomplete"))
+    #expect(list.standardError.contains("moved aside to damaged/journal-torn-"))
+    let aside = try FileManager.default.contentsOfDirectory(atPath: store + "/damaged")
+    #expect(aside.count == 1)
+    #expect(FileManager.default.contents(atPath: "\(store)/damaged/\(aside[0])") == Data(torn.utf8))
+
+    let again = try WeighProcess.run(["--store", store, "-e", "log 73kg"])
+    #expect(again.status == 0)
+    #expect(again.standardError.isEmpty, "warned twice: \(again.standardError)")
+    // The torn commit's number 4 was never shown, and is not given again.
+    #expect(again.standardOutput.hasPrefix("#5 "), "\(again.standardOutput)")
+    #expect(try WeighProcess.run(["check", "--store", store]).standardOutput == "ok: the store reads in full\n")
+  }
+
+  /// Runs weigh as the unprivileged user `nobody` when the tests run as root (root reads
+  /// and writes any file, whatever its mode), else as the current user.
+  private func runUnprivileged(_ arguments: [String]) throws -> WeighProcess.Result {
+    guard getuid() == 0 else { return try WeighProcess.run(arguments) }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+    process.arguments =
+      ["--reuid=65534", "--regid=65534", "--clear-groups", WeighProcess.executable] + arguments
+    var environment = ProcessInfo.processInfo.environment
+    environment["NO_COLOR"] = "1"
+    environment["HOME"] = "/tmp"
+    process.environment = environment
+    let stdout = Pipe()
+    let stderr = Pipe()
+    process.standardOutput = stdout
+    process.standardError = stderr
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    let output = stdout.fileHandleForReading.readDataToEndOfFile()
+    let errors = stderr.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return WeighProcess.Result(
+      status: process.terminationStatus, standardOutput: String(decoding: output, as: UTF8.self),
+      standardError: String(decoding: errors, as: UTF8.self))
+  }
+
+  /// A read-only journal: reading commands work, a change fails saying why (exit 1) and
+  /// writes nothing. An unreadable file is an unreadable store: exit 65.
+  @Test func aReadOnlyJournalReadsAndAnUnreadableFileIsRefused() throws {
+    guard FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") || getuid() != 0
+    else { return }
+    let store = try makeSmallStore()
+    defer { try? FileManager.default.removeItem(atPath: store) }
+    if getuid() == 0 {
+      for name in try FileManager.default.contentsOfDirectory(atPath: store) + [""] {
+        chown(store + "/" + name, 65534, 65534)
+      }
+      // The test's temporary folder may be private to root.
+      chmod(store, 0o777)
+      chmod((store as NSString).deletingLastPathComponent, 0o1777)
+    }
+    chmod(store + "/journal.jsonl", 0o444)
+    let before = try StoreFiles(store, ignoringLock: true)
+    let list = try runUnprivileged(["--store", store, "--tz", "UTC", "-e", "list"])
+    #expect(list.status == 0, "\(list.standardError)")
+    #expect(list.standardOutput.components(separatedBy: "\n").filter { $0.hasPrefix("#") }.count == 3)
+    let log = try runUnprivileged(["--store", store, "-e", "log 73kg"])
+    #expect(log.status == 1)
+    #expect(log.standardError.contains("the journal is read-only"), "\(log.standardError)")
+    #expect(try StoreFiles(store, ignoringLock: true) == before)
+
+    chmod(store + "/journal.jsonl", 0o644)
+    chmod(store + "/weigh.json", 0o000)
+    let unreadable = try runUnprivileged(["--store", store, "-e", "list"])
+    #expect(unreadable.status == 65, "\(unreadable.standardError)")
+    #expect(unreadable.standardError.contains(store + "/weigh.json: cannot open: permission denied"))
+    let check = try runUnprivileged(["check", "--store", store])
+    #expect(check.status == 65)
+    chmod(store + "/weigh.json", 0o644)
+  }
+
   /// Asserts that every acknowledged entry is listed exactly once, with its number.
   private func expectEachOnce(_ acknowledged: [Acknowledged], in entries: [ListedEntry]) throws {
     var byInstant: [String: [ListedEntry]] = [:]
@@ -801,11 +965,19 @@ enum StoreDamage: String, CaseIterable, CustomTestStringConvertible, Sendable {
   case newerManifest
   case newerJournal
   case newerTable
+  case deletedJournal
+  case emptiedJournal
+  case truncatedJournal
+  case changedDigitInJournal
+  case removedJournalRecord
+  case changedDigitInManifest
+  case changedDigitInTableRow
+  case journalIsADirectory
 
   var testDescription: String { rawValue }
 
   /// Damage that only a read of the rows themselves can find.
-  var isInsideTheRows: Bool { self == .corruptTableLine }
+  var isInsideTheRows: Bool { self == .corruptTableLine || self == .changedDigitInTableRow }
 
   /// A damaged store and the `file:line:` its error must name.
   struct Damaged {
@@ -859,14 +1031,55 @@ enum StoreDamage: String, CaseIterable, CustomTestStringConvertible, Sendable {
       try write("entries.json", text.joined(separator: "\n"))
       return Damaged(directory: directory, position: file("entries.json") + ":101:")
     case .newerManifest:
-      let line = try bumpVersion("weigh.json", from: "\"version\": 1", to: "\"version\": 99")
+      let line = try bumpVersion("weigh.json", from: "\"version\": 2", to: "\"version\": 99")
       return Damaged(directory: directory, position: file("weigh.json") + ":\(line):")
     case .newerJournal:
-      let line = try bumpVersion("journal.jsonl", from: "\"version\":1", to: "\"version\":99")
+      let line = try bumpVersion("journal.jsonl", from: "\"version\":2", to: "\"version\":99")
       return Damaged(directory: directory, position: file("journal.jsonl") + ":\(line):")
     case .newerTable:
       let line = try bumpVersion("entries.json", from: "\"version\":1", to: "\"version\":99")
       return Damaged(directory: directory, position: file("entries.json") + ":\(line):")
+    case .deletedJournal:
+      try FileManager.default.removeItem(atPath: file("journal.jsonl"))
+      return Damaged(directory: directory, position: file("journal.jsonl") + ":")
+    case .emptiedJournal:
+      try write("journal.jsonl", "")
+      return Damaged(directory: directory, position: file("journal.jsonl") + ":1:1:")
+    case .truncatedJournal:
+      let text = try lines("journal.jsonl")
+      let bytes = try #require(FileManager.default.contents(atPath: file("journal.jsonl")))
+      try bytes.prefix(bytes.count - 40).write(to: URL(fileURLWithPath: file("journal.jsonl")))
+      // The file ends with a newline, so the last line (the one cut) is the one before "".
+      return Damaged(directory: directory, position: file("journal.jsonl") + ":\(text.count - 1):1:")
+    case .changedDigitInJournal:
+      var text = try lines("journal.jsonl")
+      try #require(text.count > 6)
+      text[3] = text[3].replacingOccurrences(of: "\"seq\":", with: "\"seq\":1")
+      try write("journal.jsonl", text.joined(separator: "\n"))
+      return Damaged(directory: directory, position: file("journal.jsonl") + ":4:1:")
+    case .removedJournalRecord:
+      var text = try lines("journal.jsonl")
+      try #require(text.count > 6)
+      text.remove(at: 3)
+      try write("journal.jsonl", text.joined(separator: "\n"))
+      return Damaged(directory: directory, position: file("journal.jsonl") + ":4:1:")
+    case .changedDigitInManifest:
+      var text = try lines("weigh.json")
+      let line = try #require(text.firstIndex { $0.contains("\"sequence\"") })
+      text[line] = text[line].replacingOccurrences(of: "\"sequence\": ", with: "\"sequence\": 1")
+      try write("weigh.json", text.joined(separator: "\n"))
+      return Damaged(directory: directory, position: file("weigh.json") + ":")
+    case .changedDigitInTableRow:
+      var text = try lines("entries.json")
+      try #require(text.count > 100)
+      text[100] = text[100].replacingOccurrences(of: "\"kg\":", with: "\"kg\":1")
+      try write("entries.json", text.joined(separator: "\n"))
+      return Damaged(directory: directory, position: file("entries.json") + ":101:1:")
+    case .journalIsADirectory:
+      try FileManager.default.removeItem(atPath: file("journal.jsonl"))
+      try FileManager.default.createDirectory(
+        atPath: file("journal.jsonl"), withIntermediateDirectories: false)
+      return Damaged(directory: directory, position: file("journal.jsonl") + ":")
     }
   }
 }

@@ -91,6 +91,8 @@ public final class Session {
     zone = ZonedClock(zone: TimeZone(identifier: zoneName) ?? .gmt)
     // With simulations or an observer, Health has events of its own: load it now, so that a
     // session reopened on the wall clock catches up before its first command.
+    // What opening recovered from (a torn last record moved aside) is said once, here.
+    for warning in store.recoveryWarnings { report(Diagnostic(warning, severity: .warning)) }
     let simulations = store.documents["health"]?["simulations"]
     if case .array(let running)? = simulations, !running.isEmpty {
       _ = try? recentHealth()

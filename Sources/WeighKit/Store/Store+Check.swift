@@ -1,7 +1,8 @@
 extension Store {
   /// Verifies every file of the store at `location` completely — every line of every table
-  /// and of the journal — without the lock and without changing anything; works on a store
-  /// that `open` refuses. An empty result means the store is sound.
+  /// and of the journal, and the files against each other (`StoreInspection`, the same
+  /// validation `open` makes) — without the lock and without changing anything; works on a
+  /// store that `open` refuses. No finding of severity `error` means the store is sound.
   ///
   /// - Parameter tables: codecs of tables beyond the built-in `entries`.
   /// - Complexity: O(total size of the store's files).
@@ -9,62 +10,54 @@ extension Store {
     _ location: StoreLocation, tables extraTables: [any StoreTableCodec.Type] = []
   ) -> [StoreFinding] {
     guard case .directory(let directory) = location else { return [] }
-    func path(_ name: String) -> String { StoreLocation.joinPath(directory, name) }
-    var findings: [StoreFinding] = []
-    guard StoreFileSystem.exists(directory) else {
+    guard StoreFileSystem.isDirectory(directory) else {
       return [StoreFinding(.error, file: directory, message: "no store here; check the path")]
     }
-
-    var manifest: StoreManifest?
-    do throws(StoreError) {
-      if let bytes = try StoreFileSystem.read(path(StoreManifest.fileName)) {
-        manifest = try StoreManifest.decode(bytes, path: path(StoreManifest.fileName))
+    func stamps() -> [String?] {
+      [StoreManifest.fileName, StoreJournal.fileName, StoreAck.fileName].map {
+        StoreFileSystem.stamp(StoreLocation.joinPath(directory, $0))
+      }
+    }
+    // Check takes no lock, so a commit or compaction by another process may change the
+    // files while they are read: what looks wrong then is read again (a few times at most).
+    var inspection: StoreInspection
+    var attempts = 0
+    repeat {
+      let before = stamps()
+      inspection = StoreInspection.inspect(
+        directory: directory, tables: checkedStorages(builtInTables + extraTables),
+        readRows: true)
+      attempts += 1
+      if inspection.errors.isEmpty || stamps() == before { break }
+    } while attempts < 3
+    var findings = inspection.errors.map(StoreFinding.init)
+    if inspection.manifest == nil && inspection.errors.isEmpty {
+      let manifestPath = StoreLocation.joinPath(directory, StoreManifest.fileName)
+      if inspection.journalBytes != nil {
+        // What opening accepts: the first open was stopped before it wrote weigh.json.
+        findings.append(
+          StoreFinding(
+            .note, file: manifestPath,
+            message:
+              "the store's creation was interrupted before weigh.json was written; the next "
+              + "command that opens it finishes it"))
       } else {
         findings.append(
           StoreFinding(
-            .error, file: path(StoreManifest.fileName),
+            .error, file: manifestPath,
             message: "weigh.json is missing; this is not a weigh store, or it was damaged"))
       }
-    } catch {
-      findings.append(StoreFinding(error))
     }
-
-    var storages: [String: any AnyTableStorage] = [:]
-    for codec in builtInTables + extraTables {
-      storages[codec.tableName] = makeCheckedStorage(codec)
-      if let finding = checkTable(codec, path: path(codec.tableName + ".json"), manifest: manifest)
-      {
-        findings.append(finding)
-      }
-    }
-
-    let snapshotNames =
-      [StoreManifest.fileName, StoreJournal.fileName]
-      + (builtInTables + extraTables).map { $0.tableName + ".json" }
-    for name in snapshotNames where StoreFileSystem.exists(path(name + ".tmp")) {
+    findings += inspection.notes
+    if let torn = inspection.torn, inspection.errors.isEmpty {
       findings.append(
         StoreFinding(
-          .note, file: path(name + ".tmp"),
+          .note, file: StoreLocation.joinPath(directory, StoreJournal.fileName),
+          line: inspection.journal.completeLines + 1, column: 1,
           message:
-            "a temporary file left by an interrupted compaction; it is ignored and "
-            + "overwritten by the next one"))
-    }
-
-    let journalPath = path(StoreJournal.fileName)
-    do throws(StoreError) {
-      let bytes = try StoreFileSystem.read(journalPath) ?? []
-      let contents = try StoreJournal.parse(bytes, path: journalPath) { storages[$0] }
-      if contents.tornLength > 0 {
-        let line = bytes[0..<contents.completeLength].reduce(1) { $1 == 0x0A ? $0 + 1 : $0 }
-        findings.append(
-          StoreFinding(
-            .note, file: journalPath, line: line, column: 1,
-            message:
-              "the last line is an interrupted commit that was never acknowledged; "
-              + "the next change removes it"))
-      }
-    } catch {
-      findings.append(StoreFinding(error))
+            "the last record is incomplete (\(torn.count) bytes): a commit interrupted by a "
+            + "crash, never acknowledged; the next command that opens the store moves it "
+            + "aside into \(damagedFolder)/"))
     }
     return findings
   }
@@ -75,25 +68,247 @@ extension Store {
     Store.check(location, tables: extraTableCodecs)
   }
 
+  private static func checkedStorages(
+    _ codecs: [any StoreTableCodec.Type]
+  ) -> [String: any AnyTableStorage] {
+    var storages: [String: any AnyTableStorage] = [:]
+    for codec in codecs { storages[codec.tableName] = makeCheckedStorage(codec) }
+    return storages
+  }
+
   private static func makeCheckedStorage<Codec: StoreTableCodec>(
     _ codec: Codec.Type
   ) -> any AnyTableStorage {
     TableStorage<Codec>(empty: true)
   }
 
-  private static func checkTable<Codec: StoreTableCodec>(
-    _ codec: Codec.Type, path: String, manifest: StoreManifest?
-  ) -> StoreFinding? {
-    do throws(StoreError) {
-      if try TableFile<Codec>.read(path: path) == nil,
-        manifest?.tables[Codec.tableName]?["file"] != nil
-      {
-        return StoreFinding(
-          .error, file: path, message: "the table file is missing; restore it from a backup")
-      }
-      return nil
-    } catch {
-      return StoreFinding(error)
+  // MARK: Repair
+
+  /// Makes a damaged store readable again from what is intact: the rows of each table
+  /// whose checksums match, `weigh.json` if it reads, and the journal's valid transactions
+  /// up to the first damaged one. Copies of the files as they were are kept first in
+  /// `damaged/repair-<time>/`. Entry numbers are never given again: the next id of each
+  /// table is past every id the store's files still mention. A sound store is left as it is
+  /// (only a torn last record is moved aside, as any open does).
+  ///
+  /// - Throws: `locked` when another process has the store, `io` when a copy or the new
+  ///   files cannot be written (the copies are made before anything is replaced).
+  /// - Complexity: O(total size of the store's files).
+  public static func repair(
+    _ location: StoreLocation, tables extraTables: [any StoreTableCodec.Type] = [],
+    lockTimeout: Duration = .seconds(5)
+  ) throws(StoreError) -> StoreRepairReport {
+    guard case .directory(let directory) = location else { return StoreRepairReport() }
+    guard StoreFileSystem.isDirectory(directory) else {
+      throw StoreError(.corrupt, file: directory, message: "no store here; check the path")
     }
+    func path(_ name: String) -> String { StoreLocation.joinPath(directory, name) }
+    let codecs = builtInTables + extraTables
+    var report = StoreRepairReport()
+    do {
+      let lock = try StoreLock(directory: directory, timeout: lockTimeout)
+      let inspection = StoreInspection.inspect(
+        directory: directory, tables: checkedStorages(codecs), readRows: true)
+      guard !inspection.errors.isEmpty else {
+        lock.release()
+        // Nothing damaged: an open moves a torn record aside and says so.
+        let store = try Store.open(location, tables: extraTables, lockTimeout: lockTimeout)
+        report.kept = store.recoveryWarnings
+        store.close()
+        return report
+      }
+      if let newer = inspection.errors.first(where: { $0.kind == .newerFormat }) {
+        throw newer
+      }
+      report.problems = inspection.errors.map(\.description)
+
+      // Copies of every file of the store, before anything is replaced.
+      let folder = path(damagedFolder)
+      try StoreFileSystem.makeDirectory(folder)
+      let copies = StoreLocation.joinPath(
+        folder, uniqueName(in: folder, stem: "repair", suffix: ""))
+      try StoreFileSystem.makeDirectory(copies)
+      let names =
+        [StoreManifest.fileName, StoreJournal.fileName, StoreAck.fileName]
+        + codecs.map { $0.tableName + ".json" }
+      for name in names where StoreFileSystem.exists(path(name)) {
+        if StoreFileSystem.isDirectory(path(name)) {
+          // Something else in the file's place: move it with the copies.
+          try StoreFileSystem.rename(path(name), to: StoreLocation.joinPath(copies, name))
+          report.lost.append("\(name): was a directory; moved to the copies")
+        } else if let bytes = try? StoreFileSystem.read(path(name)) {
+          try StoreFileSystem.create(
+            StoreLocation.joinPath(copies, name), with: bytes, directory: copies)
+        } else {
+          report.lost.append("\(name): cannot be read, so no copy was kept")
+        }
+      }
+      report.copies = copies
+
+      try rebuild(directory: directory, codecs: codecs, inspection: inspection, report: &report)
+      lock.release()
+    } catch let error as StoreError {
+      throw error
+    } catch {
+      throw StoreError(.io, message: "\(error)")
+    }
+    return report
   }
+
+  private static func rebuild(
+    directory: String, codecs: [any StoreTableCodec.Type], inspection: StoreInspection,
+    report: inout StoreRepairReport
+  ) throws(StoreError) {
+    func path(_ name: String) -> String { StoreLocation.joinPath(directory, name) }
+    let manifest = inspection.manifest
+    let manifestSequence = manifest?.sequence ?? inspection.journal.base ?? 0
+    if manifest == nil {
+      report.lost.append(
+        "weigh.json: unreadable or missing; settings and the app's state are lost, except "
+          + "what the journal sets again")
+    } else {
+      report.kept.append("weigh.json: settings and the app's state")
+    }
+
+    var storages: [String: any AnyTableStorage] = [:]
+    for codec in codecs {
+      let storage = makeCheckedStorage(codec)
+      storages[codec.tableName] = storage
+      let salvage = storage.salvage(directory: directory, fallbackSequence: manifestSequence)
+      guard StoreFileSystem.exists(path(storage.fileName)) else { continue }
+      var line = "\(storage.fileName): kept \(salvage.keptRows) rows"
+      if salvage.lostLines.isEmpty && salvage.problem == nil {
+        report.kept.append(line)
+      } else {
+        line += "; lost \(salvage.lostLines.count) lines (\(salvage.problem ?? "unreadable"))"
+        report.lost.append(line)
+      }
+    }
+
+    var documents = manifest?.documents ?? [:]
+    var nextIDs: [String: Int] = [:]
+    for (name, info) in manifest?.tables ?? [:] {
+      if let next = info["nextID"]?.intValue { nextIDs[name] = next }
+    }
+    var sequence = manifestSequence
+    for storage in storages.values { sequence = max(sequence, storage.snapshotSequence) }
+    let transactions = inspection.journal.transactions
+    for transaction in transactions {
+      for change in transaction.changes {
+        switch change {
+        case .put(let row):
+          storages[row.table]?.apply(put: row, sequence: transaction.sequence)
+          nextIDs[row.table] = max(nextIDs[row.table] ?? 1, row.id + 1)
+        case .remove(let table, let id):
+          storages[table]?.apply(removeID: id, sequence: transaction.sequence)
+        case .setDocument(let name, let value):
+          if transaction.sequence > manifestSequence { documents[name] = value }
+        case .removeDocument(let name):
+          if transaction.sequence > manifestSequence { documents[name] = nil }
+        }
+      }
+      sequence = max(sequence, transaction.sequence)
+    }
+    let journalPath = StoreJournal.fileName
+    if let first = transactions.first, let last = transactions.last {
+      report.kept.append(
+        "\(journalPath): \(transactions.count) transactions (sequence \(first.sequence) to "
+          + "\(last.sequence))")
+    } else {
+      report.kept.append("\(journalPath): no transactions")
+    }
+    let lostBytes: [UInt8]
+    if let bytes = inspection.journalBytes, inspection.journal.completeLength < bytes.count {
+      lostBytes = Array(bytes[inspection.journal.completeLength...])
+      let from = inspection.journal.completeLines + 1
+      let newlines = lostBytes.filter { $0 == 0x0A }.count
+      let lines = newlines + (lostBytes.last == 0x0A ? 0 : 1)
+      report.lost.append(
+        "\(journalPath): \(lines) line\(lines == 1 ? "" : "s") from line \(from) on "
+          + "(\(inspection.journal.problem?.message ?? "not valid"))")
+    } else {
+      lostBytes = []
+    }
+
+    // Numbers already given (also in what is lost) are never given again.
+    for (name, next) in inspection.ack?.nextIDs ?? [:] {
+      nextIDs[name] = max(nextIDs[name] ?? 1, next)
+    }
+    for (name, storage) in storages {
+      nextIDs[name] = max(nextIDs[name] ?? 1, storage.largestID + 1)
+      for id in idsMentioned(in: lostBytes)[name] ?? [] {
+        nextIDs[name] = max(nextIDs[name] ?? 1, id + 1)
+      }
+    }
+    sequence = max(sequence, inspection.ack?.sequence ?? 0) + 1
+
+    // The new files, in compaction's order: tables, weigh.json, journal, ack.
+    var tableInfo = manifest?.tables ?? [:]
+    for (name, storage) in storages.sorted(by: { $0.key < $1.key }) {
+      var info = tableInfo[name]?.objectMembers ?? [:]
+      if storage.hasFile || storage.largestID > 0 {
+        try storage.writeSnapshot(directory: directory, sequence: sequence)
+        info["file"] = .string(storage.fileName)
+        info["stamp"] = StoreFileSystem.stamp(path(storage.fileName)).map(JSONValue.string)
+      } else {
+        // A table file that is gone (its rows are lost) is no longer listed.
+        if manifest?.tables[name]?["file"] != nil {
+          report.lost.append("\(storage.fileName): missing; its rows are lost")
+        }
+        info["file"] = nil
+        info["stamp"] = nil
+      }
+      tableInfo[name] = info.isEmpty ? nil : .object(info)
+    }
+    for (name, next) in nextIDs where storages[name] != nil {
+      var info = tableInfo[name]?.objectMembers ?? [:]
+      info["nextID"] = .integer(next)
+      tableInfo[name] = .object(info)
+    }
+    let rebuilt = StoreManifest(sequence: sequence, tables: tableInfo, documents: documents)
+    try StoreFileSystem.replace(
+      path(StoreManifest.fileName), with: rebuilt.encoded(), directory: directory)
+    let header = StoreJournal.header(base: sequence)
+    try StoreFileSystem.replace(path(StoreJournal.fileName), with: header, directory: directory)
+    let ack = StoreAck(base: sequence, sequence: sequence, length: header.count, nextIDs: nextIDs)
+    try StoreFileSystem.replace(path(StoreAck.fileName), with: ack.encoded(), directory: directory)
+  }
+
+  /// The ids of rows put into each table that `bytes` (damaged or torn journal lines) still
+  /// show, found by their text since the lines do not parse.
+  static func idsMentioned(in bytes: [UInt8]) -> [String: [Int]] {
+    guard !bytes.isEmpty else { return [:] }
+    let text = String(decoding: bytes, as: UTF8.self)
+    let marker = "{\"put\":\""
+    var found: [String: [Int]] = [:]
+    var rest = text[...]
+    while let range = rest.range(of: marker) {
+      rest = rest[range.upperBound...]
+      guard let quote = rest.firstIndex(of: "\"") else { break }
+      let table = String(rest[..<quote])
+      let row = "\",\"row\":{\"id\":"
+      guard rest[quote...].hasPrefix(row) else { continue }
+      let digits = rest[rest.index(quote, offsetBy: row.count)...].prefix {
+        $0.isASCII && $0.isNumber
+      }
+      // checked: parses text
+      if let id = Int(digits) { found[table, default: []].append(id) }
+    }
+    return found
+  }
+}
+
+/// What `Store.repair` kept and lost, for `weigh check --repair` to print.
+public struct StoreRepairReport: Equatable, Sendable {
+  /// What made the store unreadable (empty when nothing did).
+  public var problems: [String] = []
+  /// What was kept, one line per file.
+  public var kept: [String] = []
+  /// What was lost, one line per file.
+  public var lost: [String] = []
+  /// The folder with copies of the files as they were, when anything was replaced.
+  public var copies: String?
+
+  /// An empty report.
+  public init() {}
 }

@@ -7,28 +7,38 @@
 /// The app's durable data: small named documents and tables of rows, in a directory of
 /// human-readable JSON files, or in memory only.
 ///
-/// Layout of a store directory:
-/// - `weigh.json` (`weigh-store` version 1): the sequence it is complete up to, per table
-///   its file and next unused id, and the named documents (`settings`, `app`, `health`).
-/// - `<table>.json` (`weigh-entries` version 1 for `entries.json`): a header line with the
-///   table's own sequence, then one row object per line in increasing id order. Written at
-///   the first compaction that has changes for the table.
-/// - `journal.jsonl` (`weigh-journal` version 1): one line per committed transaction.
+/// Layout of a store directory (docs/store.md describes the format and its guarantees):
+/// - `weigh.json` (`weigh-store` version 2): the sequence it is complete up to, per table
+///   its file and next unused id, the named documents (`settings`, `app`, `health`), and its
+///   CRC-32.
+/// - `<table>.json` (`weigh-entries` for `entries.json`): a header line with the table's own
+///   sequence, then one row per line in increasing id order, each with its CRC-32, then a
+///   line with the rows' count and checksum sum. Written at the first compaction that has
+///   changes for the table.
+/// - `journal.jsonl` (`weigh-journal` version 2): a header naming the sequence it starts
+///   after, then one line per committed transaction, numbered without gaps, each with its
+///   CRC-32.
+/// - `journal.ack`: the last acknowledged sequence and the journal's length after it,
+///   overwritten in place after each commit's `fdatasync`: what was acknowledged, so that
+///   a journal cut short is told from an append torn by a crash.
+/// - `damaged/`: what the store moved aside (a torn last record) or a repair replaced.
 /// - `weigh.lock`: the `flock` held by the process that has the store open, with its pid
 ///   and command line.
 ///
-/// A commit appends one journal line and fsyncs it before returning, so it costs the size of
-/// the change, not of the store. Opening reads `weigh.json`, the first line of each table
-/// and the journal (kept under about 1 MiB by compaction); a table's rows are read only
-/// when asked for. Compaction rewrites each changed table, then `weigh.json`, then an empty
-/// journal, each by temporary file, fsync, rename and directory fsync; since every file
-/// records the sequence it is complete up to, replay after a crash between any two steps
-/// skips the journal lines a file already holds.
+/// A commit appends one journal line and fdatasyncs it before returning, so it costs the
+/// size of the change, not of the store. Opening reads `weigh.json`, the first and last line
+/// of each table and the journal (kept under about 1 MiB by compaction); a table's rows are
+/// read only when asked for. Compaction rewrites each changed table, then `weigh.json`, then
+/// an empty journal, then `journal.ack`, each by temporary file, fsync, rename and directory
+/// fsync; since every file records the sequence it is complete up to, replay after a crash
+/// between any two steps skips the journal lines a file already holds.
 ///
 /// A store that cannot be read is never written to: `open` (or the first read of a table)
-/// fails with a `StoreError` naming the file, line and column. `weigh.json` records each
-/// table file's size and modification time as compaction wrote it; a file that differs
-/// (edited, restored, copied) is read whole at open, and its new stamp recorded once it reads.
+/// fails with a `StoreError` naming the file, line and column; `StoreInspection` is the one
+/// validation that `open` and `check` share. `weigh.json` records each table file's size and
+/// modification time as compaction wrote it; a file that differs (edited, restored, copied)
+/// is read whole at open, and its new stamp recorded once it reads. Stores of the format
+/// before checksums (version 1) are read, and rewritten with checksums at their first write.
 public final class Store {
   /// Where the store lives.
   public let location: StoreLocation
@@ -39,11 +49,21 @@ public final class Store {
   /// The last automatic compaction's failure, if any; the commits themselves were durable.
   public private(set) var lastCompactionError: StoreError?
 
+  /// What opening the store recovered from, one sentence each, to be shown once as a
+  /// warning (a torn last record moved aside); empty almost always.
+  public private(set) var recoveryWarnings: [String] = []
+
   private let directory: String?
   private var lock: StoreLock?
   private var journalDescriptor: Int32 = -1
   private var journalLength = 0
-  private var journalTornLength = 0
+  /// The sequence the journal starts after.
+  private var journalBase = 0
+  private var ackDescriptor: Int32 = -1
+  /// True when the journal cannot be written (read-only file): reading works, commits fail.
+  private var isReadOnly = false
+  /// True for a store without checksums (an older format): the next commit rewrites it.
+  private var needsUpgrade = false
   private var sequence = 0
   private var tables: [String: any AnyTableStorage] = [:]
   private var tableInfo: [String: JSONValue] = [:]
@@ -127,44 +147,27 @@ public final class Store {
   private func readState(_ directory: String) throws(StoreError) {
     let manifestPath = path(StoreManifest.fileName)
     let journalPath = path(StoreJournal.fileName)
-    // `weigh.json` first: a newer format must be reported as such, even when the journal
-    // holds lines this weigh cannot parse.
-    let manifestBytes = try StoreFileSystem.read(manifestPath)
-    let existingManifest = try manifestBytes.map { (bytes) throws(StoreError) in
-      try StoreManifest.decode(bytes, path: manifestPath)
-    }
-    var journalBytes = try StoreFileSystem.read(journalPath)
-    var journal = try StoreJournal.parse(journalBytes ?? [], path: journalPath) { tables[$0] }
+    let inspection = StoreInspection.inspect(directory: directory, tables: tables, readRows: false)
+    if let error = inspection.errors.first { throw error }
 
     var manifest: StoreManifest
-    if let existingManifest {
-      manifest = existingManifest
+    var journal = inspection.journal
+    if let existing = inspection.manifest {
+      manifest = existing
+      needsUpgrade = inspection.needsUpgrade
     } else {
-      // A new store, or one whose creation was interrupted before `weigh.json` existed.
-      // Anything else without `weigh.json` is damage that must not be papered over.
-      let orphans = tables.values.map(\.fileName).filter { StoreFileSystem.exists(path($0)) }
-      guard journal.transactions.isEmpty, orphans.isEmpty else {
-        throw StoreError(
-          .corrupt, file: manifestPath,
-          message: "weigh.json is missing but the store holds data; restore it from a backup")
-      }
-      if !journal.hasHeader {
-        try StoreFileSystem.replace(journalPath, with: StoreJournal.header, directory: directory)
-        journalBytes = StoreJournal.header
-        journal = try StoreJournal.parse(journalBytes!, path: journalPath) { tables[$0] }
-      }
+      // A new store (or one whose creation was interrupted): journal, ack, then weigh.json.
+      try StoreFileSystem.replace(
+        journalPath, with: StoreJournal.header(base: 0), directory: directory)
+      journal = try StoreJournal.parse(StoreJournal.header(base: 0), path: journalPath) { _ in nil }
+      try StoreFileSystem.replace(
+        path(StoreAck.fileName),
+        with: StoreAck(base: 0, sequence: 0, length: journal.completeLength).encoded(),
+        directory: directory)
       manifest = StoreManifest()
       try StoreFileSystem.replace(manifestPath, with: manifest.encoded(), directory: directory)
     }
 
-    for (name, table) in tables {
-      try table.readHeader(directory: directory)
-      if !table.hasFile, manifest.tables[name]?["file"] != nil {
-        throw StoreError(
-          .corrupt, file: path(table.fileName),
-          message: "the table file is missing; restore it from a backup")
-      }
-    }
     diskManifest = manifest
     for (name, table) in tables where table.hasFile {
       let recorded = manifest.tables[name]?["stamp"]?.stringValue
@@ -185,18 +188,83 @@ public final class Store {
         transaction.changes, sequence: transaction.sequence, documentsSequence: manifest.sequence)
       sequence = max(sequence, transaction.sequence)
     }
-
-    if !journal.hasHeader {
-      // Only an interrupted creation leaves a journal without its header; it holds nothing.
-      try StoreFileSystem.replace(journalPath, with: StoreJournal.header, directory: directory)
-      journal.completeLength = StoreJournal.header.count
-      journal.tornLength = 0
+    // Numbers handed out are never given again, even if their transactions were lost.
+    for (name, next) in inspection.ack?.nextIDs ?? [:] where tables[name] != nil {
+      nextIDs[name] = max(nextIDs[name] ?? 1, next)
     }
+    journalBase = journal.base ?? manifest.sequence
     journalLength = journal.completeLength
-    journalTornLength = journal.tornLength
-    journalDescriptor = try StoreFileSystem.openForAppending(journalPath)
+
+    if let descriptor = try StoreFileSystem.openForWriting(journalPath, append: true) {
+      journalDescriptor = descriptor
+    } else {
+      isReadOnly = true
+    }
+    var tornIDs = false
+    if let torn = inspection.torn, let bytes = inspection.journalBytes {
+      let torn = Array(bytes[torn])
+      try setAside(torn, line: journal.completeLines + 1)
+      // The torn commit's numbers were never shown, but they are not given again either.
+      for (name, ids) in Store.idsMentioned(in: torn) where tables[name] != nil {
+        for id in ids where id >= nextIDs[name] ?? 1 {
+          nextIDs[name] = id + 1
+          tornIDs = true
+        }
+      }
+    }
+    if !isReadOnly, !needsUpgrade {
+      guard let descriptor = try StoreFileSystem.openForWriting(path(StoreAck.fileName)) else {
+        throw StoreFileSystem.ioError(path(StoreAck.fileName), "open for writing")
+      }
+      ackDescriptor = descriptor
+      if tornIDs { acknowledge() }
+    }
     try verifyTables()
     measureSnapshots()
+  }
+
+  /// Moves the torn bytes at the journal's end into `damaged/` and cuts them off, so that
+  /// nothing is lost silently and the next append starts on a clean line.
+  private func setAside(_ bytes: [UInt8], line: Int) throws(StoreError) {
+    let journalPath = path(StoreJournal.fileName)
+    let position = "\(journalPath):\(line):1"
+    guard !isReadOnly, directory != nil else {
+      recoveryWarnings.append(
+        "\(position): the last record is incomplete (a commit interrupted by a crash, never "
+          + "acknowledged); it is ignored, and will be moved aside once the journal can be written")
+      return
+    }
+    let folder = path(Store.damagedFolder)
+    try StoreFileSystem.makeDirectory(folder)
+    let name = Store.uniqueName(in: folder, stem: "journal-torn", suffix: ".jsonl")
+    try StoreFileSystem.create(
+      StoreLocation.joinPath(folder, name), with: bytes, directory: folder)
+    try StoreFileSystem.truncate(journalDescriptor, to: journalLength, path: journalPath)
+    try StoreFileSystem.sync(journalDescriptor, path: journalPath, dataOnly: true)
+    recoveryWarnings.append(
+      "\(position): the last record was incomplete (a commit interrupted by a crash, never "
+        + "acknowledged); its \(bytes.count) bytes were moved aside to "
+        + "\(Store.damagedFolder)/\(name)")
+  }
+
+  /// The folder inside a store where damaged or torn data is kept.
+  public static let damagedFolder = "damaged"
+
+  /// `stem-<UTC time><suffix>`, with `-2`, `-3`, … when that exists in `folder`.
+  static func uniqueName(in folder: String, stem: String, suffix: String) -> String {
+    var now = timespec()
+    clock_gettime(CLOCK_REALTIME, &now)
+    var writer = JSONWriter()
+    UTCTimestamp.write(Int64(now.tv_sec), into: &writer)  // checked: time_t is Int64
+    let stamp = String(decoding: writer.bytes, as: UTF8.self)
+      .filter { $0 != "\"" && $0 != ":" && $0 != "-" }
+    var name = "\(stem)-\(stamp)\(suffix)"
+    var counter = 2
+    while StoreFileSystem.exists(StoreLocation.joinPath(folder, name)) {
+      name = "\(stem)-\(stamp)-\(counter)\(suffix)"
+      counter += 1
+    }
+    return name
   }
 
   private func measureSnapshots() {
@@ -304,18 +372,30 @@ public final class Store {
           .invalidChange, message: "unknown table \"\(table)\"; pass its codec to open")
       }
     }
-    // Nothing that loading would refuse reaches the disk (values are checked where they
-    // enter; this catches any path that did not). An in-memory store writes nothing to
-    // load again and skips it: reading every row back would cost a --memory script of
-    // `log` lines about a fifth of its time.
-    if directory != nil, let problem = StoreChange.problem(in: changes) { throw problem }
-    try verifyTables()
+    if directory != nil {
+      guard !isReadOnly else {
+        throw StoreError(
+          .io, file: path(StoreJournal.fileName),
+          message:
+            "cannot write: the journal is read-only (permission denied); make the store's "
+            + "files writable (chmod u+w) to change it")
+      }
+      // Nothing that loading would refuse reaches the disk (values are checked where they
+      // enter; this catches any path that did not). An in-memory store writes nothing to
+      // load again and skips it: reading every row back would cost a --memory script of
+      // `log` lines about a fifth of its time.
+      if let problem = StoreChange.problem(in: changes) { throw problem }
+      try verifyTables()
+      // A store of the older format gets its checksums before anything is added.
+      if needsUpgrade { try compact() }
+    }
     let next = sequence + 1
     // An in-memory store writes no journal, so it need not build the line (about a tenth
     // of a --memory script's time).
     if directory != nil { try append(try StoreJournal.encode(sequence: next, changes: changes)) }
     sequence = next
     apply(changes, sequence: next, documentsSequence: 0)
+    if directory != nil { acknowledge() }
     if directory != nil,
       compaction.shouldCompact(journalBytes: journalLength, snapshotBytes: snapshotBytes)
     {
@@ -335,6 +415,8 @@ public final class Store {
   private func verifyTables() throws(StoreError) {
     guard let directory, !unverifiedTables.isEmpty else { return }
     for name in unverifiedTables.sorted() { try tables[name]!.load(directory: directory) }
+    // An older store keeps its weigh.json until the upgrade rewrites everything.
+    if isReadOnly || needsUpgrade { return }
     for name in unverifiedTables {
       var info = diskManifest.tables[name]?.objectMembers ?? [:]
       info["stamp"] = StoreFileSystem.stamp(path(tables[name]!.fileName)).map(JSONValue.string)
@@ -351,23 +433,25 @@ public final class Store {
 
   private func append(_ line: [UInt8]) throws(StoreError) {
     let journalPath = path(StoreJournal.fileName)
-    if journalTornLength > 0 {
-      guard ftruncate(journalDescriptor, off_t(journalLength)) == 0 else {
-        throw StoreFileSystem.ioError(journalPath, "cut the interrupted last line from")
-      }
-      journalTornLength = 0
-    }
     do throws(StoreError) {
       try StoreFileSystem.writeAll(journalDescriptor, line, path: journalPath)
-      guard fdatasync(journalDescriptor) == 0 else {
-        throw StoreFileSystem.ioError(journalPath, "sync")
-      }
+      try StoreFileSystem.sync(journalDescriptor, path: journalPath, dataOnly: true)
     } catch {
       // Leave no partial line for a later append to follow (a full disk, say).
-      _ = ftruncate(journalDescriptor, off_t(journalLength))
+      try? StoreFileSystem.truncate(journalDescriptor, to: journalLength, path: journalPath)
       throw error
     }
     journalLength += line.count
+  }
+
+  /// Records in `journal.ack` what was just acknowledged. Not synced: a kill cannot undo it,
+  /// and a power loss that does leaves an older ack, which only weakens the check of the
+  /// journal's length (docs/store.md). A failure to write it is not the commit's failure.
+  private func acknowledge() {
+    guard ackDescriptor >= 0 else { return }
+    let ack = StoreAck(
+      base: journalBase, sequence: sequence, length: journalLength, nextIDs: nextIDs)
+    try? StoreFileSystem.overwrite(ackDescriptor, ack.encoded(), path: path(StoreAck.fileName))
   }
 
   /// Folds the journal into fresh snapshot files and empties it. Safe to interrupt at any
@@ -376,7 +460,13 @@ public final class Store {
   /// - Complexity: O(size of every table changed since its last snapshot).
   public func compact() throws(StoreError) {
     guard let directory, !isClosed else { return }
-    for (name, table) in tables.sorted(by: { $0.key < $1.key }) where table.isDirty {
+    guard !isReadOnly else {
+      throw StoreError(
+        .io, file: path(StoreJournal.fileName),
+        message: "cannot compact: the journal is read-only (permission denied)")
+    }
+    for (name, table) in tables.sorted(by: { $0.key < $1.key })
+    where table.isDirty || (table.hasFile && !table.hasChecksums) {
       try table.writeSnapshot(directory: directory, sequence: sequence)
       var info = tableInfo[name]?.objectMembers ?? [:]
       info["file"] = .string(table.fileName)
@@ -394,17 +484,29 @@ public final class Store {
       path(StoreManifest.fileName), with: manifest.encoded(), directory: directory)
     diskManifest = manifest
     let journalPath = path(StoreJournal.fileName)
-    try StoreFileSystem.replace(journalPath, with: StoreJournal.header, directory: directory)
+    let header = StoreJournal.header(base: sequence)
+    try StoreFileSystem.replace(journalPath, with: header, directory: directory)
     StoreFileSystem.closeDescriptor(journalDescriptor)
     journalDescriptor = -1
+    let ackPath = path(StoreAck.fileName)
+    let ack = StoreAck(
+      base: sequence, sequence: sequence, length: header.count, nextIDs: nextIDs)
     do throws(StoreError) {
       journalDescriptor = try StoreFileSystem.openForAppending(journalPath)
+      try StoreFileSystem.replace(ackPath, with: ack.encoded(), directory: directory)
+      if ackDescriptor >= 0 { StoreFileSystem.closeDescriptor(ackDescriptor) }
+      ackDescriptor = -1
+      guard let descriptor = try StoreFileSystem.openForWriting(ackPath) else {
+        throw StoreFileSystem.ioError(ackPath, "open for writing")
+      }
+      ackDescriptor = descriptor
     } catch {
       isClosed = true
       throw error
     }
-    journalLength = StoreJournal.header.count
-    journalTornLength = 0
+    journalBase = sequence
+    journalLength = header.count
+    needsUpgrade = false
     measureSnapshots()
   }
 
@@ -413,6 +515,10 @@ public final class Store {
     if journalDescriptor >= 0 {
       StoreFileSystem.closeDescriptor(journalDescriptor)
       journalDescriptor = -1
+    }
+    if ackDescriptor >= 0 {
+      StoreFileSystem.closeDescriptor(ackDescriptor)
+      ackDescriptor = -1
     }
     lock?.release()
     lock = nil

@@ -4,6 +4,44 @@
   import Darwin
 #endif
 
+/// A test's stand-in for kill -9: it counts the store's writing calls (write, truncate,
+/// rename, sync, …) and, once `remaining` reaches zero, makes that call and every later one
+/// fail as if the process had died there. A write that is cut off writes the first half of
+/// its bytes, as a kill during `write` may. Installed for one task with
+/// `StoreFaultInjector.$current.withValue(_:operation:)`, so parallel tests do not meet.
+final class StoreFaultInjector: @unchecked Sendable {
+  /// The injector of the running task, if any.
+  @TaskLocal static var current: StoreFaultInjector?
+
+  /// Writing calls allowed before the simulated crash; nil only counts them.
+  var remaining: Int?
+  /// The writing calls made so far.
+  private(set) var count = 0
+  /// True once the simulated crash has happened.
+  private(set) var crashed = false
+  /// Skips fsync and fdatasync, which a kill does not need (tests run faster).
+  let skipSync: Bool
+
+  init(remaining: Int? = nil, skipSync: Bool = true) {
+    self.remaining = remaining
+    self.skipSync = skipSync
+  }
+
+  /// Counts one call; false when it must not happen.
+  func allow() -> Bool {
+    if crashed { return false }
+    count += 1
+    if let left = remaining {
+      if left <= 0 {
+        crashed = true
+        return false
+      }
+      remaining = left - 1
+    }
+    return true
+  }
+}
+
 /// The POSIX calls the store makes, each turning a failure into a `StoreError` of kind `io`
 /// that names the file and the system's reason.
 enum StoreFileSystem {
@@ -11,6 +49,58 @@ enum StoreFileSystem {
 
   static func ioError(_ path: String, _ action: String) -> StoreError {
     StoreError(.io, file: path, message: "cannot \(action): \(reason().lowercased())")
+  }
+
+  /// A file of the store that cannot be read: the store is unreadable (exit 65), not a
+  /// failed command.
+  static func readError(_ path: String, _ action: String) -> StoreError {
+    StoreError(
+      .corrupt, file: path,
+      message:
+        "cannot \(action): \(reason().lowercased()); make the file "
+        + "readable (or restore it from a backup) and run weigh check")
+  }
+
+  private static func simulatedCrash(_ path: String) -> StoreError {
+    StoreError(.io, file: path, message: "cannot write: the process was stopped (simulated crash)")
+  }
+
+  /// Fails when the test's fault injector says the process is dead by now.
+  static func step(_ path: String) throws(StoreError) {
+    guard let injector = StoreFaultInjector.current else { return }
+    if !injector.allow() { throw simulatedCrash(path) }
+  }
+
+  /// `fsync` (or `fdatasync` when `dataOnly`), skipped under a fault injector that says so.
+  static func sync(_ descriptor: Int32, path: String, dataOnly: Bool = false) throws(StoreError) {
+    try step(path)
+    if StoreFaultInjector.current?.skipSync == true { return }
+    let result = dataOnly ? fdatasync(descriptor) : fsync(descriptor)
+    guard result == 0 else { throw ioError(path, "sync") }
+  }
+
+  /// `ftruncate`, counted as a writing call.
+  static func truncate(_ descriptor: Int32, to length: Int, path: String) throws(StoreError) {
+    try step(path)
+    guard ftruncate(descriptor, off_t(length)) == 0 else {
+      throw ioError(path, "cut the end of")
+    }
+  }
+
+  /// Checks that an open descriptor is a regular file (a directory opens fine for reading).
+  private static func requireRegularFile(
+    _ descriptor: Int32, _ path: String
+  ) throws(StoreError) -> Int {
+    var status = stat()
+    guard fstat(descriptor, &status) == 0 else { throw readError(path, "read the size of") }
+    guard status.st_mode & S_IFMT == S_IFREG else {
+      throw StoreError(
+        .corrupt, file: path,
+        message:
+          "is not a regular file (a directory?); put the store's file "
+          + "back (restore it from a backup) and run weigh check")
+    }
+    return Int(status.st_size)  // checked: a file size; Int64 and Int have one width
   }
 
   /// The file's whole contents, or nil when it does not exist.
@@ -24,13 +114,10 @@ enum StoreFileSystem {
     let descriptor = open(path, O_RDONLY | O_CLOEXEC)
     if descriptor < 0 {
       if errno == ENOENT { return nil }
-      throw ioError(path, "open")
+      throw readError(path, "open")
     }
     defer { close(descriptor) }
-    var status = stat()
-    guard fstat(descriptor, &status) == 0 else { throw ioError(path, "read the size of") }
-    // checked: a file size or offset; Int64 and Int have one width
-    var wanted = Int(status.st_size)
+    var wanted = try requireRegularFile(descriptor, path)
     if let limit { wanted = min(wanted, limit) }
     var failed = false
     var bytes = [UInt8](unsafeUninitializedCapacity: wanted) { buffer, count in
@@ -45,14 +132,14 @@ enum StoreFileSystem {
         count += got
       }
     }
-    if failed { throw ioError(path, "read") }
+    if failed { throw readError(path, "read") }
     if limit == nil {
       // The file may have grown since fstat (another reader of a store being appended to).
       var chunk = [UInt8](repeating: 0, count: 65_536)
       while true {
         let got = chunk.withUnsafeMutableBytes { systemRead(descriptor, $0.baseAddress!, $0.count) }
         if got < 0 && errno == EINTR { continue }
-        if got < 0 { throw ioError(path, "read") }
+        if got < 0 { throw readError(path, "read") }
         if got == 0 { break }
         bytes.append(contentsOf: chunk[0..<got])
       }
@@ -82,12 +169,10 @@ enum StoreFileSystem {
     let descriptor = open(path, O_RDONLY | O_CLOEXEC)
     if descriptor < 0 {
       if errno == ENOENT { return nil }
-      throw ioError(path, "open")
+      throw readError(path, "open")
     }
     defer { close(descriptor) }
-    var status = stat()
-    guard fstat(descriptor, &status) == 0 else { throw ioError(path, "read the size of") }
-    let size = Int(status.st_size)  // checked: a file size or offset; Int64 and Int have one width
+    let size = try requireRegularFile(descriptor, path)
     guard size > 0 else { return try body(UnsafeBufferPointer(start: nil, count: 0)) }
     #if os(Linux)
       let flags = populate ? MAP_PRIVATE | MAP_POPULATE : MAP_PRIVATE
@@ -95,7 +180,7 @@ enum StoreFileSystem {
       let flags = MAP_PRIVATE
     #endif
     guard let address = mmap(nil, size, PROT_READ, flags, descriptor, 0), address != MAP_FAILED
-    else { throw ioError(path, "map") }
+    else { throw readError(path, "map") }
     defer { munmap(address, size) }
     return try body(
       UnsafeBufferPointer(start: address.assumingMemoryBound(to: UInt8.self), count: size))
@@ -118,18 +203,16 @@ enum StoreFileSystem {
     let descriptor = open(path, O_RDONLY | O_CLOEXEC)
     guard descriptor >= 0 else {
       if errno == ENOENT { return nil }
-      throw ioError(path, "open")
+      throw readError(path, "open")
     }
     defer { _ = close(descriptor) }
-    let end = lseek(descriptor, 0, SEEK_END)
-    guard end >= 0 else { throw ioError(path, "seek in") }
-    // checked: a file size or offset; Int64 and Int have one width
-    let length = min(Int(end), count)
+    let end = try requireRegularFile(descriptor, path)
+    let length = min(Int(end), count)  // checked: a file size; Int64 and Int have one width
     var bytes = [UInt8](repeating: 0, count: length)
     let read = bytes.withUnsafeMutableBytes {
       pread(descriptor, $0.baseAddress, length, off_t(end) - off_t(length))
     }
-    guard read == length else { throw ioError(path, "read") }
+    guard read == length else { throw readError(path, "read") }
     return bytes
   }
 
@@ -162,10 +245,16 @@ enum StoreFileSystem {
   /// Writes all of `bytes` to `descriptor`, retrying short writes.
   static func writeAll(_ descriptor: Int32, _ bytes: [UInt8], path: String) throws(StoreError) {
     var failed = false
+    var limit = bytes.count
+    if let injector = StoreFaultInjector.current, !injector.allow() {
+      // Killed during the write: the first half may have reached the file.
+      if bytes.count < 2 { throw simulatedCrash(path) }
+      limit = bytes.count / 2
+    }
     bytes.withUnsafeBytes { buffer in
       var done = 0
-      while done < buffer.count {
-        let wrote = write(descriptor, buffer.baseAddress! + done, buffer.count - done)
+      while done < limit {
+        let wrote = write(descriptor, buffer.baseAddress! + done, limit - done)
         if wrote < 0 {
           if errno == EINTR { continue }
           failed = true
@@ -175,25 +264,73 @@ enum StoreFileSystem {
       }
     }
     if failed { throw ioError(path, "write") }
+    if limit < bytes.count { throw simulatedCrash(path) }
   }
 
   /// Replaces `path` with `bytes` so that a crash at any moment leaves either the old or the
   /// new file: write a temporary sibling, fsync it, rename it over, fsync the directory.
   static func replace(_ path: String, with bytes: [UInt8], directory: String) throws(StoreError) {
     let temporary = path + ".tmp"
+    try step(temporary)
     let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
     guard descriptor >= 0 else { throw ioError(temporary, "create") }
     do throws(StoreError) {
       try writeAll(descriptor, bytes, path: temporary)
-      guard fsync(descriptor) == 0 else { throw ioError(temporary, "sync") }
+      try sync(descriptor, path: temporary)
     } catch {
       close(descriptor)
-      unlink(temporary)
+      if StoreFaultInjector.current?.crashed != true { unlink(temporary) }
       throw error
     }
     close(descriptor)
-    guard rename(temporary, path) == 0 else { throw ioError(path, "rename \(temporary) to") }
+    try step(path)
+    guard systemRename(temporary, path) == 0 else {
+      throw ioError(path, "rename \(temporary) to")
+    }
     try syncDirectory(directory)
+  }
+
+  /// Writes a new file at `path` (which must not exist) durably: for copies kept aside.
+  static func create(_ path: String, with bytes: [UInt8], directory: String) throws(StoreError) {
+    try step(path)
+    let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+    guard descriptor >= 0 else { throw ioError(path, "create") }
+    defer { close(descriptor) }
+    try writeAll(descriptor, bytes, path: path)
+    try sync(descriptor, path: path)
+    try syncDirectory(directory)
+  }
+
+  /// Writes `bytes` at offset 0 of an open file, in one call (the ack file).
+  static func overwrite(_ descriptor: Int32, _ bytes: [UInt8], path: String) throws(StoreError) {
+    try step(path)
+    let wrote = bytes.withUnsafeBytes { pwrite(descriptor, $0.baseAddress!, $0.count, 0) }
+    guard wrote == bytes.count else { throw ioError(path, "write") }
+  }
+
+  /// Opens an existing file for reading and writing (appending with `append`), or nil when
+  /// it may only be read.
+  static func openForWriting(_ path: String, append: Bool = false) throws(StoreError) -> Int32? {
+    let descriptor = open(path, O_RDWR | O_CLOEXEC | (append ? O_APPEND : 0))
+    if descriptor < 0 {
+      if errno == EACCES || errno == EROFS || errno == EPERM { return nil }
+      throw ioError(path, "open")
+    }
+    return descriptor
+  }
+
+  private static func systemRename(_ path: String, _ target: String) -> Int32 {
+    #if canImport(Glibc)
+      Glibc.rename(path, target)
+    #else
+      Darwin.rename(path, target)
+    #endif
+  }
+
+  /// Renames `path` to `target` (in the same file system).
+  static func rename(_ path: String, to target: String) throws(StoreError) {
+    try step(path)
+    guard systemRename(path, target) == 0 else { throw ioError(target, "move \(path) to") }
   }
 
   /// Makes a rename or a new file in `directory` durable.
@@ -201,7 +338,29 @@ enum StoreFileSystem {
     let descriptor = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
     guard descriptor >= 0 else { throw ioError(directory, "open the directory") }
     defer { close(descriptor) }
+    try step(directory)
+    if StoreFaultInjector.current?.skipSync == true { return }
     guard fsync(descriptor) == 0 else { throw ioError(directory, "sync the directory") }
+  }
+
+  /// True when `path` is a directory.
+  static func isDirectory(_ path: String) -> Bool {
+    var status = stat()
+    return stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR
+  }
+
+  /// The names in `directory` (without `.` and `..`), or [] when it cannot be listed.
+  static func names(in directory: String) -> [String] {
+    guard let handle = opendir(directory) else { return [] }
+    defer { closedir(handle) }
+    var names: [String] = []
+    while let entry = readdir(handle) {
+      let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+        String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
+      }
+      if name != "." && name != ".." { names.append(name) }
+    }
+    return names.sorted()
   }
 
   /// Creates `path` and any missing parents, syncing each new directory's parent.
@@ -221,6 +380,7 @@ enum StoreFileSystem {
       parent = "."
     }
     if parent != trimmed { try makeDirectory(parent) }
+    try step(trimmed)
     if mkdir(trimmed, 0o755) != 0 && errno != EEXIST {
       throw ioError(trimmed, "create the directory")
     }

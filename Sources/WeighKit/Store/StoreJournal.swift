@@ -1,103 +1,204 @@
 /// Reads and writes `journal.jsonl`: a header line, then one line per committed transaction
-/// with a strictly increasing sequence number:
+/// whose sequence numbers follow the header's `base` without a gap, each line ending with the
+/// CRC-32 of the bytes before its `,"crc"`:
 ///
-///     {"format":"weigh-journal","version":1}
-///     {"seq":43,"changes":[{"put":"entries","row":{"id":7,…}},{"remove":"entries","id":3}]}
-///     {"seq":44,"changes":[{"set":"settings","value":{"unit":"kg"}},{"unset":"goal"}]}
+///     {"format":"weigh-journal","version":2,"base":42,"crc":"…"}
+///     {"seq":43,"changes":[{"put":"entries","row":{"id":7,…}},{"remove":"entries","id":3}],"crc":"…"}
+///     {"seq":44,"changes":[{"set":"settings","value":{"unit":"kg"}},{"unset":"goal"}],"crc":"…"}
 ///
-/// A last line without its newline is a commit that was interrupted before it was
-/// acknowledged: reading skips it, and the next append cuts it off.
+/// Version 1 (stores made before checksums) has no `base` and no `crc`; it is still read.
+/// Parsing stops at the first line that is not a valid next record (`Contents.problem`):
+/// whether that is damage or an append torn by a crash is for `StoreInspection` to say,
+/// with `journal.ack`.
 enum StoreJournal {
   static let fileName = "journal.jsonl"
   static let formatName = "weigh-journal"
-  static let formatVersion = 1
+  static let formatVersion = 2
 
   /// One committed transaction.
   struct Transaction {
     var sequence: Int
     var changes: [StoreChange]
+    /// The 1-based line it was read from (0 when not read from a file).
+    var line = 0
+    /// The offset just after its line's newline.
+    var end = 0
+  }
+
+  /// The first line that is not a valid record.
+  struct Problem {
+    var offset: Int
+    var line: Int
+    var column: Int
+    var message: String
+    /// True for a last line without its newline.
+    var unterminated: Bool
   }
 
   /// What a journal file holds.
   struct Contents {
+    /// The header's version (0 when there is no header).
+    var version = 0
+    /// The sequence the journal starts after (version 2).
+    var base: Int?
     var transactions: [Transaction] = []
-    /// Bytes up to the end of the last complete line.
+    /// Bytes up to the end of the last valid line.
     var completeLength = 0
-    /// Bytes of an unterminated last line after that.
-    var tornLength = 0
+    /// Lines up to `completeLength`.
+    var completeLines = 0
+    /// The first line that is not a valid record, if any; parsing stopped there.
+    var problem: Problem?
     /// False for an empty journal (or one whose header line was cut short).
-    var hasHeader = false
+    var hasHeader: Bool { version > 0 }
+    /// The last transaction's sequence, or the base.
+    var lastSequence: Int { transactions.last?.sequence ?? base ?? 0 }
   }
 
-  static var header: [UInt8] {
-    Array("{\"format\":\"\(formatName)\",\"version\":\(formatVersion)}\n".utf8)
+  /// The header line of a journal that starts after sequence `base`.
+  static func header(base: Int) -> [UInt8] {
+    var writer = JSONWriter()
+    writer.raw("{\"format\":\"weigh-journal\",\"version\":2,\"base\":")
+    writer.write(base)
+    return checksummed(writer)
   }
 
-  /// Parses every line; `table` finds the storage (and codec) for a table name.
+  /// The writer's bytes with `,"crc":"…"}` and a newline after them.
+  private static func checksummed(_ writer: JSONWriter) -> [UInt8] {
+    var writer = writer
+    let crc = StoreChecksum.of(writer.bytes[...])
+    writer.raw(byte: 0x2C)
+    StoreChecksum.writeMember(crc, into: &writer)
+    writer.raw("}\n")
+    return writer.bytes
+  }
+
+  /// Parses the lines up to the first that is not a valid next record; `table` finds the
+  /// storage (and codec) for a table name.
   ///
+  /// - Throws: only `newerFormat`; every other problem is in `Contents.problem`.
   /// - Complexity: O(n) in the journal's size.
   static func parse(
     _ bytes: [UInt8], path: String, table: (String) -> (any AnyTableStorage)?
   ) throws(StoreError) -> Contents {
     var newer: (found: Int, syntax: JSONSyntaxError)?
-    do {
-      return try bytes.withUnsafeBufferPointer { (buffer) throws(JSONSyntaxError) in
-        var contents = Contents()
-        var offset = 0
-        var previous = 0
-        var isHeader = true
-        while offset < buffer.count {
-          var end = offset
-          while end < buffer.count && buffer[end] != 0x0A { end += 1 }
-          let line = UnsafeBufferPointer(rebasing: buffer[offset..<end])
-          let isBlank = line.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
-          if end == buffer.count && !isBlank {
-            // No newline: an append cut short before it was acknowledged.
-            contents.tornLength = buffer.count - offset
+    let contents = bytes.withUnsafeBufferPointer { buffer in
+      var contents = Contents()
+      var offset = 0
+      var line = 1
+      var previous = 0
+      func fail(_ message: String, at position: Int, unterminated: Bool = false) {
+        let reader = JSONReader(bytes: buffer)
+        let error = reader.error(message, at: position)
+        contents.problem = Problem(
+          offset: position, line: line, column: error.column, message: message,
+          unterminated: unterminated)
+      }
+      while offset < buffer.count {
+        var end = offset
+        while end < buffer.count && buffer[end] != 0x0A { end += 1 }
+        let line_ = UnsafeBufferPointer(rebasing: buffer[offset..<end])
+        let isBlank = line_.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
+        if end == buffer.count && !isBlank {
+          // No newline: an append cut short (torn by a crash, or the file cut).
+          fail(
+            "the last line is incomplete (no newline): a commit interrupted by a crash, or "
+              + "the file was cut short", at: offset, unterminated: true)
+          break
+        }
+        if !isBlank {
+          if contents.version >= 2,
+            let problem = StoreChecksum.verifyLine(buffer, offset..<end)
+          {
+            fail(problem, at: offset)
             break
           }
-          if !isBlank {
-            var reader = JSONReader(
-              bytes: UnsafeBufferPointer(rebasing: buffer[0..<end]), offset: offset)
-            if isHeader {
-              if let found = try readHeader(&reader) {
+          var reader = JSONReader(
+            bytes: UnsafeBufferPointer(rebasing: buffer[0..<end]), offset: offset)
+          do throws(JSONSyntaxError) {
+            if contents.version == 0 {
+              let header = try readHeader(&reader)
+              if let found = header.newer {
                 newer = (found, reader.error("", at: offset))
-                throw newer!.syntax
+                return contents
               }
-              isHeader = false
+              if header.version >= 2 {
+                guard StoreChecksum.verifyLine(buffer, offset..<end) == nil else {
+                  throw reader.error(
+                    "the journal's first line does not match its checksum (changed outside "
+                      + "weigh, or damaged)", at: offset)
+                }
+                guard let base = header.base else {
+                  throw reader.error("the journal header lacks \"base\"", at: offset)
+                }
+                contents.base = base
+                previous = base
+              }
+              contents.version = header.version
             } else {
               let transaction = try readTransaction(&reader, table: table)
-              guard transaction.sequence > previous else {
-                throw reader.error(
-                  "sequence \(transaction.sequence) is not greater than the \(previous) before it",
-                  at: offset)
+              if contents.base != nil {
+                // Numbered without gaps from the header's base.
+                guard transaction.sequence == previous + 1 else {
+                  throw reader.error(
+                    transaction.sequence <= previous
+                      ? "sequence \(transaction.sequence) is not greater than the \(previous) "
+                        + "before it: records were copied or reordered"
+                      : "sequence \(transaction.sequence) follows \(previous): "
+                        + "\(transaction.sequence - previous - 1 == 1 ? "a record is" : "records are") "
+                        + "missing (removed from the journal)", at: offset)
+                }
+              } else {
+                guard transaction.sequence > previous else {
+                  throw reader.error(
+                    "sequence \(transaction.sequence) is not greater than the \(previous) before it",
+                    at: offset)
+                }
               }
               previous = transaction.sequence
-              contents.transactions.append(transaction)
+              var found = transaction
+              found.line = line
+              found.end = end + 1
+              contents.transactions.append(found)
             }
             try reader.expectEnd()
+          } catch {
+            contents.problem = Problem(
+              offset: offset, line: error.line, column: error.column, message: error.message,
+              unterminated: false)
+            if !contents.transactions.isEmpty, contents.transactions.last!.end == end + 1 {
+              contents.transactions.removeLast()
+            }
+            break
           }
-          offset = min(end + 1, buffer.count)
-          contents.completeLength = offset
         }
-        contents.hasHeader = !isHeader
-        return contents
+        offset = min(end + 1, buffer.count)
+        contents.completeLength = offset
+        line += 1
+        contents.completeLines = line - 1
       }
-    } catch {
-      if let newer {
-        throw StoreError.newerFormat(
-          file: path, line: newer.syntax.line, column: newer.syntax.column, found: newer.found,
-          supported: formatVersion)
-      }
-      throw StoreError(file: path, syntax: error)
+      return contents
     }
+    if let newer {
+      throw StoreError.newerFormat(
+        file: path, line: newer.syntax.line, column: newer.syntax.column, found: newer.found,
+        supported: formatVersion)
+    }
+    return contents
   }
 
-  /// Reads the header line; returns a newer version number if the journal has one.
-  private static func readHeader(_ reader: inout JSONReader) throws(JSONSyntaxError) -> Int? {
+  /// What a header line says.
+  private struct Header {
+    var version = 0
+    var base: Int?
+    /// A version newer than this weigh reads.
+    var newer: Int?
+  }
+
+  /// Reads the header line.
+  private static func readHeader(_ reader: inout JSONReader) throws(JSONSyntaxError) -> Header {
     try reader.beginObject()
     var sawFormat = false
-    var sawVersion = false
+    var header = Header()
     while let key = try reader.nextKey() {
       if key.equals("format") {
         let name = try reader.readRawString()
@@ -106,17 +207,29 @@ enum StoreJournal {
         }
         sawFormat = true
       } else if key.equals("version") {
-        let version = try reader.readInt()
-        if version > formatVersion { return version }
-        sawVersion = true
+        let position = reader.offset
+        header.version = try reader.readInt()
+        if header.version > formatVersion {
+          header.newer = header.version
+          return header
+        }
+        guard header.version >= 1 else {
+          throw reader.error("format version must be 1 or more", at: position)
+        }
+      } else if key.equals("base") {
+        let position = reader.offset
+        header.base = try reader.readInt()
+        guard header.base! >= 0 else {
+          throw reader.error("base must not be negative", at: position)
+        }
       } else {
         try reader.skipValue()
       }
     }
-    guard sawFormat, sawVersion else {
+    guard sawFormat, header.version > 0 else {
       throw reader.error("the journal header lacks \"format\" or \"version\"")
     }
-    return nil
+    return header
   }
 
   private static func readTransaction(
@@ -215,11 +328,11 @@ enum StoreJournal {
       }
       writer.raw(byte: 0x7D)
     }
-    writer.raw("]}\n")
+    writer.raw(byte: 0x5D)
     if writer.wroteNonFiniteNumber {
       throw StoreError(
         .invalidChange, message: "cannot store a number that is not finite (NaN or infinity)")
     }
-    return writer.bytes
+    return checksummed(writer)
   }
 }

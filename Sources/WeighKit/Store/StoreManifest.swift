@@ -3,18 +3,24 @@
 ///
 ///     {
 ///       "format": "weigh-store",
-///       "version": 1,
+///       "version": 2,
 ///       "sequence": 42,
 ///       "tables": {"entries": {"file": "entries.json", "nextID": 1001}},
 ///       "documents": {
 ///         "settings": {…}
-///       }
+///       },
+///       "crc": "3f2a9c01"
 ///     }
+///
+/// `crc` (version 2) is the CRC-32 of every byte before the `,` that precedes it, and must be
+/// the last member. Version 1 (stores made before checksums) has none and is still read.
 struct StoreManifest: Equatable {
   static let fileName = "weigh.json"
   static let formatName = "weigh-store"
-  static let formatVersion = 1
+  static let formatVersion = 2
 
+  /// The version the file was read with (new manifests are written as `formatVersion`).
+  var version = formatVersion
   /// The last journal sequence folded into this file.
   var sequence = 0
   /// Per table: `file` once the table has a snapshot file, `nextID` (the next unused id).
@@ -30,6 +36,7 @@ struct StoreManifest: Equatable {
         var sawFormat = false
         var sawVersion = false
         var sawSequence = false
+        var sawChecksum = false
         try reader.beginObject()
         while let key = try reader.nextKey() {
           if key.equals("format") {
@@ -48,7 +55,27 @@ struct StoreManifest: Equatable {
             guard version >= 1 else {
               throw reader.error("format version must be 1 or more", at: position)
             }
+            manifest.version = version
             sawVersion = true
+          } else if key.equals("crc") {
+            let value = try reader.readRawString()
+            var comma = key.offset - 1
+            while comma > 0, reader.bytes[comma] != 0x2C { comma -= 1 }
+            guard value.raw.count == 8, let stored = StoreChecksum.parseHex(value.raw, at: 0)
+            else { throw reader.error("the checksum must be eight hex digits", at: value.offset) }
+            guard try reader.nextKey() == nil else {
+              throw reader.error("\"crc\" must be the last member of weigh.json")
+            }
+            try reader.expectEnd()
+            let actual = StoreChecksum.of(UnsafeBufferPointer(rebasing: reader.bytes[0..<comma]))
+            guard actual == stored else {
+              throw reader.error(
+                "weigh.json does not match its checksum (changed outside weigh, or damaged); "
+                  + "restore it from a backup or run weigh check --repair",
+                at: value.offset)
+            }
+            sawChecksum = true
+            break
           } else if key.equals("sequence") {
             let position = reader.offset
             manifest.sequence = try reader.readInt()
@@ -74,6 +101,11 @@ struct StoreManifest: Equatable {
           throw reader.error(
             "the store header lacks \"format\", \"version\" or \"sequence\"", at: 0)
         }
+        guard sawChecksum || manifest.version < 2 else {
+          throw reader.error(
+            "weigh.json has no \"crc\" (its checksum); restore it from a "
+              + "backup or run weigh check --repair", at: reader.offset)
+        }
         return manifest
       }
     } catch {
@@ -98,6 +130,9 @@ struct StoreManifest: Equatable {
     writer.write(.object(tables), indent: 2)
     writer.raw(",\n  \"documents\": ")
     writer.write(.object(documents), indent: 2)
+    let crc = StoreChecksum.of(writer.bytes[...])
+    writer.raw(",\n  ")
+    StoreChecksum.writeMember(crc, into: &writer)
     writer.raw("\n}\n")
     return writer.bytes
   }

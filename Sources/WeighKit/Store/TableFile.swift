@@ -1,5 +1,11 @@
 import Dispatch
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// The bytes of a table file, shared read-only by the two threads that decode its halves.
 private struct SharedBuffer: @unchecked Sendable {
   let bytes: UnsafeBufferPointer<UInt8>
@@ -9,23 +15,63 @@ private struct SharedBuffer: @unchecked Sendable {
 /// only after `concurrentPerform` has returned.
 private final class HalfResult<Row>: @unchecked Sendable {
   var rows: [Row]?
+  var tally = TableFileTally()
+  /// Where the second half's last line starts.
+  var trailer: Int?
+}
+
+private let checksummedRowPrefix: [UInt8] = Array("{\"crc\":\"00000000\",\"row\":".utf8)
+
+/// What a repair could keep of a table file.
+struct TableSalvage {
+  var file: String
+  var keptRows = 0
+  var lostLines: [Int] = []
+  /// The first line's problem, or why the whole file is lost.
+  var problem: String?
+
+  mutating func lost(line: Int, _ message: String) {
+    if problem == nil { problem = "line \(line): \(message)" }
+    lostLines.append(line)
+  }
+}
+
+/// What the rows of a checksummed table file add up to: their number and the sum of their
+/// checksums (which halves read on two threads can simply add).
+struct TableFileTally {
+  var count = 0
+  var sum: UInt64 = 0
+
+  mutating func add(_ crc: UInt32) {
+    count += 1
+    sum &+= UInt64(crc)  // checked: UInt32 widens
+  }
 }
 
 /// Reads and writes one table's snapshot file:
 ///
-///     {"format":"weigh-entries","version":1,"sequence":42,"rows":[
-///     {"id":1,…},
-///     {"id":2,…}
-///     ]}
+///     {"format":"weigh-entries","version":1,"sequence":42,"crc":"5d1c9b70","rows":[
+///     {"crc":"8a3f0c12","row":{"id":1,…}},
+///     {"crc":"0b77e4a9","row":{"id":2,…}}
+///     ],"count":2,"sum":"000000008ab6f0bb"}
 ///
 /// The header comes first on its own line, so opening a store reads only the first bytes of
 /// each table (its `sequence`) and leaves the rows for the first query that needs them.
+/// Every line carries a CRC-32: the header's covers the bytes before its `"crc"`, a row's the
+/// bytes of the row object, so a lazily read tail of the file is verified line by line; the
+/// last line's `count` and `sum` (of the rows' checksums) find a row removed or replaced
+/// when the whole file is read. Files of stores made before checksums (no `"crc"` in the
+/// header, rows written bare, last line `]}`) are read as they are.
 enum TableFile<Codec: StoreTableCodec> {
   /// What the first line of a table file says.
   struct Header {
     var version: Int
     var sequence: Int
+    /// True for a file with checksums (rows wrapped with their CRC).
+    var checksummed = false
   }
+
+  typealias Tally = TableFileTally
 
   static var fileName: String { Codec.tableName + ".json" }
 
@@ -37,6 +83,7 @@ enum TableFile<Codec: StoreTableCodec> {
       var version: Int?
       var sequence: Int?
       var sawFormat = false
+      var checksummed = false
       while let key = try reader.nextKey() {
         if key.equals("format") {
           let name = try reader.readRawString()
@@ -59,13 +106,27 @@ enum TableFile<Codec: StoreTableCodec> {
           version = found
         } else if key.equals("sequence") {
           sequence = try reader.readInt()
+        } else if key.equals("crc") {
+          let value = try reader.readRawString()
+          var comma = key.offset - 1
+          while comma > 0, reader.bytes[comma] != 0x2C { comma -= 1 }
+          guard value.raw.count == 8, let stored = StoreChecksum.parseHex(value.raw, at: 0)
+          else { throw reader.error("the checksum must be eight hex digits", at: value.offset) }
+          let actual = StoreChecksum.of(UnsafeBufferPointer(rebasing: reader.bytes[0..<comma]))
+          guard actual == stored else {
+            throw reader.error(
+              "the table's first line does not match its checksum (changed outside weigh, or "
+                + "damaged); restore the file from a backup or run weigh check --repair",
+              at: 0)
+          }
+          checksummed = true
         } else if key.equals("rows") {
           guard sawFormat, let version, let sequence else {
             throw reader.error(
               "\"format\", \"version\" and \"sequence\" must come before \"rows\"", at: key.offset)
           }
           try reader.beginArray()
-          return Header(version: version, sequence: sequence)
+          return Header(version: version, sequence: sequence, checksummed: checksummed)
         } else {
           try reader.skipValue()
         }
@@ -85,9 +146,8 @@ enum TableFile<Codec: StoreTableCodec> {
   static func readHeader(path: String) throws(StoreError) -> Header? {
     guard let prefix = try StoreFileSystem.read(path, limit: 65_536) else { return nil }
     // Opening reads only the header, so check the end too: a truncated table is found at
-    // open, before any change is accepted, at the cost of one 4-byte read.
-    let ending: [UInt8] = Array("\n]}\n".utf8)
-    guard let tail = try StoreFileSystem.readTail(path, count: ending.count), tail == ending else {
+    // open, before any change is accepted, at the cost of one small read.
+    guard let tail = try StoreFileSystem.readTail(path, count: 96), hasEnding(tail) else {
       // Only a damaged table pays for finding where it stops.
       let bytes = try StoreFileSystem.read(path) ?? []
       let line = bytes.reduce(1) { $1 == UInt8(ascii: "\n") ? $0 + 1 : $0 }
@@ -95,7 +155,7 @@ enum TableFile<Codec: StoreTableCodec> {
       throw StoreError(
         .corrupt, file: path, line: line, column: column,
         message:
-          "the table ends early (truncated?): it must end with ]}; nothing was changed, restore the file from a backup or run weigh check"
+          "the table ends early (truncated?): its last line must be ]} or ],\"count\":…}; restore the file from a backup or run weigh check"
       )
     }
     do {
@@ -111,6 +171,17 @@ enum TableFile<Codec: StoreTableCodec> {
     }
   }
 
+  /// True when `tail` (the file's last bytes) is a table's last line: `]}` or
+  /// `],"count":N,"sum":"…"}`.
+  private static func hasEnding(_ tail: [UInt8]) -> Bool {
+    guard tail.count >= 4, tail.suffix(2) == [0x7D, 0x0A] else { return false }
+    guard let start = tail.dropLast().lastIndex(of: 0x0A), tail[start + 1] == 0x5D else {
+      return false
+    }
+    let line = tail[(start + 2)..<(tail.count - 2)]
+    return line.isEmpty || line.starts(with: Array(",\"count\":".utf8))
+  }
+
   /// Reads a whole table file, checking that ids increase strictly.
   ///
   /// A file of 4 MB or more is decoded in two halves on two threads (0.62 s against 0.67 s
@@ -123,13 +194,18 @@ enum TableFile<Codec: StoreTableCodec> {
     try StoreFileSystem.withMappedFile(path) { (bytes) throws(StoreError) in
       var reader = JSONReader(bytes: bytes)
       let header = try readHeader(&reader, path: path)
-      if bytes.count >= 4 << 20, let rows = readInHalves(reader) {
+      if bytes.count >= 4 << 20,
+        let rows = readInHalves(reader, checksummed: header.checksummed)
+      {
         return (header, rows)
       }
       do throws(JSONSyntaxError) {
         var previousID = 0
-        let rows = try readRows(&reader, until: nil, previousID: &previousID)
-        try readTrailer(&reader)
+        var tally = Tally()
+        let rows = try readRows(
+          &reader, until: nil, previousID: &previousID, checksummed: header.checksummed,
+          tally: &tally)
+        try readTrailer(&reader, checksummed: header.checksummed, tally: tally)
         return (header, rows)
       } catch {
         throw StoreError(file: path, syntax: error)
@@ -139,8 +215,8 @@ enum TableFile<Codec: StoreTableCodec> {
 
   /// Reads rows up to the closing `]`, or up to the first row that starts at or after `limit`.
   private static func readRows(
-    _ reader: inout JSONReader, until limit: Int?, previousID: inout Int,
-    reservingFor reserved: Int? = nil
+    _ reader: inout JSONReader, until limit: Int?, previousID: inout Int, checksummed: Bool,
+    tally: inout Tally, reservingFor reserved: Int? = nil
   ) throws(JSONSyntaxError) -> [Codec.Row] {
     var rows: [Codec.Row] = []
     // Rows are about 110 bytes; reserving avoids repeated copies of a large array.
@@ -149,7 +225,19 @@ enum TableFile<Codec: StoreTableCodec> {
       reader.skipWhitespace()
       let start = reader.offset
       if let limit, start >= limit { break }
-      let row = try Codec.decode(from: &reader)
+      let row: Codec.Row
+      if checksummed {
+        let (crc, end) = try verifyRow(reader.bytes, at: start, reader: reader)
+        reader.offset = start + rowPrefix.count
+        row = try Codec.decode(from: &reader)
+        guard reader.offset == end else {
+          throw reader.error("expected the end of the row ('}'), as weigh writes it")
+        }
+        reader.offset = end + 1
+        tally.add(crc)
+      } else {
+        row = try Codec.decode(from: &reader)
+      }
       let id = Codec.id(of: row)
       guard id > previousID else {
         throw reader.error(
@@ -161,14 +249,93 @@ enum TableFile<Codec: StoreTableCodec> {
     return rows
   }
 
-  private static func readTrailer(_ reader: inout JSONReader) throws(JSONSyntaxError) {
-    guard try reader.nextKey() == nil else {
-      throw reader.error("\"rows\" must be the last member of a table file")
+  /// `{"crc":"` + eight hex digits + `","row":`, before each row of a checksummed file.
+  static var rowPrefix: [UInt8] { checksummedRowPrefix }
+
+  /// Checks the checksum of the row line at `start` (`{"crc":"…","row":{…}},`) before the row
+  /// is decoded; returns the checksum and the offset of the row's closing `}`.
+  private static func verifyRow(
+    _ bytes: UnsafeBufferPointer<UInt8>, at start: Int, reader: JSONReader
+  ) throws(JSONSyntaxError) -> (crc: UInt32, end: Int) {
+    let prefix = rowPrefix
+    guard start + prefix.count < bytes.count,
+      (0..<8).allSatisfy({ bytes[start + $0] == prefix[$0] }),
+      (16..<24).allSatisfy({ bytes[start + $0] == prefix[$0] })
+    else {
+      throw reader.error(
+        "expected a row as weigh writes it, {\"crc\":\"…\",\"row\":{…}}; "
+          + "restore the file from a backup or run weigh check --repair", at: start)
     }
-    try reader.expectEnd()
+    guard let stored = StoreChecksum.parseHex(bytes, at: start + 8) else {
+      throw reader.error("the row's checksum must be eight hex digits", at: start + 8)
+    }
+    // The row is one line: its end is the next newline (memchr is several times faster
+    // than a byte loop on a million rows).
+    var lineEnd = bytes.count
+    if let found = memchr(bytes.baseAddress! + start, 0x0A, bytes.count - start) {
+      lineEnd = start + (UnsafeRawPointer(found) - UnsafeRawPointer(bytes.baseAddress! + start))
+    }
+    var end = lineEnd - 1
+    if end > start, bytes[end] == 0x2C { end -= 1 }
+    guard end > start + prefix.count, bytes[end] == 0x7D else {
+      throw reader.error("expected the row's line to end with }", at: max(start, end))
+    }
+    // The row object ends just before the wrapper's closing brace.
+    let rowEnd = end - 1
+    let actual = StoreChecksum.of(
+      UnsafeBufferPointer(rebasing: bytes[(start + prefix.count)..<(rowEnd + 1)]))
+    guard actual == stored else {
+      throw reader.error(
+        "the row does not match its checksum (changed outside weigh, or damaged); nothing was "
+          + "changed, restore the file from a backup or run weigh check --repair", at: start)
+    }
+    return (stored, rowEnd + 1)
   }
 
-  private static func readInHalves(_ reader: JSONReader) -> [Codec.Row]? {
+  private static func readTrailer(
+    _ reader: inout JSONReader, checksummed: Bool, tally: Tally?
+  ) throws(JSONSyntaxError) {
+    guard checksummed else {
+      guard try reader.nextKey() == nil else {
+        throw reader.error("\"rows\" must be the last member of a table file")
+      }
+      try reader.expectEnd()
+      return
+    }
+    let position = reader.offset
+    guard let countKey = try reader.nextKey(), countKey.equals("count") else {
+      throw reader.error("expected \"count\" after the rows", at: position)
+    }
+    let countOffset = reader.offset
+    let count = try reader.readInt()
+    guard let sumKey = try reader.nextKey(), sumKey.equals("sum") else {
+      throw reader.error("expected \"sum\" after \"count\"")
+    }
+    let sumText = try reader.readRawString()
+    guard try reader.nextKey() == nil else {
+      throw reader.error("\"sum\" must be the last member of a table file")
+    }
+    try reader.expectEnd()
+    guard let tally else { return }
+    guard count == tally.count else {
+      throw reader.error(
+        "the table holds \(tally.count) rows but its last line says \(count): rows were removed "
+          + "or added outside weigh; restore the file from a backup or run "
+          + "weigh check --repair", at: countOffset)
+    }
+    let high = StoreChecksum.parseHex(sumText.raw, at: 0)
+    let low = StoreChecksum.parseHex(sumText.raw, at: 8)
+    guard sumText.raw.count == 16, let high, let low,
+      UInt64(high) << 32 | UInt64(low) == tally.sum  // checked: UInt32 widens
+    else {
+      throw reader.error(
+        "the rows' checksums do not add up to the table's \"sum\": a row was replaced or the "
+          + "last line changed outside weigh; restore the file from a "
+          + "backup or run weigh check --repair", at: sumText.offset)
+    }
+  }
+
+  private static func readInHalves(_ reader: JSONReader, checksummed: Bool) -> [Codec.Row]? {
     let bytes = reader.bytes
     var split = reader.offset + (bytes.count - reader.offset) / 2
     while split + 1 < bytes.count && !(bytes[split] == 0x0A && bytes[split + 1] == 0x7B) {
@@ -183,25 +350,40 @@ enum TableFile<Codec: StoreTableCodec> {
       var reader = JSONReader(bytes: shared.bytes, offset: starts[half])
       reader.resumeArray()
       var previousID = 0
+      var tally = Tally()
       if half == 0 {
         // Room for both halves, so that appending the second one does not reallocate.
         guard
           let rows = try? readRows(
-            &reader, until: starts[1], previousID: &previousID,
-            reservingFor: shared.bytes.count - starts[0]),
+            &reader, until: starts[1], previousID: &previousID, checksummed: checksummed,
+            tally: &tally, reservingFor: shared.bytes.count - starts[0]),
           reader.offset == starts[1]
         else { return }
         halves[0].rows = rows
+        halves[0].tally = tally
       } else {
-        guard let rows = try? readRows(&reader, until: nil, previousID: &previousID),
-          (try? readTrailer(&reader)) != nil
+        guard
+          let rows = try? readRows(
+            &reader, until: nil, previousID: &previousID, checksummed: checksummed,
+            tally: &tally)
         else { return }
         halves[1].rows = rows
+        halves[1].tally = tally
+        halves[1].trailer = reader.offset
       }
     }
     guard var rows = halves[0].rows, let second = halves[1].rows,
-      let last = rows.last, let next = second.first, Codec.id(of: next) > Codec.id(of: last)
+      let last = rows.last, let next = second.first, Codec.id(of: next) > Codec.id(of: last),
+      let trailer = halves[1].trailer
     else { return nil }
+    // The last line is checked against both halves' rows together.
+    var whole = halves[0].tally
+    whole.count += halves[1].tally.count
+    whole.sum &+= halves[1].tally.sum
+    var end = JSONReader(bytes: bytes, offset: trailer)
+    guard (try? readTrailer(&end, checksummed: checksummed, tally: whole)) != nil else {
+      return nil
+    }
     rows.append(contentsOf: second)
     return rows
   }
@@ -216,7 +398,7 @@ enum TableFile<Codec: StoreTableCodec> {
     try StoreFileSystem.withMappedFile(path, populate: false) {
       (bytes) throws(StoreError) -> [Codec.Row]? in
       var reader = JSONReader(bytes: bytes)
-      _ = try readHeader(&reader, path: path)
+      let header = try readHeader(&reader, path: path)
       let rowsStart = reader.offset
       // A row starts a line and follows "[" or ",": that is how `encode` lays rows out.
       func rowStart(atOrAfter position: Int) -> Int? {
@@ -231,8 +413,9 @@ enum TableFile<Codec: StoreTableCodec> {
         }
         return nil
       }
+      let skip = header.checksummed ? rowPrefix.count : 0
       func rowID(at position: Int) -> Int? {
-        var probe = JSONReader(bytes: bytes, offset: position)
+        var probe = JSONReader(bytes: bytes, offset: position + skip)
         return (try? Codec.decode(from: &probe)).map(Codec.id(of:))
       }
       var low = rowsStart
@@ -252,16 +435,83 @@ enum TableFile<Codec: StoreTableCodec> {
         var tail = JSONReader(bytes: bytes, offset: first)
         tail.resumeArray()
         var previousID = 0
-        for row in try readRows(&tail, until: nil, previousID: &previousID)
+        var tally = Tally()
+        for row in try readRows(
+          &tail, until: nil, previousID: &previousID, checksummed: header.checksummed,
+          tally: &tally)
         where Codec.id(of: row) > id {
           rows.append(row)
         }
-        try readTrailer(&tail)
+        // Only the rows read are verified: the count and sum need the whole file.
+        try readTrailer(&tail, checksummed: header.checksummed, tally: nil)
       } catch {
         return nil
       }
       return rows
     }
+  }
+
+  /// The intact rows of a damaged file, line by line: a row is kept when its checksum (in a
+  /// file that has them) matches and it decodes with an id above the one before it.
+  static func salvage(path: String) -> (
+    exists: Bool, sequence: Int?, rows: [Codec.Row], report: TableSalvage
+  ) {
+    var report = TableSalvage(file: path)
+    guard let bytes = try? StoreFileSystem.read(path) else {
+      report.problem = "cannot be read; its rows are lost"
+      return (StoreFileSystem.exists(path), nil, [], report)
+    }
+    var rows: [Codec.Row] = []
+    var sequence: Int?
+    var checksummed = true
+    bytes.withUnsafeBufferPointer { buffer in
+      var lineStart = 0
+      var line = 1
+      var previousID = 0
+      while lineStart < buffer.count {
+        var end = lineStart
+        while end < buffer.count && buffer[end] != 0x0A { end += 1 }
+        defer {
+          lineStart = end + 1
+          line += 1
+        }
+        if line == 1 {
+          var reader = JSONReader(bytes: UnsafeBufferPointer(rebasing: buffer[0..<end]))
+          if let header = try? readHeader(&reader, path: path) {
+            sequence = header.sequence
+            checksummed = header.checksummed
+          } else {
+            report.lost(line: 1, "the first line (format and sequence) is damaged")
+          }
+          continue
+        }
+        guard end > lineStart, buffer[lineStart] != 0x5D else { continue }
+        var stop = end
+        if stop > lineStart, buffer[stop - 1] == 0x2C { stop -= 1 }
+        let lineBytes = UnsafeBufferPointer(rebasing: buffer[lineStart..<stop])
+        var reader = JSONReader(bytes: lineBytes)
+        do throws(JSONSyntaxError) {
+          let row: Codec.Row
+          if checksummed {
+            let (_, rowEnd) = try verifyRow(lineBytes, at: 0, reader: reader)
+            reader.offset = rowPrefix.count
+            row = try Codec.decode(from: &reader)
+            guard reader.offset == rowEnd else { throw reader.error("extra text after the row") }
+          } else {
+            row = try Codec.decode(from: &reader)
+          }
+          guard Codec.id(of: row) > previousID else {
+            throw reader.error("row id \(Codec.id(of: row)) is not greater than the one before it")
+          }
+          previousID = Codec.id(of: row)
+          rows.append(row)
+          report.keptRows += 1
+        } catch {
+          report.lost(line: line, error.message)
+        }
+      }
+    }
+    return (true, sequence, rows, report)
   }
 
   /// The file's bytes for `rows` (in increasing id order) as of `sequence`.
@@ -276,12 +526,27 @@ enum TableFile<Codec: StoreTableCodec> {
     writer.write(Codec.formatVersion)
     writer.raw(",\"sequence\":")
     writer.write(sequence)
+    writer.raw(byte: 0x2C)
+    StoreChecksum.writeMember(StoreChecksum.of(writer.bytes[...].dropLast()), into: &writer)
     writer.raw(",\"rows\":[")
+    var tally = Tally()
     for (index, row) in rows.enumerated() {
       writer.raw(index == 0 ? "\n" : ",\n")
+      // The checksum goes before the row, so its digits are filled in once the row is written.
+      let start = writer.bytes.count
+      writer.bytes.append(contentsOf: rowPrefix)
       Codec.encode(row, into: &writer)
+      let crc = StoreChecksum.of(writer.bytes[(start + rowPrefix.count)...])
+      StoreChecksum.writeHex(crc, into: &writer.bytes, at: start + 8)
+      writer.raw(byte: 0x7D)
+      tally.add(crc)
     }
-    writer.raw("\n]}\n")
+    writer.raw("\n],\"count\":")
+    writer.write(tally.count)
+    writer.raw(",\"sum\":\"")
+    writer.bytes.append(contentsOf: StoreChecksum.hex(UInt32(truncatingIfNeeded: tally.sum >> 32)))
+    writer.bytes.append(contentsOf: StoreChecksum.hex(UInt32(truncatingIfNeeded: tally.sum)))
+    writer.raw("\"}\n")
     return writer.bytes
   }
 }

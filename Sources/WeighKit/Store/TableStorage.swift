@@ -7,6 +7,8 @@ protocol AnyTableStorage: AnyObject {
   /// True when the journal holds changes of this table newer than its file.
   var isDirty: Bool { get }
   var hasFile: Bool { get }
+  /// True when the table's file has checksums (false for a file of an older store).
+  var hasChecksums: Bool { get }
   /// Reads the file's header (not its rows); records whether the file exists.
   func readHeader(directory: String) throws(StoreError)
   func decodeRow(from reader: inout JSONReader) throws(JSONSyntaxError) -> StoreRow
@@ -16,6 +18,11 @@ protocol AnyTableStorage: AnyObject {
   func load(directory: String?) throws(StoreError)
   /// Writes the table's file as of `sequence` (loading the rows first).
   func writeSnapshot(directory: String, sequence: Int) throws(StoreError)
+  /// Takes the rows of the table's file that are intact (for a repair), as of the file's
+  /// sequence or `fallbackSequence` when its first line is damaged.
+  func salvage(directory: String, fallbackSequence: Int) -> TableSalvage
+  /// The greatest id among the rows (loaded rows only).
+  var largestID: Int { get }
 }
 
 /// The rows of one table: loaded from its file on first use, with the journal's changes
@@ -32,6 +39,7 @@ final class TableStorage<Codec: StoreTableCodec>: AnyTableStorage {
   private(set) var snapshotSequence = 0
   private(set) var isDirty = false
   private(set) var hasFile = false
+  private(set) var hasChecksums = false
 
   var name: String { Codec.tableName }
   var fileName: String { TableFile<Codec>.fileName }
@@ -46,10 +54,12 @@ final class TableStorage<Codec: StoreTableCodec>: AnyTableStorage {
     if let header = try TableFile<Codec>.readHeader(path: path) {
       snapshotSequence = header.sequence
       hasFile = true
+      hasChecksums = header.checksummed
       rows = nil
     } else {
       snapshotSequence = 0
       hasFile = false
+      hasChecksums = false
       rows = []
     }
   }
@@ -127,7 +137,22 @@ final class TableStorage<Codec: StoreTableCodec>: AnyTableStorage {
     snapshotSequence = sequence
     isDirty = false
     hasFile = true
+    hasChecksums = true
   }
+
+  func salvage(directory: String, fallbackSequence: Int) -> TableSalvage {
+    let path = StoreLocation.joinPath(directory, fileName)
+    let found = TableFile<Codec>.salvage(path: path)
+    rows = found.rows
+    pending = []
+    snapshotSequence = found.sequence ?? fallbackSequence
+    hasFile = found.exists
+    hasChecksums = true
+    isDirty = true
+    return found.report
+  }
+
+  var largestID: Int { rows?.last.map(Codec.id(of:)) ?? 0 }
 
   /// The index of the first row whose id is not less than `id`.
   static func lowerBound(_ id: Int, in rows: [Codec.Row]) -> Int {

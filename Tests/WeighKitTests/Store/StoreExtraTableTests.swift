@@ -52,7 +52,7 @@ private enum TombstoneCodec: StoreTableCodec {
     try store.compact()
     try store.commit([.remove(table: "tombstones", id: 5)])
     store.close()
-    #expect(directory.text("tombstones.json")!.contains("\n{\"id\":2,\"uuid\":\"B\"},\n"))
+    #expect(directory.text("tombstones.json")!.contains("\"row\":{\"id\":2,\"uuid\":\"B\"}},\n"))
 
     let reopened = try Store.open(.directory(directory.path), tables: [TombstoneCodec.self])
     #expect(try reopened.rows(TombstoneCodec.self) == [Tombstone(id: 2, uuid: "B")])
@@ -70,7 +70,8 @@ private enum TombstoneCodec: StoreTableCodec {
     let error = #expect(throws: StoreError.self) { try Store.open(.directory(directory.path)) }
     #expect(error?.kind == .corrupt)
     #expect(error?.line == 2)
-    #expect(error?.message == "unknown table \"tombstones\"; this weigh cannot read it")
+    #expect(
+      error?.message.hasPrefix("unknown table \"tombstones\"; this weigh cannot read it") == true)
     #expect(throws: StoreError.self) { try Store.open(.memory).rows(TombstoneCodec.self) }
   }
 }
