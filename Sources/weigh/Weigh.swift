@@ -87,8 +87,13 @@ struct Run: ParsableCommand {
       "Start the virtual clock at an instant, e.g. 2026-01-01T08:00Z.", valueName: "instant"))
   var clock: String?
 
-  @Option(help: "Seed the random generator of simulations and UUIDs.")
-  var seed: UInt64?
+  // Read as text and checked here, so `--seed -1` is a value to refuse, not a missing one.
+  @Option(
+    parsing: .unconditional,
+    help: ArgumentHelp(
+      "Seed the random generator of simulations and UUIDs (a whole number, 0 or more).",
+      valueName: "n"))
+  var seed: String?
 
   @Option(help: ArgumentHelp("The time zone for this session (IANA name).", valueName: "zone"))
   var tz: String?
@@ -103,13 +108,18 @@ struct Run: ParsableCommand {
   var files: [String] = []
 
   func validate() throws {
+    if let seed, UInt64(seed) == nil {
+      throw ValidationError(
+        "--seed takes a whole number from 0 to \(UInt64.max), such as 42; got '\(TerminalText.escaped(seed))'"
+      )
+    }
     if let tz, TimeZone(identifier: tz) == nil {
       throw ValidationError(
-        "unknown time zone '\(tz)'; use an IANA name such as Europe/Berlin or UTC")
+        "unknown time zone '\(TerminalText.escaped(tz))'; use an IANA name such as Europe/Berlin or UTC")
     }
     if clock != nil, (try? parseClock()) == nil {
       throw ValidationError(
-        "cannot read --clock '\(clock!)'; use an instant such as 2026-01-01T08:00Z")
+        "cannot read --clock '\(TerminalText.escaped(clock!))'; use an instant such as 2026-01-01T08:00Z")
     }
   }
 
@@ -124,7 +134,7 @@ struct Run: ParsableCommand {
     options.store = store.location()
     options.keepGoing = keepGoing
     options.clock = try parseClock()
-    if let seed { options.seed = seed }
+    if let seed, let value = UInt64(seed) { options.seed = value }
     options.timeZone = tz
     options.unit = unit
     options.color = color.resolved()
@@ -132,13 +142,14 @@ struct Run: ParsableCommand {
     options.interactive = interactive
     options.terminalColumns = LineEditor.terminalColumns()
     let output = StandardStreams()
+    let renderer = DiagnosticRenderer(color: options.color)
     let session: Session
     do {
       session = try Session(options: options, output: output)
     } catch {
-      output.write(DiagnosticRenderer(color: options.color).render(error), to: .standardError)
+      output.write(renderer.render(error), to: .standardError)
       output.flush()
-      throw ExitCode(error.kind == .unreadableStore ? 65 : 1)
+      throw ExitCode(error.kind.exitStatus.rawValue)
     }
     defer { session.close() }
     let here = FileManager.default.currentDirectoryPath
@@ -152,7 +163,9 @@ struct Run: ParsableCommand {
             entryNumbers: session.entryNumbers())
         })
       if let problem = editor.historyProblem {
-        output.write("weigh: warning: \(problem); history is not kept\n", to: .standardError)
+        output.write(
+          "weigh: warning: \(TerminalText.escaped(problem)); history is not kept\n",
+          to: .standardError)
       }
       session.runInteractive(EditorReader(editor: editor), directory: here)
       output.flush()
@@ -161,19 +174,15 @@ struct Run: ParsableCommand {
     if !commands.isEmpty {
       session.run(lines: commands, display: "-e", directory: here)
     }
-    for file in files where session.exitStatus == 0 || keepGoing {
+    for file in files where session.exitStatus == .success || keepGoing {
       let text: String
-      do {
-        text = try String(contentsOfFile: file, encoding: .utf8)
+      do throws(Diagnostic) {
+        text = try ScriptFile.read(file, shownAs: file, noun: "script")
       } catch {
-        output.write(
-          DiagnosticRenderer(color: options.color).render(
-            Diagnostic(
-              "cannot read script \(file): \(error.localizedDescription.lowercased())",
-              kind: .unreadableInput)),
-          to: .standardError)
+        // The whole script is checked before any of it runs: nothing of a bad file is done.
+        output.write(renderer.render(error), to: .standardError)
         output.flush()
-        throw ExitCode(66)
+        throw ExitCode(error.kind.exitStatus.rawValue)
       }
       let directory = (file as NSString).deletingLastPathComponent
       if !session.run(script: text, display: file, directory: directory.isEmpty ? "." : directory) {
@@ -181,10 +190,11 @@ struct Run: ParsableCommand {
       }
     }
     if files.isEmpty && commands.isEmpty {
-      session.run(lines: StandardInputLines(output: output), display: "<stdin>", directory: here)
+      session.run(
+        byteLines: StandardInputLines(output: output), display: "<stdin>", directory: here)
     }
     output.flush()
-    if session.exitStatus != 0 { throw ExitCode(session.exitStatus) }
+    if session.exitStatus != .success { throw ExitCode(session.exitStatus.rawValue) }
   }
 }
 
@@ -206,7 +216,7 @@ struct Test: ParsableCommand {
       scripts = try runner.scripts(in: paths.isEmpty ? ["Tests/golden"] : paths)
     } catch {
       FileHandle.standardError.write(Data(DiagnosticRenderer().render(error).utf8))
-      throw ExitCode(66)
+      throw ExitCode(error.kind.exitStatus.rawValue)
     }
     var passed = 0
     var failed = 0
@@ -219,7 +229,7 @@ struct Test: ParsableCommand {
       case .failed(let diff):
         failed += 1
         print("FAIL \(script)")
-        print(diff, terminator: "")
+        print(TerminalText.escaped(diff), terminator: "")
       case .updated:
         updated.append(script)
         print("UPDATED \(script)")
@@ -231,7 +241,7 @@ struct Test: ParsableCommand {
       )
     }
     print("\(passed) passed, \(failed) failed")
-    if failed > 0 || !updated.isEmpty { throw ExitCode(1) }
+    if failed > 0 || !updated.isEmpty { throw ExitCode(ExitStatus.commandFailed.rawValue) }
   }
 }
 
@@ -244,7 +254,7 @@ struct Check: ParsableCommand {
 
   func run() throws {
     let report = StoreCheck.run(store.location())
-    print(report.text, terminator: "")
-    if !report.ok { throw ExitCode(65) }
+    print(TerminalText.escaped(report.text), terminator: "")
+    if !report.ok { throw ExitCode(ExitStatus.unreadableStore.rawValue) }
   }
 }
