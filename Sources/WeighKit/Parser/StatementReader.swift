@@ -84,7 +84,7 @@ public struct StatementReader {
             .invalid(
               joined,
               LexError(
-                "repeat blocks nest deeper than \(ScriptLimits.repeatDepth); the outermost block is not run. Nest fewer blocks",
+                "repeat blocks nest deeper than \(ScriptLimits.repeatDepth); nest fewer (nothing of the outermost block runs)",
                 start: brace.start, end: brace.end))
           ]
         }
