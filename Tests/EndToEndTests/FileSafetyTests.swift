@@ -203,10 +203,10 @@ import Testing
 
   // MARK: Helpers
 
-  /// Every file of a folder with its bytes.
+  /// Every file of a store with its bytes, but the lock (which names its latest holder).
   static func contents(of folder: String) throws -> [String: Data] {
     var result: [String: Data] = [:]
-    for name in try FileManager.default.contentsOfDirectory(atPath: folder) {
+    for name in try FileManager.default.contentsOfDirectory(atPath: folder) where name != "weigh.lock" {
       result[name] = try Data(contentsOf: URL(fileURLWithPath: folder + "/" + name))
     }
     return result
