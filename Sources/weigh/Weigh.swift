@@ -48,7 +48,7 @@ struct StoreOptions: ParsableArguments {
   }
 }
 
-enum ColorMode: String, ExpressibleByArgument, CaseIterable {
+enum ColorMode: String, CaseIterable {
   case auto, always, never
 
   /// Whether to colour stderr: `auto` only on a terminal, never with NO_COLOR or TERM=dumb.
@@ -64,8 +64,6 @@ enum ColorMode: String, ExpressibleByArgument, CaseIterable {
     }
   }
 }
-
-extension DisplayUnit: ExpressibleByArgument {}
 
 /// `weigh [FILE…] [-e COMMAND…]`: the REPL, or scripts run headless.
 struct Run: ParsableCommand {
@@ -83,6 +81,7 @@ struct Run: ParsableCommand {
   var keepGoing = false
 
   @Option(
+    parsing: .unconditional,
     help: ArgumentHelp(
       "Start the virtual clock at an instant, e.g. 2026-01-01T08:00Z.", valueName: "instant"))
   var clock: String?
@@ -95,14 +94,21 @@ struct Run: ParsableCommand {
       valueName: "n"))
   var seed: String?
 
-  @Option(help: ArgumentHelp("The time zone for this session (IANA name).", valueName: "zone"))
+  @Option(
+    parsing: .unconditional,
+    help: ArgumentHelp("The time zone for this session (IANA name).", valueName: "zone"))
   var tz: String?
 
-  @Option(help: "The display unit for this session.")
-  var unit: DisplayUnit?
+  // Unit and colour are read as text and checked in `validate`, so the message is weigh's.
+  @Option(
+    parsing: .unconditional,
+    help: ArgumentHelp("The display unit for this session: kg, lb or st.", valueName: "unit"))
+  var unit: String?
 
-  @Option(help: "Colour diagnostics: auto, always or never.")
-  var color: ColorMode = .auto
+  @Option(
+    parsing: .unconditional,
+    help: ArgumentHelp("Colour diagnostics: auto, always or never.", valueName: "when"))
+  var color: String = ColorMode.auto.rawValue
 
   @Argument(help: ArgumentHelp("Scripts (.wcfg) to run.", valueName: "file"))
   var files: [String] = []
@@ -112,6 +118,14 @@ struct Run: ParsableCommand {
       throw ValidationError(
         "--seed takes a whole number from 0 to \(UInt64.max), such as 42; got '\(TerminalText.escaped(seed))'"
       )
+    }
+    if let unit, DisplayUnit(rawValue: unit.lowercased()) == nil {
+      throw ValidationError(
+        "--unit takes kg, lb or st; got '\(TerminalText.escaped(unit))'")
+    }
+    if ColorMode(rawValue: color.lowercased()) == nil {
+      throw ValidationError(
+        "--color takes auto, always or never; got '\(TerminalText.escaped(color))'")
     }
     if let tz, TimeZone(identifier: tz) == nil {
       throw ValidationError(
@@ -136,8 +150,8 @@ struct Run: ParsableCommand {
     options.clock = try parseClock()
     if let seed, let value = UInt64(seed) { options.seed = value }
     options.timeZone = tz
-    options.unit = unit
-    options.color = color.resolved()
+    options.unit = unit.flatMap { DisplayUnit(rawValue: $0.lowercased()) }
+    options.color = (ColorMode(rawValue: color.lowercased()) ?? .auto).resolved()
     let interactive = files.isEmpty && commands.isEmpty && LineEditor.isInteractive
     options.interactive = interactive
     options.terminalColumns = LineEditor.terminalColumns()

@@ -26,6 +26,12 @@ import Testing
     #expect(result.standardError.contains("--seed takes a whole number from 0"))
     #expect(result.standardError.contains("got '-1'"))
     #expect(!result.standardError.contains("Missing value"))
+    let unit = try WeighProcess.run(["--memory", "--unit", "furlong", "-e", "now"])
+    #expect(unit.status == 64)
+    #expect(unit.standardError.contains("--unit takes kg, lb or st; got 'furlong'"))
+    let color = try WeighProcess.run(["--memory", "--color", "-e", "now"])
+    #expect(color.status == 64)
+    #expect(color.standardError.contains("--color takes auto, always or never; got '-e'"))
   }
 
   @Test func aScriptThatIsNotUTF8IsRefusedWithItsPosition() throws {
