@@ -71,6 +71,10 @@ import Testing
       #expect(result.status == 1, "\(target)")
       #expect(result.standardError.contains("it is inside the store"), "\(target)")
     }
+    // Any folder holding a store is refused, also to a session that does not use it.
+    let other = try WeighProcess.run(["--memory", "-e", "export \"\(store)/x.csv\""])
+    #expect(other.status == 1)
+    #expect(other.standardError.contains("it is inside the store"))
     // A relative path from inside the store, too.
     let relative = try WeighProcess.run(
       ["--store", store, "-e", "export journal.jsonl as csv"], directory: store)

@@ -46,9 +46,16 @@ public enum FileWriteOutcome: Equatable, Sendable {
 public struct AtomicFileWriter: Sendable {
   /// Folders no file may be written into.
   public var protectedFolders: [String]
+  /// Says of a real folder path whether it is protected too (any folder holding a store,
+  /// say), with the name to show for it.
+  public var protectsFolder: (@Sendable (String) -> String?)?
 
-  public init(protecting protectedFolders: [String] = []) {
+  public init(
+    protecting protectedFolders: [String] = [],
+    andFolders protectsFolder: (@Sendable (String) -> String?)? = nil
+  ) {
     self.protectedFolders = protectedFolders
+    self.protectsFolder = protectsFolder
   }
 
   /// Writes `bytes` as the whole contents of `path`.
@@ -199,11 +206,10 @@ public struct AtomicFileWriter: Sendable {
     for protected in protectedFolders {
       guard let real = Self.realPath(protected) else { continue }
       let inside = real == "/" ? true : target.path.hasPrefix(real + "/") || target.path == real
-      if inside {
-        throw FileWriteError(
-          "it is inside the store (\(protected)), which only weigh itself writes; give a path outside it",
-          protectedFolder: protected)
-      }
+      if inside { throw Self.insideStore(protected) }
+    }
+    if let protectsFolder, let shown = protectsFolder(target.folder) {
+      throw Self.insideStore(shown)
     }
     return target
   }
@@ -286,6 +292,12 @@ public struct AtomicFileWriter: Sendable {
     let random = String(UInt64.random(in: 0...UInt64.max), radix: 36)
     let file = ".\(name).weigh-\(getpid())-\(random).tmp"
     return folder == "/" ? "/" + file : folder + "/" + file
+  }
+
+  static func insideStore(_ folder: String) -> FileWriteError {
+    FileWriteError(
+      "it is inside the store (\(folder)), which only weigh itself writes; give a path outside it",
+      protectedFolder: folder)
   }
 
   static func failure(_ action: String) -> FileWriteError {

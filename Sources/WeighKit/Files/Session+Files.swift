@@ -1,10 +1,21 @@
+import Foundation
+
 extension Session {
-  /// The writer for files commands produce: it refuses every path inside this session's store.
+  /// The writer for files commands produce. It refuses every path inside this session's
+  /// store, the default store (a `--memory` session must not overwrite it either) and any
+  /// folder that holds a store's manifest and journal.
   var fileWriter: AtomicFileWriter {
-    if case .directory(let folder) = options.store {
-      return AtomicFileWriter(protecting: [folder])
+    var folders: [String] = []
+    if case .directory(let folder) = options.store { folders.append(folder) }
+    if case .directory(let folder) = StoreLocation.resolve(
+      environment: ProcessInfo.processInfo.environment)
+    {
+      folders.append(folder)
     }
-    return AtomicFileWriter()
+    return AtomicFileWriter(protecting: folders) { folder in
+      let files = [StoreManifest.fileName, StoreJournal.fileName]
+      return files.allSatisfy { access(folder + "/" + $0, F_OK) == 0 } ? folder : nil
+    }
   }
 
   /// Writes a file a command produces: `-` is stdout, anything else goes through
