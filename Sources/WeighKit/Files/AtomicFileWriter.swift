@@ -49,6 +49,9 @@ public struct AtomicFileWriter: Sendable {
   /// Says of a real folder path whether it is protected too (any folder holding a store,
   /// say), with the name to show for it.
   public var protectsFolder: (@Sendable (String) -> String?)?
+  /// Whether a folder that cannot be synced after the rename is an error (the store wants
+  /// that; for an export the rename is what matters).
+  public var requiresFolderSync = false
 
   public init(
     protecting protectedFolders: [String] = [],
@@ -236,13 +239,16 @@ public struct AtomicFileWriter: Sendable {
       unlink(temporary)
       throw error
     }
+    // The rename is done; a folder that cannot be synced (some file systems refuse) only
+    // makes it less durable against a power cut, so it is an error only when asked.
     let folder = open(target.folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-    if folder >= 0 {
-      // The rename is done; a folder that cannot be synced (some file systems refuse) only
-      // makes it less durable against a power cut, so it is not an error.
-      _ = fsync(folder)
-      close(folder)
+    let synced = folder >= 0 && fsync(folder) == 0
+    if !synced && requiresFolderSync {
+      let error = Self.failure("syncing its folder")
+      if folder >= 0 { close(folder) }
+      throw error
     }
+    if folder >= 0 { close(folder) }
     return existed ? .replaced : .created
   }
 

@@ -35,6 +35,8 @@ extension Session {
       return nil
     }
     let resolved = resolvePath(path)
+    // A device such as /dev/stdout is written directly: what was printed goes first.
+    sink.flush()
     do throws(FileWriteError) {
       let outcome = try fileWriter.write(to: resolved) { file in
         try body { try file.append($0) }
