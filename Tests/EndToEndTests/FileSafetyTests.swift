@@ -69,12 +69,12 @@ import Testing
     ] {
       let result = try WeighProcess.run(["--store", store, "-e", "export \"\(target)\" as json"])
       #expect(result.status == 1, "\(target)")
-      #expect(result.standardError.contains("it is inside the store"), "\(target)")
+      #expect(result.standardError.contains("it is inside a store folder"), "\(target)")
     }
     // Any folder holding a store is refused, also to a session that does not use it.
     let other = try WeighProcess.run(["--memory", "-e", "export \"\(store)/x.csv\""])
     #expect(other.status == 1)
-    #expect(other.standardError.contains("it is inside the store"))
+    #expect(other.standardError.contains("it is inside a store folder"))
     // A relative path from inside the store, too.
     let relative = try WeighProcess.run(
       ["--store", store, "-e", "export journal.jsonl as csv"], directory: store)

@@ -302,7 +302,7 @@ public struct AtomicFileWriter: Sendable {
 
   static func insideStore(_ folder: String) -> FileWriteError {
     FileWriteError(
-      "it is inside the store (\(folder)), which only weigh itself writes; give a path outside it",
+      "it is inside a store folder, which only weigh itself writes; give a path outside it",
       protectedFolder: folder)
   }
 
