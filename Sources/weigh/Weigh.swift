@@ -129,11 +129,13 @@ struct Run: ParsableCommand {
     }
     if let tz, TimeZone(identifier: tz) == nil {
       throw ValidationError(
-        "unknown time zone '\(TerminalText.escaped(tz))'; use an IANA name such as Europe/Berlin or UTC")
+        "unknown time zone '\(TerminalText.escaped(tz))'; use an IANA name such as Europe/Berlin or UTC"
+      )
     }
     if clock != nil, (try? parseClock()) == nil {
       throw ValidationError(
-        "cannot read --clock '\(TerminalText.escaped(clock!))'; use an instant such as 2026-01-01T08:00Z")
+        "cannot read --clock '\(TerminalText.escaped(clock!))'; use an instant such as 2026-01-01T08:00Z"
+      )
     }
   }
 

@@ -60,7 +60,8 @@ import Testing
   @Test func exportRefusesEveryPathIntoTheStoreAndLeavesItAlone() throws {
     let folder = WeighProcess.temporaryDirectory()
     let store = folder + "/store"
-    #expect(try WeighProcess.run(["--store", store, "-e", "log 70kg", "-e", "log 71kg"]).status == 0)
+    #expect(
+      try WeighProcess.run(["--store", store, "-e", "log 70kg", "-e", "log 71kg"]).status == 0)
     let before = try Self.contents(of: store)
     symlink(store, folder + "/link-to-store")
     for target in [
@@ -199,7 +200,8 @@ import Testing
       + String(repeating: "}\n", count: 20_000) + "echo after\n"
     let result = try WeighProcess.run(["--memory", "--keep-going"], input: nested)
     #expect(result.status == 1)
-    #expect(result.standardError.hasPrefix("<stdin>:65:10: error: repeat blocks nest deeper than 64"))
+    #expect(
+      result.standardError.hasPrefix("<stdin>:65:10: error: repeat blocks nest deeper than 64"))
     #expect(result.standardOutput == "after\n")
     let tries = try WeighProcess.run(
       ["--memory"], input: String(repeating: "try ", count: 4_000) + "now\n")
@@ -216,7 +218,8 @@ import Testing
   /// Every file of a store with its bytes, but the lock (which names its latest holder).
   static func contents(of folder: String) throws -> [String: Data] {
     var result: [String: Data] = [:]
-    for name in try FileManager.default.contentsOfDirectory(atPath: folder) where name != "weigh.lock" {
+    for name in try FileManager.default.contentsOfDirectory(atPath: folder)
+    where name != "weigh.lock" {
       result[name] = try Data(contentsOf: URL(fileURLWithPath: folder + "/" + name))
     }
     return result

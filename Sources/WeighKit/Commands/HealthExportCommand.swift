@@ -48,15 +48,17 @@ struct HealthExportCommand: Executable {
     }
     let outcome: FileWriteOutcome?
     if zipped {
-      outcome = try session.writeOutputFile(path, at: pathSpan, creatingWith: { temporary in
-        try AppleHealthExportWriter.writeZip(
-          to: URL(fileURLWithPath: temporary), exportDate: exportDate, body: body
-        ) { cda in
-          for sample in records where sample.type == .bodyMass || sample.type == .bloodGlucose {
-            try cda.write(HealthExportMapping.record(for: sample, timeZone: zone))
+      outcome = try session.writeOutputFile(
+        path, at: pathSpan,
+        creatingWith: { temporary in
+          try AppleHealthExportWriter.writeZip(
+            to: URL(fileURLWithPath: temporary), exportDate: exportDate, body: body
+          ) { cda in
+            for sample in records where sample.type == .bodyMass || sample.type == .bloodGlucose {
+              try cda.write(HealthExportMapping.record(for: sample, timeZone: zone))
+            }
           }
-        }
-      })
+        })
     } else {
       outcome = try session.writeOutputFile(path, at: pathSpan) { write in
         // The writer is done with its sink before this closure returns.

@@ -123,7 +123,8 @@ public struct AtomicFileWriter: Sendable {
     let target = try prepare(path)
     if target.streamed {
       throw FileWriteError(
-        "it is a device or a pipe, and this format can only be written to a regular file; give a file name")
+        "it is a device or a pipe, and this format can only be written to a regular file; give a file name"
+      )
     }
     do throws(FileWriteError) {
       return try write(to: target, creatingWith: body)
@@ -266,7 +267,8 @@ public struct AtomicFileWriter: Sendable {
       var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
       let length = readlink(current, &buffer, buffer.count - 1)
       guard length >= 0 else { throw failure("reading the symbolic link") }
-      let destination = String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+      let destination = String(
+        decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
       if destination.hasPrefix("/") {
         current = destination
       } else {

@@ -30,7 +30,8 @@ extension Session {
       do {
         try body { sink.writeData($0) }
       } catch {
-        throw Diagnostic("cannot write to standard output: \(FileProblem.describe(error))", at: span)
+        throw Diagnostic(
+          "cannot write to standard output: \(FileProblem.describe(error))", at: span)
       }
       return nil
     }
@@ -49,7 +50,9 @@ extension Session {
   }
 
   /// Writes a file through a library that creates it at a path itself (a zip archiver).
-  func writeOutputFile(_ path: String, at span: SourceSpan, creatingWith body: (String) throws -> Void)
+  func writeOutputFile(
+    _ path: String, at span: SourceSpan, creatingWith body: (String) throws -> Void
+  )
     throws(Diagnostic) -> FileWriteOutcome
   {
     let resolved = resolvePath(path)
@@ -62,9 +65,11 @@ extension Session {
     }
   }
 
-  static func writeFailure(_ error: FileWriteError, path: String, at span: SourceSpan) -> Diagnostic {
+  static func writeFailure(_ error: FileWriteError, path: String, at span: SourceSpan) -> Diagnostic
+  {
     Diagnostic(
-      "cannot write \(path): \(error.reason)\(error.begun ? "; nothing was written" : "")", at: span)
+      "cannot write \(path): \(error.reason)\(error.begun ? "; nothing was written" : "")", at: span
+    )
   }
 }
 

@@ -41,7 +41,8 @@ import Testing
     try AtomicFileWriter().write(Array("old\n".utf8), to: folder + "/real.txt")
     #expect(symlink("real.txt", folder + "/link.txt") == 0)
     #expect(symlink("link.txt", folder + "/link2.txt") == 0)
-    #expect(try AtomicFileWriter().write(Array("new\n".utf8), to: folder + "/link2.txt") == .replaced)
+    #expect(
+      try AtomicFileWriter().write(Array("new\n".utf8), to: folder + "/link2.txt") == .replaced)
     #expect(try read(folder + "/real.txt") == "new\n")
     var status = stat()
     #expect(lstat(folder + "/link2.txt", &status) == 0)
@@ -56,7 +57,8 @@ import Testing
     let folder = folder()
     let store = folder + "/store"
     try FileManager.default.createDirectory(atPath: store, withIntermediateDirectories: true)
-    try FileManager.default.createDirectory(atPath: folder + "/other", withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(
+      atPath: folder + "/other", withIntermediateDirectories: true)
     #expect(symlink(store, folder + "/alias") == 0)
     #expect(symlink(store + "/journal.jsonl", folder + "/journal-link") == 0)
     let writer = AtomicFileWriter(protecting: [store])
@@ -72,7 +74,8 @@ import Testing
       }
     }
     #expect(try FileManager.default.contentsOfDirectory(atPath: store).isEmpty)
-    #expect(try AtomicFileWriter(protecting: [store]).resolvedTarget(of: folder + "/alias/../x") != nil)
+    #expect(
+      try AtomicFileWriter(protecting: [store]).resolvedTarget(of: folder + "/alias/../x") != nil)
     #expect(try writer.write([], to: folder + "/store-beside.txt") == .created)
   }
 
@@ -97,7 +100,9 @@ import Testing
   @Test func escapesControlsButNewlineAndTab() {
     #expect(TerminalText.escaped("plain text, ünïcode ✓") == "plain text, ünïcode ✓")
     #expect(TerminalText.escaped("a\u{1B}[2Jb") == "a\\u{1B}[2Jb")
-    #expect(TerminalText.escaped("bell\u{7} del\u{7F} c1\u{9B} cr\r") == "bell\\u{7} del\\u{7F} c1\\u{9B} cr\\u{D}")
+    #expect(
+      TerminalText.escaped("bell\u{7} del\u{7F} c1\u{9B} cr\r")
+        == "bell\\u{7} del\\u{7F} c1\\u{9B} cr\\u{D}")
     #expect(TerminalText.escaped("line\nnext\tcell") == "line\nnext\tcell")
     #expect(TerminalText.escaped("nul\u{0}") == "nul\\u{0}")
     // U+00A0 and U+0100 are not C1 controls (their UTF-8 shares a lead byte with them).
@@ -120,7 +125,8 @@ import Testing
   func statements(_ text: String) -> [Statement] {
     var reader = StatementReader()
     var result: [Statement] = []
-    for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+    for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
+    {
       result += reader.feed(String(line), file: "t", number: index + 1)
     }
     return result
