@@ -241,14 +241,14 @@ struct Test: ParsableCommand {
       switch runner.check(scriptAt: script, update: update) {
       case .passed:
         passed += 1
-        print("PASS \(script)")
+        print("PASS \(TerminalText.escaped(script))")
       case .failed(let diff):
         failed += 1
-        print("FAIL \(script)")
+        print("FAIL \(TerminalText.escaped(script))")
         print(TerminalText.escaped(diff), terminator: "")
       case .updated:
         updated.append(script)
-        print("UPDATED \(script)")
+        print("UPDATED \(TerminalText.escaped(script))")
       }
     }
     if !updated.isEmpty {

@@ -188,7 +188,12 @@ public struct AtomicFileWriter: Sendable {
     var streamed = false
     if stat(linked, &status) == 0 {
       switch status.st_mode & S_IFMT {
-      case S_IFREG: existingMode = status.st_mode & 0o7777
+      case S_IFREG:
+        existingMode = status.st_mode & 0o7777
+        // The rename would replace a read-only file as readily as any other.
+        if access(linked, W_OK) != 0 {
+          throw FileWriteError("it is read-only; make it writable or give another name")
+        }
       case S_IFDIR: throw FileWriteError("it is a folder; give a file name inside it")
       case S_IFCHR, S_IFIFO: streamed = true
       default: throw FileWriteError("it is not a regular file; give another name")
@@ -298,7 +303,9 @@ public struct AtomicFileWriter: Sendable {
   /// A fresh name beside the target: hidden, unique to this process and write.
   static func temporaryName(in folder: String, for name: String) -> String {
     let random = String(UInt64.random(in: 0...UInt64.max), radix: 36)
-    let file = ".\(name).weigh-\(getpid())-\(random).tmp"
+    // A long name is shortened, so the temporary name fits where the target's does.
+    let stem = String(decoding: Array(name.utf8.prefix(120)), as: UTF8.self)
+    let file = ".\(stem).weigh-\(getpid())-\(random).tmp"
     return folder == "/" ? "/" + file : folder + "/" + file
   }
 
