@@ -93,14 +93,14 @@ extension Session {
   private func runCommand(_ line: SourceLine, _ tokens: [Token]) -> Bool {
     let context = context(file: line.file, line: line.number, text: line.text)
     commandOutput = ""
+    // Declared first, so it runs last: after what settling Health prints.
+    defer { flushAfterCommand() }
     defer { lastOutput = trimmedOutput() }
     defer { settleHealth() }
     do throws(Diagnostic) {
       let command = try CommandTable.parse(tokens, context: context)
       try command.execute(in: self)
-      flushAfterCommand()
     } catch {
-      flushAfterCommand()
       if error == IncludeStop.diagnostic { return false }
       // Errors from deeper down (the store, Health) point at the command word.
       let word = SourceSpan(
