@@ -419,6 +419,12 @@ enum InputFile {
   static func checkReadable(_ path: String, shownAs shown: String, at span: SourceSpan)
     throws(Diagnostic)
   {
+    // A C path ends at the first NUL: "a\0b" would silently name "a".
+    guard !path.utf8.contains(0) else {
+      throw Diagnostic(
+        "cannot read \(shown): the file name contains a NUL character; remove it", at: span,
+        kind: .unreadableInput)
+    }
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
       throw Diagnostic(

@@ -141,9 +141,10 @@ struct IncludeCommand: Executable {
     do throws(Diagnostic) {
       text = try ScriptFile.read(fullPath, shownAs: shown)
     } catch where error.span == nil {
-      throw Diagnostic(
-        "\(error.message); check the path (it is relative to the including script)",
-        at: span, kind: .unreadableInput)
+      let hint =
+        error.message.hasSuffix("no such file")
+        ? "; check the path (it is relative to the including script)" : ""
+      throw Diagnostic(error.message + hint, at: span, kind: .unreadableInput)
     }
     if !session.run(
       script: text, display: shown, directory: (fullPath as NSString).deletingLastPathComponent)

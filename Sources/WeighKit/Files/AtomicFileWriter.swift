@@ -182,6 +182,10 @@ public struct AtomicFileWriter: Sendable {
 
   func prepare(_ path: String) throws(FileWriteError) -> Target {
     guard !path.isEmpty else { throw FileWriteError("the file name is empty; give one") }
+    // A C path ends at the first NUL: "a\0b" would silently name "a".
+    guard !path.utf8.contains(0) else {
+      throw FileWriteError("the file name contains a NUL character; remove it")
+    }
     let linked = try Self.followLinks(path)
     var status = stat()
     var existingMode: mode_t?

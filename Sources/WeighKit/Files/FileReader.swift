@@ -15,6 +15,10 @@ public struct FileReadError: Error, Equatable, Sendable {
 public enum FileReader {
   /// All bytes of the file at `path`, refusing more than `limit`.
   public static func contents(of path: String, limit: Int) throws(FileReadError) -> [UInt8] {
+    // A C path ends at the first NUL: "a\0b" would silently name "a".
+    guard !path.utf8.contains(0) else {
+      throw FileReadError(reason: "the file name contains a NUL character; remove it")
+    }
     let descriptor = open(path, O_RDONLY | O_CLOEXEC)
     guard descriptor >= 0 else { throw failure() }
     defer { close(descriptor) }
