@@ -70,6 +70,22 @@ public enum TerminalText {
     return out
   }
 
+  /// A field of a row (a source name in `list`): newline and tab escaped too (`\n`,
+  /// `\t`), so data cannot break the row or forge another; other controls are escaped by
+  /// the sink.
+  public static func field(_ text: String) -> String {
+    guard text.utf8.contains(where: { $0 == 0x0A || $0 == 0x09 }) else { return text }
+    var out = ""
+    for character in text.unicodeScalars {
+      switch character {
+      case "\n": out += "\\n"
+      case "\t": out += "\\t"
+      default: out.unicodeScalars.append(character)
+      }
+    }
+    return out
+  }
+
   /// Whether `text` holds a character ``escaped(_:)`` would change.
   public static func needsEscaping(_ text: String) -> Bool {
     var previous: UInt8 = 0
