@@ -45,7 +45,11 @@ public struct StatementReader {
       joined = SourceLine(file: file, number: number, text: text)
     }
     guard joined.text.utf8.count <= ScriptLimits.statementBytes else {
-      return refuse(tooLong(joined))
+      if skipping > 0 {
+        if Self.opensBlock(joined.text) { skipping += 1 }
+        return []
+      }
+      return refuse(tooLong(joined), opensBlock: Self.opensBlock(joined.text))
     }
     if Lexer.continues(Substring(joined.text)) {
       var trimmed = ""
@@ -73,7 +77,8 @@ public struct StatementReader {
             joined,
             LexError(
               "this statement has more than \(ScriptLimits.statementTokens) tokens; split it into several",
-              start: token.start, end: token.end)))
+              start: token.start, end: token.end)),
+          opensBlock: tokens.first!.isWord("repeat") && tokens.last!.kind == .openBrace)
       }
       if tokens.first!.isWord("repeat"), tokens.last!.kind == .openBrace {
         guard open.count < ScriptLimits.repeatDepth else {
@@ -106,12 +111,19 @@ public struct StatementReader {
 
   /// A statement refused for a limit: inside a block, the whole outermost block goes with
   /// it (its lines are skipped), so nothing of it runs.
-  private mutating func refuse(_ statement: Statement) -> [Statement] {
-    if !open.isEmpty {
-      skipping = open.count
-      open = []
-    }
+  ///
+  /// A refused line that opens a block (`repeat … {`) is skipped up to its own `}` too.
+  private mutating func refuse(_ statement: Statement, opensBlock: Bool) -> [Statement] {
+    skipping = open.count + (opensBlock ? 1 : 0)
+    open = []
     return [statement]
+  }
+
+  /// Whether an untokenized line looks like `repeat … {` (for a line too long to read).
+  private static func opensBlock(_ text: String) -> Bool {
+    let trimmed = text.trimmingPrefix(while: { $0 == " " || $0 == "\t" })
+    let end = trimmed.last { $0 != " " && $0 != "\t" && $0 != "\r" }
+    return trimmed.lowercased().hasPrefix("repeat") && end == "{"
   }
 
   /// Follows the braces of a refused block without running anything.

@@ -156,6 +156,20 @@ import Testing
     }
   }
 
+  @Test func aRefusedBlockHeaderTakesItsWholeBlock() {
+    let text =
+      "repeat 2 {\nrepeat 1" + String(repeating: " x", count: ScriptLimits.statementTokens)
+      + " {\necho inner\n}\necho outer\n}\necho after"
+    let result = statements(text)
+    #expect(result.count == 2)
+    #expect(invalidMessage(result.first)?.contains("more than 10000 tokens") == true)
+    if case .line(_, let tokens)? = result.last {
+      #expect(tokens.map(\.text) == ["echo", "after"])
+    } else {
+      Issue.record("the line after the refused block was not read")
+    }
+  }
+
   @Test func longStatementsAndManyTokensAreRefused() {
     let long = "echo " + String(repeating: "x", count: ScriptLimits.statementBytes)
     #expect(invalidMessage(statements(long).first)?.contains("longer than 1 MiB") == true)
