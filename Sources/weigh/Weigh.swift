@@ -165,7 +165,7 @@ struct Run: ParsableCommand {
     } catch {
       output.write(renderer.render(error), to: .standardError)
       output.flush()
-      throw ExitCode(error.kind.exitStatus.rawValue)
+      throw ExitCode(error.kind.exitStatus)
     }
     defer { session.close() }
     let here = FileManager.default.currentDirectoryPath
@@ -198,7 +198,7 @@ struct Run: ParsableCommand {
         // The whole script is checked before any of it runs: nothing of a bad file is done.
         output.write(renderer.render(error), to: .standardError)
         output.flush()
-        throw ExitCode(error.kind.exitStatus.rawValue)
+        throw ExitCode(error.kind.exitStatus)
       }
       let directory = (file as NSString).deletingLastPathComponent
       if !session.run(script: text, display: file, directory: directory.isEmpty ? "." : directory) {
@@ -210,7 +210,7 @@ struct Run: ParsableCommand {
         byteLines: StandardInputLines(output: output), display: "<stdin>", directory: here)
     }
     output.flush()
-    if session.exitStatus != .success { throw ExitCode(session.exitStatus.rawValue) }
+    if session.exitStatus != .success { throw ExitCode(session.exitStatus) }
   }
 }
 
@@ -232,7 +232,7 @@ struct Test: ParsableCommand {
       scripts = try runner.scripts(in: paths.isEmpty ? ["Tests/golden"] : paths)
     } catch {
       FileHandle.standardError.write(Data(DiagnosticRenderer().render(error).utf8))
-      throw ExitCode(error.kind.exitStatus.rawValue)
+      throw ExitCode(error.kind.exitStatus)
     }
     var passed = 0
     var failed = 0
@@ -257,7 +257,7 @@ struct Test: ParsableCommand {
       )
     }
     print("\(passed) passed, \(failed) failed")
-    if failed > 0 || !updated.isEmpty { throw ExitCode(ExitStatus.commandFailed.rawValue) }
+    if failed > 0 || !updated.isEmpty { throw ExitCode(ExitStatus.commandFailed) }
   }
 }
 
@@ -271,6 +271,11 @@ struct Check: ParsableCommand {
   func run() throws {
     let report = StoreCheck.run(store.location())
     print(TerminalText.escaped(report.text), terminator: "")
-    if !report.ok { throw ExitCode(ExitStatus.unreadableStore.rawValue) }
+    if !report.ok { throw ExitCode(ExitStatus.unreadableStore) }
   }
+}
+
+extension ExitCode {
+  /// The exit code for a status of weigh's one table.
+  init(_ status: ExitStatus) { self.init(status.rawValue) }
 }
