@@ -152,6 +152,18 @@ import Testing
     #expect(!FileManager.default.fileExists(atPath: folder + "/-"))
   }
 
+  @Test func devStdoutIsWrittenInPlaceInOrder() throws {
+    let result = try WeighProcess.run(
+      ["--memory"] + Self.clock + [
+        "-e", "log 70kg", "-e", "export /dev/stdout as json", "-e", "echo end",
+      ])
+    #expect(result.status == 0)
+    let lines = result.standardOutput.split(separator: "\n").map(String.init)
+    #expect(lines.first == "#1 2026-01-01 08:00 70.0 kg")
+    #expect(lines.dropFirst().first?.hasPrefix("{\"format\": \"weigh\"") == true)
+    #expect(lines.suffix(2) == ["exported 1 entry to /dev/stdout", "end"])
+  }
+
   // MARK: Output
 
   @Test func controlCharactersNeverReachTheTerminalRaw() throws {

@@ -90,7 +90,7 @@ public struct AtomicFileWriter: Sendable {
     to target: Target, original path: String, _ body: (TemporaryFile) throws -> Void
   ) throws(FileWriteError) -> FileWriteOutcome {
     if target.streamed {
-      let descriptor = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC)
+      let descriptor = target.descriptor.map { dup($0) } ?? open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC)
       guard descriptor >= 0 else { throw Self.failure("opening it") }
       defer { close(descriptor) }
       try run(body, on: TemporaryFile(descriptor: descriptor, path: path))
@@ -177,6 +177,8 @@ public struct AtomicFileWriter: Sendable {
     var existingMode: mode_t?
     /// A device or pipe: written in place.
     var streamed = false
+    /// An open descriptor of this process the path names (`/dev/stdout`).
+    var descriptor: Int32?
     var path: String { folder == "/" ? "/" + name : folder + "/" + name }
   }
 
@@ -186,10 +188,17 @@ public struct AtomicFileWriter: Sendable {
     guard !path.utf8.contains(0) else {
       throw FileWriteError("the file name contains a NUL character; remove it")
     }
-    let linked = try Self.followLinks(path)
     var status = stat()
+    // Devices and pipes first, as the kernel finds them: /dev/stdout is a link to a link to
+    // "pipe:[…]", which is no path to follow by hand.
+    if let descriptor = Self.descriptor(namedBy: path) {
+      return Target(folder: "", name: path, streamed: true, descriptor: descriptor)
+    }
+    if stat(path, &status) == 0, [S_IFCHR, S_IFIFO].contains(status.st_mode & S_IFMT) {
+      return Target(folder: "", name: path, streamed: true)
+    }
+    let linked = try Self.followLinks(path)
     var existingMode: mode_t?
-    var streamed = false
     if stat(linked, &status) == 0 {
       switch status.st_mode & S_IFMT {
       case S_IFREG:
@@ -199,7 +208,6 @@ public struct AtomicFileWriter: Sendable {
           throw FileWriteError("it is read-only; make it writable or give another name")
         }
       case S_IFDIR: throw FileWriteError("it is a folder; give a file name inside it")
-      case S_IFCHR, S_IFIFO: streamed = true
       default: throw FileWriteError("it is not a regular file; give another name")
       }
     } else if errno != ENOENT {
@@ -215,7 +223,7 @@ public struct AtomicFileWriter: Sendable {
       }
       throw Self.failure("finding its folder")
     }
-    let target = Target(folder: folder, name: name, existingMode: existingMode, streamed: streamed)
+    let target = Target(folder: folder, name: name, existingMode: existingMode)
     for protected in protectedFolders {
       guard let real = Self.realPath(protected) else { continue }
       let inside = real == "/" ? true : target.path.hasPrefix(real + "/") || target.path == real
@@ -286,6 +294,29 @@ public struct AtomicFileWriter: Sendable {
       }
     }
     throw FileWriteError("the path has too many symbolic links")
+  }
+
+  /// The descriptor `path` names, when it is one of the process's open files (`/dev/stdout`,
+  /// `/dev/fd/3`): such a file is written through that descriptor, sharing its offset, even
+  /// when it is a regular file, as reopening or replacing it would clobber what else goes
+  /// there.
+  static func descriptor(namedBy path: String) -> Int32? {
+    var current = path
+    for _ in 0..<8 {
+      switch current {
+      case "/dev/stdout": return STDOUT_FILENO
+      case "/dev/stderr": return STDERR_FILENO
+      default: break
+      }
+      for prefix in ["/dev/fd/", "/proc/self/fd/"] where current.hasPrefix(prefix) {
+        return Int32(current.dropFirst(prefix.count))
+      }
+      var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+      let length = readlink(current, &buffer, buffer.count - 1)
+      guard length > 0 else { return nil }
+      current = String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+    return nil
   }
 
   /// The folder and the last component of `path` (`.` for a bare name).

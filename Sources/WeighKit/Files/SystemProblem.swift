@@ -25,6 +25,7 @@ enum SystemProblem {
     case EINVAL: "the file does not support this operation"
     case EAGAIN: "the file is not ready (try again)"
     case ENOMEM: "out of memory"
+    case EBADF: "no such open file descriptor"
     default: "the system refused (error \(code))"
     }
   }
