@@ -361,13 +361,27 @@ public final class TemporaryFile {
   /// Where the bytes go until the file is renamed into place.
   public let path: String
 
+  /// A terminal (`export /dev/tty`): what is written is shown escaped, as all output is.
+  let isTerminal: Bool
+
   init(descriptor: Int32, path: String) {
     self.descriptor = descriptor
     self.path = path
+    isTerminal = isatty(descriptor) == 1
   }
 
   /// Appends `bytes`, retrying short writes.
   public func append(_ bytes: [UInt8]) throws(FileWriteError) {
+    if isTerminal {
+      let text = String(decoding: bytes, as: UTF8.self)
+      if TerminalText.needsEscaping(text) {
+        return try appendAll(Array(TerminalText.escaped(text).utf8))
+      }
+    }
+    try appendAll(bytes)
+  }
+
+  private func appendAll(_ bytes: [UInt8]) throws(FileWriteError) {
     var failed = false
     bytes.withUnsafeBytes { buffer in
       var done = 0
