@@ -73,5 +73,5 @@ case "years":
   )
 default:
   print("usage: weigh-bench sync <stored>… | weigh-bench years [n]")
-  exit(64)
+  exit(ExitStatus.usage.rawValue)
 }

@@ -3,19 +3,34 @@ import LineEditing
 import WeighKit
 
 /// stdout, buffered, and stderr, unbuffered; stdout is flushed before anything goes to
-/// stderr so the two keep their order on a terminal.
+/// stderr so the two keep their order on a terminal. Sessions on a store on disk flush after
+/// every command (see `Session.run`), so a committed change's report is never lost.
+///
+/// Text for stdout is shown through `TerminalText.escaped`: no control character that came
+/// from data reaches the terminal raw.
 final class StandardStreams: OutputSink {
   private var buffer: [UInt8] = []
+  /// Whether stdout is a terminal, where even exported data is shown escaped.
+  private let outputIsTerminal = isatty(STDOUT_FILENO) == 1
 
   func write(_ text: String, to channel: OutputChannel) {
     switch channel {
     case .standardOutput:
-      buffer.append(contentsOf: text.utf8)
+      buffer.append(contentsOf: TerminalText.escaped(text).utf8)
       if buffer.count >= 1 << 16 { flush() }
     case .standardError:
       flush()
       Self.writeAll(Array(text.utf8), to: STDERR_FILENO)
     }
+  }
+
+  func writeData(_ bytes: [UInt8]) {
+    if outputIsTerminal {
+      write(String(decoding: bytes, as: UTF8.self), to: .standardOutput)
+      return
+    }
+    buffer.append(contentsOf: bytes)
+    if buffer.count >= 1 << 16 { flush() }
   }
 
   func flush() {
@@ -39,14 +54,58 @@ final class StandardStreams: OutputSink {
   }
 }
 
-/// Lines of stdin when it is not a terminal: no prompt, no echo. What was printed is
-/// flushed before each read, so `producer | weigh` shows each answer as it comes.
+/// Lines of stdin when it is not a terminal, as bytes (the session checks they are UTF-8):
+/// no prompt, no echo. What was printed is flushed before each read, so `producer | weigh`
+/// shows each answer as it comes. A line longer than a statement may be is cut just past
+/// the limit (the session reports it) and the rest of it skipped, so memory stays bounded.
 struct StandardInputLines: Sequence, IteratorProtocol {
   let output: StandardStreams
+  private var pending: [UInt8] = []
+  private var start = 0
+  private var ended = false
 
-  mutating func next() -> String? {
+  init(output: StandardStreams) { self.output = output }
+
+  mutating func next() -> [UInt8]? {
+    let limit = ScriptLimits.statementBytes + 1
+    var line: [UInt8] = []
+    var skipping = false
+    while true {
+      if let newline = pending[start...].firstIndex(of: UInt8(ascii: "\n")) {
+        if !skipping { line += pending[start..<newline] }
+        start = newline + 1
+        break
+      }
+      if !skipping { line += pending[start...] }
+      pending.removeAll(keepingCapacity: true)
+      start = 0
+      if line.count > limit {
+        line.removeLast(line.count - limit)
+        skipping = true
+      }
+      if ended || !fill() {
+        ended = true
+        if line.isEmpty && !skipping { return nil }
+        break
+      }
+    }
+    if line.count > limit { line.removeLast(line.count - limit) }
+    if line.last == UInt8(ascii: "\r") { line.removeLast() }
+    return line
+  }
+
+  /// Reads more of stdin; false at its end.
+  private mutating func fill() -> Bool {
     output.flush()
-    return readLine(strippingNewline: true)
+    var chunk = [UInt8](repeating: 0, count: 1 << 16)
+    while true {
+      let count = chunk.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress!, $0.count) }
+      if count < 0 && errno == EINTR { continue }
+      guard count > 0 else { return false }
+      pending = Array(chunk[0..<count])
+      start = 0
+      return true
+    }
   }
 }
 

@@ -48,7 +48,7 @@ struct StoreOptions: ParsableArguments {
   }
 }
 
-enum ColorMode: String, ExpressibleByArgument, CaseIterable {
+enum ColorMode: String, CaseIterable {
   case auto, always, never
 
   /// Whether to colour stderr: `auto` only on a terminal, never with NO_COLOR or TERM=dumb.
@@ -64,8 +64,6 @@ enum ColorMode: String, ExpressibleByArgument, CaseIterable {
     }
   }
 }
-
-extension DisplayUnit: ExpressibleByArgument {}
 
 /// `weigh [FILE…] [-e COMMAND…]`: the REPL, or scripts run headless.
 struct Run: ParsableCommand {
@@ -83,44 +81,64 @@ struct Run: ParsableCommand {
   var keepGoing = false
 
   @Option(
+    parsing: .unconditional,
     help: ArgumentHelp(
       "Start the virtual clock at an instant, e.g. 2026-01-01T08:00Z.", valueName: "instant"))
   var clock: String?
 
-  // Unconditional, so that `--seed -1` reaches the check instead of reading as a flag.
+  // Read as text and checked here, so `--seed -1` is a value to refuse, not a missing one.
   @Option(
-    parsing: .unconditional, help: "Seed the random generator of simulations and UUIDs.",
-    transform: { text in
-      guard let seed = UInt64(text), text.first != "+" else {  // checked: parses text
-        throw ValidationError("the seed is a whole number from 0 to \(UInt64.max), such as 42")
-      }
-      return seed
-    })
-  var seed: UInt64?
+    parsing: .unconditional,
+    help: ArgumentHelp(
+      "Seed the random generator of simulations and UUIDs (a whole number, 0 or more).",
+      valueName: "n"))
+  var seed: String?
 
-  @Option(help: ArgumentHelp("The time zone for this session (IANA name).", valueName: "zone"))
+  @Option(
+    parsing: .unconditional,
+    help: ArgumentHelp("The time zone for this session (IANA name).", valueName: "zone"))
   var tz: String?
 
-  @Option(help: "The display unit for this session.")
-  var unit: DisplayUnit?
+  // Unit and colour are read as text and checked in `validate`, so the message is weigh's.
+  @Option(
+    parsing: .unconditional,
+    help: ArgumentHelp("The display unit for this session: kg, lb or st.", valueName: "unit"))
+  var unit: String?
 
-  @Option(help: "Colour diagnostics: auto, always or never.")
-  var color: ColorMode = .auto
+  @Option(
+    parsing: .unconditional,
+    help: ArgumentHelp("Colour diagnostics: auto, always or never.", valueName: "when"))
+  var color: String = ColorMode.auto.rawValue
 
   @Argument(help: ArgumentHelp("Scripts (.wcfg) to run.", valueName: "file"))
   var files: [String] = []
 
   func validate() throws {
+    if let seed, UInt64(seed) == nil || seed.first == "+" {  // checked: parses text
+      throw ValidationError(
+        "--seed takes a whole number from 0 to \(UInt64.max), such as 42; got '\(TerminalText.escaped(seed))'"
+      )
+    }
+    if let unit, DisplayUnit(rawValue: unit.lowercased()) == nil {
+      throw ValidationError(
+        "--unit takes kg, lb or st; got '\(TerminalText.escaped(unit))'")
+    }
+    if ColorMode(rawValue: color.lowercased()) == nil {
+      throw ValidationError(
+        "--color takes auto, always or never; got '\(TerminalText.escaped(color))'")
+    }
     if let tz, TimeZone(identifier: tz) == nil {
       throw ValidationError(
-        "unknown time zone '\(tz)'; use an IANA name such as Europe/Berlin or UTC")
+        "unknown time zone '\(TerminalText.escaped(tz))'; use an IANA name such as Europe/Berlin or UTC"
+      )
     }
     if let clock {
+      let shown = TerminalText.escaped(clock)
       do { _ = try parseClock() } catch let error as Diagnostic {
-        throw ValidationError("cannot read --clock '\(clock)': \(error.message)")
+        throw ValidationError("cannot read --clock '\(shown)': \(error.message)")
       } catch {
         throw ValidationError(
-          "cannot read --clock '\(clock)'; use an instant such as 2026-01-01T08:00Z")
+          "cannot read --clock '\(shown)'; use an instant such as 2026-01-01T08:00Z")
       }
     }
   }
@@ -136,21 +154,22 @@ struct Run: ParsableCommand {
     options.store = store.location()
     options.keepGoing = keepGoing
     options.clock = try parseClock()
-    if let seed { options.seed = seed }
+    if let seed, let value = UInt64(seed) { options.seed = value }  // checked: parses text
     options.timeZone = tz
-    options.unit = unit
-    options.color = color.resolved()
+    options.unit = unit.flatMap { DisplayUnit(rawValue: $0.lowercased()) }
+    options.color = (ColorMode(rawValue: color.lowercased()) ?? .auto).resolved()
     let interactive = files.isEmpty && commands.isEmpty && LineEditor.isInteractive
     options.interactive = interactive
     options.terminalColumns = LineEditor.terminalColumns()
     let output = StandardStreams()
+    let renderer = DiagnosticRenderer(color: options.color)
     let session: Session
     do {
       session = try Session(options: options, output: output)
     } catch {
-      output.write(DiagnosticRenderer(color: options.color).render(error), to: .standardError)
+      output.write(renderer.render(error), to: .standardError)
       output.flush()
-      throw ExitCode(error.kind == .unreadableStore ? 65 : 1)
+      throw ExitCode(error.kind.exitStatus)
     }
     defer { session.close() }
     let here = FileManager.default.currentDirectoryPath
@@ -164,7 +183,9 @@ struct Run: ParsableCommand {
             entryNumbers: session.entryNumbers())
         })
       if let problem = editor.historyProblem {
-        output.write("weigh: warning: \(problem); history is not kept\n", to: .standardError)
+        output.write(
+          "weigh: warning: \(TerminalText.escaped(problem)); history is not kept\n",
+          to: .standardError)
       }
       session.runInteractive(EditorReader(editor: editor), directory: here)
       output.flush()
@@ -173,19 +194,15 @@ struct Run: ParsableCommand {
     if !commands.isEmpty {
       session.run(lines: commands, display: "-e", directory: here)
     }
-    for file in files where session.exitStatus == 0 || keepGoing {
+    for file in files where session.exitStatus == .success || keepGoing {
       let text: String
-      do {
-        text = try String(contentsOfFile: file, encoding: .utf8)
+      do throws(Diagnostic) {
+        text = try ScriptFile.read(file, shownAs: file, noun: "script")
       } catch {
-        output.write(
-          DiagnosticRenderer(color: options.color).render(
-            Diagnostic(
-              "cannot read script \(file): \(error.localizedDescription.lowercased())",
-              kind: .unreadableInput)),
-          to: .standardError)
+        // The whole script is checked before any of it runs: nothing of a bad file is done.
+        output.write(renderer.render(error), to: .standardError)
         output.flush()
-        throw ExitCode(66)
+        throw ExitCode(error.kind.exitStatus)
       }
       let directory = (file as NSString).deletingLastPathComponent
       if !session.run(script: text, display: file, directory: directory.isEmpty ? "." : directory) {
@@ -193,10 +210,11 @@ struct Run: ParsableCommand {
       }
     }
     if files.isEmpty && commands.isEmpty {
-      session.run(lines: StandardInputLines(output: output), display: "<stdin>", directory: here)
+      session.run(
+        byteLines: StandardInputLines(output: output), display: "<stdin>", directory: here)
     }
     output.flush()
-    if session.exitStatus != 0 { throw ExitCode(session.exitStatus) }
+    if session.exitStatus != .success { throw ExitCode(session.exitStatus) }
   }
 }
 
@@ -218,7 +236,7 @@ struct Test: ParsableCommand {
       scripts = try runner.scripts(in: paths.isEmpty ? ["Tests/golden"] : paths)
     } catch {
       FileHandle.standardError.write(Data(DiagnosticRenderer().render(error).utf8))
-      throw ExitCode(66)
+      throw ExitCode(error.kind.exitStatus)
     }
     var passed = 0
     var failed = 0
@@ -227,14 +245,14 @@ struct Test: ParsableCommand {
       switch runner.check(scriptAt: script, update: update) {
       case .passed:
         passed += 1
-        print("PASS \(script)")
+        print("PASS \(TerminalText.escaped(script))")
       case .failed(let diff):
         failed += 1
-        print("FAIL \(script)")
-        print(diff, terminator: "")
+        print("FAIL \(TerminalText.escaped(script))")
+        print(TerminalText.escaped(diff), terminator: "")
       case .updated:
         updated.append(script)
-        print("UPDATED \(script)")
+        print("UPDATED \(TerminalText.escaped(script))")
       }
     }
     if !updated.isEmpty {
@@ -243,7 +261,7 @@ struct Test: ParsableCommand {
       )
     }
     print("\(passed) passed, \(failed) failed")
-    if failed > 0 || !updated.isEmpty { throw ExitCode(1) }
+    if failed > 0 || !updated.isEmpty { throw ExitCode(ExitStatus.commandFailed) }
   }
 }
 
@@ -268,7 +286,12 @@ struct Check: ParsableCommand {
       return
     }
     let report = StoreCheck.run(store.location())
-    print(report.text, terminator: "")
-    if !report.ok { throw ExitCode(65) }
+    print(TerminalText.escaped(report.text), terminator: "")
+    if !report.ok { throw ExitCode(ExitStatus.unreadableStore) }
   }
+}
+
+extension ExitCode {
+  /// The exit code for a status of weigh's one table.
+  init(_ status: ExitStatus) { self.init(status.rawValue) }
 }

@@ -15,6 +15,14 @@ struct WeighProcess {
     _ arguments: [String], input: String = "", directory: String? = nil,
     environment: [String: String] = [:]
   ) throws -> Result {
+    try runBytes(arguments, input: Array(input.utf8), directory: directory, environment: environment)
+  }
+
+  /// Runs `weigh arguments…` with `input` (any bytes, UTF-8 or not) on stdin.
+  static func runBytes(
+    _ arguments: [String], input: [UInt8], directory: String? = nil,
+    environment: [String: String] = [:]
+  ) throws -> Result {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
@@ -30,7 +38,7 @@ struct WeighProcess {
     process.standardOutput = stdout
     process.standardError = stderr
     try process.run()
-    stdin.fileHandleForWriting.write(Data(input.utf8))
+    stdin.fileHandleForWriting.write(Data(input))
     try stdin.fileHandleForWriting.close()
     // Read both pipes before waiting, so a full pipe cannot block the child.
     let group = DispatchGroup()

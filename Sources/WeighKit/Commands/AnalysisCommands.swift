@@ -67,8 +67,10 @@ extension CommandTable {
         if cursor.take("to") {
           let token = cursor.peek()
           let path = try cursor.readString("an SVG file name such as weight.svg")
-          guard path.lowercased().hasSuffix(".svg") else {
-            throw cursor.error("a chart file must end in .svg, e.g. weight.svg", at: token)
+          guard path.lowercased().hasSuffix(".svg") || path == "-" else {
+            throw cursor.error(
+              "a chart file must end in .svg, e.g. weight.svg (or be - for standard output)",
+              at: token)
           }
           file = (path, cursor.span(token))
         }
@@ -221,15 +223,14 @@ struct ChartCommand: Executable {
     let svg = SVGChart(
       title: "weight \(points.first!.day) to \(points.last!.day)", points: points,
       unit: session.unit, goal: session.settings.goal, band: Self.pregnancyBand(points, session))
-    let path = session.resolvePath(file.path)
-    do {
-      try svg.document().write(toFile: path, atomically: true, encoding: .utf8)
-    } catch {
-      throw Diagnostic(
-        "cannot write \(file.path): \(FileProblem.describe(error)); check that its folder exists",
-        at: file.span)
+    let document = Array(svg.document().utf8)
+    let outcome = try session.writeOutputFile(file.path, at: file.span) { write in
+      try write(document)
     }
-    session.print("wrote \(file.path) (\(points.count) days)")
+    // On stdout the SVG is the output; a report line would spoil it.
+    if file.path != "-" {
+      session.print("wrote \(file.path) (\(points.count) days)\(outcome.note)")
+    }
   }
 }
 

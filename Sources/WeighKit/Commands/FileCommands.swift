@@ -394,6 +394,11 @@ struct ExportCommand: Executable {
       if lowered.hasSuffix(".json") { format = .json }
     }
     guard let format else {
+      if path == "-" {
+        throw cursor.error(
+          "- writes to standard output, which has no name to tell the format by; add as csv or as json",
+          at: fileToken)
+      }
       throw cursor.error(
         "cannot tell the format of \(path) from its name; name it .csv or .json, or add as csv or as json",
         at: fileToken)
@@ -403,11 +408,13 @@ struct ExportCommand: Executable {
 
   func execute(in session: Session) throws(Diagnostic) {
     let entries = try session.entries()
-    let text = WeighExporter.text(entries, as: format)
-    try OutputFile.replace(
-      session.resolvePath(path), with: Array(text.utf8), shownAs: path, at: pathSpan)
+    let bytes = Array(WeighExporter.text(entries, as: format).utf8)
+    let outcome = try session.writeOutputFile(path, at: pathSpan) { write in try write(bytes) }
+    // On stdout the file is the output; a report line would spoil it.
+    guard path != "-" else { return }
     session.print(
-      "exported \(entries.count == 1 ? "1 entry" : "\(entries.count) entries") to \(path)")
+      "exported \(entries.count == 1 ? "1 entry" : "\(entries.count) entries") to \(path)\(outcome.note)"
+    )
   }
 }
 
@@ -417,6 +424,12 @@ enum InputFile {
   static func checkReadable(_ path: String, shownAs shown: String, at span: SourceSpan)
     throws(Diagnostic)
   {
+    // A C path ends at the first NUL: "a\0b" would silently name "a".
+    guard !path.utf8.contains(0) else {
+      throw Diagnostic(
+        "cannot read \(shown): the file name contains a NUL character; remove it", at: span,
+        kind: .unreadableInput)
+    }
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
       throw Diagnostic(
@@ -437,103 +450,5 @@ enum InputFile {
   /// `message` with the resolved `path` replaced by the name the user wrote.
   static func shown(_ message: String, path: String, as shown: String) -> String {
     message.split(separator: path, omittingEmptySubsequences: false).joined(separator: shown)
-  }
-}
-
-/// Writes a file a command produces.
-enum OutputFile {
-  /// Replaces `path` with `bytes` so that a failure at any point leaves the old file or
-  /// none, never half a file: write a temporary sibling, sync it, rename it over.
-  static func replace(
-    _ path: String, with bytes: [UInt8], shownAs shown: String, at span: SourceSpan
-  )
-    throws(Diagnostic)
-  {
-    try checkTarget(path, shownAs: shown, at: span)
-    let folder = (path as NSString).deletingLastPathComponent
-    let name = (path as NSString).lastPathComponent
-    let temporary = (folder as NSString).appendingPathComponent(".\(name).\(getpid()).tmp")
-    func failure(_ action: String) -> Diagnostic {
-      let reason = String(cString: strerror(errno)).lowercased()
-      return Diagnostic(
-        "cannot write \(shown): \(action) failed: \(reason); nothing was written", at: span)
-    }
-    let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-    guard descriptor >= 0 else { throw failure("creating a temporary file in its folder") }
-    var written = 0
-    var failed = false
-    bytes.withUnsafeBytes { buffer in
-      while written < buffer.count {
-        let count = write(descriptor, buffer.baseAddress! + written, buffer.count - written)
-        if count < 0 {
-          if errno == EINTR { continue }
-          failed = true
-          return
-        }
-        written += count
-      }
-    }
-    if failed || fsync(descriptor) != 0 {
-      let error = failure(failed ? "writing" : "syncing")
-      close(descriptor)
-      unlink(temporary)
-      throw error
-    }
-    close(descriptor)
-    guard rename(temporary, path) == 0 else {
-      let error = failure("renaming the temporary file over it")
-      unlink(temporary)
-      throw error
-    }
-  }
-
-  /// Fails unless `path` can be replaced: not a folder, and in a folder that exists.
-  static func checkTarget(_ path: String, shownAs shown: String, at span: SourceSpan)
-    throws(Diagnostic)
-  {
-    let folder = (path as NSString).deletingLastPathComponent
-    var isDirectory: ObjCBool = false
-    if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory),
-      isDirectory.boolValue
-    {
-      throw Diagnostic(
-        "cannot write \(shown): it is a folder; give a file name such as \(shown)/weights.csv",
-        at: span)
-    }
-    guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory),
-      isDirectory.boolValue
-    else {
-      throw Diagnostic(
-        "cannot write \(shown): its folder does not exist; create it first", at: span)
-    }
-  }
-
-  /// Replaces `path` with what `write` puts at the temporary URL it is given, then syncs
-  /// and renames it over, so a failure leaves the old file or none, never half a file.
-  static func replace(
-    _ path: String, shownAs shown: String, at span: SourceSpan,
-    writing write: (URL) throws -> Void
-  ) throws(Diagnostic) {
-    try checkTarget(path, shownAs: shown, at: span)
-    let folder = (path as NSString).deletingLastPathComponent
-    let name = (path as NSString).lastPathComponent
-    let temporary = (folder as NSString).appendingPathComponent(".\(name).\(getpid()).tmp")
-    do {
-      try write(URL(fileURLWithPath: temporary))
-    } catch {
-      unlink(temporary)
-      let reason = (error as? ImportError)?.description ?? FileProblem.describe(error)
-      throw Diagnostic("cannot write \(shown): \(reason); nothing was written", at: span)
-    }
-    let descriptor = open(temporary, O_RDONLY | O_CLOEXEC)
-    let synced = descriptor >= 0 && fsync(descriptor) == 0
-    if descriptor >= 0 { close(descriptor) }
-    guard synced, rename(temporary, path) == 0 else {
-      let reason = String(cString: strerror(errno)).lowercased()
-      unlink(temporary)
-      throw Diagnostic(
-        "cannot write \(shown): \(synced ? "renaming the temporary file over it" : "syncing") failed: \(reason); nothing was written",
-        at: span)
-    }
   }
 }

@@ -261,7 +261,7 @@ struct HealthListCommand: Executable {
       let start = sample.startInstant
       var line =
         "\(sample.uuid!.shortText)  \(session.zone.minuteText(start))  \(session.describeValue(sample))"
-      line += "  \(sample.source?.name ?? "unknown")"
+      line += "  \(TerminalText.field(sample.source?.name ?? "unknown"))"
       if let device = sample.device?.name { line += "  device \(quoted(device))" }
       if sample.wasUserEntered { line += "  user-entered" }
       if let id = sample.syncIdentifier {

@@ -17,9 +17,9 @@ struct HealthExportCommand: Executable {
     }
     try cursor.expectEnd(after: "the file")
     let lowered = path.lowercased()
-    guard lowered.hasSuffix(".zip") || lowered.hasSuffix(".xml") else {
+    guard lowered.hasSuffix(".zip") || lowered.hasSuffix(".xml") || path == "-" else {
       throw cursor.error(
-        "cannot tell the format of \(path) from its name; name it .zip (Apple's export.zip) or .xml (a plain export.xml)",
+        "cannot tell the format of \(path) from its name; name it .zip (Apple's export.zip) or .xml (a plain export.xml), or give - for export.xml on standard output",
         at: fileToken)
     }
     return HealthExportCommand(
@@ -46,19 +46,33 @@ struct HealthExportCommand: Executable {
         try writer.write(HealthExportMapping.workout(for: sample, timeZone: zone))
       }
     }
-    try OutputFile.replace(session.resolvePath(path), shownAs: path, at: pathSpan) { url in
-      if zipped {
-        try AppleHealthExportWriter.writeZip(to: url, exportDate: exportDate, body: body) { cda in
-          for sample in records where sample.type == .bodyMass || sample.type == .bloodGlucose {
-            try cda.write(HealthExportMapping.record(for: sample, timeZone: zone))
+    let outcome: FileWriteOutcome?
+    if zipped {
+      outcome = try session.writeOutputFile(
+        path, at: pathSpan,
+        creatingWith: { temporary in
+          try AppleHealthExportWriter.writeZip(
+            to: URL(fileURLWithPath: temporary), exportDate: exportDate, body: body
+          ) { cda in
+            for sample in records where sample.type == .bodyMass || sample.type == .bloodGlucose {
+              try cda.write(HealthExportMapping.record(for: sample, timeZone: zone))
+            }
           }
+        })
+    } else {
+      outcome = try session.writeOutputFile(path, at: pathSpan) { write in
+        // The writer is done with its sink before this closure returns.
+        try withoutActuallyEscaping(write) { sink in
+          let writer = AppleHealthExportWriter(exportDate: exportDate, sink: sink)
+          try body(writer)
+          try writer.finish()
         }
-      } else {
-        try AppleHealthExportWriter.writeXML(to: url, exportDate: exportDate, body: body)
       }
     }
+    // On stdout the XML is the output; a report line would spoil it.
+    guard path != "-" else { return }
     session.print(
-      "exported \(Self.count(records.count, "record")) and \(Self.count(workouts.count, "workout")) to \(path)"
+      "exported \(Self.count(records.count, "record")) and \(Self.count(workouts.count, "workout")) to \(path)\(outcome.note)"
     )
   }
 

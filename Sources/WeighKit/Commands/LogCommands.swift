@@ -282,7 +282,7 @@ struct ListCommand: Executable {
       line += "  \(session.zone.minuteText(entry.instant))  "
       line += String(repeating: " ", count: weightWidth - weight.count) + weight
       line +=
-        "  \(entry.origin.rawValue.padding(toLength: 6, withPad: " ", startingAt: 0))  \(entry.source)"
+        "  \(entry.origin.rawValue.padding(toLength: 6, withPad: " ", startingAt: 0))  \(TerminalText.field(entry.source))"
       if let note = entry.note { line += "  \(quoted(note))" }
       session.print(line)
     }
@@ -315,7 +315,7 @@ struct DayCommand: Executable {
     for entry in readings {
       var line =
         "  #\(entry.id)  \(session.zone.timeText(entry.instant))  \(session.format(entry.kilograms))"
-      line += "  \(entry.origin.rawValue)  \(entry.source)"
+      line += "  \(entry.origin.rawValue)  \(TerminalText.field(entry.source))"
       if let note = entry.note { line += "  \(quoted(note))" }
       session.print(line)
     }

@@ -21,6 +21,13 @@ extension CommandTable {
         guard !inner.isEmpty else {
           throw cursor.error("expected a command after try, such as try delete #3", at: nil)
         }
+        // Each try parses the rest anew: the limit keeps `try try …` from exhausting the stack.
+        let tries = inner.prefix { $0.isWord("try") }.count
+        if tries >= ScriptLimits.tryDepth {
+          throw cursor.error(
+            "more than \(ScriptLimits.tryDepth) try in a row; one try is enough",
+            at: inner[ScriptLimits.tryDepth - 1])
+        }
         let word = cursor.span(inner[0])
         do throws(Diagnostic) {
           return TryCommand(
@@ -108,7 +115,7 @@ struct TryCommand: Executable {
 
 /// `include <file.wcfg>`
 struct IncludeCommand: Executable {
-  static let nestingLimit = 16
+  static let nestingLimit = ScriptLimits.includeDepth
   var path: String
   var span: SourceSpan
 
@@ -131,12 +138,13 @@ struct IncludeCommand: Executable {
       shown = path
     }
     let text: String
-    do {
-      text = try String(contentsOfFile: fullPath, encoding: .utf8)
-    } catch {
-      throw Diagnostic(
-        "cannot read \(shown): \(FileProblem.describe(error)); check the path (it is relative to the including script)",
-        at: span, kind: .unreadableInput)
+    do throws(Diagnostic) {
+      text = try ScriptFile.read(fullPath, shownAs: shown)
+    } catch where error.span == nil {
+      let hint =
+        error.message.hasSuffix("no such file")
+        ? "; check the path (it is relative to the including script)" : ""
+      throw Diagnostic(error.message + hint, at: span, kind: .unreadableInput)
     }
     if !session.run(
       script: text, display: shown, directory: (fullPath as NSString).deletingLastPathComponent)
@@ -181,23 +189,9 @@ struct QuitCommand: Executable {
   func execute(in session: Session) throws(Diagnostic) { session.quitRequested = true }
 }
 
-/// Short descriptions of file errors for messages.
+/// Short descriptions of file errors for messages, in weigh's own words.
 enum FileProblem {
   static func describe(_ error: Error) -> String {
-    let nsError = error as NSError
-    if nsError.domain == NSCocoaErrorDomain {
-      switch nsError.code {
-      case NSFileReadNoSuchFileError: return "no such file"
-      case NSFileReadNoPermissionError: return "permission denied"
-      case NSFileReadInapplicableStringEncodingError: return "not UTF-8 text"
-      default: break
-      }
-    }
-    if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError,
-      underlying.domain == NSPOSIXErrorDomain
-    {
-      return String(cString: strerror(Int32(clamping: underlying.code))).lowercased()
-    }
-    return nsError.localizedDescription.lowercased()
+    ZipProblem.describe(error) ?? SystemProblem.describe(error)
   }
 }

@@ -135,16 +135,17 @@ public final class AppleHealthExportWriter {
     }
   }
 
-  /// Creates (or empties) the file at `url` and runs `body` with a sink that appends to it.
+  /// Writes the file at `url` with what `body` hands its sink, through `AtomicFileWriter`:
+  /// the file appears whole or not at all.
   static func writeFile(
     at url: URL, _ body: (@escaping ([UInt8]) throws -> Void) throws -> Void
   ) throws {
-    guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
-      throw ImportError("cannot create \(url.path); check the folder exists and is writable")
+    try AtomicFileWriter().write(to: url.path) { file in
+      // The writers are done with the sink before `body` returns.
+      try withoutActuallyEscaping({ (bytes: [UInt8]) throws in try file.append(bytes) }) {
+        try body($0)
+      }
     }
-    let handle = try FileHandle(forWritingTo: url)
-    defer { try? handle.close() }
-    try body { try handle.write(contentsOf: $0) }
   }
 
   /// Writes `export.zip` at `url` holding `apple_health_export/export.xml`, deflated, and

@@ -48,7 +48,7 @@ public enum AppleHealthExportReader {
       do {
         chunk = try handle.read(upToCount: chunkSize) ?? Data()
       } catch {
-        throw ImportError("cannot read \(url.path): \(error.localizedDescription)")
+        throw ImportError("cannot read \(url.path): \(SystemProblem.describe(error))")
       }
       if chunk.isEmpty { break }
       try chunk.withUnsafeBytes { try parser.feed($0) }
@@ -91,8 +91,10 @@ public enum AppleHealthExportReader {
       throw error
     } catch let error as ImportRejection {
       throw error
-    } catch let error as Archive.ArchiveError {
-      throw ImportError("\(url.lastPathComponent) is damaged (\(error)); export it again")
+    } catch {
+      // ZIPFoundation's own text never reaches users.
+      let problem = ZipProblem.describe(error) ?? SystemProblem.describe(error)
+      throw ImportError("\(url.lastPathComponent) is damaged: \(problem); export it again")
     }
     if entry.checksum != 0, checksum.value != entry.checksum {
       throw ImportError(

@@ -44,16 +44,17 @@ public struct GoldenRunner {
     let captured = CapturedOutput()
     let directory = (path as NSString).deletingLastPathComponent
     let display = (path as NSString).lastPathComponent
-    do {
-      let text = try String(contentsOfFile: path, encoding: .utf8)
+    do throws(Diagnostic) {
+      let text = try ScriptFile.read(path, shownAs: display)
       let session = try Session(options: .golden, output: captured)
       session.run(script: text, display: display, directory: directory.isEmpty ? "." : directory)
       session.close()
     } catch {
-      captured.write(
-        DiagnosticRenderer().render(Diagnostic("cannot run \(display): \(error)")),
-        to: .standardError)
+      captured.write(DiagnosticRenderer().render(error), to: .standardError)
     }
+    // Files the script made are removed, so the next run starts from the same files (an
+    // export then says the same whether or not an earlier run left its file behind).
+    for file in captured.createdFiles { unlink(file) }
     return captured.text
   }
 
@@ -64,7 +65,14 @@ public struct GoldenRunner {
     let expected = try? String(contentsOfFile: expectedPath, encoding: .utf8)
     if expected == actual { return .passed }
     if update {
-      try? actual.write(toFile: expectedPath, atomically: true, encoding: .utf8)
+      do throws(FileWriteError) {
+        try AtomicFileWriter().write(Array(actual.utf8), to: expectedPath)
+      } catch {
+        return .failed(
+          diff:
+            "cannot write \((expectedPath as NSString).lastPathComponent): \(error.reason); nothing was written\n"
+        )
+      }
       return .updated
     }
     guard let expected else {
