@@ -82,11 +82,14 @@ extension Session {
     } catch {
       throw Self.diagnostic(for: error)
     }
-    let store = store
+    // The store as it is when Health needs the older records: the REPL opens a new one
+    // for every command.
     let link = HealthLink(
       records: records, state: state, seed: seed, clock: Date(seconds: now),
-      persist: options.store != .memory, olderThrough: through, olderSynced: synced,
-      loadOlder: { () throws(StoreError) in try store.rows(HealthRecordCodec.self) })
+      olderThrough: through, olderSynced: synced,
+      loadOlder: { [unowned self] () throws(StoreError) in
+        try self.store.rows(HealthRecordCodec.self)
+      })
     healthLink = link
     let health = link.health
     // The app registers its observer whenever it starts: before catching up, so that the
@@ -124,7 +127,7 @@ extension Session {
     printEvents(events)
     do throws(Diagnostic) { try completeSyncIndexIfRead() } catch { report(error) }
     if healthLink.hasPending {
-      do throws(Diagnostic) { try commit([], undo: nil) } catch { report(error) }
+      do throws(Diagnostic) { try commit([], undo: nil) } catch { fail(error) }
     }
   }
 
@@ -367,14 +370,19 @@ extension Session {
   /// deletes the samples of deleted pushed entries.
   func push() throws(Diagnostic) -> String {
     let pending = try entries().filter(\.waitsForPush)
-    return try push(pending, deleting: app.pendingDeletes)
+    return try push(pending, deleting: app.pendingDeletes) { error, deleting in
+      Self.healthFailure(
+        error, doing: deleting ? "delete the samples of deleted entries" : "save the entries")
+    }
   }
 
   /// Writes `pending` (manual entries waiting for a push) to Health, and deletes the
-  /// samples with the UUIDs in `deletions` (from `app.pendingDeletes`).
-  private func push(_ pending: [Entry], deleting deletions: [String]) throws(Diagnostic)
-    -> String
-  {
+  /// samples with the UUIDs in `deletions` (from `app.pendingDeletes`). `refused` makes the
+  /// error when Health refuses to save (false) or to delete (true); nothing is committed then.
+  private func push(
+    _ pending: [Entry], deleting deletions: [String],
+    refused: (HealthError, _ deleting: Bool) -> Diagnostic
+  ) throws(Diagnostic) -> String {
     // Health reads older samples itself if a sync identifier or a deletion needs them.
     let health = try recentHealth()
     let samples = pending.map { entry in
@@ -390,7 +398,7 @@ extension Session {
     var saved: [HealthSample] = []
     if !samples.isEmpty {
       do throws(HealthError) { saved = try health.save(samples) } catch {
-        throw Self.healthFailure(error, doing: "save the entries")
+        throw refused(error, false)
       }
     }
     var toDelete: [HealthSample] = []
@@ -401,7 +409,7 @@ extension Session {
     }
     if !toDelete.isEmpty {
       do throws(HealthError) { try health.delete(toDelete) } catch {
-        throw Self.healthFailure(error, doing: "delete the samples of deleted entries")
+        throw refused(error, true)
       }
     }
     var changes: [StoreChange] = []
@@ -420,21 +428,25 @@ extension Session {
     return "pushed \(added) new, \(updated) updated, \(deletions.count) deleted"
   }
 
-  /// After `log`, `edit` or `delete` with `set autopush on`, when write is allowed: writes
-  /// `entry` to Health (as it is now, or its deletion), and nothing else that waits.
-  func autopushIfOn(_ entry: Entry, deleted: Bool = false) {
+  /// After `log`, `edit`, `delete` or `undo` with `set autopush on`: writes `entry` to
+  /// Health (as it is now, or its deletion), and nothing else that waits.
+  ///
+  /// When Health refuses (write not authorized, data unavailable), the command fails with
+  /// an error that starts with `done` (`logged #3`): its own change stays committed, and
+  /// the entry, or its sample's deletion, waits for `sync push`.
+  func autopushIfOn(_ entry: Entry, deleted: Bool = false, done: String) throws(Diagnostic) {
     guard app.autopush else { return }
-    guard let health = try? recentHealth(),
-      health.authorizationStatus(for: .bodyMass) == .sharingAuthorized
-    else { return }
     let pending = !deleted && entry.waitsForPush ? [entry] : []
     let deletions = deleted ? entry.pushedUUID.map { [$0] } ?? [] : []
     guard !pending.isEmpty || !deletions.isEmpty else { return }
-    do throws(Diagnostic) {
-      print("autopush: " + (try push(pending, deleting: deletions)))
-    } catch {
-      report(error)
+    let result = try push(pending, deleting: deletions) { error, deleting in
+      Diagnostic(
+        deleting
+          ? "\(done), but Health refused to delete its sample: \(Self.describe(error)); the sample is deleted at the next sync push"
+          : "\(done), but Health refused to save it: \(Self.describe(error)); the entry is kept and waits for sync push"
+      )
     }
+    print("autopush: " + result)
   }
 
   /// Writes the `app` document.

@@ -6,7 +6,14 @@ import HealthSim
 /// The REPL and the script runner both drive a session; it never touches the terminal.
 public final class Session {
   public let options: SessionOptions
-  let store: Store
+  /// The open store. In the REPL it is closed between commands (see `releaseStore`), and a
+  /// new one is opened for each command.
+  var store: Store
+  /// Whether `store` is closed until the next command (the REPL between commands).
+  var isStoreReleased = false
+  /// The store's state when the session released it: if it differs at the next open,
+  /// another process committed meanwhile.
+  var releasedState: StoreState?
   let sink: OutputSink
   var renderer: DiagnosticRenderer
 
@@ -28,6 +35,8 @@ public final class Session {
   /// The most recent error message (the `error` fact).
   var lastError = ""
   var undoStack: [UndoStep] = []
+  /// Whether the undo history was dropped because another process changed the store.
+  var undoDroppedByOtherProcess = false
   /// The bounds the most recent `range week` printed (the `range.low`/`range.high` facts).
   var lastRange: (low: Double, high: Double)?
   /// The scripts being run, innermost last (for `include`).
@@ -62,20 +71,7 @@ public final class Session {
     self.options = options
     self.sink = output
     renderer = DiagnosticRenderer(color: options.color)
-    do throws(StoreError) {
-      store = try Store.open(
-        options.store, tables: [HealthRecordCodec.self, HealthSyncIndexCodec.self],
-        lockTimeout: .milliseconds(Int(options.lockTimeout * 1000)))
-      let healthTables: Set = [HealthRecordCodec.tableName, HealthSyncIndexCodec.tableName]
-      if !store.tablesChangedOutside.isDisjoint(with: healthTables),
-        store.documents[HealthLink.syncIndexDocument] != nil
-      {
-        // Health's files were edited: the sync index is rebuilt when the history is next read.
-        try store.commit([.removeDocument(name: HealthLink.syncIndexDocument)])
-      }
-    } catch {
-      throw Self.diagnostic(for: error)
-    }
+    store = try Self.openStore(options.store, lockTimeout: options.lockTimeout)
     settings = Settings(json: store.documents["settings"])
     app = AppDocument(json: store.documents["app"])
     virtualNow = options.clock
@@ -83,8 +79,50 @@ public final class Session {
     unitOverride = options.unit
     zoneName = options.timeZone ?? settings.timeZone
     zone = ZonedClock(zone: TimeZone(identifier: zoneName) ?? .gmt)
-    // With simulations or an observer, Health has events of its own: load it now, so that a
-    // session reopened on the wall clock catches up before its first command.
+    loadLiveHealth()
+  }
+
+  /// Opens the store at `location` with the tables the session uses, waiting up to
+  /// `lockTimeout` seconds for another process's lock; `waiting` hears when the lock is
+  /// busy at first and the wait goes on.
+  static func openStore(
+    _ location: StoreLocation, lockTimeout: Double, waiting: ((StoreError) -> Void)? = nil
+  ) throws(Diagnostic) -> Store {
+    let tables: [any StoreTableCodec.Type] = [HealthRecordCodec.self, HealthSyncIndexCodec.self]
+    let total = Duration.seconds(min(max(0, lockTimeout), 3600))
+    do throws(StoreError) {
+      let store: Store
+      if let waiting, total > lockNoticeDelay {
+        do throws(StoreError) {
+          store = try Store.open(location, tables: tables, lockTimeout: lockNoticeDelay)
+        } catch {
+          guard error.kind == .locked else { throw error }
+          waiting(error)
+          store = try Store.open(location, tables: tables, lockTimeout: total - lockNoticeDelay)
+        }
+      } else {
+        store = try Store.open(location, tables: tables, lockTimeout: total)
+      }
+      let healthTables: Set = [HealthRecordCodec.tableName, HealthSyncIndexCodec.tableName]
+      if !store.tablesChangedOutside.isDisjoint(with: healthTables),
+        store.documents[HealthLink.syncIndexDocument] != nil
+      {
+        // Health's files were edited: the sync index is rebuilt when the history is next read.
+        try store.commit([.removeDocument(name: HealthLink.syncIndexDocument)])
+      }
+      return store
+    } catch {
+      throw Self.diagnostic(for: error)
+    }
+  }
+
+  /// How long the REPL waits for a busy store before it says that it waits.
+  static let lockNoticeDelay = Duration.milliseconds(500)
+
+  /// With simulations or an observer, Health has events of its own: loads it now, so that a
+  /// session (re)opened on the wall clock catches up before its first command.
+  func loadLiveHealth() {
+    guard healthLink == nil else { return }
     let simulations = store.documents["health"]?["simulations"]
     if case .array(let running)? = simulations, !running.isEmpty {
       _ = try? recentHealth()
@@ -94,7 +132,10 @@ public final class Session {
   }
 
   /// Releases the store.
-  public func close() { store.close() }
+  public func close() {
+    store.close()
+    isStoreReleased = false
+  }
 
   // MARK: Clock, zone, unit
 
@@ -168,6 +209,8 @@ public final class Session {
     }
     let changes = (healthLink?.takePending() ?? []) + changes
     do throws(StoreError) { try store.commit(changes) } catch {
+      // Health's pending changes were taken: its state in memory is ahead of the store now.
+      dropHealth()
       if error.kind == .corrupt || error.kind == .newerFormat { throw Self.diagnostic(for: error) }
       throw Diagnostic("could not write the store, so nothing changed: \(error)")
     }
@@ -251,7 +294,13 @@ struct UndoStep {
 
 extension Session {
   /// The numbers of the app's entries, for completion of `#12`.
-  public func entryNumbers() -> [Int] { (try? entries().map(\.id)) ?? [] }
+  public func entryNumbers() -> [Int] {
+    guard isStoreReleased else { return (try? entries().map(\.id)) ?? [] }
+    // Between REPL commands: a quick look that never waits for another process's lock.
+    guard (try? acquireStore(lockTimeout: 0)) != nil else { return [] }
+    defer { releaseStore() }
+    return (try? entries().map(\.id)) ?? []
+  }
 }
 
 /// Entry numbers by Health UUID, and the reverse, for sync.

@@ -1,0 +1,95 @@
+import HealthSim
+
+/// What a session knows of a store's committed state: enough to tell, at the next open,
+/// whether another process committed meanwhile.
+struct StoreState: Equatable {
+  var sequence: Int
+  var documents: [String: JSONValue]
+
+  init(_ store: Store) {
+    sequence = store.committedSequence
+    documents = store.documents
+  }
+}
+
+extension Session {
+  // MARK: The lock, per command
+
+  /// Closes the store, and with it its lock, until `acquireStore`: the REPL does this
+  /// between commands, so that other processes can read and write the store while it
+  /// waits for a line. A memory store stays as it is.
+  func releaseStore() {
+    guard !isStoreReleased, case .directory = options.store else { return }
+    releasedState = StoreState(store)
+    store.close()
+    isStoreReleased = true
+  }
+
+  /// Opens the store again after `releaseStore`, waiting for another process's lock (and
+  /// saying so when the wait is noticeable). When another process committed meanwhile, the
+  /// session reads the settings and the app's state again and forgets what it derived from
+  /// the store; otherwise it keeps them.
+  ///
+  /// - Parameter lockTimeout: how long to wait; the session's option when nil.
+  func acquireStore(lockTimeout: Double? = nil) throws(Diagnostic) {
+    guard isStoreReleased else { return }
+    let timeout = lockTimeout ?? options.lockTimeout
+    store = try Self.openStore(options.store, lockTimeout: timeout) { [self] busy in
+      // The holder, without the store's advice to wait: the REPL is waiting already.
+      let holder = busy.message.split(separator: ";").first.map(String.init) ?? busy.message
+      let seconds = DisplayUnit.formatNumber(timeout, decimals: 0)
+      report(
+        Diagnostic(
+          "\(holder); waiting up to \(seconds) s for it to finish", severity: .warning))
+      sink.flush()
+    }
+    isStoreReleased = false
+    if StoreState(store) != releasedState { storeChangedOutside() }
+  }
+
+  /// Another process committed: reads the documents again and drops what was derived from
+  /// the old state (Health, the UUID index, the undo history).
+  private func storeChangedOutside() {
+    let oldZone = settings.timeZone
+    settings = Settings(json: store.documents["settings"])
+    app = AppDocument(json: store.documents["app"])
+    if settings.timeZone != oldZone, options.timeZone == nil { useTimeZone(settings.timeZone) }
+    dropHealth()
+    healthIndex = nil
+    if !undoStack.isEmpty {
+      // Undoing now would write old values over what the other process changed.
+      undoStack = []
+      undoDroppedByOtherProcess = true
+    }
+  }
+
+  // MARK: Commands as transactions
+
+  /// Runs `command` as a transaction: its changes are committed only when it succeeds.
+  /// Store changes are committed by the command itself, at its end; what it changed in
+  /// Health and did not commit is dropped on failure, with Health read again from the
+  /// store when next needed.
+  func perform(_ command: any Executable) throws(Diagnostic) {
+    do throws(Diagnostic) {
+      try command.execute(in: self)
+    } catch {
+      rollBack()
+      throw error
+    }
+  }
+
+  /// Drops Health's uncommitted changes, if any, by forgetting Health as loaded.
+  func rollBack() {
+    guard let healthLink, healthLink.hasPending else { return }
+    dropHealth()
+  }
+
+  /// Forgets Health as loaded (and the observer query run on it); the next command that
+  /// needs it reads it from the store, and the app registers its observer again.
+  func dropHealth() {
+    guard healthLink != nil else { return }
+    healthLink = nil
+    observerQuery = nil
+    handlerNotes = []
+  }
+}
