@@ -27,9 +27,6 @@ extension Session {
   public func runInteractive(_ reader: LineReader, directory: String) {
     sourceStack.append(("<stdin>", directory))
     defer { sourceStack.removeLast() }
-    // What opening the session changed (a catch-up of simulations) is committed before the
-    // lock goes.
-    settleHealth()
     releaseStore()
     var statements = StatementReader()
     var number = 0

@@ -20,6 +20,9 @@ extension Session {
   /// waits for a line. A memory store stays as it is.
   func releaseStore() {
     guard !isStoreReleased, case .directory = options.store else { return }
+    // Every command commits what it changed in Health; anything left would be written
+    // over another process's changes later.
+    rollBack()
     releasedState = StoreState(store)
     store.close()
     isStoreReleased = true

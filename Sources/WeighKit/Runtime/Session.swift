@@ -128,6 +128,13 @@ public final class Session {
       _ = try? recentHealth()
     } else if app.observing != nil {
       _ = try? recentHealth()
+    } else {
+      return
+    }
+    // What catching up wrote is committed now, not with the next command: a command that
+    // fails must not take it along.
+    if healthLink?.hasPending == true {
+      do throws(Diagnostic) { try commit([], undo: nil) } catch { fail(error) }
     }
   }
 
