@@ -165,14 +165,18 @@ final class HealthLink {
     changes.append(.setDocument(name: Self.syncIndexDocument, value: .bool(true)))
   }
 
-  /// Takes the recorded changes.
-  func takePending() -> [StoreChange] {
+  /// Takes the recorded changes. With `encodingState`, Health's changed small state is
+  /// among them as the `health` document; otherwise it is returned as a value (a memory
+  /// store keeps it so, which saves encoding it at every commit).
+  func takePending(encodingState: Bool) -> (changes: [StoreChange], state: HealthSmallState?) {
     var taken = changes
-    if let changedState {
+    var state = changedState
+    if encodingState, let changedState {
       taken.append(.setDocument(name: "health", value: DocumentCoding.encode(changedState)))
+      state = nil
     }
     changes = []
     changedState = nil
-    return taken
+    return (taken, state)
   }
 }

@@ -64,9 +64,10 @@ extension Session {
   /// not grow with the history. Health reads the rest itself if it needs it after all.
   func recentHealth() throws(Diagnostic) -> HealthStore {
     if let healthLink { return healthLink.health }
-    let state = store.documents["health"].flatMap {
-      DocumentCoding.decode(HealthSmallState.self, from: $0)
-    }
+    let state =
+      store.documents["health"].flatMap {
+        DocumentCoding.decode(HealthSmallState.self, from: $0)
+      } ?? memoryHealthState
     // Everything up to the app's anchor stays on disk until needed.
     let through = state == nil ? 0 : max(0, min(app.anchor ?? 0, state!.counter))
     let records: [HealthRecord]

@@ -81,10 +81,13 @@ extension Session {
     }
   }
 
-  /// Drops Health's uncommitted changes, if any, by forgetting Health as loaded.
+  /// Drops Health's uncommitted changes, if any, by reading Health again from the store
+  /// (at once, so that its scheduled events still fall due).
   func rollBack() {
     guard let healthLink, healthLink.hasPending else { return }
     dropHealth()
+    // A store without Health gets none: not even its one-time setup is written.
+    if hasStoredHealth { _ = try? recentHealth() }
   }
 
   /// Forgets Health as loaded (and the observer query run on it); the next command that

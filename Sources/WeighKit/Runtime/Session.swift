@@ -45,6 +45,11 @@ public final class Session {
   var lastGlucose: GlucoseSummary?
   /// The simulated Health store, once a command needed it.
   var healthLink: HealthLink?
+  /// In a memory store, Health's small state as of the last commit: kept as a value
+  /// rather than as the `health` document, which would cost an encoding per commit.
+  var memoryHealthState: HealthSmallState?
+  /// Whether the store holds a Health (its `health` document, or the memory store's state).
+  var hasStoredHealth: Bool { store.documents["health"] != nil || memoryHealthState != nil }
   /// Entry numbers by the Health UUID they hold, once a sync needed it; kept up to date
   /// by `commit`, so an incremental sync costs what changed, not the whole log.
   var healthIndex: HealthUUIDIndex?
@@ -214,7 +219,8 @@ public final class Session {
       // Health answered without the records it could not read: keep the store as it is.
       throw Self.diagnostic(for: failure)
     }
-    let changes = (healthLink?.takePending() ?? []) + changes
+    let pending = healthLink?.takePending(encodingState: options.store != .memory)
+    let changes = (pending?.changes ?? []) + changes
     do throws(StoreError) { try store.commit(changes) } catch {
       // Health's pending changes were taken: its state in memory is ahead of the store now.
       dropHealth()
@@ -225,6 +231,7 @@ public final class Session {
       if case .setDocument("settings", let value) = change { settings = Settings(json: value) }
       if case .setDocument("app", let value) = change { app = AppDocument(json: value) }
     }
+    if let state = pending?.state { memoryHealthState = state }
     if let undo { undoStack.append(undo) }
     healthIndex?.apply(changes)
     // The commit itself is durable; a failed compaction only means the journal keeps
