@@ -39,7 +39,9 @@ extension Session {
     let timeout = lockTimeout ?? options.lockTimeout
     store = try Self.openStore(options.store, lockTimeout: timeout) { [self] busy in
       // The holder, without the store's advice to wait: the REPL is waiting already.
-      let holder = busy.message.split(separator: ";").first.map(String.init) ?? busy.message
+      let advice = "; wait for it to finish or stop it"
+      let holder =
+        busy.message.hasSuffix(advice) ? String(busy.message.dropLast(advice.count)) : busy.message
       let seconds = DisplayUnit.formatNumber(timeout, decimals: 0)
       report(
         Diagnostic(
