@@ -23,8 +23,10 @@ import Testing
 
     // The REPL waits for its next line; a second process neither waits nor fails.
     let other = try WeighProcess.run(
-      ["--store", store, "--clock", "2026-01-01T09:00Z", "--tz", "UTC", "-e", "log 69.5kg", "-e",
-       "list"])
+      [
+        "--store", store, "--clock", "2026-01-01T09:00Z", "--tz", "UTC", "-e", "log 69.5kg", "-e",
+        "list",
+      ])
     #expect(other.status == 0, "\(other.standardError)")
     #expect(other.standardOutput.contains("#2 2026-01-01 09:00 69.5 kg"))
     #expect(other.standardOutput.contains("#1  2026-01-01 07:00  70.0 kg"))
@@ -107,7 +109,9 @@ import Testing
     let before = try Self.snapshot(store)
     let result = try WeighProcess.run(options + failing.flatMap { ["-e", $0] })
     #expect(result.status == status, sourceLocation: sourceLocation)
-    #expect(result.standardError.contains(message), "\(result.standardError)", sourceLocation: sourceLocation)
+    #expect(
+      result.standardError.contains(message), "\(result.standardError)",
+      sourceLocation: sourceLocation)
     #expect(result.standardError.contains("-e:"), "a position", sourceLocation: sourceLocation)
     let after = try Self.snapshot(store)
     #expect(Set(after.keys) == Set(before.keys), sourceLocation: sourceLocation)
@@ -163,7 +167,8 @@ import Testing
     #expect(try WeighProcess.run(options + ["-e", "set autopush on"]).status == 0)
     for (number, (setup, reason)) in cases.enumerated() {
       let id = number + 1
-      let result = try WeighProcess.run(options + ["-e", setup, "-e", "log 70kg", "-e", "echo after"])
+      let result = try WeighProcess.run(
+        options + ["-e", setup, "-e", "log 70kg", "-e", "echo after"])
       #expect(result.status == 1)
       #expect(result.standardOutput.contains("#\(id) 2026-01-01 08:00 70.0 kg"))
       #expect(!result.standardOutput.contains("after"), "a script stops at the failure")
@@ -177,7 +182,9 @@ import Testing
       #expect(restore.status == 0)
     }
     let status = try WeighProcess.run(
-      options + ["-e", "expect entries == 3", "-e", "sync push", "-e", "expect health.samples == 3"])
+      options + [
+        "-e", "expect entries == 3", "-e", "sync push", "-e", "expect health.samples == 3",
+      ])
     #expect(status.status == 0, "\(status.standardError)")
     #expect(status.standardOutput.contains("pushed 3 new, 0 updated, 0 deleted"))
   }

@@ -45,9 +45,10 @@ import Testing
           first.close()
           second.close()
         }
-        let lines = steps.map { (ReopenedStoreTests.line($0 % 800), $0 < 800) } + [
-          ("sync", true), ("health list weight", false), ("list", true),
-        ]
+        let lines =
+          steps.map { (ReopenedStoreTests.line($0 % 800), $0 < 800) } + [
+            ("sync", true), ("health list weight", false), ("list", true),
+          ]
         for (line, onFirst) in lines {
           let expected = long.run(line)
           let printed =
