@@ -191,7 +191,6 @@ extension Session {
   /// Runs the observer query for body mass and enables background delivery.
   func registerObserver(_ frequency: UpdateFrequency) throws(Diagnostic) {
     let health = try recentHealth()
-    if let observerQuery { health.stop(observerQuery) }
     let query = ObserverQuery(sampleType: .bodyMass) { [unowned self] _, completion, error in
       var note: String
       if let error {
@@ -212,13 +211,16 @@ extension Session {
       }
       completion()
     }
+    // Background delivery first: when Health refuses it, nothing has changed yet, and the
+    // query that was running keeps running.
     do throws(HealthError) {
-      try health.execute(query)
       try health.enableBackgroundDelivery(for: .bodyMass, frequency: frequency)
+      try health.execute(query)
     } catch {
       health.stop(query)
       throw Self.healthFailure(error, doing: "register the observer")
     }
+    if let observerQuery { health.stop(observerQuery) }
     observerQuery = query
   }
 

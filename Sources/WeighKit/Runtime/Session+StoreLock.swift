@@ -75,18 +75,22 @@ extension Session {
   /// Health and did not commit is dropped on failure, with Health read again from the
   /// store when next needed.
   func perform(_ command: any Executable) throws(Diagnostic) {
+    let observer = observerQuery
     do throws(Diagnostic) {
       try command.execute(in: self)
     } catch {
-      rollBack()
+      // The command may have stopped the app's observer query (`observe`, `app launch`);
+      // a query runs only once, so Health is read again and the app registers anew.
+      rollBack(force: observerQuery !== observer)
       throw error
     }
   }
 
-  /// Drops Health's uncommitted changes, if any, by reading Health again from the store
-  /// (at once, so that its scheduled events still fall due).
-  func rollBack() {
-    guard let healthLink, healthLink.hasPending else { return }
+  /// Drops Health's uncommitted changes, if any (or with `force`), by reading Health again
+  /// from the store (at once, so that its scheduled events still fall due).
+  func rollBack(force: Bool = false) {
+    guard let healthLink, force || healthLink.hasPending || healthLink.loadFailure != nil
+    else { return }
     dropHealth()
     // A store without Health gets none: not even its one-time setup is written.
     if hasStoredHealth { _ = try? recentHealth() }
