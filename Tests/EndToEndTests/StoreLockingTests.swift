@@ -63,6 +63,11 @@ import Testing
     #expect(waited.contains("warning: store \(store) is in use by process"))
     #expect(waited.contains("waiting up to 5 s for it to finish"))
     #expect(waited.contains("error: store \(store) is in use by process"))
+    // A REPL started meanwhile says so too, then gives up.
+    let late = try startRepl(store: store)
+    let startup = try late.expect("waiting up to 5 s for it to finish")
+    #expect(startup.contains("warning: store \(store) is in use by process"))
+    #expect(try late.waitForExit() == .exited(1))
     try holder.closeInput()
     #expect(holder.waitForExit() == .exited(0))
     try repl.send("log 70kg\r")

@@ -38,18 +38,21 @@ extension Session {
     guard isStoreReleased else { return }
     let timeout = lockTimeout ?? options.lockTimeout
     store = try Self.openStore(options.store, lockTimeout: timeout) { [self] busy in
-      // The holder, without the store's advice to wait: the REPL is waiting already.
-      let advice = "; wait for it to finish or stop it"
-      let holder =
-        busy.message.hasSuffix(advice) ? String(busy.message.dropLast(advice.count)) : busy.message
-      let seconds = DisplayUnit.formatNumber(timeout, decimals: 0)
-      report(
-        Diagnostic(
-          "\(holder); waiting up to \(seconds) s for it to finish", severity: .warning))
+      report(Self.busyNotice(busy, timeout: timeout))
       sink.flush()
     }
     isStoreReleased = false
     if StoreState(store) != releasedState { storeChangedOutside() }
+  }
+
+  /// The warning shown when the store's lock is busy and the REPL goes on waiting for it.
+  static func busyNotice(_ busy: StoreError, timeout: Double) -> Diagnostic {
+    // The holder, without the store's advice to wait: the REPL is waiting already.
+    let advice = "; wait for it to finish or stop it"
+    let holder =
+      busy.message.hasSuffix(advice) ? String(busy.message.dropLast(advice.count)) : busy.message
+    let seconds = DisplayUnit.formatNumber(timeout, decimals: 0)
+    return Diagnostic("\(holder); waiting up to \(seconds) s for it to finish", severity: .warning)
   }
 
   /// Another process committed: reads the documents again and drops what was derived from

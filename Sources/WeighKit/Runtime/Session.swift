@@ -75,8 +75,18 @@ public final class Session {
   public init(options: SessionOptions, output: OutputSink) throws(Diagnostic) {
     self.options = options
     self.sink = output
-    renderer = DiagnosticRenderer(color: options.color)
-    store = try Self.openStore(options.store, lockTimeout: options.lockTimeout)
+    let renderer = DiagnosticRenderer(color: options.color)
+    self.renderer = renderer
+    // The REPL says so when it has to wait for another process at start, too.
+    let waiting: ((StoreError) -> Void)? =
+      options.interactive
+      ? { busy in
+        output.write(
+          renderer.render(Self.busyNotice(busy, timeout: options.lockTimeout)),
+          to: .standardError)
+        output.flush()
+      } : nil
+    store = try Self.openStore(options.store, lockTimeout: options.lockTimeout, waiting: waiting)
     settings = Settings(json: store.documents["settings"])
     app = AppDocument(json: store.documents["app"])
     virtualNow = options.clock
