@@ -101,7 +101,7 @@ struct LogCommand: Executable {
       [.putEntry(entry)],
       undo: UndoStep(description: "log #\(id)", changes: [.removeEntry(id: id)]))
     session.print(session.entryLine(entry))
-    session.autopushIfOn(entry)
+    try session.autopushIfOn(entry, done: "logged #\(id)")
   }
 }
 
@@ -155,7 +155,7 @@ struct EditCommand: Executable {
       [.putEntry(entry)],
       undo: UndoStep(description: "edit #\(entry.id)", changes: [.putEntry(old)]))
     session.print("\(session.entryLine(entry)) (revision \(entry.revision))")
-    session.autopushIfOn(entry)
+    try session.autopushIfOn(entry, done: "edited #\(entry.id)")
   }
 }
 
@@ -177,7 +177,7 @@ struct DeleteCommand: Executable {
     }
     try session.commit(changes, undo: UndoStep(description: "delete #\(entry.id)", changes: undo))
     session.print("deleted \(session.entryLine(entry))")
-    session.autopushIfOn(entry, deleted: true)
+    try session.autopushIfOn(entry, deleted: true, done: "deleted #\(entry.id)")
   }
 }
 
@@ -187,14 +187,21 @@ struct UndoCommand: Executable {
 
   func execute(in session: Session) throws(Diagnostic) {
     guard let step = session.undoStack.last else {
+      if session.undoDroppedByOtherProcess {
+        throw Diagnostic(
+          "nothing to undo: another process changed the store since this session's last change, so undo would overwrite its changes; use edit or delete",
+          at: span)
+      }
       throw Diagnostic("nothing to undo in this session", at: span)
     }
     let (changes, pushes, deletions) = try Self.keepingHealthInStep(step.changes, in: session)
     try session.commit(changes, undo: nil)
     session.undoStack.removeLast()
     session.print("undid \(step.description)")
-    for entry in pushes { session.autopushIfOn(entry) }
-    for entry in deletions { session.autopushIfOn(entry, deleted: true) }
+    for entry in pushes { try session.autopushIfOn(entry, done: "undid \(step.description)") }
+    for entry in deletions {
+      try session.autopushIfOn(entry, deleted: true, done: "undid \(step.description)")
+    }
   }
 
   /// The step's changes, adjusted so that what `sync push` wrote to Health follows the log:

@@ -103,7 +103,7 @@ struct TryCommand: Executable {
 
   func execute(in session: Session) throws(Diagnostic) {
     do throws(Diagnostic) {
-      try inner.get().execute(in: session)
+      try session.perform(inner.get())
     } catch {
       let word = SourceSpan(
         file: span.file, line: span.line, text: span.text, start: span.start, end: span.end)

@@ -232,7 +232,7 @@ extension Session {
   /// Health's settings, without loading Health when it was never used.
   func healthSettings() -> HealthSettings {
     if let healthLink { return healthLink.health.settings }
-    if store.documents["health"] != nil, let health = try? recentHealth() { return health.settings }
+    if hasStoredHealth, let health = try? recentHealth() { return health.settings }
     return HealthSettings()
   }
 }

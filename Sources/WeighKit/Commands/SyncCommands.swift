@@ -122,11 +122,12 @@ struct ObserveCommand: Executable {
       let effective = health.effectiveFrequency(for: .bodyMass) ?? frequency
       session.print("observing body mass, background delivery \(effective.word)")
     } else {
-      if let query = session.observerQuery { health.stop(query) }
-      session.observerQuery = nil
+      // Health may refuse (unavailable): the query keeps running then.
       do throws(HealthError) { try health.disableBackgroundDelivery(for: .bodyMass) } catch {
         throw Session.healthFailure(error, doing: "disable background delivery")
       }
+      if let query = session.observerQuery { health.stop(query) }
+      session.observerQuery = nil
       app.observing = nil
       try session.saveApp(app)
       session.print("observer stopped, background delivery off")

@@ -17,8 +17,6 @@ final class HealthLink {
   /// Positions of samples deleted since this session read Health: a store row may still
   /// hold one until the next commit.
   private var removed: Set<Int64> = []
-  /// Whether changes go to the store.
-  private let persist: Bool
   /// Whether `completeSyncIndex` ran in this session.
   private var isSyncIndexCompleted = false
 
@@ -41,14 +39,14 @@ final class HealthLink {
   ///     and `loadOlder` reads them all the first time Health needs the rest.
   ///   - olderSynced: with `olderThrough`, the live samples with a sync identifier (the
   ///     `health-sync` table), when it is complete.
-  ///   - persist: whether Health's changes go to the store; an in-memory store keeps Health
-  ///     only in the simulator, which saves encoding its state at every commit.
+  ///
+  /// Every store, a memory one too, gets Health's changes: a failed command's changes are
+  /// dropped by reading Health again from the store.
   init(
-    records: [HealthRecord], state: HealthSmallState?, seed: UInt64, clock: Date, persist: Bool,
+    records: [HealthRecord], state: HealthSmallState?, seed: UInt64, clock: Date,
     olderThrough: Int64 = 0, olderSynced: [HealthRecord]? = nil,
     loadOlder: @escaping () throws(StoreError) -> [HealthRecord] = { [] }
   ) {
-    self.persist = persist
     if let state {
       let snapshot = HealthSnapshot(state: state, records: records)
       if olderThrough > 0 {
@@ -66,14 +64,12 @@ final class HealthLink {
       }
     } else {
       health = HealthStore(app: Self.app, seed: seed, clock: clock)
-      if persist {
-        changedState = health.smallState
-        // A new Health: its sync index is complete from the start.
-        changes.append(.setDocument(name: Self.syncIndexDocument, value: .bool(true)))
-      }
+      changedState = health.smallState
+      // A new Health: its sync index is complete from the start.
+      changes.append(.setDocument(name: Self.syncIndexDocument, value: .bool(true)))
     }
     remember(records)
-    if persist { health.recorder = { [unowned self] change in self.record(change) } }
+    health.recorder = { [unowned self] change in self.record(change) }
   }
 
   /// Why reading the older records failed; Health then answered without them, so nothing
@@ -153,7 +149,7 @@ final class HealthLink {
   /// Makes the `health-sync` table hold exactly the live samples with a sync identifier,
   /// once Health's whole history is in memory; `indexed` is what the table holds now.
   func completeSyncIndex(indexed: [HealthRecord]) {
-    guard persist, health.isHistoryLoaded, !isSyncIndexCompleted else { return }
+    guard health.isHistoryLoaded, !isSyncIndexCompleted else { return }
     isSyncIndexCompleted = true
     var wanted: [Int64: HealthRecord] = [:]
     for type in SampleType.allCases {
@@ -174,14 +170,18 @@ final class HealthLink {
     changes.append(.setDocument(name: Self.syncIndexDocument, value: .bool(true)))
   }
 
-  /// Takes the recorded changes.
-  func takePending() -> [StoreChange] {
+  /// Takes the recorded changes. With `encodingState`, Health's changed small state is
+  /// among them as the `health` document; otherwise it is returned as a value (a memory
+  /// store keeps it so, which saves encoding it at every commit).
+  func takePending(encodingState: Bool) -> (changes: [StoreChange], state: HealthSmallState?) {
     var taken = changes
-    if let changedState {
+    var state = changedState
+    if encodingState, let changedState {
       taken.append(.setDocument(name: "health", value: DocumentCoding.encode(changedState)))
+      state = nil
     }
     changes = []
     changedState = nil
-    return taken
+    return (taken, state)
   }
 }

@@ -64,9 +64,10 @@ extension Session {
   /// not grow with the history. Health reads the rest itself if it needs it after all.
   func recentHealth() throws(Diagnostic) -> HealthStore {
     if let healthLink { return healthLink.health }
-    let state = store.documents["health"].flatMap {
-      DocumentCoding.decode(HealthSmallState.self, from: $0)
-    }
+    let state =
+      store.documents["health"].flatMap {
+        DocumentCoding.decode(HealthSmallState.self, from: $0)
+      } ?? memoryHealthState
     // Everything up to the app's anchor stays on disk until needed.
     let through = state == nil ? 0 : max(0, min(app.anchor ?? 0, state!.counter))
     let records: [HealthRecord]
@@ -83,11 +84,14 @@ extension Session {
     } catch {
       throw Self.diagnostic(for: error)
     }
-    let store = store
+    // The store as it is when Health needs the older records: the REPL opens a new one
+    // for every command.
     let link = HealthLink(
       records: records, state: state, seed: seed, clock: Date(seconds: now),
-      persist: options.store != .memory, olderThrough: through, olderSynced: synced,
-      loadOlder: { () throws(StoreError) in try store.rows(HealthRecordCodec.self) })
+      olderThrough: through, olderSynced: synced,
+      loadOlder: { [unowned self] () throws(StoreError) in
+        try self.store.rows(HealthRecordCodec.self)
+      })
     healthLink = link
     let health = link.health
     // The app registers its observer whenever it starts: before catching up, so that the
@@ -125,7 +129,7 @@ extension Session {
     printEvents(events)
     do throws(Diagnostic) { try completeSyncIndexIfRead() } catch { report(error) }
     if healthLink.hasPending {
-      do throws(Diagnostic) { try commit([], undo: nil) } catch { report(error) }
+      do throws(Diagnostic) { try commit([], undo: nil) } catch { fail(error) }
     }
   }
 
@@ -193,7 +197,6 @@ extension Session {
   /// Runs the observer query for body mass and enables background delivery.
   func registerObserver(_ frequency: UpdateFrequency) throws(Diagnostic) {
     let health = try recentHealth()
-    if let observerQuery { health.stop(observerQuery) }
     let query = ObserverQuery(sampleType: .bodyMass) { [unowned self] _, completion, error in
       var note: String
       if let error {
@@ -214,13 +217,16 @@ extension Session {
       }
       completion()
     }
+    // Background delivery first: when Health refuses it, nothing has changed yet, and the
+    // query that was running keeps running.
     do throws(HealthError) {
-      try health.execute(query)
       try health.enableBackgroundDelivery(for: .bodyMass, frequency: frequency)
+      try health.execute(query)
     } catch {
       health.stop(query)
       throw Self.healthFailure(error, doing: "register the observer")
     }
+    if let observerQuery { health.stop(observerQuery) }
     observerQuery = query
   }
 
@@ -378,14 +384,19 @@ extension Session {
   /// deletes the samples of deleted pushed entries.
   func push() throws(Diagnostic) -> String {
     let pending = try entries().filter(\.waitsForPush)
-    return try push(pending, deleting: app.pendingDeletes)
+    return try push(pending, deleting: app.pendingDeletes) { error, deleting in
+      Self.healthFailure(
+        error, doing: deleting ? "delete the samples of deleted entries" : "save the entries")
+    }
   }
 
   /// Writes `pending` (manual entries waiting for a push) to Health, and deletes the
-  /// samples with the UUIDs in `deletions` (from `app.pendingDeletes`).
-  private func push(_ pending: [Entry], deleting deletions: [String]) throws(Diagnostic)
-    -> String
-  {
+  /// samples with the UUIDs in `deletions` (from `app.pendingDeletes`). `refused` makes the
+  /// error when Health refuses to save (false) or to delete (true); nothing is committed then.
+  private func push(
+    _ pending: [Entry], deleting deletions: [String],
+    refused: (HealthError, _ deleting: Bool) -> Diagnostic
+  ) throws(Diagnostic) -> String {
     // Health reads older samples itself if a sync identifier or a deletion needs them.
     let health = try recentHealth()
     let samples = pending.map { entry in
@@ -401,7 +412,7 @@ extension Session {
     var saved: [HealthSample] = []
     if !samples.isEmpty {
       do throws(HealthError) { saved = try health.save(samples) } catch {
-        throw Self.healthFailure(error, doing: "save the entries")
+        throw refused(error, false)
       }
     }
     var toDelete: [HealthSample] = []
@@ -412,7 +423,7 @@ extension Session {
     }
     if !toDelete.isEmpty {
       do throws(HealthError) { try health.delete(toDelete) } catch {
-        throw Self.healthFailure(error, doing: "delete the samples of deleted entries")
+        throw refused(error, true)
       }
     }
     var changes: [StoreChange] = []
@@ -431,21 +442,25 @@ extension Session {
     return "pushed \(added) new, \(updated) updated, \(deletions.count) deleted"
   }
 
-  /// After `log`, `edit` or `delete` with `set autopush on`, when write is allowed: writes
-  /// `entry` to Health (as it is now, or its deletion), and nothing else that waits.
-  func autopushIfOn(_ entry: Entry, deleted: Bool = false) {
+  /// After `log`, `edit`, `delete` or `undo` with `set autopush on`: writes `entry` to
+  /// Health (as it is now, or its deletion), and nothing else that waits.
+  ///
+  /// When Health refuses (write not authorized, data unavailable), the command fails with
+  /// an error that starts with `done` (`logged #3`): its own change stays committed, and
+  /// the entry, or its sample's deletion, waits for `sync push`.
+  func autopushIfOn(_ entry: Entry, deleted: Bool = false, done: String) throws(Diagnostic) {
     guard app.autopush else { return }
-    guard let health = try? recentHealth(),
-      health.authorizationStatus(for: .bodyMass) == .sharingAuthorized
-    else { return }
     let pending = !deleted && entry.waitsForPush ? [entry] : []
     let deletions = deleted ? entry.pushedUUID.map { [$0] } ?? [] : []
     guard !pending.isEmpty || !deletions.isEmpty else { return }
-    do throws(Diagnostic) {
-      print("autopush: " + (try push(pending, deleting: deletions)))
-    } catch {
-      report(error)
+    let result = try push(pending, deleting: deletions) { error, deleting in
+      Diagnostic(
+        deleting
+          ? "\(done), but Health refused to delete its sample: \(Self.describe(error)); the sample is deleted at the next sync push"
+          : "\(done), but Health refused to save it: \(Self.describe(error)); the entry is kept and waits for sync push"
+      )
     }
+    print("autopush: " + result)
   }
 
   /// Writes the `app` document.

@@ -20,9 +20,14 @@ extension Session {
   public static let continuationPrompt = "...> "
 
   /// Runs the REPL until `quit` or Ctrl-D. An error never ends it.
+  ///
+  /// The store's lock is held only while a statement runs: between lines the store is
+  /// closed, so other processes can use it, and each statement opens it again and sees
+  /// what they committed.
   public func runInteractive(_ reader: LineReader, directory: String) {
     sourceStack.append(("<stdin>", directory))
     defer { sourceStack.removeLast() }
+    releaseStore()
     var statements = StatementReader()
     var number = 0
     while !quitRequested {
@@ -38,7 +43,13 @@ extension Session {
         renderer.interactivePromptWidth = prompt.count
         interactiveLine = number
         for statement in statements.feed(text, file: "<stdin>", number: number) {
+          do throws(Diagnostic) { try acquireStore() } catch {
+            fail(error)
+            break
+          }
+          loadLiveHealth()
           _ = execute(statement)
+          releaseStore()
           if quitRequested { break }
         }
       }

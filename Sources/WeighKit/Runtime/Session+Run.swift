@@ -99,7 +99,7 @@ extension Session {
     defer { settleHealth() }
     do throws(Diagnostic) {
       let command = try CommandTable.parse(tokens, context: context)
-      try command.execute(in: self)
+      try perform(command)
     } catch {
       if error == IncludeStop.diagnostic { return false }
       // Errors from deeper down (the store, Health) point at the command word.

@@ -6,7 +6,14 @@ import HealthSim
 /// The REPL and the script runner both drive a session; it never touches the terminal.
 public final class Session {
   public let options: SessionOptions
-  let store: Store
+  /// The open store. In the REPL it is closed between commands (see `releaseStore`), and a
+  /// new one is opened for each command.
+  var store: Store
+  /// Whether `store` is closed until the next command (the REPL between commands).
+  var isStoreReleased = false
+  /// The store's state when the session released it: if it differs at the next open,
+  /// another process committed meanwhile.
+  var releasedState: StoreState?
   let sink: OutputSink
   var renderer: DiagnosticRenderer
 
@@ -28,6 +35,8 @@ public final class Session {
   /// The most recent error message (the `error` fact).
   var lastError = ""
   var undoStack: [UndoStep] = []
+  /// Whether the undo history was dropped because another process changed the store.
+  var undoDroppedByOtherProcess = false
   /// The bounds the most recent `range week` printed (the `range.low`/`range.high` facts).
   var lastRange: (low: Double, high: Double)?
   /// The scripts being run, innermost last (for `include`).
@@ -36,6 +45,11 @@ public final class Session {
   var lastGlucose: GlucoseSummary?
   /// The simulated Health store, once a command needed it.
   var healthLink: HealthLink?
+  /// In a memory store, Health's small state as of the last commit: kept as a value
+  /// rather than as the `health` document, which would cost an encoding per commit.
+  var memoryHealthState: HealthSmallState?
+  /// Whether the store holds a Health (its `health` document, or the memory store's state).
+  var hasStoredHealth: Bool { store.documents["health"] != nil || memoryHealthState != nil }
   /// Entry numbers by the Health UUID they hold, once a sync needed it; kept up to date
   /// by `commit`, so an incremental sync costs what changed, not the whole log.
   var healthIndex: HealthUUIDIndex?
@@ -61,22 +75,18 @@ public final class Session {
   public init(options: SessionOptions, output: OutputSink) throws(Diagnostic) {
     self.options = options
     self.sink = output
-    renderer = DiagnosticRenderer(color: options.color)
-    do throws(StoreError) {
-      store = try Store.open(
-        options.store, tables: [HealthRecordCodec.self, HealthSyncIndexCodec.self],
-        // checked: clamped to a day
-        lockTimeout: .milliseconds(Int(min(max(options.lockTimeout, 0), 86_400) * 1000)))
-      let healthTables: Set = [HealthRecordCodec.tableName, HealthSyncIndexCodec.tableName]
-      if !store.tablesChangedOutside.isDisjoint(with: healthTables),
-        store.documents[HealthLink.syncIndexDocument] != nil
-      {
-        // Health's files were edited: the sync index is rebuilt when the history is next read.
-        try store.commit([.removeDocument(name: HealthLink.syncIndexDocument)])
-      }
-    } catch {
-      throw Self.diagnostic(for: error)
-    }
+    let renderer = DiagnosticRenderer(color: options.color)
+    self.renderer = renderer
+    // The REPL says so when it has to wait for another process at start, too.
+    let waiting: ((StoreError) -> Void)? =
+      options.interactive
+      ? { busy in
+        output.write(
+          renderer.render(Self.busyNotice(busy, timeout: options.lockTimeout)),
+          to: .standardError)
+        output.flush()
+      } : nil
+    store = try Self.openStore(options.store, lockTimeout: options.lockTimeout, waiting: waiting)
     do throws(DocumentProblem) {
       // The store checked both when it read them (`StoreDocuments`).
       settings = try Settings(document: store.documents["settings"])
@@ -89,20 +99,76 @@ public final class Session {
     unitOverride = options.unit
     zoneName = options.timeZone ?? settings.timeZone
     zone = ZonedClock(zone: TimeZone(identifier: zoneName) ?? .gmt)
-    // With simulations or an observer, Health has events of its own: load it now, so that a
-    // session reopened on the wall clock catches up before its first command.
-    // What opening recovered from (a torn last record moved aside) is said once, here.
+    reportRecovery()
+    loadLiveHealth()
+  }
+
+  /// Says once what opening the store recovered from (a torn last record moved aside).
+  func reportRecovery() {
     for warning in store.recoveryWarnings { report(Diagnostic(warning, severity: .warning)) }
+  }
+
+  /// Opens the store at `location` with the tables the session uses, waiting up to
+  /// `lockTimeout` seconds for another process's lock; `waiting` hears when the lock is
+  /// busy at first and the wait goes on.
+  static func openStore(
+    _ location: StoreLocation, lockTimeout: Double, waiting: ((StoreError) -> Void)? = nil
+  ) throws(Diagnostic) -> Store {
+    let tables: [any StoreTableCodec.Type] = [HealthRecordCodec.self, HealthSyncIndexCodec.self]
+    let total = Duration.seconds(min(max(0, lockTimeout), 3600))
+    do throws(StoreError) {
+      let store: Store
+      if let waiting, total > lockNoticeDelay {
+        do throws(StoreError) {
+          store = try Store.open(location, tables: tables, lockTimeout: lockNoticeDelay)
+        } catch {
+          guard error.kind == .locked else { throw error }
+          waiting(error)
+          store = try Store.open(location, tables: tables, lockTimeout: total - lockNoticeDelay)
+        }
+      } else {
+        store = try Store.open(location, tables: tables, lockTimeout: total)
+      }
+      let healthTables: Set = [HealthRecordCodec.tableName, HealthSyncIndexCodec.tableName]
+      if !store.tablesChangedOutside.isDisjoint(with: healthTables),
+        store.documents[HealthLink.syncIndexDocument] != nil
+      {
+        // Health's files were edited: the sync index is rebuilt when the history is next read.
+        try store.commit([.removeDocument(name: HealthLink.syncIndexDocument)])
+      }
+      return store
+    } catch {
+      throw Self.diagnostic(for: error)
+    }
+  }
+
+  /// How long the REPL waits for a busy store before it says that it waits.
+  static let lockNoticeDelay = Duration.milliseconds(500)
+
+  /// With simulations or an observer, Health has events of its own: loads it now, so that a
+  /// session (re)opened on the wall clock catches up before its first command.
+  func loadLiveHealth() {
+    guard healthLink == nil else { return }
     let simulations = store.documents["health"]?["simulations"]
     if case .array(let running)? = simulations, !running.isEmpty {
       _ = try? recentHealth()
     } else if app.observing != nil {
       _ = try? recentHealth()
+    } else {
+      return
+    }
+    // What catching up wrote is committed now, not with the next command: a command that
+    // fails must not take it along.
+    if healthLink?.hasPending == true {
+      do throws(Diagnostic) { try commit([], undo: nil) } catch { fail(error) }
     }
   }
 
   /// Releases the store.
-  public func close() { store.close() }
+  public func close() {
+    store.close()
+    isStoreReleased = false
+  }
 
   // MARK: Clock, zone, unit
 
@@ -174,8 +240,11 @@ public final class Session {
       // Health answered without the records it could not read: keep the store as it is.
       throw Self.diagnostic(for: failure)
     }
-    let changes = (healthLink?.takePending() ?? []) + changes
+    let pending = healthLink?.takePending(encodingState: options.store != .memory)
+    let changes = (pending?.changes ?? []) + changes
     do throws(StoreError) { try store.commit(changes) } catch {
+      // Health's pending changes were taken: its state in memory is ahead of the store now.
+      dropHealth()
       if error.kind == .corrupt || error.kind == .newerFormat { throw Self.diagnostic(for: error) }
       throw Diagnostic("could not write the store, so nothing changed: \(error)")
     }
@@ -183,6 +252,7 @@ public final class Session {
       if case .setDocument("settings", let value) = change { settings = Settings(json: value) }
       if case .setDocument("app", let value) = change { app = AppDocument(json: value) }
     }
+    if let state = pending?.state { memoryHealthState = state }
     if let undo { undoStack.append(undo) }
     healthIndex?.apply(changes)
     // The commit itself is durable; a failed compaction only means the journal keeps
@@ -247,7 +317,13 @@ struct UndoStep {
 
 extension Session {
   /// The numbers of the app's entries, for completion of `#12`.
-  public func entryNumbers() -> [Int] { (try? entries().map(\.id)) ?? [] }
+  public func entryNumbers() -> [Int] {
+    guard isStoreReleased else { return (try? entries().map(\.id)) ?? [] }
+    // Between REPL commands: a quick look that never waits for another process's lock.
+    guard (try? acquireStore(lockTimeout: 0)) != nil else { return [] }
+    defer { releaseStore() }
+    return (try? entries().map(\.id)) ?? []
+  }
 }
 
 /// Entry numbers by Health UUID, and the reverse, for sync.

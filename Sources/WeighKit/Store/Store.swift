@@ -332,6 +332,10 @@ public final class Store {
     return index < rows.count && Codec.id(of: rows[index]) == id ? rows[index] : nil
   }
 
+  /// The sequence number of the last committed transaction (0 for a new store): a commit
+  /// by any process raises it, so a changed number tells that the store changed.
+  public var committedSequence: Int { sequence }
+
   /// The smallest id never used in `table` (removed ids are not reused). O(1).
   public func nextID(in table: String = EntryCodec.tableName) -> Int {
     nextIDs[table] ?? 1

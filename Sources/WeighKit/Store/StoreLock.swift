@@ -23,12 +23,14 @@ final class StoreLock {
     while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
       guard errno == EWOULDBLOCK || errno == EINTR else {
         let error = StoreFileSystem.ioError(path, "lock")
-        close(descriptor)
+        release()
         throw error
       }
       if clock.now >= deadline {
         let holder = Self.describeHolder(descriptor)
-        close(descriptor)
+        // Not close(): deinit runs after a throwing init and would close the number again,
+        // perhaps another thread's file by then.
+        release()
         throw StoreError(
           .locked,
           message: "store \(directory) is in use by \(holder); wait for it to finish or stop it")

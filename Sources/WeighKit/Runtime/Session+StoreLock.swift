@@ -1,0 +1,111 @@
+import HealthSim
+
+/// What a session knows of a store's committed state: enough to tell, at the next open,
+/// whether another process committed meanwhile.
+struct StoreState: Equatable {
+  var sequence: Int
+  var documents: [String: JSONValue]
+
+  init(_ store: Store) {
+    sequence = store.committedSequence
+    documents = store.documents
+  }
+}
+
+extension Session {
+  // MARK: The lock, per command
+
+  /// Closes the store, and with it its lock, until `acquireStore`: the REPL does this
+  /// between commands, so that other processes can read and write the store while it
+  /// waits for a line. A memory store stays as it is.
+  func releaseStore() {
+    guard !isStoreReleased, case .directory = options.store else { return }
+    // Every command commits what it changed in Health; anything left would be written
+    // over another process's changes later.
+    rollBack()
+    releasedState = StoreState(store)
+    store.close()
+    isStoreReleased = true
+  }
+
+  /// Opens the store again after `releaseStore`, waiting for another process's lock (and
+  /// saying so when the wait is noticeable). When another process committed meanwhile, the
+  /// session reads the settings and the app's state again and forgets what it derived from
+  /// the store; otherwise it keeps them.
+  ///
+  /// - Parameter lockTimeout: how long to wait; the session's option when nil.
+  func acquireStore(lockTimeout: Double? = nil) throws(Diagnostic) {
+    guard isStoreReleased else { return }
+    let timeout = lockTimeout ?? options.lockTimeout
+    store = try Self.openStore(options.store, lockTimeout: timeout) { [self] busy in
+      report(Self.busyNotice(busy, timeout: timeout))
+      sink.flush()
+    }
+    isStoreReleased = false
+    reportRecovery()
+    if StoreState(store) != releasedState { storeChangedOutside() }
+  }
+
+  /// The warning shown when the store's lock is busy and the REPL goes on waiting for it.
+  static func busyNotice(_ busy: StoreError, timeout: Double) -> Diagnostic {
+    // The holder, without the store's advice to wait: the REPL is waiting already.
+    let advice = "; wait for it to finish or stop it"
+    let holder =
+      busy.message.hasSuffix(advice) ? String(busy.message.dropLast(advice.count)) : busy.message
+    let seconds = DisplayUnit.formatNumber(timeout, decimals: 0)
+    return Diagnostic("\(holder); waiting up to \(seconds) s for it to finish", severity: .warning)
+  }
+
+  /// Another process committed: reads the documents again and drops what was derived from
+  /// the old state (Health, the UUID index, the undo history).
+  private func storeChangedOutside() {
+    let oldZone = settings.timeZone
+    settings = Settings(json: store.documents["settings"])
+    app = AppDocument(json: store.documents["app"])
+    if settings.timeZone != oldZone, options.timeZone == nil { useTimeZone(settings.timeZone) }
+    dropHealth()
+    healthIndex = nil
+    if !undoStack.isEmpty {
+      // Undoing now would write old values over what the other process changed.
+      undoStack = []
+      undoDroppedByOtherProcess = true
+    }
+  }
+
+  // MARK: Commands as transactions
+
+  /// Runs `command` as a transaction: its changes are committed only when it succeeds.
+  /// Store changes are committed by the command itself, at its end; what it changed in
+  /// Health and did not commit is dropped on failure, with Health read again from the
+  /// store when next needed.
+  func perform(_ command: any Executable) throws(Diagnostic) {
+    let observer = observerQuery
+    do throws(Diagnostic) {
+      try command.execute(in: self)
+    } catch {
+      // The command may have stopped the app's observer query (`observe`, `app launch`);
+      // a query runs only once, so Health is read again and the app registers anew.
+      rollBack(force: observerQuery !== observer)
+      throw error
+    }
+  }
+
+  /// Drops Health's uncommitted changes, if any (or with `force`), by reading Health again
+  /// from the store (at once, so that its scheduled events still fall due).
+  func rollBack(force: Bool = false) {
+    guard let healthLink, force || healthLink.hasPending || healthLink.loadFailure != nil
+    else { return }
+    dropHealth()
+    // A store without Health gets none: not even its one-time setup is written.
+    if hasStoredHealth { _ = try? recentHealth() }
+  }
+
+  /// Forgets Health as loaded (and the observer query run on it); the next command that
+  /// needs it reads it from the store, and the app registers its observer again.
+  func dropHealth() {
+    guard healthLink != nil else { return }
+    healthLink = nil
+    observerQuery = nil
+    handlerNotes = []
+  }
+}
