@@ -80,15 +80,17 @@ public enum FuzzTargets {
     """
   }
 
-  /// Runs `target` on `bytes`; returns only if weigh survived them.
-  public static func run(_ target: Target, _ bytes: [UInt8]) {
-    guard bytes.count <= target.maximumLength else { return }
+  /// Runs `target` on `bytes`; returns only if weigh survived them, true unless the input
+  /// was skipped (too long, naming paths outside the scratch directory, or too expensive).
+  @discardableResult
+  public static func run(_ target: Target, _ bytes: [UInt8]) -> Bool {
+    guard bytes.count <= target.maximumLength else { return false }
     switch target {
     case .interpreterLine:
       // One line: everything after the first line break is ignored.
       let line = bytes.prefix { $0 != 0x0A && $0 != 0x0D }
-      interpret(Array(line))
-    case .interpreterScript: interpret(bytes)
+      return interpret(Array(line))
+    case .interpreterScript: return interpret(bytes)
     case .appleXML: appleXML(bytes)
     case .appleZip: appleZip(bytes)
     case .withingsCSV:
@@ -109,19 +111,22 @@ public enum FuzzTargets {
       parseThenImport(bytes, file: "entries.json") { try WeighJSONImporter.importWeights($0) }
     case .storeLoader: storeLoader(bytes)
     }
+    return true
   }
 
   // MARK: Interpreter
 
   /// Runs `bytes` as a script in a fresh in-memory golden session whose folder is the
   /// scratch directory.
-  static func interpret(_ bytes: [UInt8]) {
-    guard let text = String(validating: bytes, as: UTF8.self), !leavesScratch(text),
-      !isExpensive(text)
-    else { return }
+  static func interpret(_ bytes: [UInt8]) -> Bool {
+    // Invalid UTF-8 becomes U+FFFD: the interpreter only ever sees text (reading files is
+    // the caller's part).
+    let text = String(decoding: bytes, as: UTF8.self)
+    guard !leavesScratch(text), !isExpensive(text) else { return false }
     let directory = scratch()
     defer { clear(directory) }
     runScript(text, options: .golden, directory: directory)
+    return true
   }
 
   /// Whether the text names a path that could lead outside the scratch directory (absolute,
@@ -145,9 +150,9 @@ public enum FuzzTargets {
       let lowered = word.lowercased()
       if lowered == "repeat" {
         repeats += 1
-        // A repeat inside a repeat multiplies; two levels of 20 are plenty.
+        // A repeat inside a repeat multiplies; two levels of 50 are plenty.
         if repeats > 2 { return true }
-        if index + 1 < words.count, let count = Int(words[index + 1]), count > 20 { return true }
+        if index + 1 < words.count, let count = Int(words[index + 1]), count > 50 { return true }
       }
       if lowered == "advance" || lowered == "every" || lowered == "older-than" {
         // Simulations and observers do work per step of simulated time; keep it short.
