@@ -55,6 +55,11 @@ dictionary=$root/Fuzz/dictionaries/$target.dict
 [[ -f $dictionary ]] && flags+=(-dict="$dictionary")
 
 export WEIGH_FUZZ_TARGET=$target
+# The targets' temporary folders on a RAM disk when there is one: the store fsyncs every
+# commit, which on a real disk would bound store-loader to a few dozen inputs a second.
+if [[ -z ${TMPDIR:-} && -d /dev/shm && -w /dev/shm ]]; then
+  export TMPDIR=/dev/shm
+fi
 # Leaks are not crashes here (and the Swift runtime keeps caches to the end).
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0}
 # The Swift runtime's own backtracer only slows crashes down; ASan prints the stack.
