@@ -49,7 +49,8 @@ import WeighKit
 
   private func replay(folder: String, _ target: FuzzTargets.Target) throws {
     for name in Self.files(in: folder) {
-      let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: Self.root + "/" + folder + "/" + name)))
+      let bytes = Array(
+        try Data(contentsOf: URL(fileURLWithPath: Self.root + "/" + folder + "/" + name)))
       // A skipped input would pass without testing anything.
       #expect(FuzzTargets.run(target, bytes), "\(folder)/\(name) was skipped by the target")
     }

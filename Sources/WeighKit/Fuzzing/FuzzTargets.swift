@@ -243,8 +243,9 @@ public enum FuzzTargets {
     let directory = scratch()
     defer { clear(directory) }
     let store = directory + "/store"
-    guard (try? FileManager.default.createDirectory(atPath: store, withIntermediateDirectories: false))
-      != nil
+    guard
+      (try? FileManager.default.createDirectory(atPath: store, withIntermediateDirectories: false))
+        != nil
     else { return }
     let parts = bytes.split(separator: 0, omittingEmptySubsequences: false)
     for (name, part) in zip(storeFiles, parts) {
