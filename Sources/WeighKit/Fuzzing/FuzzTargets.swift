@@ -44,8 +44,8 @@ public enum FuzzTargets {
     }
   }
 
-  /// The files a `storeLoader` input is split into, in order, at NUL bytes; a missing part
-  /// leaves its file out.
+  /// The files a `storeLoader` input is split into, in order, at NUL bytes; a missing or
+  /// empty part leaves its file out.
   public static let storeFiles = [
     "weigh.json", "journal.jsonl", "entries.json", "health.json", "health-sync.json",
   ]
@@ -66,18 +66,22 @@ public enum FuzzTargets {
     list
     """
 
-  /// What an importer target runs after importing the file named `file`.
-  static func importScript(_ file: String, types: Bool) -> String {
-    """
-    import \(file)\(types ? " types weight,glucose,steps,energy,exercise,workouts" : "")
-    list
-    stats
-    summary
-    edit last 72kg
-    health list all
-    sync all
-    list
-    """
+  /// What an importer target runs after importing the file named `file`: the analyses, and
+  /// edits of the entries numbered `entries` (weigh's own files keep their numbers).
+  static func importScript(_ file: String, types: Bool, entries: [Int] = [1]) -> String {
+    let edits = entries.map { "edit #\($0) 72kg\n" }.joined()
+    return """
+      import \(file)\(types ? " types weight,glucose,steps,energy,exercise,workouts" : "")
+      list
+      stats
+      summary
+      edit last 72kg
+      \(edits)undo
+      health list all
+      sync all
+      list
+
+      """
   }
 
   /// Runs `target` on `bytes`; returns only if weigh survived them, true unless the input
@@ -182,7 +186,8 @@ public enum FuzzTargets {
     _ bytes: [UInt8], file: String, parse: ([UInt8]) throws -> WeightImportResult
   ) {
     guard let result = try? parse(bytes), !result.weights.isEmpty else { return }
-    importInSession(bytes, file: file, types: false)
+    let numbers = Set(result.weights.compactMap { $0.entry?.id }).union([1]).sorted()
+    importInSession(bytes, file: file, types: false, entries: Array(numbers.prefix(5)))
   }
 
   /// Feeds an `export.xml` to the parser in two chunks (split where the first byte says, so
@@ -227,12 +232,15 @@ public enum FuzzTargets {
   }
 
   /// Writes `bytes` to `file` in the scratch directory and runs `importScript` on it.
-  static func importInSession(_ bytes: [UInt8], file: String, types: Bool) {
+  static func importInSession(
+    _ bytes: [UInt8], file: String, types: Bool, entries: [Int] = [1]
+  ) {
     let directory = scratch()
     defer { clear(directory) }
     let url = URL(fileURLWithPath: directory).appendingPathComponent(file)
     guard (try? Data(bytes).write(to: url)) != nil else { return }
-    runScript(importScript(file, types: types), options: .golden, directory: directory)
+    runScript(
+      importScript(file, types: types, entries: entries), options: .golden, directory: directory)
   }
 
   // MARK: Store
@@ -248,7 +256,7 @@ public enum FuzzTargets {
         != nil
     else { return }
     let parts = bytes.split(separator: 0, omittingEmptySubsequences: false)
-    for (name, part) in zip(storeFiles, parts) {
+    for (name, part) in zip(storeFiles, parts) where !part.isEmpty {
       try? Data(part).write(to: URL(fileURLWithPath: store + "/" + name))
     }
     let location = StoreLocation.directory(store)
