@@ -80,7 +80,7 @@ set -e
 # The parent's last progress line: "#RUNS: cov: … exec/s: N oom/timeout/crash: a/b/c time: Ts".
 last=$(grep -E '^#[0-9]+: cov:' "$log" | tail -1)
 runs=$(sed -E 's/^#([0-9]+):.*/\1/' <<<"$last")
-elapsed=$(grep -oE 'time: [0-9]+' <<<"$last" | awk '{print $2}')
+elapsed=$(sed -nE 's/.* time: ([0-9]+)s.*/\1/p' <<<"$last")
 rate=$([[ -n $runs && ${elapsed:-0} -gt 0 ]] && echo $((runs / elapsed)) || echo "?")
 counts=$(grep -oE 'oom/timeout/crash: [0-9/]+' <<<"$last" | awk '{print $2}')
 found=$(find "$findings" -maxdepth 1 \( -name 'crash-*' -o -name 'timeout-*' -o -name 'oom-*' \) | wc -l)
