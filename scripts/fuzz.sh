@@ -58,15 +58,20 @@ export WEIGH_FUZZ_TARGET=$target
 # The targets' temporary folders on a RAM disk when there is one: the store fsyncs every
 # commit, which on a real disk would bound store-loader to a few dozen inputs a second.
 if [[ -z ${TMPDIR:-} && -d /dev/shm && -w /dev/shm ]]; then
-  export TMPDIR=/dev/shm
+  TMPDIR=/dev/shm
 fi
+# One folder for every worker's scratch folder, removed at the end (crashed workers leave theirs).
+TMPDIR=$(mktemp -d "${TMPDIR:-/tmp}/weigh-fuzz-run.XXXXXX")
+export TMPDIR
+trap 'rm -rf "$TMPDIR"' EXIT
 # Leaks are not crashes here (and the Swift runtime keeps caches to the end).
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0}
 # The Swift runtime's own backtracer only slows crashes down; ASan prints the stack.
 export SWIFT_BACKTRACE=${SWIFT_BACKTRACE:-enable=no}
 # Flags or files after SECONDS (a crash to reproduce or minimize) replace the corpus run.
 if [[ $# -gt 0 ]]; then
-  exec "$executable" "${flags[@]}" -max_total_time="$seconds" "$@"
+  "$executable" "${flags[@]}" -max_total_time="$seconds" "$@"
+  exit $?
 fi
 log=$findings/last-run.log
 # Fork mode with the crash, timeout and out-of-memory handlers set to go on: one run

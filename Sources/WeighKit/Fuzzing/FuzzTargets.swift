@@ -285,6 +285,8 @@ public enum FuzzTargets {
   private static let scratchDirectory: String = {
     let path = NSTemporaryDirectory() + "weigh-fuzz-\(getpid())"
     try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    // Gone when the process ends normally; scripts/fuzz.sh removes what crashed runs leave.
+    atexit { try? FileManager.default.removeItem(atPath: FuzzTargets.scratchDirectory) }
     return path
   }()
 
