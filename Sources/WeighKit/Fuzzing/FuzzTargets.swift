@@ -156,7 +156,7 @@ public enum FuzzTargets {
         repeats += 1
         // A repeat inside a repeat multiplies; two levels of 50 are plenty.
         if repeats > 2 { return true }
-        if index + 1 < words.count, let count = Int(words[index + 1]), count > 50 { return true }
+        if index + 1 < words.count, let count = Int(words[index + 1]), count > 50 { return true }  // checked: parses text
       }
       if lowered == "advance" || lowered == "every" || lowered == "older-than" {
         // Simulations and observers do work per step of simulated time; keep it short.
@@ -195,7 +195,7 @@ public enum FuzzTargets {
   static func appleXML(_ bytes: [UInt8]) {
     guard let first = bytes.first else { return }
     let body = Array(bytes.dropFirst())
-    let split = body.isEmpty ? 0 : Int(first) % (body.count + 1)
+    let split = body.isEmpty ? 0 : Int(first) % (body.count + 1)  // checked: a byte widens
     var handed = 0
     var plan = HealthImportPlan(types: Set(ImportDataType.allCases))
     let types = Set(ImportDataType.allCases.map(\.sampleType.identifier))

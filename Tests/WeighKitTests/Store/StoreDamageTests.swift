@@ -49,7 +49,15 @@ import Testing
   }
 
   private func write(_ directory: TemporaryStoreDirectory, _ name: String, _ lines: [String]) {
+    let path = directory.file(name)
+    let before = try? FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date
     directory.write(name, Array(lines.joined(separator: "\n").utf8))
+    // The clock behind file times moves in ticks of milliseconds, so an edit right after
+    // weigh wrote the file can keep its time; an edit by hand never does.
+    if let before {
+      try? FileManager.default.setAttributes(
+        [.modificationDate: before.addingTimeInterval(2)], ofItemAtPath: path)
+    }
   }
 
   /// Damages the store; returns the file and line the error must name.
