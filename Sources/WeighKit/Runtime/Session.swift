@@ -226,9 +226,11 @@ public final class Session {
   static func diagnostic(for error: StoreError) -> Diagnostic {
     switch error.kind {
     case .corrupt, .newerFormat:
-      return Diagnostic(
-        "cannot read the store: \(error); nothing was changed. Run weigh check for a full report",
-        kind: .unreadableStore)
+      // Most store messages already name the fix; say only what they leave out.
+      let text = "\(error)"
+      let unchanged = text.contains("nothing was changed") ? "" : "; nothing was changed"
+      let report = text.contains("weigh check") ? "" : ". Run weigh check for a full report"
+      return Diagnostic("cannot read the store: \(text)\(unchanged)\(report)", kind: .unreadableStore)
     case .locked, .io, .invalidChange:
       return Diagnostic("\(error)")
     }
