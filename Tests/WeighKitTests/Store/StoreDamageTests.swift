@@ -258,37 +258,7 @@ import Testing
   @Test func aStoreOfTheFormatBeforeChecksumsOpensAndIsUpgradedAtItsFirstWrite() throws {
     let directory = TemporaryStoreDirectory()
     defer { directory.remove() }
-    directory.write(
-      "weigh.json",
-      Array(
-        """
-        {
-          "format": "weigh-store",
-          "version": 1,
-          "sequence": 1,
-          "tables": {"entries": {"file": "entries.json", "nextID": 3}},
-          "documents": {"settings": {"unit": "st"}}
-        }
-
-        """.utf8))
-    directory.write(
-      "entries.json",
-      Array(
-        """
-        {"format":"weigh-entries","version":1,"sequence":1,"rows":[
-        {"id":1,"at":"2026-01-01T08:01:00Z","kg":60.125,"origin":"manual","source":"weigh","rev":1},
-        {"id":2,"at":"2026-01-01T08:02:00Z","kg":60.25,"origin":"health","source":"Withings","rev":1,"healthUUID":"00000000-0000-4000-8000-000000000002"}
-        ]}
-
-        """.utf8))
-    directory.write(
-      "journal.jsonl",
-      Array(
-        """
-        {"format":"weigh-journal","version":1}
-        {"seq":2,"changes":[{"remove":"entries","id":1}]}
-
-        """.utf8))
+    StoreCrashPropertyTests.writeFormatOneStore(directory)
     #expect(
       Store.check(.directory(directory.path)).map(\.severity) == [.note],
       "an older store is sound; check says it will be upgraded")
