@@ -167,7 +167,7 @@ extension Session {
 
   /// `70.2 kg Withings`, `105 mg/dL CGM`, `8000 steps Phone`.
   func describe(_ sample: HealthSample) -> String {
-    "\(describeValue(sample)) \(sample.source?.name ?? "unknown source")"
+    "\(describeValue(sample)) \(TerminalText.field(sample.source?.name ?? "unknown source"))"
   }
 
   func describeValue(_ sample: HealthSample) -> String {
