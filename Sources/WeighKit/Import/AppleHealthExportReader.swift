@@ -1,5 +1,5 @@
-import Foundation
 import CWeighZlib
+import Foundation
 import ZIPFoundation
 
 /// Reads Apple Health `export.zip` or `export.xml` files in chunks through
@@ -94,7 +94,8 @@ public enum AppleHealthExportReader {
         }
       }
     } catch is ZipEntryData.Damaged {
-      throw ImportError("\(url.lastPathComponent) is damaged: its structure is damaged; export it again")
+      throw ImportError(
+        "\(url.lastPathComponent) is damaged: its structure is damaged; export it again")
     } catch is CompressedDataDamaged {
       throw ImportError(
         "\(url.lastPathComponent) is damaged: the compressed data of \(entry.path) is damaged; export it again"
@@ -147,7 +148,8 @@ public enum AppleHealthExportReader {
     var status = Z_OK
     while status != Z_STREAM_END {
       guard remaining > 0 else { throw CompressedDataEnded() }
-      var input = [UInt8](try handle.read(upToCount: Int(min(UInt64(chunkSize), remaining))) ?? Data())
+      var input = [UInt8](
+        try handle.read(upToCount: Int(min(UInt64(chunkSize), remaining))) ?? Data())
       guard !input.isEmpty else { throw CompressedDataEnded() }
       remaining -= UInt64(input.count)
       try input.withUnsafeMutableBufferPointer { inBuffer in
@@ -164,7 +166,9 @@ public enum AppleHealthExportReader {
             }
             let produced = outBuffer.count - Int(stream.avail_out)
             if produced > 0 {
-              try consumer(UnsafeRawBufferPointer(UnsafeMutableBufferPointer(rebasing: outBuffer[0..<produced])))
+              try consumer(
+                UnsafeRawBufferPointer(
+                  UnsafeMutableBufferPointer(rebasing: outBuffer[0..<produced])))
             }
           }
         } while status != Z_STREAM_END && stream.avail_out == 0
