@@ -21,9 +21,13 @@ let package = Package(
       name: "WeighKit",
       dependencies: [
         "HealthSim",
+        "CWeighZlib",
         .product(name: "ZIPFoundation", package: "ZIPFoundation"),
       ]
     ),
+    // zlib from Debian's zlib1g-dev, to inflate export.zip entries with a bounded read
+    // (ZIPFoundation's own inflate loop can spin for ever on damaged data).
+    .systemLibrary(name: "CWeighZlib", providers: [.apt(["zlib1g-dev"])]),
     // GNU readline from Debian's libreadline-dev. No pkgConfig: readline.pc pulls in
     // tinfo's -D flags, which SwiftPM rejects as prohibited.
     .systemLibrary(name: "CReadline", providers: [.apt(["libreadline-dev"])]),

@@ -1,3 +1,4 @@
+import CWeighZlib
 import Foundation
 import ZIPFoundation
 
@@ -80,13 +81,29 @@ public enum AppleHealthExportReader {
     let parser = AppleHealthExportParser(recordTypes: recordTypes, handler: handler)
     var checksum = ZipCRC32()
     do {
-      // ZIPFoundation's own check is byte-at-a-time on Linux; see ZipCRC32.
-      _ = try archive.extract(entry, bufferSize: chunkSize, skipCRC32: true) { data in
-        try data.withUnsafeBytes {
-          checksum.update($0)
-          try parser.feed($0)
+      let consume: (UnsafeRawBufferPointer) throws -> Void = { bytes in
+        checksum.update(bytes)
+        try parser.feed(bytes)
+      }
+      if entry.isCompressed {
+        try inflate(entry, of: url, consumer: consume)
+      } else {
+        // ZIPFoundation's own check is byte-at-a-time on Linux; see ZipCRC32.
+        _ = try archive.extract(entry, bufferSize: chunkSize, skipCRC32: true) { data in
+          try data.withUnsafeBytes { try consume($0) }
         }
       }
+    } catch is ZipEntryData.Damaged {
+      throw ImportError(
+        "\(url.lastPathComponent) is damaged: its structure is damaged; export it again")
+    } catch is CompressedDataDamaged {
+      throw ImportError(
+        "\(url.lastPathComponent) is damaged: the compressed data of \(entry.path) is damaged; export it again"
+      )
+    } catch is CompressedDataEnded {
+      throw ImportError(
+        "\(url.lastPathComponent) is damaged: the compressed data of \(entry.path) ends early; export it again"
+      )
     } catch let error as ImportError {
       throw error
     } catch let error as ImportRejection {
@@ -102,6 +119,61 @@ public enum AppleHealthExportReader {
       )
     }
     try parser.finish()
+  }
+
+  /// The deflate stream of an entry ran out of bytes before its end.
+  struct CompressedDataEnded: Error {}
+
+  /// The deflate stream of an entry is not valid deflate data.
+  struct CompressedDataDamaged: Error {}
+
+  /// Inflates `entry` with zlib, reading its compressed bytes only, so a damaged stream
+  /// that never ends stops with `CompressedDataEnded`. ZIPFoundation's own loop waits for
+  /// the stream's end for ever once the file is read to its end, and tells zlib each chunk
+  /// is full-sized when the last one is shorter.
+  static func inflate(
+    _ entry: ZIPFoundation.Entry, of url: URL, consumer: (UnsafeRawBufferPointer) throws -> Void
+  ) throws {
+    let handle = try open(url)
+    defer { try? handle.close() }
+    let data = try ZipEntryData.locate(entry.path, in: handle)
+    try handle.seek(toOffset: data.offset)
+    var remaining = data.compressedSize
+    var stream = z_stream()
+    guard
+      inflateInit2_(&stream, -MAX_WBITS, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK  // checked: a struct size
+    else { throw CompressedDataDamaged() }
+    defer { inflateEnd(&stream) }
+    var output = [UInt8](repeating: 0, count: chunkSize)
+    var status = Z_OK
+    while status != Z_STREAM_END {
+      guard remaining > 0 else { throw CompressedDataEnded() }
+      var input = [UInt8](
+        try handle.read(upToCount: Int(min(UInt64(chunkSize), remaining))) ?? Data())  // checked: at most chunkSize
+      guard !input.isEmpty else { throw CompressedDataEnded() }
+      remaining -= UInt64(input.count)  // checked: buffer sizes and byte counts, at most chunkSize
+      try input.withUnsafeMutableBufferPointer { inBuffer in
+        stream.next_in = inBuffer.baseAddress
+        stream.avail_in = UInt32(inBuffer.count)  // checked: buffer sizes and byte counts, at most chunkSize
+        // Until this chunk is used up (zlib left room in the output) or the stream ends.
+        repeat {
+          try output.withUnsafeMutableBufferPointer { outBuffer in
+            stream.next_out = outBuffer.baseAddress
+            stream.avail_out = UInt32(outBuffer.count)  // checked: buffer sizes and byte counts, at most chunkSize
+            status = CWeighZlib.inflate(&stream, Z_NO_FLUSH)
+            guard status == Z_OK || status == Z_STREAM_END || status == Z_BUF_ERROR else {
+              throw CompressedDataDamaged()
+            }
+            let produced = outBuffer.count - Int(stream.avail_out)  // checked: buffer sizes and byte counts, at most chunkSize
+            if produced > 0 {
+              try consumer(
+                UnsafeRawBufferPointer(
+                  UnsafeMutableBufferPointer(rebasing: outBuffer[0..<produced])))
+            }
+          }
+        } while status != Z_STREAM_END && stream.avail_out == 0
+      }
+    }
   }
 
   static func open(_ url: URL) throws -> FileHandle {
