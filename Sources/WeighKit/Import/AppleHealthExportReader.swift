@@ -95,7 +95,8 @@ public enum AppleHealthExportReader {
       }
     } catch is ZipEntryData.Damaged {
       throw ImportError(
-        "\(url.lastPathComponent) is damaged: its structure is damaged; export it again")
+        "\(url.lastPathComponent) is damaged: its directory does not match its entries; export it again"
+      )
     } catch is CompressedDataDamaged {
       throw ImportError(
         "\(url.lastPathComponent) is damaged: the compressed data of \(entry.path) is damaged; export it again"
@@ -141,7 +142,8 @@ public enum AppleHealthExportReader {
     var remaining = data.compressedSize
     var stream = z_stream()
     guard
-      inflateInit2_(&stream, -MAX_WBITS, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK  // checked: a struct size
+      // checked: the size of z_stream, a few hundred bytes
+      inflateInit2_(&stream, -MAX_WBITS, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK
     else { throw CompressedDataDamaged() }
     defer { inflateEnd(&stream) }
     var output = [UInt8](repeating: 0, count: chunkSize)
@@ -149,22 +151,27 @@ public enum AppleHealthExportReader {
     while status != Z_STREAM_END {
       guard remaining > 0 else { throw CompressedDataEnded() }
       var input = [UInt8](
-        try handle.read(upToCount: Int(min(UInt64(chunkSize), remaining))) ?? Data())  // checked: at most chunkSize
+        // checked: min of chunkSize (1 MiB) and a UInt64, so at most 1 MiB
+        try handle.read(upToCount: Int(min(UInt64(chunkSize), remaining))) ?? Data())
       guard !input.isEmpty else { throw CompressedDataEnded() }
-      remaining -= UInt64(input.count)  // checked: buffer sizes and byte counts, at most chunkSize
+      // checked: a count of at most 1 MiB, and no more than remaining
+      remaining -= UInt64(input.count)
       try input.withUnsafeMutableBufferPointer { inBuffer in
         stream.next_in = inBuffer.baseAddress
-        stream.avail_in = UInt32(inBuffer.count)  // checked: buffer sizes and byte counts, at most chunkSize
+        // checked: a chunk of at most chunkSize (1 MiB) bytes
+        stream.avail_in = UInt32(inBuffer.count)
         // Until this chunk is used up (zlib left room in the output) or the stream ends.
         repeat {
           try output.withUnsafeMutableBufferPointer { outBuffer in
             stream.next_out = outBuffer.baseAddress
-            stream.avail_out = UInt32(outBuffer.count)  // checked: buffer sizes and byte counts, at most chunkSize
+            // checked: the output buffer holds chunkSize (1 MiB) bytes
+            stream.avail_out = UInt32(outBuffer.count)
             status = CWeighZlib.inflate(&stream, Z_NO_FLUSH)
             guard status == Z_OK || status == Z_STREAM_END || status == Z_BUF_ERROR else {
               throw CompressedDataDamaged()
             }
-            let produced = outBuffer.count - Int(stream.avail_out)  // checked: buffer sizes and byte counts, at most chunkSize
+            // checked: avail_out is at most the buffer's 1 MiB
+            let produced = outBuffer.count - Int(stream.avail_out)
             if produced > 0 {
               try consumer(
                 UnsafeRawBufferPointer(
