@@ -82,3 +82,21 @@ enum StoreChecksum {
     return nil
   }
 }
+
+extension JSONReader {
+  /// Reads the value of the `"crc"` member whose key `key` was just read: eight hex digits
+  /// that are the checksum of everything before the member's comma.
+  ///
+  /// - Returns: whether the checksum matches, and where its value starts (for errors).
+  mutating func readChecksumMember(after key: JSONRawString) throws(JSONSyntaxError) -> (
+    matches: Bool, offset: Int
+  ) {
+    let value = try readRawString()
+    var comma = key.offset - 1
+    while comma > 0, bytes[comma] != 0x2C { comma -= 1 }
+    guard value.raw.count == 8, let stored = StoreChecksum.parseHex(value.raw, at: 0)
+    else { throw error("the checksum must be eight hex digits", at: value.offset) }
+    let actual = StoreChecksum.of(UnsafeBufferPointer(rebasing: bytes[0..<comma]))
+    return (actual == stored, value.offset)
+  }
+}

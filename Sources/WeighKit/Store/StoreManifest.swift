@@ -58,21 +58,16 @@ struct StoreManifest: Equatable {
             manifest.version = version
             sawVersion = true
           } else if key.equals("crc") {
-            let value = try reader.readRawString()
-            var comma = key.offset - 1
-            while comma > 0, reader.bytes[comma] != 0x2C { comma -= 1 }
-            guard value.raw.count == 8, let stored = StoreChecksum.parseHex(value.raw, at: 0)
-            else { throw reader.error("the checksum must be eight hex digits", at: value.offset) }
+            let checksum = try reader.readChecksumMember(after: key)
             guard try reader.nextKey() == nil else {
               throw reader.error("\"crc\" must be the last member of weigh.json")
             }
             try reader.expectEnd()
-            let actual = StoreChecksum.of(UnsafeBufferPointer(rebasing: reader.bytes[0..<comma]))
-            guard actual == stored else {
+            guard checksum.matches else {
               throw reader.error(
                 "weigh.json does not match its checksum (changed outside weigh, or damaged); "
                   + "restore it from a backup or run weigh check --repair",
-                at: value.offset)
+                at: checksum.offset)
             }
             sawChecksum = true
             break

@@ -107,13 +107,8 @@ enum TableFile<Codec: StoreTableCodec> {
         } else if key.equals("sequence") {
           sequence = try reader.readInt()
         } else if key.equals("crc") {
-          let value = try reader.readRawString()
-          var comma = key.offset - 1
-          while comma > 0, reader.bytes[comma] != 0x2C { comma -= 1 }
-          guard value.raw.count == 8, let stored = StoreChecksum.parseHex(value.raw, at: 0)
-          else { throw reader.error("the checksum must be eight hex digits", at: value.offset) }
-          let actual = StoreChecksum.of(UnsafeBufferPointer(rebasing: reader.bytes[0..<comma]))
-          guard actual == stored else {
+          let checksum = try reader.readChecksumMember(after: key)
+          guard checksum.matches else {
             throw reader.error(
               "the table's first line does not match its checksum (changed outside weigh, or "
                 + "damaged); restore the file from a backup or run weigh check --repair",
