@@ -61,3 +61,12 @@ let package = Package(
   ],
   swiftLanguageModes: [.v6]
 )
+
+// Apple's HealthKit API over the simulator, for app code that imports HealthKit on platforms
+// that have no HealthKit (Linux). On Apple platforms the real framework is used instead, so
+// the target is not declared there.
+#if !canImport(Darwin)
+package.products.append(.library(name: "HealthKit", targets: ["HealthKit"]))
+package.targets.append(.target(name: "HealthKit", dependencies: ["HealthSim"]))
+package.targets.append(.testTarget(name: "HealthKitTests", dependencies: ["HealthKit"]))
+#endif

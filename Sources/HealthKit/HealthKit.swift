@@ -1,0 +1,3 @@
+// Apple's HealthKit, as far as apps use it, over the HealthSim engine. See
+// docs/healthkit-on-linux.md.
+@_exported import Foundation
