@@ -3,11 +3,14 @@ public final class ObserverQuery: HealthQuery {
   /// HealthKit's update-handler shape. Call the completion handler before returning once
   /// the work is done; a handler that returns without calling it counts as a failed
   /// delivery and Health retries with backoff.
-  public typealias UpdateHandler = (ObserverQuery, _ completionHandler: () -> Void, HealthError?)
-    -> Void
+  public typealias UpdateHandler = (
+    ObserverQuery, _ completionHandler: @escaping @Sendable () -> Void, HealthError?
+  ) -> Void
 
   /// Called at each delivery.
   public let updateHandler: UpdateHandler
+  /// Whether a change this query's predicate matches waits for the next delivery.
+  var hasMatchingChange = false
 
   /// An observer query for a type.
   public init(

@@ -23,12 +23,17 @@ public struct SamplePredicate: Hashable, Sendable {
   public var sourceBundleIdentifiers: Set<String>?
   /// Only these UUIDs, when set.
   public var uuids: Set<UUID>?
+  /// A further condition on samples and deleted-object records, for predicates the fields
+  /// above cannot say (metadata, devices, `OR`, `NOT`).
+  public var filter: SampleFilter?
 
   /// A predicate; every part optional.
   public init(
     startDate: Date? = nil, endDate: Date? = nil, options: QueryOptions = [],
-    sourceBundleIdentifiers: Set<String>? = nil, uuids: Set<UUID>? = nil
+    sourceBundleIdentifiers: Set<String>? = nil, uuids: Set<UUID>? = nil,
+    filter: SampleFilter? = nil
   ) {
+    self.filter = filter
     self.startDate = startDate
     self.endDate = endDate
     self.options = options
@@ -73,12 +78,15 @@ public struct SamplePredicate: Hashable, Sendable {
   }
 
   func matches(_ sample: HealthSample) -> Bool {
-    matches(
+    if let filter, !filter.matchesSample(sample) { return false }
+    return matches(
       start: sample.startDate, end: sample.endDate, source: sample.source, uuid: sample.uuid)
   }
 
   func matches(_ record: DeletedObjectRecord) -> Bool {
-    matches(start: record.startDate, end: record.endDate, source: record.source, uuid: record.uuid)
+    if let filter, !filter.matchesDeletion(record) { return false }
+    return matches(
+      start: record.startDate, end: record.endDate, source: record.source, uuid: record.uuid)
   }
 
   private func matches(start: Date, end: Date, source: HealthSource?, uuid: UUID?) -> Bool {
@@ -92,4 +100,28 @@ public struct SamplePredicate: Hashable, Sendable {
     }
     return matchesDates(start: start, end: end)
   }
+}
+
+/// A condition on samples and deleted-object records given as functions. Two filters are
+/// equal when they are the same filter (same `id`).
+public struct SampleFilter: Hashable, Sendable {
+  /// The filter's identity.
+  public let id: UUID
+  /// Whether a live sample matches.
+  public let matchesSample: @Sendable (HealthSample) -> Bool
+  /// Whether a deleted-object record matches.
+  public let matchesDeletion: @Sendable (DeletedObjectRecord) -> Bool
+
+  /// A filter; `id` defaults to a new random identity.
+  public init(
+    id: UUID = UUID(), sample: @escaping @Sendable (HealthSample) -> Bool,
+    deletion: @escaping @Sendable (DeletedObjectRecord) -> Bool
+  ) {
+    self.id = id
+    self.matchesSample = sample
+    self.matchesDeletion = deletion
+  }
+
+  public static func == (lhs: SampleFilter, rhs: SampleFilter) -> Bool { lhs.id == rhs.id }
+  public func hash(into hasher: inout Hasher) { hasher.combine(id) }
 }

@@ -8,23 +8,45 @@ extension HealthStore {
   @discardableResult
   public func advance(to date: Date) -> [HealthEvent] {
     guard !isRunningEvents else { return [] }
+    var events: [HealthEvent] = []
+    while let step = runNextEvent(until: date) {
+      events += step.events
+      if let pending = step.pending { events += finishDelivery(pending) }
+    }
+    finishAdvance(to: date)
+    return events
+  }
+
+  /// Runs the next scheduled event due by `date` (or now, for a date in the past), moving
+  /// the clock to it; nil when none is due, or from inside a handler. A delivery's
+  /// completion contract is left to the caller (`finishDelivery`), who may first wait for
+  /// completions the app calls later; until then nothing else runs. Finish with
+  /// `finishAdvance(to:)`.
+  public func runNextEvent(until date: Date) -> (events: [HealthEvent], pending: PendingDelivery?)? {
+    guard !isRunningEvents else { return nil }
     isRunningEvents = true
     defer { isRunningEvents = false }
-    var events: [HealthEvent] = []
     pumpLiveQueries()
-    while let next = state.scheduler.next, next.date <= max(date, now) {
-      _ = state.scheduler.pop()
-      if next.date > state.clock { state.clock = next.date }
-      switch next.action {
-      case .delivery(let type): deliver(type, sequence: next.sequence, into: &events)
-      case .reading(let name): takeReading(name, sequence: next.sequence, into: &events)
-      }
-      pumpLiveQueries()
-      commitState()
+    guard let next = state.scheduler.next, next.date <= max(date, now) else { return nil }
+    _ = state.scheduler.pop()
+    if next.date > state.clock { state.clock = next.date }
+    var events: [HealthEvent] = []
+    var pending: PendingDelivery?
+    switch next.action {
+    case .delivery(let type): pending = beginDelivery(type, sequence: next.sequence, into: &events)
+    case .reading(let name): takeReading(name, sequence: next.sequence, into: &events)
     }
-    if date > state.clock { state.clock = date }
+    pumpLiveQueries()
     commitState()
-    return events
+    return (events, pending)
+  }
+
+  /// Ends an advance driven by `runNextEvent(until:)`: moves the clock to `date` when that
+  /// is later, and delivers to live queries.
+  public func finishAdvance(to date: Date) {
+    if date > state.clock { state.clock = date }
+    pumpLiveQueries()
+    commitState()
   }
 
   /// Moves the clock forward by `seconds` (`advance <duration>`).

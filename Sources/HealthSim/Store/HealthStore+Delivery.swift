@@ -225,49 +225,80 @@ extension HealthStore {
   }
 
   /// Runs a scheduled delivery: calls every observer handler of the type, then applies
-  /// the completion contract (O5–O8).
+  /// the completion contract (O5–O8) at once.
   func deliver(_ type: SampleType, sequence: UInt64, into events: inout [HealthEvent]) {
+    guard let pending = beginDelivery(type, sequence: sequence, into: &events) else { return }
+    events += finishDelivery(pending)
+  }
+
+  /// Calls every observer handler of the type whose predicate matches a pending change,
+  /// and returns the delivery, whose completions may still come (from another thread, in
+  /// an app's Task); `finishDelivery` applies the completion contract. Nil when nothing
+  /// was called.
+  func beginDelivery(_ type: SampleType, sequence: UInt64, into events: inout [HealthEvent])
+    -> PendingDelivery?
+  {
     guard let scheduled = state.delivery[type]?.scheduled, scheduled.sequence == sequence else {
-      return
+      return nil
     }
     state.delivery[type]!.scheduled = nil
     let device = state.device
-    guard device.isHealthDataAvailable, device.isAppRunning, !device.isLocked else { return }
+    guard device.isHealthDataAvailable, device.isAppRunning, !device.isLocked else { return nil }
     let delivery = state.delivery[type]!
     if !device.isAppInForeground {
       guard delivery.frequency != nil, state.settings.hasBackgroundDeliveryEntitlement,
         !delivery.isStopped
-      else { return }
+      else { return nil }
       guard takeBackgroundWake() else {
         // Over today's watchOS budget: the changes stay pending for the next day.
         scheduleDelivery(
           type, reason: scheduled.reason, at: WakeBudget.startOfNextDay(after: now))
-        return
+        return nil
       }
       state.delivery[type]!.lastWake = now
     }
-    let queries = observers.filter { $0.sampleType == type && !$0.isStopped }
+    let registered = observers.filter { $0.sampleType == type && !$0.isStopped }
     state.delivery[type]!.isPending = false
-    guard !queries.isEmpty else {
+    guard !registered.isEmpty else {
       if !device.isAppInForeground {
         events.append(HealthEvent(date: now, kind: .deliveryLost(type: type)))
       }
-      return
+      return nil
     }
-    var allCompleted = true
+    // An observer with a predicate hears only of changes it matches; a foreground return
+    // fires every observer (O2).
+    let queries = registered.filter {
+      $0.predicate == nil || $0.hasMatchingChange || scheduled.reason == .foreground
+    }
+    for query in registered { query.hasMatchingChange = false }
+    var pending = PendingDelivery(type: type, reason: scheduled.reason, date: now)
     for query in queries {
+      // A handler earlier in this delivery may have stopped a later query.
+      guard !query.isStopped else { continue }
       state.delivery[type]!.deliveries += 1
-      let number = state.delivery[type]!.deliveries
       let flag = CompletionFlag()
-      query.updateHandler(query, { flag.called = true }, nil)
+      pending.calls.append((state.delivery[type]!.deliveries, flag))
+      query.updateHandler(query, { flag.markCalled() }, nil)
+    }
+    return pending.calls.isEmpty ? nil : pending
+  }
+
+  /// Applies the completion contract to a delivery begun by `beginDelivery`: a handler
+  /// that has not called its completion by now failed (O5–O8). Returns the delivery's
+  /// events, dated when it began.
+  public func finishDelivery(_ pending: PendingDelivery) -> [HealthEvent] {
+    defer { commitState() }
+    var events: [HealthEvent] = []
+    for (number, flag) in pending.calls {
       events.append(
         HealthEvent(
-          date: now,
+          date: pending.date,
           kind: .delivered(
-            type: type, number: number, reason: scheduled.reason, completed: flag.called)))
-      allCompleted = allCompleted && flag.called
+            type: pending.type, number: number, reason: pending.reason,
+            completed: flag.isCalled)))
     }
-    applyCompletionContract(type, completed: allCompleted, into: &events)
+    applyCompletionContract(pending.type, completed: pending.isComplete, into: &events)
+    return events
   }
 
   /// Counts a background wake against the watchOS daily budget; false when none is left.
@@ -336,6 +367,7 @@ extension HealthStore {
   /// Marks long-running collection queries whose type and predicate match a saved or
   /// deleted sample, then delivers to them at once.
   func noteCollectionChanges(_ samples: [HealthSample]) {
+    markObserverMatches(samples)
     guard !collectionQueries.isEmpty else { return }
     for sample in samples {
       for query in collectionQueries
@@ -346,6 +378,16 @@ extension HealthStore {
       }
     }
     pumpCollectionQueries()
+  }
+
+  /// Marks observers with a predicate that a saved or deleted sample matches, so their
+  /// next delivery calls them.
+  private func markObserverMatches(_ samples: [HealthSample]) {
+    for query in observers where query.predicate != nil && !query.hasMatchingChange {
+      query.hasMatchingChange = samples.contains {
+        $0.type == query.sampleType && query.predicate!.matches($0)
+      }
+    }
   }
 
   /// Calls collection queries' update handlers with their recomputed collections (T9).

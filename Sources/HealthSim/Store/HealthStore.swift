@@ -211,7 +211,34 @@ public final class HealthStore {
   }
 }
 
-/// Records whether an observer handler called its completion.
-final class CompletionFlag {
-  var called = false
+/// Records whether an observer handler called its completion; the app may call it from any
+/// thread, later than the handler returns.
+final class CompletionFlag: @unchecked Sendable {
+  private let lock = NSLock()
+  private var called = false
+
+  func markCalled() { lock.withLock { called = true } }
+
+  var isCalled: Bool { lock.withLock { called } }
+}
+
+/// An observer delivery whose handlers ran and whose completions may still come.
+public struct PendingDelivery: @unchecked Sendable {
+  /// The type delivered.
+  public let type: SampleType
+  /// Why it was delivered.
+  public let reason: BackgroundDelivery.Reason
+  /// When it was delivered.
+  public let date: Date
+  /// Each handler call: its delivery number and whether it completed.
+  var calls: [(number: Int, flag: CompletionFlag)] = []
+
+  init(type: SampleType, reason: BackgroundDelivery.Reason, date: Date) {
+    self.type = type
+    self.reason = reason
+    self.date = date
+  }
+
+  /// Whether every handler called its completion.
+  public var isComplete: Bool { calls.allSatisfy { $0.flag.isCalled } }
 }

@@ -1,0 +1,174 @@
+import HealthSim
+
+/// Reads samples of a type once (HKSampleQuery).
+public final class HKSampleQuery: HKQuery, @unchecked Sendable {
+  /// The most samples to return; HKObjectQueryNoLimit for all.
+  public let limit: Int
+  /// The order, by start or end date.
+  public let sortDescriptors: [NSSortDescriptor]?
+  private let resultsHandler: @Sendable (HKSampleQuery, [HKSample]?, (any Error)?) -> Void
+
+  /// A sample query.
+  public init(
+    sampleType: HKSampleType, predicate: NSPredicate?, limit: Int,
+    sortDescriptors: [NSSortDescriptor]?,
+    resultsHandler: @escaping @Sendable (HKSampleQuery, [HKSample]?, (any Error)?) -> Void
+  ) {
+    self.limit = limit
+    self.sortDescriptors = sortDescriptors
+    self.resultsHandler = resultsHandler
+    super.init(objectType: sampleType, predicate: predicate)
+  }
+
+  override func makeEngineQuery(type: SampleType, predicate: SamplePredicate?) -> HealthQuery? {
+    SampleQuery(
+      sampleType: type, predicate: predicate, limit: max(limit, 0),
+      sortDescriptors: (sortDescriptors ?? []).map(\.simulated)
+    ) { [self] _, samples, error in
+      resultsHandler(self, samples?.map(HKSample.from), error.map(HKError.init))
+    }
+  }
+
+  override func fail(_ error: HKError) { resultsHandler(self, nil, error) }
+}
+
+/// Opaque position in Health's history of changes (HKQueryAnchor). Archive it with
+/// NSKeyedArchiver (secure coding) to keep it across launches.
+public final class HKQueryAnchor: NSObject, NSSecureCoding, NSCopying, @unchecked Sendable {
+  let value: Int64
+
+  /// An anchor from a number an earlier anchor was built from.
+  public init(fromValue value: Int) {
+    self.value = Int64(value)
+  }
+
+  init(_ anchor: QueryAnchor) {
+    value = anchor.rawValue
+  }
+
+  var simulated: QueryAnchor { QueryAnchor(fromValue: value) }
+
+  public static var supportsSecureCoding: Bool { true }
+
+  public func encode(with coder: NSCoder) {
+    coder.encode(value, forKey: "HKQueryAnchorValue")
+  }
+
+  public init?(coder: NSCoder) {
+    guard coder.containsValue(forKey: "HKQueryAnchorValue") else { return nil }
+    value = coder.decodeInt64(forKey: "HKQueryAnchorValue")
+  }
+
+  public func copy(with zone: NSZone? = nil) -> Any { self }
+
+  override public func isEqual(_ object: Any?) -> Bool {
+    (object as? HKQueryAnchor)?.value == value
+  }
+
+  override public var hash: Int { value.hashValue }
+  override public var description: String { "HKQueryAnchor(\(value))" }
+}
+
+/// Reads what changed since an anchor: samples added and objects deleted
+/// (HKAnchoredObjectQuery). With an update handler it keeps running and reports each
+/// later change.
+public final class HKAnchoredObjectQuery: HKQuery, @unchecked Sendable {
+  public typealias Handler = @Sendable (
+    HKAnchoredObjectQuery, [HKSample]?, [HKDeletedObject]?, HKQueryAnchor?, (any Error)?
+  ) -> Void
+
+  private let anchor: HKQueryAnchor?
+  private let limit: Int
+  private let resultsHandler: Handler
+  /// Called with each later change while the query runs; set it before `execute`.
+  public var updateHandler: Handler?
+
+  /// An anchored query.
+  public init(
+    type: HKSampleType, predicate: NSPredicate?, anchor: HKQueryAnchor?, limit: Int,
+    resultsHandler handler: @escaping Handler
+  ) {
+    self.anchor = anchor
+    self.limit = limit
+    resultsHandler = handler
+    super.init(objectType: type, predicate: predicate)
+  }
+
+  override func makeEngineQuery(type: SampleType, predicate: SamplePredicate?) -> HealthQuery? {
+    let query = AnchoredQuery(
+      type: type, predicate: predicate, anchor: anchor?.simulated, limit: max(limit, 0)
+    ) { [self] _, samples, deleted, anchor, error in
+      report(resultsHandler, samples, deleted, anchor, error)
+    }
+    if let updateHandler {
+      query.updateHandler = { [self] _, samples, deleted, anchor, error in
+        report(updateHandler, samples, deleted, anchor, error)
+      }
+    }
+    return query
+  }
+
+  private func report(
+    _ handler: Handler, _ samples: [HealthSample]?, _ deleted: [DeletedObject]?,
+    _ anchor: QueryAnchor?, _ error: HealthError?
+  ) {
+    handler(
+      self, samples?.map(HKSample.from), deleted?.map(HKDeletedObject.init),
+      anchor.map(HKQueryAnchor.init), error.map(HKError.init))
+  }
+
+  override func fail(_ error: HKError) { resultsHandler(self, nil, nil, nil, error) }
+}
+
+/// The completion an observer's handler calls when its work is done.
+public typealias HKObserverQueryCompletionHandler = @Sendable () -> Void
+
+/// Tells the app that samples of a type changed, without the data (HKObserverQuery).
+/// The handler may call its completion later, from a Task: the device waits for it.
+public final class HKObserverQuery: HKQuery, @unchecked Sendable {
+  public typealias Handler = @Sendable (
+    HKObserverQuery, @escaping HKObserverQueryCompletionHandler, (any Error)?
+  ) -> Void
+
+  private let updateHandler: Handler
+
+  /// An observer query; with a predicate it hears only of changes the predicate matches.
+  public init(
+    sampleType: HKSampleType, predicate: NSPredicate?,
+    updateHandler: @escaping Handler
+  ) {
+    self.updateHandler = updateHandler
+    super.init(objectType: sampleType, predicate: predicate)
+  }
+
+  override func makeEngineQuery(type: SampleType, predicate: SamplePredicate?) -> HealthQuery? {
+    ObserverQuery(sampleType: type, predicate: predicate) { [self] _, completion, error in
+      updateHandler(self, completion, error.map(HKError.init))
+    }
+  }
+
+  override func fail(_ error: HKError) { updateHandler(self, {}, error) }
+}
+
+/// Reads the sources that wrote samples of a type (HKSourceQuery).
+public final class HKSourceQuery: HKQuery, @unchecked Sendable {
+  private let completionHandler: @Sendable (HKSourceQuery, Set<HKSource>?, (any Error)?) -> Void
+
+  /// A source query.
+  public init(
+    sampleType: HKSampleType, samplePredicate objectPredicate: NSPredicate?,
+    completionHandler: @escaping @Sendable (HKSourceQuery, Set<HKSource>?, (any Error)?) -> Void
+  ) {
+    self.completionHandler = completionHandler
+    super.init(objectType: sampleType, predicate: objectPredicate)
+  }
+
+  override func makeEngineQuery(type: SampleType, predicate: SamplePredicate?) -> HealthQuery? {
+    SampleQuery(sampleType: type, predicate: predicate) { [self] _, samples, error in
+      let sources = samples.map { Set($0.compactMap(\.source).map(HKSource.init)) }
+      completionHandler(self, sources, error.map(HKError.init))
+    }
+  }
+
+  override func fail(_ error: HKError) { completionHandler(self, nil, error) }
+}

@@ -1,0 +1,172 @@
+import HealthSim
+
+/// A simulated iPhone with Health on it, for the code under test and the test that drives
+/// it. `HKHealthStore()` uses the device bound to the current task (`run(_:)`), else the
+/// shared default device: empty, Health available, unlocked, the app in the foreground,
+/// every permission prompt answered Allow, on the wall clock.
+///
+/// A device built by a test starts on a virtual clock that moves only when the test says
+/// (`advance(by:)`); scheduled readings, observer deliveries and retries run then, in
+/// order, and the device waits for the app's own work started by a handler before it
+/// moves on. Devices share nothing, so parallel tests each use their own.
+public final class SimulatedDevice: @unchecked Sendable {
+  /// How the simulated user answers an authorization prompt.
+  public enum PromptAnswer: Sendable {
+    case allow, deny
+  }
+
+  let mutex = NSRecursiveLock()
+  let engine: HealthStore
+  private let followsWallClock: Bool
+  private var activity: UInt64 = 0
+  private var eventLog: [String] = []
+
+  /// Whether observer deliveries run by themselves after each save or delete, as on a
+  /// phone. On by default on the shared device; a test device delivers when the test
+  /// calls `settle()` or `advance(by:)`.
+  public var deliversAutomatically: Bool {
+    get { mutex.withLock { automatic } }
+    set { mutex.withLock { automatic = newValue } }
+  }
+  private var automatic: Bool
+
+  /// How long (real time) the device waits for the app's work after a handler returned
+  /// without calling its completion, with no HealthKit call from the app meanwhile,
+  /// before it counts the completion as missed.
+  public var completionGrace: TimeInterval = 0.02
+
+  /// A device with an empty Health store on a virtual clock that starts at `clock`.
+  /// The app is `bundleIdentifier`; `seed` makes UUIDs and simulated noise repeatable.
+  public init(
+    clock: Date = Date(timeIntervalSinceReferenceDate: 815_000_000), seed: UInt64 = 0,
+    appName: String = "App", bundleIdentifier: String = "com.example.app",
+    appVersion: String = "1.0"
+  ) {
+    let app = SourceRevision(
+      source: HealthSource(name: appName, bundleIdentifier: bundleIdentifier),
+      version: appVersion, productType: "iPhone15,2", operatingSystemVersion: "18.0.0")
+    engine = HealthStore(app: app, seed: seed, clock: clock)
+    followsWallClock = false
+    automatic = false
+  }
+
+  private init(wallClock: Void) {
+    let app = SourceRevision(
+      source: HealthSource(
+        name: Bundle.main.executableURL?.lastPathComponent ?? "App",
+        bundleIdentifier: Bundle.main.bundleIdentifier ?? "com.example.app"),
+      version: "1.0", productType: "iPhone15,2", operatingSystemVersion: "18.0.0")
+    engine = HealthStore(
+      app: app, seed: UInt64(truncatingIfNeeded: Int(Date().timeIntervalSince1970 * 1000)),  // checked: a seed, any bits do
+      clock: Date())
+    followsWallClock = true
+    automatic = true
+  }
+
+  /// The device `HKHealthStore()` uses when no device is bound to the task.
+  public static let shared = SimulatedDevice(wallClock: ())
+
+  @TaskLocal static var bound: SimulatedDevice?
+
+  /// The device of the current task: the bound one, else the shared one.
+  public static var current: SimulatedDevice { bound ?? shared }
+
+  /// Runs `body` with this device bound to the task, so `HKHealthStore()` and new
+  /// objects inside it (and in Tasks it starts) use this device.
+  public func run<T>(_ body: () async throws -> T) async rethrows -> T {
+    try await Self.$bound.withValue(self, operation: body)
+  }
+
+  /// Runs synchronous `body` with this device bound to the task.
+  public func run<T>(_ body: () throws -> T) rethrows -> T {
+    try Self.$bound.withValue(self, operation: body)
+  }
+
+  // MARK: Engine access
+
+  /// Runs `body` on the engine with the device's lock held, as one app call.
+  func call<T, E: Error>(_ body: (HealthStore) throws(E) -> T) throws(E) -> T {
+    mutex.lock()
+    defer { mutex.unlock() }
+    activity &+= 1
+    if followsWallClock { catchUpWithWallClock() }
+    return try body(engine)
+  }
+
+  /// After a save or delete: on an automatic device, run the deliveries it caused.
+  func afterChange() {
+    guard deliversAutomatically else { return }
+    let device = self
+    Task.detached { await device.settle() }
+  }
+
+  private func catchUpWithWallClock() {
+    let now = Date()
+    if now > engine.now { record(engine.advance(to: now)) }
+  }
+
+  func record(_ events: [HealthEvent]) {
+    eventLog += events.map(\.description)
+  }
+
+  /// A new object's UUID, from the device's seeded generator.
+  func makeUUID() -> UUID { mutex.withLock { engine.makeUUID() } }
+
+  /// The running app, as a revision.
+  var app: SourceRevision { mutex.withLock { engine.app } }
+
+  /// The engine itself, for tests that need HealthSim's full harness (`import HealthSim`).
+  /// Call it only while no app code runs.
+  public func withEngine<T>(_ body: (HealthStore) throws -> T) rethrows -> T {
+    mutex.lock()
+    defer { mutex.unlock() }
+    return try body(engine)
+  }
+
+  // MARK: Time
+
+  /// The device's clock: what `Date()` means to HealthKit on this device.
+  public var now: Date { mutex.withLock { engine.now } }
+
+  /// Moves the clock forward, running every reading, delivery and retry due on the way.
+  public func advance(by seconds: TimeInterval) async {
+    await advance(to: now.addingTimeInterval(seconds))
+  }
+
+  /// Moves the clock to `date`, running every reading, delivery and retry due by then in
+  /// time order. After each observer delivery it waits for the handlers' completions (see
+  /// `completionGrace`); one not called by then is a missed completion, with HealthKit's
+  /// retry and backoff.
+  public func advance(to date: Date) async {
+    while let step = mutex.withLock({ engine.runNextEvent(until: date) }) {
+      mutex.withLock { record(step.events) }
+      guard let pending = step.pending else { continue }
+      await waitForCompletions(of: pending)
+      mutex.withLock { record(engine.finishDelivery(pending)) }
+    }
+    mutex.withLock { engine.finishAdvance(to: date) }
+  }
+
+  /// Runs what is due now: the deliveries that saves and deletes caused.
+  public func settle() async { await advance(to: now) }
+
+  private func waitForCompletions(of pending: PendingDelivery) async {
+    var lastActivity = mutex.withLock { activity }
+    var idleSince = Date()
+    while !pending.isComplete {
+      await Task.yield()
+      try? await Task.sleep(nanoseconds: 50_000)
+      let current = mutex.withLock { activity }
+      if current != lastActivity {
+        lastActivity = current
+        idleSince = Date()
+      } else if Date().timeIntervalSince(idleSince) > completionGrace {
+        return
+      }
+    }
+  }
+
+  /// What happened while the clock moved, one line per event (deliveries, retries,
+  /// stops, simulated readings), in order.
+  public var events: [String] { mutex.withLock { eventLog } }
+}
