@@ -52,7 +52,9 @@ public class HKSample: HKObject, @unchecked Sendable {
 
   /// The engine's sample for this object, as an app saves it.
   func simulatedSample() throws(HKError) -> HealthSample {
-    throw HKError(.errorInvalidArgument, message: "\(sampleType.identifier) cannot be saved")
+    throw HKError(
+      .errorInvalidArgument,
+      message: "the simulator does not store \(sampleType.identifier) samples yet")
   }
 
   /// The app's object for an engine sample.

@@ -57,6 +57,7 @@ public final class HKSourceRevision: NSObject, NSCopying, @unchecked Sendable {
   }
 
   convenience init(_ revision: SourceRevision) {
+    // checked: parses text; a part that is not a number is 0
     let parts = (revision.operatingSystemVersion ?? "").split(separator: ".").map { Int($0) ?? 0 }
     let version = OperatingSystemVersion(
       majorVersion: parts.count > 0 ? parts[0] : 0, minorVersion: parts.count > 1 ? parts[1] : 0,

@@ -39,7 +39,7 @@ public final class HKQueryAnchor: NSObject, NSSecureCoding, NSCopying, @unchecke
 
   /// An anchor from a number an earlier anchor was built from.
   public init(fromValue value: Int) {
-    self.value = Int64(value)
+    self.value = Int64(truncatingIfNeeded: value)
   }
 
   init(_ anchor: QueryAnchor) {

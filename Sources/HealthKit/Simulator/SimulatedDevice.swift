@@ -20,6 +20,14 @@ public final class SimulatedDevice: @unchecked Sendable {
   private let followsWallClock: Bool
   private var activity: UInt64 = 0
   private var eventLog: [String] = []
+  private var userCharacteristics = UserCharacteristics()
+
+  /// What the user entered about themselves.
+  var characteristics: UserCharacteristics { mutex.withLock { userCharacteristics } }
+
+  func updateCharacteristics(_ change: (inout UserCharacteristics) -> Void) {
+    mutex.withLock { change(&userCharacteristics) }
+  }
 
   /// Whether observer deliveries run by themselves after each save or delete, as on a
   /// phone. On by default on the shared device; a test device delivers when the test
