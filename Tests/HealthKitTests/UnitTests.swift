@@ -156,7 +156,7 @@ let namedUnits: [(HKUnit, String)] = [
     #expect(unknown.column == 7)
     #expect(unknown.message.contains("unknown unit 'xyz'"))
     let open = try #require(failure(of: "((kg"))
-    #expect(open.description.contains("the '(' at column 1 is not closed; add ')'"))
+    #expect(open.description.contains("the '(' at column 2 is not closed; add ')'"))
     let mass = try #require(failure(of: "mol<-1>"))
     #expect(mass.column == 5)
     #expect(mass.message.contains("positive number"))
