@@ -66,8 +66,9 @@ func value(_ amount: Double, _ from: String, in to: String) -> Double {
     // Inside a compound a temperature is a difference: only the scale applies.
     #expect(isClose(value(1, "degC/min", in: "degF/min"), 1.8))
     #expect(HKUnit.degreeCelsius().conversionFactor(to: .degreeFahrenheit()) == nil)
-    #expect(HKUnit.degreeCelsius().convert(37, to: .degreeFahrenheit()).map { isClose($0, 98.6) }
-      == true)
+    #expect(
+      HKUnit.degreeCelsius().convert(37, to: .degreeFahrenheit()).map { isClose($0, 98.6) }
+        == true)
   }
 
   @Test func bloodGlucoseUsesHealthKitsMolarMassExactly() {
@@ -100,7 +101,8 @@ func value(_ amount: Double, _ from: String, in to: String) -> Double {
     let rate = HKQuantity(unit: HKUnit(from: "count/min"), doubleValue: 60)
     #expect(rate.is(compatibleWith: HKUnit(from: "count/s")))
     #expect(!rate.is(compatibleWith: .hertz()))
-    #expect(HKQuantity(unit: .joule(), doubleValue: 1).is(compatibleWith: HKUnit(from: "kg*m^2/s^2")))
+    #expect(
+      HKQuantity(unit: .joule(), doubleValue: 1).is(compatibleWith: HKUnit(from: "kg*m^2/s^2")))
     #expect(HKQuantity(unit: .watt(), doubleValue: 1).is(compatibleWith: HKUnit(from: "kcal/hr")))
     #expect(!HKQuantity(unit: .degreeAngle(), doubleValue: 1).is(compatibleWith: .count()))
     #expect(HKUnit.gramUnit(with: .kilo).conversionFactor(to: .count()) == nil)
@@ -127,8 +129,9 @@ func value(_ amount: Double, _ from: String, in to: String) -> Double {
 
   @Test func descriptionPrintsLikeHealthKit() {
     #expect(HKQuantity(unit: .gramUnit(with: .kilo), doubleValue: 70).description == "70 kg")
-    #expect(HKQuantity(unit: HKUnit(from: "count/min"), doubleValue: 120).description
-      == "120 count/min")
+    #expect(
+      HKQuantity(unit: HKUnit(from: "count/min"), doubleValue: 120).description
+        == "120 count/min")
     #expect(HKQuantity(unit: .pound(), doubleValue: 154.5).description == "154.5 lb")
     #expect(HKQuantity(unit: .percent(), doubleValue: 0.45).description == "45 %")
     #expect(HKQuantity(unit: .meter(), doubleValue: 1.0 / 3).description == "0.333333 m")
@@ -146,7 +149,8 @@ func value(_ amount: Double, _ from: String, in to: String) -> Double {
       archiver.encode(quantity, forKey: NSKeyedArchiveRootObjectKey)
       archiver.finishEncoding()
       let decoded = try #require(
-        try NSKeyedUnarchiver.unarchivedObject(ofClass: HKQuantity.self, from: archiver.encodedData))
+        try NSKeyedUnarchiver.unarchivedObject(ofClass: HKQuantity.self, from: archiver.encodedData)
+      )
       #expect(decoded.unit == quantity.unit)
       #expect(decoded.value == quantity.value)
       #expect(decoded.description == quantity.description)

@@ -6,8 +6,11 @@ import Testing
 /// Every named constructor, with the unit string HealthKit gives it.
 let namedUnits: [(HKUnit, String)] = [
   (.gramUnit(with: .kilo), "kg"), (.gram(), "g"), (.ounce(), "oz"), (.pound(), "lb"),
-  (.stone(), "st"), (.moleUnit(with: .milli, molarMass: HKUnitMolarMassBloodGlucose),
-  "mmol<180.15588000005408>"), (.moleUnit(withMolarMass: 58.44), "mol<58.44>"),
+  (.stone(), "st"),
+  (
+    .moleUnit(with: .milli, molarMass: HKUnitMolarMassBloodGlucose),
+    "mmol<180.15588000005408>"
+  ), (.moleUnit(withMolarMass: 58.44), "mol<58.44>"),
   (.meterUnit(with: .centi), "cm"), (.meter(), "m"), (.inch(), "in"), (.foot(), "ft"),
   (.yard(), "yd"), (.mile(), "mi"), (.literUnit(with: .deci), "dL"), (.liter(), "L"),
   (.fluidOunceUS(), "fl_oz_us"), (.fluidOunceImperial(), "fl_oz_imp"), (.pintUS(), "pt_us"),
@@ -160,12 +163,16 @@ let namedUnits: [(HKUnit, String)] = [
     let mass = try #require(failure(of: "mol<-1>"))
     #expect(mass.column == 5)
     #expect(mass.message.contains("positive number"))
+    let unmatched = try #require(failure(of: "kg)"))
+    #expect(unmatched.column == 3)
+    #expect(unmatched.message.contains("no matching '('"))
     let empty = try #require(failure(of: ""))
     #expect(empty.message.contains("empty"))
   }
 
   @Test func deepNestingIsRejectedNotOverflowingTheStack() {
-    let deep = String(repeating: "(", count: 100_000) + "kg" + String(repeating: ")", count: 100_000)
+    let deep =
+      String(repeating: "(", count: 100_000) + "kg" + String(repeating: ")", count: 100_000)
     #expect(HKUnit.parse(deep) == nil)
     let allowed = String(repeating: "(", count: 32) + "kg" + String(repeating: ")", count: 32)
     #expect(HKUnit.parse(allowed) == .gramUnit(with: .kilo))

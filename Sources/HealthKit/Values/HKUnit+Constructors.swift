@@ -123,7 +123,9 @@ extension HKUnit {
   /// Large (food) calories (`Cal`), 4184 J.
   public class func largeCalorie() -> Self { Self(factors: make(.largeCalorie)) }
   /// Small calories (`cal`).
-  @available(*, deprecated, message: "Use smallCalorie or largeCalorie, depending on which you mean")
+  @available(
+    *, deprecated, message: "Use smallCalorie or largeCalorie, depending on which you mean"
+  )
   public class func calorie() -> Self { Self(factors: make(.smallCalorie)) }
 
   // MARK: Temperature

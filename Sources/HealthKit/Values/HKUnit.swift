@@ -21,7 +21,9 @@ public class HKUnit: NSObject, NSCopying, NSSecureCoding, @unchecked Sendable {
     let merged = HKUnit.canonical(factors)
     self.factors = merged
     var dimension = UnitDimension.none
-    for term in merged { dimension = dimension.adding(term.factor.root.dimension, times: term.exponent) }
+    for term in merged {
+      dimension = dimension.adding(term.factor.root.dimension, times: term.exponent)
+    }
     self.dimension = dimension
     self.canonicalString = HKUnit.format(merged)
     super.init()
@@ -163,6 +165,7 @@ public class HKUnit: NSObject, NSCopying, NSSecureCoding, @unchecked Sendable {
   }
 }
 
+// swift-format-ignore: AlwaysUseLowerCamelCase
 /// HealthKit's molar mass of glucose in grams per mole, for blood glucose in
 /// `mmol<180.15588000005408>/L`.
 public let HKUnitMolarMassBloodGlucose: Double = 180.155_880_000_054_08

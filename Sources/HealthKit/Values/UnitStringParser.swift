@@ -31,22 +31,23 @@ enum UnitStringParser {
   static func parse(_ string: String) -> Result<[PoweredFactor], UnitStringError> {
     if string == "()" { return .success([]) }
     var reader = Reader(string: string)
-    do {
+    do throws(UnitStringError) {
       guard !reader.atEnd else {
         throw reader.error("the unit string is empty; write a unit such as 'kg' or 'count/min'")
       }
       let factors = try reader.quotient(depth: 0)
       guard reader.atEnd else {
-        throw reader.error(
-          reader.peek == "/"
-            ? "only one '/' is allowed; write 'a/b·c' or 'a/(b·c)' for a over b times c"
-            : "unexpected '\(reader.peekText)'; join units with '*' or '/'")
+        let message =
+          switch reader.peek {
+          case "/": "only one '/' is allowed; write 'a/b·c' or 'a/(b·c)' for a over b times c"
+          case ")": "this ')' has no matching '('; remove it"
+          default: "unexpected '\(reader.peekText)'; join units with '*' or '/'"
+          }
+        throw reader.error(message)
       }
       return .success(factors)
-    } catch let error as UnitStringError {
-      return .failure(error)
     } catch {
-      return .failure(UnitStringError(column: 1, message: "\(error)", string: string))
+      return .failure(error)
     }
   }
 
