@@ -45,11 +45,14 @@ extension HealthStore {
   // MARK: The app's writes
 
   /// Saves samples as the app (HKHealthStore.save): permission checks, then `save(_:as:)`.
+  /// While the device is locked the save succeeds and is merged at unlock (see
+  /// `keepForUnlock`); the samples returned then already have their UUIDs.
   @discardableResult
   public func save(_ samples: [HealthSample]) throws(HealthError) -> [HealthSample] {
     defer { commitState() }
-    try checkAccess()
+    guard state.device.isHealthDataAvailable else { throw HealthError.unavailable }
     for type in Set(samples.flatMap(\.type.permissionTypes)).sorted() { try checkWrite(type) }
+    if state.device.isLocked { return try keepForUnlock(samples) }
     return try write(samples, revision: state.app)
   }
 
@@ -92,6 +95,7 @@ extension HealthStore {
   func checkAccess() throws(HealthError) {
     guard state.device.isHealthDataAvailable else { throw HealthError.unavailable }
     guard !state.device.isLocked else { throw HealthError.locked }
+    mergeSavesIfUnlocked()
   }
 
   func checkWrite(_ type: SampleType) throws(HealthError) {
@@ -112,6 +116,7 @@ extension HealthStore {
   func isKnown(_ uuid: UUID) -> Bool { locations[uuid] != nil || olderSynced?[uuid] != nil }
 
   func checkExisting(_ uuids: [UUID]) throws(HealthError) {
+    mergeSavesIfUnlocked()
     if !uuids.allSatisfy(isKnown) { loadHistory() }
     for uuid in uuids where !isKnown(uuid) {
       throw HealthError(
@@ -188,9 +193,12 @@ extension HealthStore {
   /// Validates the whole batch, then applies it: all or nothing (S6). A sample already
   /// saved (the same UUID and content) is left as it is, as a device does, and is not in
   /// the result; a correlation's objects are saved with it, before it.
-  func write(_ batch: [HealthSample], revision: SourceRevision) throws(HealthError)
-    -> [HealthSample]
-  {
+  /// `createdAt` is the creation date of the samples, now unless given.
+  func write(
+    _ batch: [HealthSample], revision: SourceRevision, createdAt: Date? = nil
+  ) throws(HealthError) -> [HealthSample] {
+    mergeSavesIfUnlocked()
+    let created = createdAt ?? now
     // A given UUID is checked against every sample ever saved; so is a sync identifier,
     // unless the older samples that have one are known.
     if batch.contains(where: {
@@ -245,7 +253,8 @@ extension HealthStore {
           if let uuid = member.uuid, isAlreadySaved(member), let live = self.sample(with: uuid) {
             return live
           }
-          let stored = member.saved(uuid: member.uuid ?? freshUUID(), revision: revision, at: now)
+          let stored = member.saved(
+            uuid: member.uuid ?? freshUUID(), revision: revision, at: created)
           insertSample(stored, position: state.counter + 1)
           touched.append(stored)
           changed.insert(stored.type)
@@ -253,13 +262,15 @@ extension HealthStore {
         }
       }
       let stored = sample.saved(
-        uuid: sample.uuid ?? freshUUID(), revision: revision, at: now, objects: objects)
+        uuid: sample.uuid ?? freshUUID(), revision: revision, at: created, objects: objects)
       insertSample(stored, position: state.counter + 1)
       saved.append(stored)
       touched.append(stored)
       changed.insert(sample.type)
     }
-    for type in changed.sorted() { noteChange(type) }
+    if !isMergingLockedSaves {
+      for type in changed.sorted() { noteChange(type) }
+    }
     noteCollectionChanges(touched)
     return saved
   }
@@ -268,6 +279,7 @@ extension HealthStore {
   /// were deleted. Deleting a correlation also deletes its objects (see `removalOrder`).
   @discardableResult
   func remove(_ uuids: [UUID]) -> Int {
+    mergeSavesIfUnlocked()
     if !uuids.allSatisfy(isKnown) { loadHistory() }
     var changed = Set<SampleType>()
     var touched: [HealthSample] = []
