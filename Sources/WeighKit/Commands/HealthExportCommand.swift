@@ -35,7 +35,9 @@ struct HealthExportCommand: Executable {
         ($0.startDate, $0.uuid!.uuidString) < ($1.startDate, $1.uuid!.uuidString)
       }
     }
-    let records = SampleType.allCases.filter { $0 != .workout }.flatMap(ordered)
+    // A correlation is no Record; its objects are exported as Records of their own.
+    let records = SampleType.allCases.filter { $0 != .workout && !$0.isCorrelation }
+      .flatMap(ordered)
     let workouts = ordered(.workout)
     let exportDate = HealthExportDate(instant: session.now, timeZone: zone)
     let body: (AppleHealthExportWriter) throws -> Void = { writer in

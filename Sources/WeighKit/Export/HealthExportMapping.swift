@@ -141,7 +141,12 @@ enum HealthExportMapping {
       case .stepCount: .steps
       case .activeEnergyBurned: .energy
       case .appleExerciseTime: .exerciseMinutes
-      case .workout: nil
+      case .height: .height
+      case .leanBodyMass: .mass
+      case .workout, .bodyMassIndex, .bodyFatPercentage, .basalEnergyBurned,
+        .distanceWalkingRunning, .heartRate, .bloodPressureSystolic, .bloodPressureDiastolic,
+        .bloodPressure:
+        nil
       }
     if let measure, !measure.contains(value) {
       throw ImportRejection(
@@ -303,6 +308,16 @@ enum HealthExportMapping {
     case .activeEnergyBurned: "energy"
     case .appleExerciseTime: "exercise"
     case .workout: "workout"
+    case .height: "height"
+    case .bodyMassIndex: "body mass index"
+    case .bodyFatPercentage: "body fat"
+    case .leanBodyMass: "lean body mass"
+    case .basalEnergyBurned: "basal energy"
+    case .distanceWalkingRunning: "walking and running distance"
+    case .heartRate: "heart rate"
+    case .bloodPressureSystolic: "systolic blood pressure"
+    case .bloodPressureDiastolic: "diastolic blood pressure"
+    case .bloodPressure: "blood pressure"
     }
   }
 
@@ -313,6 +328,14 @@ enum HealthExportMapping {
     case .stepCount: "count"
     case .activeEnergyBurned: "kcal, Cal or kJ"
     case .appleExerciseTime, .workout: "min, s or hr"
+    case .height, .distanceWalkingRunning: "m, cm, km, in, ft or mi"
+    case .bodyMassIndex: "count"
+    case .bodyFatPercentage: "%"
+    case .leanBodyMass: "kg, lb, g or st"
+    case .basalEnergyBurned: "kcal, Cal or kJ"
+    case .heartRate: "count/min"
+    case .bloodPressureSystolic, .bloodPressureDiastolic: "mmHg"
+    case .bloodPressure: "no unit (a correlation)"
     }
   }
 
