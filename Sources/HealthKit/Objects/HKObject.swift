@@ -60,6 +60,7 @@ public class HKSample: HKObject, @unchecked Sendable {
   /// The app's object for an engine sample.
   static func from(_ sample: HealthSample) -> HKSample {
     if sample.type == .workout { return HKWorkout(simulated: sample) }
+    if sample.type.isCorrelation { return HKCorrelation(simulated: sample) }
     return HKQuantitySample(simulated: sample)
   }
 
