@@ -32,9 +32,11 @@ public struct HKError: CustomNSError, Hashable, LocalizedError, Sendable {
   /// What went wrong and how to fix it.
   public let message: String
 
-  /// An error with a code, as apps build one in tests.
-  public init(_ code: Code) {
-    self.init(code, message: "HealthKit error \(code.rawValue)")
+  /// An error with a code, as apps build one in tests; a localized description in
+  /// `userInfo` becomes the message.
+  public init(_ code: Code, userInfo: [String: Any] = [:]) {
+    let message = userInfo[NSLocalizedDescriptionKey] as? String
+    self.init(code, message: message ?? "HealthKit error \(code.rawValue)")
   }
 
   init(_ code: Code, message: String) {
