@@ -176,6 +176,9 @@ extension HealthStore {
       throw HealthError(
         .errorInvalidArgument, "workout samples need workout details, and only they")
     }
+    if let problem = sample.workout?.problem {
+      throw HealthError(.errorInvalidArgument, problem)
+    }
     if sample.type.canonicalUnit.dimension == .fraction, sample.value > 1 {
       throw HealthError(
         .errorInvalidArgument,

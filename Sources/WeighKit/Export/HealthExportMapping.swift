@@ -24,9 +24,24 @@ enum HealthExportMapping {
       metadata: metadataEntries(sample.metadata, timeZone: timeZone))
   }
 
-  /// The `Workout` for a workout sample: duration in min, distance in km, energy in kcal.
+  /// The `Correlation` for a correlation sample (its records are written by the caller).
+  static func correlation(for sample: HealthSample, timeZone: TimeZone)
+    -> HealthExportCorrelation
+  {
+    HealthExportCorrelation(
+      type: sample.type.identifier, sourceName: sample.source?.name ?? "Health",
+      sourceVersion: sample.sourceRevision?.version, device: sample.device.map(deviceText),
+      creationDate: sample.creationDate.map { exportDate($0, timeZone) },
+      startDate: exportDate(sample.startDate, timeZone),
+      endDate: exportDate(sample.endDate, timeZone),
+      metadata: metadataEntries(sample.metadata, timeZone: timeZone))
+  }
+
+  /// The `Workout` for a workout sample: duration in min, distance in km, energy in kcal,
+  /// and its events, statistics and routes.
   static func workout(for sample: HealthSample, timeZone: TimeZone) -> HealthExportWorkout {
     let details = sample.workout
+    let parts = exportParts(of: details, timeZone: timeZone)
     return HealthExportWorkout(
       activityType: (details?.activityType ?? .other).exportName,
       duration: number(sample.value), durationUnit: "min",
@@ -39,7 +54,8 @@ enum HealthExportMapping {
       creationDate: sample.creationDate.map { exportDate($0, timeZone) },
       startDate: exportDate(sample.startDate, timeZone),
       endDate: exportDate(sample.endDate, timeZone),
-      metadata: metadataEntries(sample.metadata, timeZone: timeZone))
+      metadata: metadataEntries(sample.metadata, timeZone: timeZone), events: parts.events,
+      statistics: parts.statistics, routes: parts.routes)
   }
 
   /// Apple's description of a device.
@@ -230,7 +246,10 @@ enum HealthExportMapping {
     }
     let details = WorkoutDetails(
       activityType: activityType(workout.activityType), duration: seconds,
-      totalEnergyBurned: energy, totalDistance: distance)
+      totalEnergyBurned: energy, totalDistance: distance,
+      events: try events(of: workout, line: line),
+      statistics: try statistics(of: workout, line: line),
+      routes: try routes(of: workout, line: line, cache: cache))
     let start = Date(timeIntervalSince1970: TimeInterval(workout.startDate.instant))
     let sample = HealthSample(
       workout: details, start: start,

@@ -360,7 +360,8 @@ public enum HealthRecordCodec: StoreTableCodec {
     }
   }
 
-  /// Checks a workout's duration, energy and distance.
+  /// Checks a workout's duration, energy and distance, its events' durations and the dates
+  /// of its events, statistics and routes.
   private static func check(_ workout: WorkoutDetails, at offset: Int, _ reader: inout JSONReader)
     throws(JSONSyntaxError)
   {
@@ -374,8 +375,28 @@ public enum HealthRecordCodec: StoreTableCodec {
         member: "totalEnergyBurned", found: "\(energy)")
     } else if let distance = workout.totalDistance, !StoredValueRule.meters.contains(distance) {
       problem = StoredValueRule.meters.message(member: "totalDistance", found: "\(distance)")
+    } else if let event = workout.events.first(where: {
+      !StoredValueRule.durationSeconds.contains($0.duration)
+    }) {
+      problem = StoredValueRule.durationSeconds.message(
+        member: "events.duration", found: "\(event.duration)")
+    } else if let date = workoutDates(workout).first(where: {
+      !StoredValueRule.instant.contains($0.timeIntervalSince1970)
+    }) {
+      problem = StoredValueRule.instant.message(
+        member: "a date in events, statistics or routes",
+        found: "\(date.timeIntervalSinceReferenceDate)")
     }
     if let problem { throw reader.error("in \"workout\": \(problem)", at: offset) }
+  }
+
+  /// Every date inside a workout's events, statistics and routes.
+  private static func workoutDates(_ workout: WorkoutDetails) -> [Date] {
+    let routeDates = workout.routes.flatMap {
+      [$0.startDate, $0.endDate] + ($0.creationDate.map { [$0] } ?? [])
+    }
+    return workout.events.map(\.date)
+      + workout.statistics.flatMap { [$0.startDate, $0.endDate] } + routeDates
   }
 
   private static func nested<T: Decodable>(_ type: T.Type, _ reader: inout JSONReader)

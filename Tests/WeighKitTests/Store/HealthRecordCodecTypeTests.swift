@@ -72,4 +72,32 @@ import Testing
     #expect((try? read(row("heartRate", "61"))) != nil)
     #expect((try? read(row("bodyFatPercentage", "0.215"))) != nil)
   }
+  @Test func aWorkoutKeepsItsEventsStatisticsAndRoutes() throws {
+    let start = Date(timeIntervalSince1970: 1_767_254_400)
+    let details = WorkoutDetails(
+      activityType: .running, duration: 1800, totalEnergyBurned: 300,
+      events: [WorkoutEvent(type: .lap, date: start, duration: 90, metadata: ["N": .number(1)])],
+      statistics: [
+        WorkoutStatistic(
+          typeIdentifier: "HKQuantityTypeIdentifierRunningPower", startDate: start,
+          endDate: start.addingTimeInterval(1800), average: 262, unit: "W")
+      ],
+      routes: [
+        WorkoutRoute(
+          sourceRevision: revision, startDate: start, endDate: start.addingTimeInterval(1800),
+          filePath: "/workout-routes/route.gpx")
+      ])
+    let sample = HealthSample(
+      uuid: UUID(), type: .workout, startDate: start, endDate: start.addingTimeInterval(1800),
+      value: 30, sourceRevision: revision, device: nil, metadata: [:], creationDate: start,
+      workout: details)
+    let record = HealthRecord.sample(sample, position: 9)
+    #expect(try roundTrip(record) == record)
+  }
+
+  @Test func aWorkoutEventOutOfRangeIsAnErrorAtTheWorkout() {
+    let row =
+      #"{"pos":1,"kind":"sample","uuid":"3F2504E0-4F89-11D3-9A0C-0305E82C3301","type":"workout","start":0,"end":60,"value":1,"workout":{"activityType":"running","duration":60,"events":[{"type":3,"date":0,"duration":-5,"metadata":{}}]}}"#
+    #expect(throws: JSONSyntaxError.self) { try read(row) }
+  }
 }
