@@ -31,6 +31,8 @@ extension Store {
       if inspection.errors.isEmpty || stamps() == before { break }
     } while attempts < 3
     var findings = inspection.errors.map(StoreFinding.init)
+    // Opening needs the lock file as much as any other.
+    if let problem = StoreLock.problem(in: directory) { findings.append(StoreFinding(problem)) }
     if inspection.manifest == nil && inspection.errors.isEmpty {
       let manifestPath = StoreLocation.joinPath(directory, StoreManifest.fileName)
       if inspection.journalBytes != nil {
