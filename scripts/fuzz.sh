@@ -12,6 +12,8 @@
 #
 # Environment:
 #   WEIGH_FUZZ_RUNS=N   also stop after N executions (whichever of SECONDS and N comes first)
+#   WEIGH_FUZZ_EXECUTABLE=PATH  run this fuzz executable instead of building one (a copy
+#                       made earlier, so a long campaign is not rebuilt from changing sources)
 #   WEIGH_FUZZ_FORK=0   run in-process (one process, stops at the first crash) instead of in
 #                       fork mode, which restarts a worker every few seconds and collects
 #                       every distinct crash but runs fewer inputs a second
@@ -47,11 +49,15 @@ if [[ $(basename "$root" | tr '[:upper:]' '[:lower:]') == fuzz ]]; then
   exit 64
 fi
 
-build=${WEIGH_FUZZ_BUILD:-$root/.build-fuzz}
-echo "building the fuzz executable in $build" >&2
-(cd "$root/Fuzz" && swift build -c debug -Xswiftc -sanitize=fuzzer,address \
-  --scratch-path "$build" 2>&1 | grep -v "ld.gold: warning" | tail -3) >&2
-executable=$build/debug/weigh-fuzz
+if [[ -n ${WEIGH_FUZZ_EXECUTABLE:-} ]]; then
+  executable=$WEIGH_FUZZ_EXECUTABLE
+else
+  build=${WEIGH_FUZZ_BUILD:-$root/.build-fuzz}
+  echo "building the fuzz executable in $build" >&2
+  (cd "$root/Fuzz" && swift build -c debug -Xswiftc -sanitize=fuzzer,address \
+    --scratch-path "$build" 2>&1 | grep -v "ld.gold: warning" | tail -3) >&2
+  executable=$build/debug/weigh-fuzz
+fi
 
 findings=$root/Fuzz/findings/$target
 mkdir -p "$findings/corpus"
@@ -98,14 +104,15 @@ set -e
 elapsed=$((SECONDS - started))
 # The last progress line: "#RUNS: cov: … oom/timeout/crash: a/b/c time: Ts" in fork mode,
 # "#RUNS<tab>pulse  cov: N …" in-process; the final stats count the executions exactly.
-last=$(grep -E '^#[0-9]+:? ' "$log" | tail -1)
+last=$(grep -E '^#[0-9]+:?[[:space:]]' "$log" | tail -1) || true
 runs=$(sed -nE 's/^#([0-9]+).*/\1/p' <<<"$last")
 if [[ ${WEIGH_FUZZ_FORK:-1} == 0 ]]; then
-  runs=$(grep -oE 'stat::number_of_executed_units: [0-9]+' "$log" | awk '{print $2}') || true
+  stat=$(grep -oE 'stat::number_of_executed_units: [0-9]+' "$log" | awk '{print $2}') || true
+  [[ -n $stat ]] && runs=$stat
 fi
-cov=$(grep -oE 'cov: [0-9]+' <<<"$last" | awk '{print $2}')
+cov=$(grep -oE 'cov: [0-9]+' <<<"$last" | awk '{print $2}') || true
 rate=$([[ -n $runs && $elapsed -gt 0 ]] && echo $((runs / elapsed)) || echo "?")
-counts=$(grep -oE 'oom/timeout/crash: [0-9/]+' <<<"$last" | awk '{print $2}')
+counts=$(grep -oE 'oom/timeout/crash: [0-9/]+' <<<"$last" | awk '{print $2}') || true
 found=$(find "$findings" -maxdepth 1 \( -name 'crash-*' -o -name 'timeout-*' -o -name 'oom-*' \) | wc -l)
 echo "target $target: ${runs:-?} executions in ${elapsed}s (${rate} exec/s; cov ${cov:-?};" \
   "oom/timeout/crash ${counts:-?}); files in Fuzz/findings/$target: $found; log: $log"
