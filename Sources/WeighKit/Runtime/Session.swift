@@ -64,6 +64,8 @@ public final class Session {
   /// In the REPL, the number of the line just typed: its errors show only a caret.
   var interactiveLine: Int?
   var warnedAboutCompaction = false
+  /// While a `repeat` block runs: the steps it may still take (``RepeatWork``).
+  var repeatWork: RepeatWork?
   /// Set by `quit`.
   public internal(set) var quitRequested = false
   /// The worst failure so far, which decides the exit status.

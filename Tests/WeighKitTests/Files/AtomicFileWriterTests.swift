@@ -176,6 +176,18 @@ import Testing
     return result
   }
 
+  @Test func repeatStepsMultiplyNestedCountsAndSaturate() {
+    #expect(RepeatWork.steps(of: statements("log 70kg\nnow")) == 2)
+    // 2 passes of (1 + 3 passes of (1 + 1 command)) = 2 × 7.
+    #expect(RepeatWork.steps(of: statements("repeat 2 {\nrepeat 3 {\nnow\n}\n}")) == 14)
+    #expect(RepeatWork.steps(of: statements("repeat 0 {\nnow\n}")) == 0)
+    #expect(RepeatWork.steps(of: statements("repeat many {\nnow\n}")) == 0)
+    let deep =
+      String(repeating: "repeat 1000000 {\n", count: 5) + "now\n"
+      + String(repeating: "}\n", count: 5)
+    #expect(RepeatWork.steps(of: statements(deep)) == Int.max)
+  }
+
   func invalidMessage(_ statement: Statement?) -> String? {
     if case .invalid(_, let error)? = statement { return error.message }
     return nil
