@@ -245,7 +245,7 @@ public final class Session {
       throw Self.diagnostic(for: failure)
     }
     let pending = healthLink?.takePending(encodingState: options.store != .memory)
-    let changes = (pending?.changes ?? []) + changes
+    let changes = pending.map { $0.changes + changes } ?? changes
     do throws(StoreError) { try store.commit(changes) } catch {
       // Health's pending changes were taken: its state in memory is ahead of the store now.
       dropHealth()
