@@ -5,7 +5,7 @@ import Testing
   import Glibc
 #endif
 
-/// The store's promises (PRODUCT.md "The store"), checked on the built binary: a kill -9 at
+/// The store's promises (docs/store.md), checked on the built binary: a kill -9 at
 /// any moment loses no acknowledged change, two processes on one store lose nothing, and a
 /// store that cannot be read is never written to.
 ///

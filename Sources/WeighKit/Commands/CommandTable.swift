@@ -1,10 +1,13 @@
 /// A parsed command, ready to apply to a session.
 public protocol Executable {
   /// Applies the command completely, or throws and changes nothing.
-  func execute(in session: Session) throws(Diagnostic)
+  ///
+  /// - Throws: a ``Diagnostic``, or ``IncludeStop`` when an included script stopped after
+  ///   reporting its own failure.
+  func execute(in session: Session) throws
 }
 
-/// The families `help` groups commands under, in LANGUAGE.md's order.
+/// The families `help` groups commands under, in the order it lists them.
 public enum CommandGroup: String, CaseIterable, Sendable {
   case settings = "settings and profile"
   case log = "the app's weight log"
@@ -33,8 +36,6 @@ public struct CommandSpec: Sendable {
   public var example: String
   /// Keywords completion offers as the command's next words.
   public var keywords: [String] = []
-  /// Whether the command is available yet.
-  public var implemented = true
   /// Reads the tokens after the command word.
   public var parse: @Sendable (inout ArgumentCursor) throws(Diagnostic) -> any Executable
 }
@@ -44,7 +45,7 @@ public enum CommandTable {
   /// The commands in the order `help` lists them.
   public static let all: [CommandSpec] =
     settingsCommands + logCommands + analysisCommands + healthCommands + syncCommands
-    + deviceCommands + otherHealthCommands + plannedCommands + fileCommands + clockCommands
+    + deviceCommands + otherHealthCommands + fileCommands + clockCommands
     + scriptingCommands
 
   private static let byName: [String: CommandSpec] = {
@@ -84,22 +85,6 @@ public enum CommandTable {
       throw cursor.error(message, at: first)
     }
     _ = cursor.next()
-    if !spec.implemented {
-      throw cursor.error("not implemented yet: \(spec.name)", at: first)
-    }
     return try spec.parse(&cursor)
-  }
-
-  /// A command that is part of the language but arrives with a later part of weigh.
-  static func planned(
-    _ name: String, _ group: CommandGroup, _ usage: [String], _ summary: String,
-    _ example: String, keywords: [String] = []
-  ) -> CommandSpec {
-    CommandSpec(
-      name: name, group: group, usage: usage, summary: summary, example: example,
-      keywords: keywords, implemented: false,
-      parse: { cursor throws(Diagnostic) in
-        throw cursor.error("not implemented yet: \(name)", at: cursor.tokens.first)
-      })
   }
 }

@@ -45,8 +45,8 @@ enum ImportDataType: String, CaseIterable {
 struct ImportCommand: Executable {
   var path: String
   var pathSpan: SourceSpan
-  /// The family after `as`: `apple-health`, `csv` or `json`.
-  var family: String?
+  /// The family after `as`.
+  var family: ImportFamily?
   var familySpan: SourceSpan?
   /// The unit for files that do not name theirs (openScale 3.x, Fitbit).
   var unit: MassUnit?
@@ -54,8 +54,6 @@ struct ImportCommand: Executable {
   var types: [(type: ImportDataType, span: SourceSpan)] = []
   /// From `types` to the last type named.
   var typesSpan: SourceSpan?
-
-  static let families = ["apple-health", "csv", "json"]
 
   static func parse(_ cursor: inout ArgumentCursor) throws(Diagnostic) -> ImportCommand {
     let fileToken = cursor.peek()
@@ -68,7 +66,7 @@ struct ImportCommand: Executable {
       if token.isWord("as"), command.family == nil {
         _ = cursor.next()
         let valueToken = cursor.peek()
-        command.family = try cursor.expect(oneOf: families, what: "a format after as")
+        command.family = try cursor.expect(ImportFamily.self, what: "a format after as")
         command.familySpan = cursor.span(valueToken)
       } else if token.isWord("unit"), command.unit == nil {
         _ = cursor.next()
@@ -138,7 +136,7 @@ struct ImportCommand: Executable {
         "\(path) is \(format.displayName), which names its units; leave out unit \(unit.rawValue)",
         at: unitSpan)
     }
-    if let typesSpan, format.family != "apple-health" {
+    if let typesSpan, format.family != .appleHealth {
       throw Diagnostic(
         "types applies only to Apple Health exports; \(path) is \(format.displayName), which holds weights only; leave out types",
         at: typesSpan)
@@ -221,10 +219,10 @@ struct ImportCommand: Executable {
     guard let format = detected else {
       let expected: String
       switch family {
-      case "apple-health": expected = "an Apple Health export.zip or export.xml"
-      case "csv": expected = "a Withings weight.csv, an openScale CSV or weigh's own CSV"
-      case "json": expected = "a Fitbit weight JSON or weigh's own JSON"
-      default:
+      case .appleHealth: expected = "an Apple Health export.zip or export.xml"
+      case .csv: expected = "a Withings weight.csv, an openScale CSV or weigh's own CSV"
+      case .json: expected = "a Fitbit weight JSON or weigh's own JSON"
+      case nil:
         expected =
           "an Apple Health export, Withings weight.csv, openScale CSV, Fitbit weight JSON or weigh's own CSV or JSON"
       }
@@ -233,7 +231,7 @@ struct ImportCommand: Executable {
     }
     if let family, let familySpan, family != format.family {
       throw Diagnostic(
-        "\(path) is \(format.family) (\(format.displayName)), not \(family); write as \(format.family) or leave out as",
+        "\(path) is \(format.family.rawValue) (\(format.displayName)), not \(family.rawValue); write as \(format.family.rawValue) or leave out as",
         at: familySpan)
     }
     return format

@@ -329,7 +329,7 @@ struct DayCommand: Executable {
   }
 }
 
-/// Refuses instants more than a minute after the clock (LANGUAGE.md §2).
+/// Refuses instants more than a minute after the clock (docs/language.md, "Files").
 enum FutureRule {
   static func check(_ instant: Int64, at span: SourceSpan, in session: Session) throws(Diagnostic) {
     guard instant > session.now + 60 else { return }

@@ -281,8 +281,7 @@ extension Session {
 
   /// The readings the `glucose.*` facts are computed over.
   ///
-  /// The readings of the most recent `glucose` command; all readings before one is run
-  /// (LANGUAGE.md §5).
+  /// The readings of the most recent `glucose` command; all readings before one is run.
   func glucoseFactSummary() throws(Diagnostic) -> GlucoseSummary {
     if let lastGlucose { return lastGlucose }
     return GlucoseSummary(milligramsPerDeciliter: try glucoseReadings(in: .all).map(\.value))

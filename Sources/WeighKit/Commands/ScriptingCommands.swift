@@ -102,9 +102,12 @@ struct TryCommand: Executable {
   var span: SourceSpan
 
   func execute(in session: Session) throws(Diagnostic) {
-    do throws(Diagnostic) {
+    do {
       try session.perform(inner.get())
+    } catch is IncludeStop {
+      // The included script reported its failure; `try` goes on after it.
     } catch {
+      let error = Diagnostic(error)
       let word = SourceSpan(
         file: span.file, line: span.line, text: span.text, start: span.start, end: span.end)
       session.report(error.located(at: word))
@@ -119,7 +122,7 @@ struct IncludeCommand: Executable {
   var path: String
   var span: SourceSpan
 
-  func execute(in session: Session) throws(Diagnostic) {
+  func execute(in session: Session) throws {
     guard session.sourceStack.count < Self.nestingLimit else {
       throw Diagnostic(
         "includes nest deeper than \(Self.nestingLimit); check for a script that includes itself",
@@ -140,7 +143,9 @@ struct IncludeCommand: Executable {
     let text: String
     do throws(Diagnostic) {
       text = try ScriptFile.read(fullPath, shownAs: shown)
-    } catch where error.span == nil {
+    } catch {
+      // A compiler crash (Swift 6.3.1) forbids `catch where` here, in a throwing function.
+      guard error.span == nil else { throw error }
       let hint =
         error.message.hasSuffix("no such file")
         ? "; check the path (it is relative to the including script)" : ""
@@ -149,15 +154,14 @@ struct IncludeCommand: Executable {
     if !session.run(
       script: text, display: shown, directory: (fullPath as NSString).deletingLastPathComponent)
     {
-      throw IncludeStop.diagnostic
+      throw IncludeStop()
     }
   }
 }
 
-/// Marks a failure inside an included script that was already reported.
-enum IncludeStop {
-  static let diagnostic = Diagnostic("\u{0}included script stopped")
-}
+/// An included script stopped (a failure it already reported, or `quit`): the including
+/// script stops too, without a second report.
+struct IncludeStop: Error {}
 
 /// `help [<command>]`
 struct HelpCommand: Executable {
@@ -166,7 +170,7 @@ struct HelpCommand: Executable {
   func execute(in session: Session) throws(Diagnostic) {
     if let spec {
       for line in spec.usage { session.print(line) }
-      session.print("  \(spec.summary)\(spec.implemented ? "" : " (not implemented yet)")")
+      session.print("  \(spec.summary)")
       session.print("  example: \(spec.example)")
       return
     }
@@ -176,8 +180,7 @@ struct HelpCommand: Executable {
       session.print("\(group.rawValue):")
       for spec in specs {
         for line in spec.usage { session.print("  \(line)") }
-        session.print(
-          "      e.g. \(spec.example)\(spec.implemented ? "" : "  (not implemented yet)")")
+        session.print("      e.g. \(spec.example)")
       }
     }
     session.print("type help <command> for what a command does")

@@ -70,6 +70,12 @@ public struct Diagnostic: Error, Equatable, Sendable {
     self.kind = kind
   }
 
+  /// `error` as a diagnostic: itself when it is one (every command throws diagnostics); any
+  /// other error by its description.
+  public init(_ error: any Error) {
+    self = error as? Diagnostic ?? Diagnostic(String(describing: error))
+  }
+
   /// The same diagnostic pointing at `span` when it has no position yet.
   public func located(at span: SourceSpan) -> Diagnostic {
     var copy = self

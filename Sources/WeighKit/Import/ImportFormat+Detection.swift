@@ -2,11 +2,11 @@ import Foundation
 
 extension ImportFormat {
   /// The word a user writes after `as` for this format (`apple-health`, `csv`, `json`).
-  public var family: String {
+  public var family: ImportFamily {
     switch self {
-    case .appleHealthZip, .appleHealthXML: "apple-health"
-    case .withingsCSV, .openScaleCSV, .weighCSV: "csv"
-    case .fitbitJSON, .weighJSON: "json"
+    case .appleHealthZip, .appleHealthXML: .appleHealth
+    case .withingsCSV, .openScaleCSV, .weighCSV: .csv
+    case .fitbitJSON, .weighJSON: .json
     }
   }
 

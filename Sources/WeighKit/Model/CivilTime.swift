@@ -121,18 +121,6 @@ public struct ZonedClock: Sendable {
     let second = local(instant).secondOfDay
     return "\(pad(second / 3600, 2)):\(pad(second / 60 % 60, 2))"
   }
-
-  /// `2026-01-03T07:30:00+01:00`, or `Z` for UTC.
-  public func isoText(_ instant: Int64) -> String {
-    let offset = offset(at: instant)
-    let (date, second) = local(instant)
-    let time = "\(pad(second / 3600, 2)):\(pad(second / 60 % 60, 2)):\(pad(second % 60, 2))"
-    if offset == 0 { return "\(date.description)T\(time)Z" }
-    let sign = offset < 0 ? "-" : "+"
-    let magnitude = abs(offset)
-    return
-      "\(date.description)T\(time)\(sign)\(pad(magnitude / 3600, 2)):\(pad(magnitude / 60 % 60, 2))"
-  }
 }
 
 func pad(_ value: Int, _ width: Int) -> String {

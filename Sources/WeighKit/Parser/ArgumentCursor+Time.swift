@@ -82,14 +82,6 @@ extension ArgumentCursor {
     return parsed.date
   }
 
-  /// Whether the next token starts an instant.
-  public func startsInstant() -> Bool {
-    guard let token = peek(), token.kind == .word else { return false }
-    let word = token.text.lowercased()
-    return ["now", "today", "yesterday"].contains(word) || looksLikeTime(token.text)
-      || (token.text.utf8.count >= 10 && Array(token.text.utf8)[4] == UInt8(ascii: "-"))
-  }
-
   private func looksLikeTime(_ text: String) -> Bool {
     let bytes = Array(text.utf8)
     return bytes.count >= 5 && bytes[2] == UInt8(ascii: ":") && isDigit(bytes[0])

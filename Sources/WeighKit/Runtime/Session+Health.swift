@@ -255,7 +255,7 @@ extension Session {
 
   // MARK: The app's sync
 
-  /// The anchored import from Health (HEALTHKIT.md "The app's sync"); one transaction.
+  /// The anchored import from Health (docs/language.md, "Commands"); one transaction.
   func runSync(fromScratch: Bool) throws(Diagnostic) -> String {
     var health = try recentHealth()
     let from = fromScratch ? 0 : app.anchor ?? 0
@@ -315,7 +315,7 @@ extension Session {
       case .deleted: return true
       case .added(let sample, let position):
         return sample.source?.bundleIdentifier != ownBundle
-          && (app.dedup == "fuzzy" || position.rawValue <= linkedThrough)
+          && (app.dedup == .fuzzy || position.rawValue <= linkedThrough)
       }
     }
     let original = readsLog ? try entries() : []
@@ -346,7 +346,7 @@ extension Session {
           skipped += 1
           continue
         }
-        if app.dedup == "fuzzy",
+        if app.dedup == .fuzzy,
           let match = (original.map(\.id) + overlay.keys).compactMap(entry).filter({
             $0.healthUUID == nil && abs($0.instant - instant) <= 60
               && abs($0.kilograms - sample.value) <= tolerance + 1e-9

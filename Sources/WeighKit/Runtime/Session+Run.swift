@@ -127,11 +127,13 @@ extension Session {
     defer { flushAfterCommand() }
     defer { lastOutput = trimmedOutput() }
     defer { settleHealth() }
-    do throws(Diagnostic) {
+    do {
       let command = try CommandTable.parse(tokens, context: context)
       try perform(command)
+    } catch is IncludeStop {
+      return false
     } catch {
-      if error == IncludeStop.diagnostic { return false }
+      let error = Diagnostic(error)
       // Errors from deeper down (the store, Health) point at the command word.
       let word = SourceSpan(
         file: line.file, line: line.number, text: line.text, start: tokens[0].start,

@@ -78,9 +78,11 @@ extension Session {
   /// Store changes are committed by the command itself, at its end; what it changed in
   /// Health and did not commit is dropped on failure, with Health read again from the
   /// store when next needed.
-  func perform(_ command: any Executable) throws(Diagnostic) {
+  ///
+  /// - Throws: what `command` throws: a ``Diagnostic``, or ``IncludeStop``.
+  func perform(_ command: any Executable) throws {
     let observer = observerQuery
-    do throws(Diagnostic) {
+    do {
       try command.execute(in: self)
     } catch {
       // The command may have stopped the app's observer query (`observe`, `app launch`);
