@@ -282,7 +282,7 @@ struct Check: ParsableCommand {
     if repair {
       let report = StoreCheck.repair(store.location())
       print(report.text, terminator: "")
-      if report.status != 0 { throw ExitCode(report.status) }
+      if report.status != .success { throw ExitCode(report.status) }
       return
     }
     let report = StoreCheck.run(store.location())

@@ -229,10 +229,10 @@ public final class Session {
     switch error.kind {
     case .corrupt, .newerFormat:
       // Most store messages already name the fix; say only what they leave out.
-      let text = "\(error)"
+      let text = error.message
       let unchanged = text.contains("nothing was changed") ? "" : "; nothing was changed"
       let report = text.contains("weigh check") ? "" : ". Run weigh check for a full report"
-      return Diagnostic("cannot read the store: \(text)\(unchanged)\(report)", kind: .unreadableStore)
+      return error.diagnostic(message: "cannot read the store: \(text)\(unchanged)\(report)")
     case .locked, .io, .invalidChange:
       return Diagnostic("\(error)")
     }
