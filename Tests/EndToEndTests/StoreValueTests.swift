@@ -156,7 +156,7 @@ import Testing
       let run = try WeighProcess.run(Self.baseArguments(store) + ["-e", command])
       #expect(run.status == 65, "\(command): \(run.standardError)")
       #expect(
-        run.standardError.contains("cannot read the store: " + location + damage.message),
+        run.standardError.contains(location + "error: cannot read the store: " + damage.message),
         "\(command): \(run.standardError)")
       #expect(run.standardOutput.isEmpty, "\(command)")
     }

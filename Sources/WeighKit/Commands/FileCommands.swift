@@ -159,9 +159,18 @@ struct ImportCommand: Executable {
         healthPlan = samples
       }
     } catch let error as ImportError {
+      var notes: [Diagnostic.Note] = []
+      if let line = error.line {
+        let location = SourceLocation(file: path, line: line, column: error.column)
+        // A line of a zipped export is not a line of the file named.
+        notes.append(
+          format == .appleHealthZip
+            ? .init("the problem is here, in the export.xml it holds", at: location)
+            : .init("the problem is here", in: location, readingFrom: url.path))
+      }
       throw Diagnostic(
-        "cannot import \(path): \(InputFile.shown(error.description, path: url.path, as: path)); nothing was imported",
-        at: pathSpan)
+        "cannot import \(path): \(InputFile.shown(error.message, path: url.path, as: path)); nothing was imported",
+        at: pathSpan, notes: notes)
     } catch {
       throw Diagnostic(
         "cannot read \(path): \(FileProblem.describe(error)); nothing was imported", at: pathSpan,

@@ -61,10 +61,19 @@ public struct Diagnostic: Error, Equatable, Sendable {
   public struct Note: Equatable, Sendable {
     public var message: String
     public var location: SourceLocation?
+    /// The line of `location`'s file shown under the note, with a caret.
+    public var span: SourceSpan?
 
     public init(_ message: String, at location: SourceLocation? = nil) {
       self.message = message
       self.location = location
+    }
+
+    /// A note about a position in a file, with the line and a caret when it can be read
+    /// from `path`.
+    public init(_ message: String, in location: SourceLocation, readingFrom path: String) {
+      self.init(message, at: location)
+      span = FileLineReader.span(at: location, readingFrom: path)
     }
   }
 

@@ -24,12 +24,12 @@ public struct DiagnosticRenderer: Sendable {
     render(main: diagnostic) + diagnostic.notes.map(render).joined()
   }
 
-  /// `file:line:column: note: message`, or `note: message` without a position.
+  /// `file:line:column: note: message` (then the line and a caret when known), or
+  /// `note: message` without a position.
   private func render(_ note: Diagnostic.Note) -> String {
-    let label = paint(Severity.note.rawValue + ":", .note)
-    let message = TerminalText.escaped(note.message)
-    guard let location = note.location else { return "\(label) \(message)\n" }
-    return "\(TerminalText.escaped(location.description)): \(label) \(message)\n"
+    var shown = Diagnostic(note.message, at: note.span, severity: .note)
+    shown.location = note.location
+    return render(main: shown)
   }
 
   private func render(main diagnostic: Diagnostic) -> String {

@@ -152,11 +152,11 @@ public final class Session {
   func loadLiveHealth() {
     guard healthLink == nil else { return }
     let simulations = store.documents["health"]?["simulations"]
-    if case .array(let running)? = simulations, !running.isEmpty {
-      _ = try? recentHealth()
-    } else if app.observing != nil {
-      _ = try? recentHealth()
-    } else {
+    let running = if case .array(let list)? = simulations { !list.isEmpty } else { false }
+    guard running || app.observing != nil else { return }
+    // A Health that cannot be read is said now, once: nothing can catch up without it.
+    do throws(Diagnostic) { _ = try recentHealth() } catch {
+      fail(error)
       return
     }
     // What catching up wrote is committed now, not with the next command: a command that
@@ -244,7 +244,12 @@ public final class Session {
       // Health answered without the records it could not read: keep the store as it is.
       throw Self.diagnostic(for: failure)
     }
-    let pending = healthLink?.takePending(encodingState: options.store != .memory)
+    let pending: (changes: [StoreChange], state: HealthSmallState?)?
+    do throws(StoreError) {
+      pending = try healthLink?.takePending(encodingState: options.store != .memory)
+    } catch {
+      throw Diagnostic("could not write the store, so nothing changed: \(error)")
+    }
     let changes = pending.map { $0.changes + changes } ?? changes
     do throws(StoreError) { try store.commit(changes) } catch {
       // Health's pending changes were taken: its state in memory is ahead of the store now.
