@@ -257,7 +257,7 @@ struct Test: ParsableCommand {
     }
     if !updated.isEmpty {
       print(
-        "updated \(updated.count) expected output\(updated.count == 1 ? "" : "s"); not counted as passing"
+        "updated \(English.counted(updated.count, "expected output")); not counted as passing"
       )
     }
     print("\(passed) passed, \(failed) failed")

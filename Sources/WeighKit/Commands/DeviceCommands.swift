@@ -163,7 +163,7 @@ struct SimulateCommand: Executable {
     case "stop":
       if stopName?.lowercased() == "all" {
         let count = health.stopAllSimulations()
-        session.print("stopped \(count) \(count == 1 ? "simulation" : "simulations")")
+        session.print("stopped \(English.counted(count, "simulation"))")
       } else if health.stopSimulation(named: stopName!) {
         session.print("stopped \(stopName!)")
       } else {

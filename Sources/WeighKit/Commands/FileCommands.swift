@@ -191,7 +191,7 @@ struct ImportCommand: Executable {
       healthPlan = samples
     }
     if !plan.entries.isEmpty {
-      let count = plan.entries.count == 1 ? "1 entry" : "\(plan.entries.count) entries"
+      let count = English.counted(plan.entries.count, "entry", "entries")
       var changes = plan.entries.map(StoreChange.putEntry)
       if plan.entries.contains(where: { $0.healthUUID != nil }) {
         // Links from a file may name any sample, past or future: sync looks them all up.
@@ -420,7 +420,7 @@ struct ExportCommand: Executable {
     // On stdout the file is the output; a report line would spoil it.
     guard path != "-" else { return }
     session.print(
-      "exported \(entries.count == 1 ? "1 entry" : "\(entries.count) entries") to \(path)\(outcome.note)"
+      "exported \(English.counted(entries.count, "entry", "entries")) to \(path)\(outcome.note)"
     )
   }
 }

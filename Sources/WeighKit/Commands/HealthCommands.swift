@@ -323,6 +323,6 @@ struct HealthPurgeCommand: Executable {
   func execute(in session: Session) throws(Diagnostic) {
     let count = try session.health().purgeDeletedObjects(
       olderThan: age.map { TimeInterval($0.seconds) })
-    session.print("purged \(count) deleted-object \(count == 1 ? "record" : "records")")
+    session.print("purged \(English.counted(count, "deleted-object record"))")
   }
 }

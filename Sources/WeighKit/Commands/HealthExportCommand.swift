@@ -83,13 +83,9 @@ struct HealthExportCommand: Executable {
     // On stdout the XML is the output; a report line would spoil it.
     guard path != "-" else { return }
     let correlated =
-      correlations.isEmpty ? "" : ", \(Self.count(correlations.count, "correlation"))"
+      correlations.isEmpty ? "" : ", \(English.counted(correlations.count, "correlation"))"
     session.print(
-      "exported \(Self.count(records.count, "record"))\(correlated) and \(Self.count(workouts.count, "workout")) to \(path)\(outcome.note)"
+      "exported \(English.counted(records.count, "record"))\(correlated) and \(English.counted(workouts.count, "workout")) to \(path)\(outcome.note)"
     )
-  }
-
-  static func count(_ number: Int, _ noun: String) -> String {
-    number == 1 ? "1 \(noun)" : "\(number) \(noun)s"
   }
 }

@@ -315,7 +315,7 @@ struct DayCommand: Executable {
       session.print("\(day.description): no readings")
       return
     }
-    let count = readings.count == 1 ? "1 reading" : "\(readings.count) readings"
+    let count = English.counted(readings.count, "reading")
     session.print(
       "\(day.description): \(session.format(value)) (\(session.settings.daily.rawValue) of \(count))"
     )

@@ -96,7 +96,8 @@ struct SyncCommand: Executable {
         ),
         (
           "to push",
-          "\(waiting) \(waiting == 1 ? "entry" : "entries"), \(app.pendingDeletes.count) \(app.pendingDeletes.count == 1 ? "deletion" : "deletions")"
+          English.counted(waiting, "entry", "entries") + ", "
+            + English.counted(app.pendingDeletes.count, "deletion")
         ),
         ("dedup", app.dedup.rawValue),
         ("observer", session.observerFact()),

@@ -157,7 +157,7 @@ extension Session {
       case .retryScheduled(_, let at, let failures):
         let retryTime = zone.secondText(Instant.seconds(of: at))
         print(
-          "\(time) retry scheduled at \(retryTime) after \(failures) failed \(failures == 1 ? "delivery" : "deliveries")"
+          "\(time) retry scheduled at \(retryTime) after \(English.counted(failures, "failed delivery", "failed deliveries"))"
         )
       case .backgroundDeliveryStopped(_, let failures):
         print("\(time) background delivery stopped after \(failures) failed deliveries")
