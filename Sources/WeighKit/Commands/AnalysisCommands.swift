@@ -256,13 +256,3 @@ extension ChartCommand {
     return band
   }
 }
-
-extension Session {
-  /// `path` resolved against the folder of the script being run (the working folder in
-  /// the REPL and for -e).
-  func resolvePath(_ path: String) -> String {
-    if path.hasPrefix("/") { return path }
-    let base = sourceStack.last?.directory ?? FileManager.default.currentDirectoryPath
-    return (base as NSString).appendingPathComponent(path)
-  }
-}

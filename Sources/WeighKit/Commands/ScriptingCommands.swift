@@ -129,8 +129,7 @@ struct IncludeCommand: Executable {
         at: span)
     }
     let current = session.sourceStack.last
-    let base = current?.directory ?? FileManager.default.currentDirectoryPath
-    let fullPath = path.hasPrefix("/") ? path : (base as NSString).appendingPathComponent(path)
+    let fullPath = session.resolvePath(path)
     let shown: String
     if path.hasPrefix("/") {
       shown = path
