@@ -197,7 +197,7 @@ struct ImportCommand: Executable {
         // Links from a file may name any sample, past or future: sync looks them all up.
         var app = session.app
         app.linkedThrough = AppDocument.linksAnywhere
-        changes.append(.setDocument(name: "app", value: app.json))
+        changes.append(.set(.app, to: app.json))
       }
       try session.commit(
         changes,

@@ -172,8 +172,8 @@ struct DeleteCommand: Executable {
       // Its sample leaves Health at the next push.
       var app = session.app
       app.pendingDeletes.append(pushed)
-      changes.append(.setDocument(name: "app", value: app.json))
-      undo.append(.setDocument(name: "app", value: session.app.json))
+      changes.append(.set(.app, to: app.json))
+      undo.append(.set(.app, to: session.app.json))
     }
     try session.commit(changes, undo: UndoStep(description: "delete #\(entry.id)", changes: undo))
     session.print("deleted \(session.entryLine(entry))")
@@ -252,7 +252,7 @@ struct UndoCommand: Executable {
         }
         if restored.waitsForPush { pushes.append(restored) }
         adjusted.append(.putEntry(restored))
-      case .setDocument("app", let value):
+      case .setDocument(DocumentName.app.rawValue, let value):
         app = AppDocument(json: value)
         adjusted.append(change)
       default:
@@ -263,9 +263,9 @@ struct UndoCommand: Executable {
     if !pending.isEmpty {
       app.pendingDeletes += pending
       adjusted.removeAll {
-        if case .setDocument("app", _) = $0 { return true } else { return false }
+        if case .setDocument(DocumentName.app.rawValue, _) = $0 { return true } else { return false }
       }
-      adjusted.append(.setDocument(name: "app", value: app.json))
+      adjusted.append(.set(.app, to: app.json))
     }
     return (adjusted, pushes, deletions)
   }

@@ -190,7 +190,7 @@ struct SetCommand: Executable {
       settings.goal = kilograms
       shown = "goal: \(kilograms.map(session.unit.format) ?? "none")"
     }
-    try session.commit([.setDocument(name: "settings", value: settings.json)], undo: nil)
+    try session.commit([.set(.settings, to: settings.json)], undo: nil)
     if case .unit = change { session.unitOverride = nil }
     if case .timeZone(let identifier) = change { session.useTimeZone(identifier) }
     session.print(shown)

@@ -22,7 +22,7 @@ final class HealthLink {
 
   /// The document that says the `health-sync` table holds every live sample with a sync
   /// identifier (stores from before it was kept get it when their history is next read).
-  static let syncIndexDocument = "health-sync-index"
+  static let syncIndexDocument = DocumentName.healthSyncIndex.rawValue
 
   /// Whether anything waits for the next commit.
   var hasPending: Bool { !changes.isEmpty || changedState != nil }
@@ -182,7 +182,7 @@ final class HealthLink {
     var taken = changes
     var state = changedState
     if encodingState, let changedState {
-      taken.append(.setDocument(name: "health", value: try DocumentCoding.encode(changedState)))
+      taken.append(.set(.health, to: try DocumentCoding.encode(changedState)))
       state = nil
     }
     changes = []

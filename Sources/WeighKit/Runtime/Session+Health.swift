@@ -50,7 +50,7 @@ extension Session {
   /// history has been read for some other reason.
   func completeSyncIndexIfRead() throws(Diagnostic) {
     guard !isSyncIndexTrusted, let healthLink,
-      healthLink.health.isHistoryLoaded, store.documents["health"] != nil
+      healthLink.health.isHistoryLoaded, store.document(.health) != nil
     else { return }
     do throws(StoreError) {
       healthLink.completeSyncIndex(indexed: try store.rows(HealthSyncIndexCodec.self))
@@ -65,7 +65,7 @@ extension Session {
   func recentHealth() throws(Diagnostic) -> HealthStore {
     if let healthLink { return healthLink.health }
     let state =
-      store.documents["health"].flatMap {
+      store.document(.health).flatMap {
         DocumentCoding.decode(HealthSmallState.self, from: $0)
       } ?? memoryHealthState
     // Everything up to the app's anchor stays on disk until needed.
@@ -282,8 +282,8 @@ extension Session {
     // Health's clock: during `advance` it is the time of the delivery that runs this sync.
     newApp.lastSync = Instant.seconds(of: health.now)
     newApp.syncCount += 1
-    changes.append(.setDocument(name: "app", value: newApp.json))
-    undo.append(.setDocument(name: "app", value: oldApp.json))
+    changes.append(.set(.app, to: newApp.json))
+    undo.append(.set(.app, to: oldApp.json))
     try commit(changes, undo: UndoStep(description: "sync", changes: undo))
     return "imported \(imported), removed \(removed), skipped \(skipped) (anchor \(newApp.anchor!))"
   }
@@ -460,7 +460,7 @@ extension Session {
     }
     var newApp = app
     newApp.pendingDeletes.removeAll { deletions.contains($0) }
-    changes.append(.setDocument(name: "app", value: newApp.json))
+    changes.append(.set(.app, to: newApp.json))
     try commit(changes, undo: nil)
     return "pushed \(added) new, \(updated) updated, \(deletions.count) deleted"
   }
@@ -488,7 +488,7 @@ extension Session {
 
   /// Writes the `app` document.
   func saveApp(_ document: AppDocument) throws(Diagnostic) {
-    try commit([.setDocument(name: "app", value: document.json)], undo: nil)
+    try commit([.set(.app, to: document.json)], undo: nil)
   }
 }
 

@@ -60,8 +60,8 @@ extension Session {
   /// the old state (Health, the UUID index, the undo history).
   private func storeChangedOutside() {
     let oldZone = settings.timeZone
-    settings = Settings(json: store.documents["settings"])
-    app = AppDocument(json: store.documents["app"])
+    settings = Settings(json: store.document(.settings))
+    app = AppDocument(json: store.document(.app))
     if settings.timeZone != oldZone, options.timeZone == nil { useTimeZone(settings.timeZone) }
     dropHealth()
     healthIndex = nil

@@ -49,7 +49,7 @@ public final class Session {
   /// rather than as the `health` document, which would cost an encoding per commit.
   var memoryHealthState: HealthSmallState?
   /// Whether the store holds a Health (its `health` document, or the memory store's state).
-  var hasStoredHealth: Bool { store.documents["health"] != nil || memoryHealthState != nil }
+  var hasStoredHealth: Bool { store.document(.health) != nil || memoryHealthState != nil }
   /// Entry numbers by the Health UUID they hold, once a sync needed it; kept up to date
   /// by `commit`, so an incremental sync costs what changed, not the whole log.
   var healthIndex: HealthUUIDIndex?
@@ -91,8 +91,8 @@ public final class Session {
     store = try Self.openStore(options.store, lockTimeout: options.lockTimeout, waiting: waiting)
     do throws(DocumentProblem) {
       // The store checked both when it read them (`StoreDocuments`).
-      settings = try Settings(document: store.documents["settings"])
-      app = try AppDocument(document: store.documents["app"])
+      settings = try Settings(document: store.document(.settings))
+      app = try AppDocument(document: store.document(.app))
     } catch {
       throw Diagnostic("cannot read the store: \(error)", kind: .unreadableStore)
     }
@@ -151,7 +151,7 @@ public final class Session {
   /// session (re)opened on the wall clock catches up before its first command.
   func loadLiveHealth() {
     guard healthLink == nil else { return }
-    let simulations = store.documents["health"]?["simulations"]
+    let simulations = store.document(.health)?["simulations"]
     let running = if case .array(let list)? = simulations { !list.isEmpty } else { false }
     guard running || app.observing != nil else { return }
     // A Health that cannot be read is said now, once: nothing can catch up without it.
@@ -258,8 +258,8 @@ public final class Session {
       throw Diagnostic("could not write the store, so nothing changed: \(error)")
     }
     for change in changes {
-      if case .setDocument("settings", let value) = change { settings = Settings(json: value) }
-      if case .setDocument("app", let value) = change { app = AppDocument(json: value) }
+      if case .setDocument(DocumentName.settings.rawValue, let value) = change { settings = Settings(json: value) }
+      if case .setDocument(DocumentName.app.rawValue, let value) = change { app = AppDocument(json: value) }
     }
     if let state = pending?.state { memoryHealthState = state }
     if let undo { undoStack.append(undo) }
