@@ -2,8 +2,9 @@
 import PackageDescription
 
 // A weight tracker's HealthKit layer written with async/await, and tests that drive it on a
-// simulated device. The library target is app code: on iOS it compiles against Apple's
-// HealthKit; here it uses the `HealthKit` product of the weigh package (Linux).
+// simulated device. The package builds where Apple's HealthKit is missing (Linux), against
+// the `HealthKit` product of the root package, which is declared only there. The library's
+// files are app code: in an iOS app they compile unchanged against Apple's framework.
 let package = Package(
   name: "WeightSyncAsync",
   products: [

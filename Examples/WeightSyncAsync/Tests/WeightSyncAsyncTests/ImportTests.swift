@@ -78,3 +78,19 @@ import Testing
     }
   }
 }
+
+@Suite struct DefaultDeviceTests {
+  @Test func theAppRunsOnTheDefaultDeviceWithNoSetup() async throws {
+    let harness = try AppHarness()
+    // No device bound: HKHealthStore() is the shared simulated phone, on the wall clock,
+    // delivering by itself. Only this test uses it.
+    let sync = WeightHealthSync(journal: try WeightJournal(), anchor: harness.anchor)
+    try await sync.requestAuthorization()
+    #expect(await sync.canWriteWeights)
+    let entry = try await sync.journal.addManual(kilograms: 72.5, at: Date())
+    #expect(try await sync.exportManualEntries() == 1)
+    let newest = try await sync.recentWeights(limit: 1)
+    #expect(newest.first?.metadata?[HKMetadataKeySyncIdentifier] as? String == entry.syncIdentifier)
+    #expect(try await sync.sync().added.isEmpty)
+  }
+}
