@@ -137,7 +137,7 @@ public actor WeightHealthSync {
   }
 
   /// A weight from another source; nil for the app's own exports coming back.
-  private static func healthWeight(_ sample: HKQuantitySample) -> HealthWeight? {
+  static func healthWeight(_ sample: HKQuantitySample) -> HealthWeight? {
     let syncIdentifier = sample.metadata?[HKMetadataKeySyncIdentifier] as? String
     if syncIdentifier?.hasPrefix(WeightEntry.syncIdentifierPrefix) == true { return nil }
     return HealthWeight(

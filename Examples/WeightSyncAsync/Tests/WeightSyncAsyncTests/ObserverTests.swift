@@ -53,13 +53,17 @@ import Testing
       await app.device.advance(by: 3_600)
       #expect(app.device.deliveries(for: app.bodyMass) == 3)
 
-      // The server answers; at the next launch the app registers again and catches up.
-      await backend.open()
+      // The user opens the app again: a new process registers again, catches up, and
+      // uploads what the stuck one never did.
       app.device.launchApp()
-      let relaunched = try app.launch(backend: backend)
+      let uploads = RecordingBackend()
+      let relaunched = try app.launch(backend: uploads)
       #expect(try await relaunched.start().added.map(\.kilograms) == [80.2])
       #expect(app.device.observerStatus(for: app.bodyMass) == .active)
+      #expect(await uploads.uploaded.map(\.kilograms) == [79.9, 80.2])
       #expect(try await app.savedJournal().allSatisfy(\.isUploaded))
+      // Let the old process's hung upload end; it wrote nothing the test still reads.
+      await backend.open()
     }
   }
 
