@@ -26,11 +26,8 @@ import Testing
 
       // A save while locked succeeds and is merged into Health at unlock.
       try await sync.journal.addManual(kilograms: 78.5, at: app.device.now)
-      await withKnownIssue("the simulator still fails saves while locked with code 6") {
-        () async throws in
-        let saved = try await sync.exportManualEntries()
-        #expect(saved == 1)
-      }
+      let saved = try await sync.exportManualEntries()
+      #expect(saved == 1)
 
       await app.device.unlockDevice()
       #expect(app.device.deliveries(for: app.bodyMass) == 1)
