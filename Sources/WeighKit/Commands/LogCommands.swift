@@ -263,7 +263,7 @@ struct UndoCommand: Executable {
     if !pending.isEmpty {
       app.pendingDeletes += pending
       adjusted.removeAll {
-        if case .setDocument(DocumentName.app.rawValue, _) = $0 { return true } else { return false }
+        if case .setDocument(DocumentName.app.rawValue, _) = $0 { true } else { false }
       }
       adjusted.append(.set(.app, to: app.json))
     }

@@ -258,8 +258,9 @@ public final class Session {
       throw Diagnostic("could not write the store, so nothing changed: \(error)")
     }
     for change in changes {
-      if case .setDocument(DocumentName.settings.rawValue, let value) = change { settings = Settings(json: value) }
-      if case .setDocument(DocumentName.app.rawValue, let value) = change { app = AppDocument(json: value) }
+      guard case .setDocument(let name, let value) = change else { continue }
+      if name == DocumentName.settings.rawValue { settings = Settings(json: value) }
+      if name == DocumentName.app.rawValue { app = AppDocument(json: value) }
     }
     if let state = pending?.state { memoryHealthState = state }
     if let undo { undoStack.append(undo) }
@@ -303,7 +304,8 @@ struct AppDocument: Equatable {
 
   var json: JSONValue {
     var object: [String: JSONValue] = [
-      "sync_count": .integer(syncCount), "dedup": .string(dedup.rawValue), "autopush": .bool(autopush),
+      "sync_count": .integer(syncCount), "dedup": .string(dedup.rawValue),
+      "autopush": .bool(autopush),
       "sync": .bool(syncOnLaunch), "pending_deletes": .array(pendingDeletes.map(JSONValue.string)),
     ]
     // checked: Int64 and Int have one width
