@@ -151,8 +151,9 @@ public final class Session {
   /// session (re)opened on the wall clock catches up before its first command.
   func loadLiveHealth() {
     guard healthLink == nil else { return }
-    let simulations = store.document(.health)?["simulations"]
-    let running = if case .array(let list)? = simulations { !list.isEmpty } else { false }
+    let running =
+      store.document(.health).flatMap { DocumentCoding.decode(HealthSmallState.self, from: $0) }
+      .map { !$0.simulations.isEmpty } ?? false
     guard running || app.observing != nil else { return }
     // A Health that cannot be read is said now, once: nothing can catch up without it.
     do throws(Diagnostic) { _ = try recentHealth() } catch {
