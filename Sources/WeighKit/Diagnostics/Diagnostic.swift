@@ -54,8 +54,9 @@ public enum FailureKind: Sendable {
 
 /// An error or warning as a value, with the source span it is about.
 ///
-/// Diagnostics are produced by the lexer, the parser and the interpreter, and turned into
-/// text in exactly one place, ``DiagnosticRenderer``.
+/// Diagnostics are produced by the lexer, the parser and the interpreter, and made from the
+/// store's errors and findings and from import errors; they are turned into text in exactly
+/// one place, ``DiagnosticRenderer``.
 public struct Diagnostic: Error, Equatable, Sendable {
   /// A remark that follows a diagnostic, with the position it is about when it has one.
   public struct Note: Equatable, Sendable {
