@@ -9,6 +9,8 @@ public class HKQuery: NSObject, @unchecked Sendable {
 
   /// The engine's query, once executed.
   var engineQuery: HealthQuery?
+  /// Whether `execute` was called; a query runs only once.
+  private var wasExecuted = false
 
   init(objectType: HKObjectType?, predicate: NSPredicate?) {
     self.objectType = objectType
@@ -23,6 +25,9 @@ public class HKQuery: NSObject, @unchecked Sendable {
 
   /// Reports an error through the app's handler without running anything.
   func fail(_ error: HKError) {}
+
+  /// Whether the query keeps calling a handler after its first results.
+  var isLongRunning: Bool { false }
 }
 
 // MARK: Predicates
@@ -175,6 +180,19 @@ extension HKQuery {
   /// Executes the query on a store's device; errors go to the app's handler, as
   /// HealthKit reports them.
   func execute(on store: HKHealthStore) {
+    // HealthKit raises for a second execute; here the handler hears of it instead.
+    let isFirst = store.device.mutex.withLock {
+      defer { wasExecuted = true }
+      return !wasExecuted
+    }
+    guard isFirst else {
+      fail(HKError(.errorInvalidArgument, message: "a query runs only once; create a new query"))
+      return
+    }
+    guard store.device.call({ $0.isHealthDataAvailable() }) else {
+      fail(HKError(.errorHealthDataUnavailable, message: "health data is not available"))
+      return
+    }
     guard let objectType, let type = objectType.simulated else {
       fail(
         HKError(
@@ -189,6 +207,8 @@ extension HKQuery {
       try store.device.call { engine throws(HealthError) in try engine.execute(query) }
     } catch {
       fail(HKError(error))
+      return
     }
+    if isLongRunning { store.device.noteRunning(query) }
   }
 }

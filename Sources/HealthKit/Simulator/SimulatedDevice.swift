@@ -20,6 +20,8 @@ public final class SimulatedDevice: @unchecked Sendable {
   private let followsWallClock: Bool
   private var activity: UInt64 = 0
   private var eventLog: [String] = []
+  /// The app's long-running queries, executed; stopped ones are dropped when counted.
+  private var longRunning: [HealthQuery] = []
 
   /// Whether observer deliveries run by themselves after each save or delete, as on a
   /// phone. On by default on the shared device; a test device delivers when the test
@@ -107,6 +109,19 @@ public final class SimulatedDevice: @unchecked Sendable {
 
   func record(_ events: [HealthEvent]) {
     eventLog += events.map(\.description)
+  }
+
+  /// Keeps an executed long-running query for `runningQueries`.
+  func noteRunning(_ query: HealthQuery) { mutex.withLock { longRunning.append(query) } }
+
+  /// How many of the app's queries may still call a handler: observer queries, and
+  /// anchored and statistics-collection queries with update handlers, executed and not
+  /// stopped (by the app, or by a force-quit or launch).
+  public var runningQueries: Int {
+    mutex.withLock {
+      longRunning.removeAll { $0.isStopped }
+      return longRunning.count
+    }
   }
 
   /// A new object's UUID, from the device's seeded generator.
