@@ -135,6 +135,32 @@ import Testing
     }
   }
 
+  @Test func aTaskThatIsSlowerThanTheGraceStillCompletesInTime() async throws {
+    let device = SimulatedDevice()
+    try await device.run {
+      let store = HKHealthStore()
+      let completed = Locked(0)
+      store.execute(
+        HKObserverQuery(sampleType: weight, predicate: nil) { _, completionHandler, _ in
+          Task {
+            // Slow work that calls no HealthKit API (a network upload, say), longer than
+            // `completionGrace`: the device waits while the app's Task runs.
+            try? await Task.sleep(nanoseconds: 5 * UInt64(device.completionGrace * 1e9))  // checked: 0.1 s
+            completed.increment()
+            completionHandler()
+          }
+        })
+      try await store.enableBackgroundDelivery(for: weight, frequency: .immediate)
+      await device.moveAppToBackground()
+      try scaleSaves(device)
+      await device.settle()
+      #expect(completed.value == 1)
+      #expect(device.observerStatus(for: weight) == .active)
+      await device.advance(by: 3600)
+      #expect(device.deliveries(for: weight) == 1)
+    }
+  }
+
   @Test func missedCompletionsAreRetriedAfter60Then120SecondsThenStopped() async throws {
     let device = SimulatedDevice()
     try await device.run {

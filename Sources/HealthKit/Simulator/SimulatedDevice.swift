@@ -37,6 +37,11 @@ public final class SimulatedDevice: @unchecked Sendable {
   /// before it counts the completion as missed.
   public var completionGrace: TimeInterval = 0.02
 
+  /// How long (real time) the device waits instead, with no HealthKit call from the app,
+  /// while a Task the app started from a handler (`Task { … }`) is still running: a busy
+  /// machine may not run that Task within `completionGrace`.
+  public var taskGrace: TimeInterval = 1
+
   /// A device with an empty Health store on a virtual clock that starts at `clock`.
   /// The app is `bundleIdentifier`; `seed` makes UUIDs and simulated noise repeatable.
   public init(
@@ -150,13 +155,13 @@ public final class SimulatedDevice: @unchecked Sendable {
 
   /// Moves the clock to `date`, running every reading, delivery and retry due by then in
   /// time order. After each observer delivery it waits for the handlers' completions (see
-  /// `completionGrace`); one not called by then is a missed completion, with HealthKit's
-  /// retry and backoff.
+  /// `completionGrace` and `taskGrace`); one not called by then is a missed completion,
+  /// with HealthKit's retry and backoff.
   public func advance(to date: Date) async {
-    while let step = mutex.withLock({ engine.runNextEvent(until: date) }) {
-      mutex.withLock { record(step.events) }
-      guard let pending = step.pending else { continue }
-      await waitForCompletions(of: pending)
+    while let next = nextEvent(until: date) {
+      mutex.withLock { record(next.step.events) }
+      guard let pending = next.step.pending else { continue }
+      await waitForCompletions(of: pending, while: next.watch)
       mutex.withLock { record(engine.finishDelivery(pending)) }
     }
     mutex.withLock { engine.finishAdvance(to: date) }
@@ -165,7 +170,7 @@ public final class SimulatedDevice: @unchecked Sendable {
   /// Runs what is due now: the deliveries that saves and deletes caused.
   public func settle() async { await advance(to: now) }
 
-  private func waitForCompletions(of pending: PendingDelivery) async {
+  private func waitForCompletions(of pending: PendingDelivery, while work: AppWorkWatch) async {
     var lastActivity = mutex.withLock { activity }
     var idleSince = Date()
     while !pending.isComplete {
@@ -175,7 +180,9 @@ public final class SimulatedDevice: @unchecked Sendable {
       if current != lastActivity {
         lastActivity = current
         idleSince = Date()
-      } else if Date().timeIntervalSince(idleSince) > completionGrace {
+      } else if Date().timeIntervalSince(idleSince)
+        > (work.isRunning ? max(taskGrace, completionGrace) : completionGrace)
+      {
         return
       }
     }
