@@ -9,7 +9,8 @@
 # It runs the debug test binary that `swift test` runs, and reports
 #  1. Swift Testing's own time for the run (process start-up and test discovery excluded),
 #     in parallel (the default) and serially, for all 100 and for each group;
-#  2. the whole process (start-up included), with hyperfine when installed, else `time`.
+#  2. the whole process (start-up included), with hyperfine when installed, else the
+#     wall time of each run.
 #
 # usage: scripts/bench-healthkit.sh [runs]     (default 10)
 #        SKIP_BUILD=1 scripts/bench-healthkit.sh   to time the binary already built
@@ -49,11 +50,19 @@ in_process "90 completing, serial" --no-parallel --filter 'ScenarioBenchmarkTest
 in_process "10 missing completions, serial" --no-parallel \
   --filter 'ScenarioBenchmarkTests/missingCompletions'
 
-echo "== whole process, 100 scenarios, parallel"
-command="$bin --testing-library swift-testing --filter ScenarioBenchmarkTests"
+echo "== whole process, 100 scenarios, parallel (start-up and test discovery included)"
+command=("$bin" --testing-library swift-testing --filter ScenarioBenchmarkTests)
 if command -v hyperfine >/dev/null; then
-  hyperfine -N --warmup 1 --runs "$runs" --command-name "100 scenarios" "$command"
+  hyperfine -N --warmup 1 --runs "$runs" --command-name "100 scenarios" "${command[*]}"
 else
-  time (for _ in $(seq "$runs"); do $command >/dev/null 2>&1; done)
-  echo "(the time of $runs runs)"
+  "${command[@]}" >/dev/null 2>&1  # warm-up
+  for _ in $(seq "$runs"); do
+    start=$(date +%s.%N)
+    "${command[@]}" >/dev/null 2>&1
+    end=$(date +%s.%N)
+    echo "$start $end"
+  done | awk '{ print $2 - $1 }' | sort -n | awk -v n="$runs" '
+    { t[NR] = $1 }
+    END { printf "%-52s min %.3f s  median %.3f s  max %.3f s  (%d runs)\n",
+          "100 scenarios, whole process, wall", t[1], t[int((n + 1) / 2)], t[n], n }'
 fi
