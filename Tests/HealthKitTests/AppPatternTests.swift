@@ -1,6 +1,11 @@
 import HealthKit
 import Testing
 
+/// An app's shared store, created once at first use, as many apps keep it.
+enum SharedHealth {
+  static let store = HKHealthStore()
+}
+
 /// Patterns real apps use: nested callback queries, calls from many Tasks at once,
 /// workouts through anchored queries, several types in one descriptor.
 @Suite struct AppPatternTests {
@@ -9,6 +14,30 @@ import Testing
   func scaleSaves(_ device: SimulatedDevice, _ kg: Double = 80) throws {
     try device.saveAsOtherApp(
       [Make.weight(kg, at: device.now)], name: "Scale", bundleIdentifier: "com.example.scale")
+  }
+
+  @Test(arguments: 0..<4)
+  func aSharedStoreFollowsEachTestsDevice(index: Int) async throws {
+    let device = SimulatedDevice(seed: UInt64(index))
+    try await device.run {
+      let store = SharedHealth.store
+      #expect(store.device === device)
+      for kg in 0...index { try await store.save(Make.weight(70 + Double(kg), at: device.now)) }
+      let calls = Locked(0)
+      store.execute(
+        HKObserverQuery(sampleType: weight, predicate: nil) { _, completionHandler, _ in
+          calls.increment()
+          completionHandler()
+        })
+      try scaleSaves(device)
+      await device.settle()
+      #expect(calls.value == 1)
+      #expect(try await store.samples(of: weight).count == index + 2)
+    }
+    // A store given a device keeps it everywhere.
+    let pinned = HKHealthStore(device: device)
+    let other = SimulatedDevice()
+    other.run { #expect(pinned.device === device) }
   }
 
   @Test func anObserverCompletesFromANestedSampleQueryHandler() async throws {

@@ -9,6 +9,8 @@ public class HKQuery: NSObject, @unchecked Sendable {
 
   /// The engine's query, once executed.
   var engineQuery: HealthQuery?
+  /// The device it was executed on.
+  var executedOn: SimulatedDevice?
   /// Whether `execute` was called; a query runs only once.
   private var wasExecuted = false
 
@@ -180,8 +182,9 @@ extension HKQuery {
   /// Executes the query on a store's device; errors go to the app's handler, as
   /// HealthKit reports them.
   func execute(on store: HKHealthStore) {
+    let device = store.device
     // HealthKit raises for a second execute; here the handler hears of it instead.
-    let isFirst = store.device.mutex.withLock {
+    let isFirst = device.mutex.withLock {
       defer { wasExecuted = true }
       return !wasExecuted
     }
@@ -189,7 +192,7 @@ extension HKQuery {
       fail(HKError(.errorInvalidArgument, message: "a query runs only once; create a new query"))
       return
     }
-    guard store.device.call({ $0.isHealthDataAvailable() }) else {
+    guard device.call({ $0.isHealthDataAvailable() }) else {
       fail(HKError(.errorHealthDataUnavailable, message: "health data is not available"))
       return
     }
@@ -203,12 +206,13 @@ extension HKQuery {
     guard let query = makeEngineQuery(type: type, predicate: PredicateBridge.simulated(predicate))
     else { return }
     engineQuery = query
+    executedOn = device
     do {
-      try store.device.call { engine throws(HealthError) in try engine.execute(query) }
+      try device.call { engine throws(HealthError) in try engine.execute(query) }
     } catch {
       fail(HKError(error))
       return
     }
-    if isLongRunning { store.device.noteRunning(query) }
+    if isLongRunning { device.noteRunning(query) }
   }
 }
