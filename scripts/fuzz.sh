@@ -9,6 +9,14 @@
 # Fuzz/findings/TARGET/corpus and crashes to Fuzz/findings/TARGET/crash-* (git-ignored).
 # Reproduce one finding:  scripts/fuzz.sh TARGET 0 Fuzz/findings/TARGET/crash-...
 # Minimize one:           scripts/fuzz.sh TARGET 60 -minimize_crash=1 Fuzz/findings/TARGET/crash-...
+#
+# Environment:
+#   WEIGH_FUZZ_RUNS=N   also stop after N executions (whichever of SECONDS and N comes first)
+#   WEIGH_FUZZ_EXECUTABLE=PATH  run this fuzz executable instead of building one (a copy
+#                       made earlier, so a long campaign is not rebuilt from changing sources)
+#   WEIGH_FUZZ_FORK=0   run in-process (one process, stops at the first crash) instead of in
+#                       fork mode, which restarts a worker every few seconds and collects
+#                       every distinct crash but runs fewer inputs a second
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -41,11 +49,15 @@ if [[ $(basename "$root" | tr '[:upper:]' '[:lower:]') == fuzz ]]; then
   exit 64
 fi
 
-build=${WEIGH_FUZZ_BUILD:-$root/.build-fuzz}
-echo "building the fuzz executable in $build" >&2
-(cd "$root/Fuzz" && swift build -c debug -Xswiftc -sanitize=fuzzer,address \
-  --scratch-path "$build" 2>&1 | grep -v "ld.gold: warning" | tail -3) >&2
-executable=$build/debug/weigh-fuzz
+if [[ -n ${WEIGH_FUZZ_EXECUTABLE:-} ]]; then
+  executable=$WEIGH_FUZZ_EXECUTABLE
+else
+  build=${WEIGH_FUZZ_BUILD:-$root/.build-fuzz}
+  echo "building the fuzz executable in $build" >&2
+  (cd "$root/Fuzz" && swift build -c debug -Xswiftc -sanitize=fuzzer,address \
+    --scratch-path "$build" 2>&1 | grep -v "ld.gold: warning" | tail -3) >&2
+  executable=$build/debug/weigh-fuzz
+fi
 
 findings=$root/Fuzz/findings/$target
 mkdir -p "$findings/corpus"
@@ -74,20 +86,34 @@ if [[ $# -gt 0 ]]; then
   exit $?
 fi
 log=$findings/last-run.log
-# Fork mode with the crash, timeout and out-of-memory handlers set to go on: one run
-# collects every distinct crash instead of stopping at the first.
+[[ -n ${WEIGH_FUZZ_RUNS:-} ]] && flags+=(-runs="$WEIGH_FUZZ_RUNS")
+started=$SECONDS
 set +e
-"$executable" "${flags[@]}" -max_total_time="$seconds" -fork=1 -ignore_crashes=1 \
-  -ignore_timeouts=1 -ignore_ooms=1 "$findings/corpus" "$root/Fuzz/corpus/$target" \
-  >"$log" 2>&1
+if [[ ${WEIGH_FUZZ_FORK:-1} == 0 ]]; then
+  "$executable" "${flags[@]}" -max_total_time="$seconds" \
+    "$findings/corpus" "$root/Fuzz/corpus/$target" >"$log" 2>&1
+else
+  # Fork mode with the crash, timeout and out-of-memory handlers set to go on: one run
+  # collects every distinct crash instead of stopping at the first.
+  "$executable" "${flags[@]}" -max_total_time="$seconds" -fork=1 -ignore_crashes=1 \
+    -ignore_timeouts=1 -ignore_ooms=1 "$findings/corpus" "$root/Fuzz/corpus/$target" \
+    >"$log" 2>&1
+fi
 status=$?
 set -e
-# The parent's last progress line: "#RUNS: cov: … exec/s: N oom/timeout/crash: a/b/c time: Ts".
-last=$(grep -E '^#[0-9]+: cov:' "$log" | tail -1)
-runs=$(sed -E 's/^#([0-9]+):.*/\1/' <<<"$last")
-elapsed=$(sed -nE 's/.* time: ([0-9]+)s.*/\1/p' <<<"$last")
-rate=$([[ -n $runs && ${elapsed:-0} -gt 0 ]] && echo $((runs / elapsed)) || echo "?")
-counts=$(grep -oE 'oom/timeout/crash: [0-9/]+' <<<"$last" | awk '{print $2}')
+elapsed=$((SECONDS - started))
+# The last progress line: "#RUNS: cov: … oom/timeout/crash: a/b/c time: Ts" in fork mode,
+# "#RUNS<tab>pulse  cov: N …" in-process; the final stats count the executions exactly.
+last=$(grep -E '^#[0-9]+:?[[:space:]]' "$log" | tail -1) || true
+runs=$(sed -nE 's/^#([0-9]+).*/\1/p' <<<"$last")
+if [[ ${WEIGH_FUZZ_FORK:-1} == 0 ]]; then
+  stat=$(grep -oE 'stat::number_of_executed_units: [0-9]+' "$log" | awk '{print $2}') || true
+  [[ -n $stat ]] && runs=$stat
+fi
+cov=$(grep -oE 'cov: [0-9]+' <<<"$last" | awk '{print $2}') || true
+rate=$([[ -n $runs && $elapsed -gt 0 ]] && echo $((runs / elapsed)) || echo "?")
+counts=$(grep -oE 'oom/timeout/crash: [0-9/]+' <<<"$last" | awk '{print $2}') || true
 found=$(find "$findings" -maxdepth 1 \( -name 'crash-*' -o -name 'timeout-*' -o -name 'oom-*' \) | wc -l)
-echo "target $target: ${runs:-?} executions in ${elapsed:-?}s (${rate} exec/s; oom/timeout/crash ${counts:-?}); files in Fuzz/findings/$target: $found; log: $log"
+echo "target $target: ${runs:-?} executions in ${elapsed}s (${rate} exec/s; cov ${cov:-?};" \
+  "oom/timeout/crash ${counts:-?}); files in Fuzz/findings/$target: $found; log: $log"
 exit "$status"

@@ -466,6 +466,45 @@ import Testing
     chmod(store + "/weigh.json", 0o644)
   }
 
+  /// A `weigh.lock` that cannot be opened (a folder in its place, no permission) makes the
+  /// store unusable: exit 65 naming the file and the fix, for readers and writers alike, and
+  /// nothing is written. One that may only be read still locks.
+  @Test func aLockFileThatCannotBeOpenedIsAnUnreadableStore() throws {
+    let store = try makeSmallStore()
+    defer { try? FileManager.default.removeItem(atPath: store) }
+    let lock = store + "/weigh.lock"
+    try FileManager.default.removeItem(atPath: lock)
+    try FileManager.default.createDirectory(atPath: lock, withIntermediateDirectories: false)
+    let before = try StoreFiles(store, ignoringLock: true)
+    for arguments in [["--store", store, "-e", "list"], ["--store", store, "-e", "log 73kg"]] {
+      let run = try WeighProcess.run(arguments)
+      #expect(run.status == 65, "\(arguments): \(run.standardError)")
+      #expect(run.standardError.contains(lock + ": is a folder; remove it"), "\(run.standardError)")
+      #expect(run.standardOutput.isEmpty)
+    }
+    #expect(try WeighProcess.run(["check", "--store", store]).status == 65)
+    #expect(try StoreFiles(store, ignoringLock: true) == before)
+    try FileManager.default.removeItem(atPath: lock)
+
+    guard FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") || getuid() != 0
+    else { return }
+    if getuid() == 0 {
+      chmod(store, 0o777)
+      chmod((store as NSString).deletingLastPathComponent, 0o1777)
+    }
+    #expect(FileManager.default.createFile(atPath: lock, contents: nil))
+    chmod(lock, 0o000)
+    let refused = try runUnprivileged(["--store", store, "-e", "list"])
+    #expect(refused.status == 65, "\(refused.standardError)")
+    #expect(
+      refused.standardError.contains(lock + ": cannot open the lock file: permission denied"),
+      "\(refused.standardError)")
+    chmod(lock, 0o444)
+    let readOnly = try runUnprivileged(["--store", store, "--tz", "UTC", "-e", "list"])
+    #expect(readOnly.status == 0, "\(readOnly.standardError)")
+    #expect(readOnly.standardOutput.contains("#3"))
+  }
+
   /// Asserts that every acknowledged entry is listed exactly once, with its number.
   private func expectEachOnce(_ acknowledged: [Acknowledged], in entries: [ListedEntry]) throws {
     var byInstant: [String: [ListedEntry]] = [:]

@@ -20,6 +20,41 @@ import Testing
     #expect(try WeighProcess.run(["--store", store, "-e", "list"]).status == 65)
   }
 
+  /// `import` of a pipe must not wait for a writer: it is refused (66) before it is opened.
+  /// Should weigh open it anyway, a helper thread opens the other end, so the test cannot hang
+  /// and says what happened.
+  @Test func importingAPipeIsRefusedWithoutWaiting() throws {
+    let folder = WeighProcess.temporaryDirectory()
+    let fifo = folder + "/weights.csv"
+    try #require(mkfifo(fifo, 0o644) == 0)
+    final class Unblocker: @unchecked Sendable {
+      let lock = NSLock()
+      var done = false
+      var openedByWeigh = false
+    }
+    let unblocker = Unblocker()
+    let thread = Thread {
+      while unblocker.lock.withLock({ !unblocker.done }) {
+        // Succeeds only while a reader has the pipe open; closing it gives that reader EOF.
+        let descriptor = open(fifo, O_WRONLY | O_NONBLOCK)
+        if descriptor >= 0 {
+          close(descriptor)
+          unblocker.lock.withLock { unblocker.openedByWeigh = true }
+        }
+        usleep(10_000)
+      }
+    }
+    thread.start()
+    let run = try WeighProcess.run(["--memory", "-e", "import " + fifo])
+    unblocker.lock.withLock { unblocker.done = true }
+    #expect(run.status == 66, "\(run.standardError)")
+    #expect(
+      run.standardError.contains(
+        "cannot read \(fifo): it is a pipe, not a regular file; save what it holds to a file"),
+      "\(run.standardError)")
+    #expect(unblocker.lock.withLock { !unblocker.openedByWeigh })
+  }
+
   @Test func aNegativeSeedSaysWhatIsExpected() throws {
     let result = try WeighProcess.run(["--memory", "--seed", "-1", "-e", "now"])
     #expect(result.status == 64)

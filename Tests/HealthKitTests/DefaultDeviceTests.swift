@@ -1,37 +1,46 @@
 import HealthKit
 import Testing
 
-/// Plain app code with no setup runs on the shared default device: Health available,
-/// prompts allowed, the wall clock, deliveries without `settle()`.
+/// Plain app code, with no simulator setup, runs on the shared device: wall clock, Allow
+/// to every prompt, deliveries by themselves.
 @Suite struct DefaultDeviceTests {
-  @Test func plainAppCodeSavesReadsAndIsObserved() async throws {
-    // Nothing binds a device: this is the code an app ships.
-    #expect(HKHealthStore.isHealthDataAvailable())
+  @Test func plainAppCodeSavesReadsAndIsObservedWithoutSetup() async throws {
     let store = HKHealthStore()
-    let type = HKQuantityType(.bloodGlucose)
-    try await store.requestAuthorization(toShare: [type], read: [type])
-    #expect(store.authorizationStatus(for: type) == .sharingAuthorized)
+    #expect(HKHealthStore.isHealthDataAvailable())
+    let steps = HKQuantityType(.stepCount)
+    try await store.requestAuthorization(toShare: [steps], read: [steps])
+    #expect(store.authorizationStatus(for: steps) == .sharingAuthorized)
+
     let marker = UUID().uuidString
-    let heard = Locked(0)
-    let observer = HKObserverQuery(
-      sampleType: type, predicate: HKQuery.predicateForObjects(withMetadataKey: marker)
+    let observed = Counter()
+    let query = HKObserverQuery(
+      sampleType: steps,
+      predicate: HKQuery.predicateForObjects(withMetadataKey: "test", allowedValues: [marker])
     ) { _, completionHandler, _ in
-      heard.increment()
-      completionHandler()
+      Task {
+        await observed.increment()
+        completionHandler()
+      }
     }
-    store.execute(observer)
-    defer { store.stop(observer) }
+    store.execute(query)
+    defer { store.stop(query) }
+
     let now = Date()
     let sample = HKQuantitySample(
-      type: type, quantity: HKQuantity(unit: HKUnit(from: "mg/dL"), doubleValue: 95), start: now,
-      end: now, metadata: [marker: true])
+      type: steps, quantity: HKQuantity(unit: .count(), doubleValue: 1200),
+      start: now.addingTimeInterval(-600), end: now, metadata: ["test": marker])
     try await store.save(sample)
-    let read = try await store.samples(
-      of: type, predicate: HKQuery.predicateForObjects(with: [sample.uuid]))
-    #expect(read.map(\.uuid) == [sample.uuid])
-    #expect(abs(read[0].startDate.timeIntervalSince(now)) < 1e-3)
-    // The shared device delivers by itself; wait for it without touching the device.
-    for _ in 0..<2000 where heard.value == 0 { try await Task.sleep(nanoseconds: 1_000_000) }
-    #expect(heard.value == 1)
+    let found = try await HKSampleQueryDescriptor(
+      predicates: [.quantitySample(type: steps, predicate: HKQuery.predicateForObject(with: sample.uuid))],
+      sortDescriptors: []
+    ).result(for: store)
+    #expect(found.map(\.uuid) == [sample.uuid])
+    #expect(found.first?.quantity.doubleValue(for: .count()) == 1200)
+    #expect(found.first?.sourceRevision.source == HKSource.default())
+
+    for _ in 0..<200 where await observed.value == 0 {
+      try await Task.sleep(nanoseconds: 5_000_000)
+    }
+    #expect(await observed.value == 1)
   }
 }

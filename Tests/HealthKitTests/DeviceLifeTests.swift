@@ -43,8 +43,7 @@ import Testing
     }
   }
 
-  @Test(.disabled("engine: a save while locked fails with code 6; engine brief part 2, item 3"))
-  func savesWhileLockedSucceedAndAreMergedAtUnlock() async throws {
+  @Test func savesWhileLockedSucceedAndAreMergedAtUnlock() async throws {
     let device = SimulatedDevice()
     try await device.run {
       let store = HKHealthStore()

@@ -28,8 +28,7 @@ import Testing
     #expect(other.run { Make.weight(70, at: other.now).uuid } != uuids()[0])
   }
 
-  @Test(.disabled("engine: saving an already-saved object fails with code 3; engine brief part 2, item 1"))
-  func savingAnObjectAlreadySavedIsANoOpSuccess() async throws {
+  @Test func savingAnObjectAlreadySavedIsANoOpSuccess() async throws {
     let device = SimulatedDevice()
     try await device.run {
       let store = HKHealthStore()

@@ -63,6 +63,7 @@ actor Counter {
       let store = HKHealthStore()
       let object = sample(70, at: device.now)
       try await store.save(object)
+      try await store.save(object)
       let results = try await readAll(store)
       #expect(results.map(\.uuid) == [object.uuid])
       try await store.delete(object)

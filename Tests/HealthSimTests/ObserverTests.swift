@@ -102,10 +102,14 @@ struct ObserverTests {
     ) {
       try store.anchoredResult(type: .bodyMass, anchor: nil)
     }
-    #expect(throws: HealthError.self) { try store.save([weight(70)]) }
+    // The app's own save succeeds while locked and waits for the unlock (HEALTHKIT.md).
+    #expect(try store.save([weight(71)]).count == 1)
     store.unlockDevice()
     #expect(deliveries(store.settle()).map(\.1) == [.unlock])
     #expect(probe.calls == 1)
+    #expect(
+      try store.anchoredResult(type: .bodyMass, anchor: nil).samples.map(\.value) == [70, 71])
+    #expect(deliveries(store.settle()).isEmpty)
   }
 
   @Test("O20: after a force-quit nothing is delivered until launch; the launch does not fire")

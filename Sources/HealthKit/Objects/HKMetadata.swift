@@ -1,18 +1,31 @@
 import HealthSim
 
 // HealthKit's metadata keys, with Apple's raw values.
+/// Whether the user entered the sample by hand (a boolean).
 public let HKMetadataKeyWasUserEntered = "HKWasUserEntered"
+/// The app's identifier for a sample, which a save with a higher sync version replaces.
 public let HKMetadataKeySyncIdentifier = "HKMetadataKeySyncIdentifier"
+/// The version of a sample with a sync identifier (a number); requires the identifier.
 public let HKMetadataKeySyncVersion = "HKMetadataKeySyncVersion"
+/// The sample's identifier in the app's own records.
 public let HKMetadataKeyExternalUUID = "HKExternalUUID"
+/// The time zone the sample was taken in (a time zone name).
 public let HKMetadataKeyTimeZone = "HKTimeZone"
+/// The name of the device that took the sample.
 public let HKMetadataKeyDeviceName = "HKDeviceName"
+/// The manufacturer of the device that took the sample.
 public let HKMetadataKeyDeviceManufacturerName = "HKDeviceManufacturerName"
+/// The serial number of the device that took the sample.
 public let HKMetadataKeyDeviceSerialNumber = "HKDeviceSerialNumber"
+/// Whether the sample was measured in a lab (a boolean).
 public let HKMetadataKeyWasTakenInLab = "HKWasTakenInLab"
+/// When a glucose reading was taken relative to a meal (HKBloodGlucoseMealTime's raw value).
 public let HKMetadataKeyBloodGlucoseMealTime = "HKBloodGlucoseMealTime"
+/// Whether a workout took place indoors (a boolean).
 public let HKMetadataKeyIndoorWorkout = "HKIndoorWorkout"
+/// The user's activity during a heart-rate reading (HKHeartRateMotionContext's raw value).
 public let HKMetadataKeyHeartRateMotionContext = "HKHeartRateMotionContext"
+/// The name of a food, for dietary samples and food correlations.
 public let HKMetadataKeyFoodType = "HKFoodType"
 
 /// Converts metadata between the app's dictionaries and the engine's typed values.

@@ -52,12 +52,15 @@ public class HKSample: HKObject, @unchecked Sendable {
 
   /// The engine's sample for this object, as an app saves it.
   func simulatedSample() throws(HKError) -> HealthSample {
-    throw HKError(.errorInvalidArgument, message: "\(sampleType.identifier) cannot be saved")
+    throw HKError(
+      .errorInvalidArgument,
+      message: "the simulator does not store \(sampleType.identifier) samples yet")
   }
 
   /// The app's object for an engine sample.
   static func from(_ sample: HealthSample) -> HKSample {
     if sample.type == .workout { return HKWorkout(simulated: sample) }
+    if sample.type.isCorrelation { return HKCorrelation(simulated: sample) }
     return HKQuantitySample(simulated: sample)
   }
 

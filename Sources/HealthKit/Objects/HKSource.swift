@@ -57,6 +57,7 @@ public final class HKSourceRevision: NSObject, NSCopying, @unchecked Sendable {
   }
 
   convenience init(_ revision: SourceRevision) {
+    // checked: parses text; a part that is not a number is 0
     let parts = (revision.operatingSystemVersion ?? "").split(separator: ".").map { Int($0) ?? 0 }
     let version = OperatingSystemVersion(
       majorVersion: parts.count > 0 ? parts[0] : 0, minorVersion: parts.count > 1 ? parts[1] : 0,
@@ -88,13 +89,21 @@ public final class HKSourceRevision: NSObject, NSCopying, @unchecked Sendable {
 
 /// The hardware that took a measurement (HKDevice).
 public final class HKDevice: NSObject, NSCopying, @unchecked Sendable {
+  /// The name of the device.
   public let name: String?
+  /// The device's manufacturer.
   public let manufacturer: String?
+  /// The device's model.
   public let model: String?
+  /// The device's hardware revision.
   public let hardwareVersion: String?
+  /// The device's firmware version.
   public let firmwareVersion: String?
+  /// The device's software version.
   public let softwareVersion: String?
+  /// A local identifier for the device.
   public let localIdentifier: String?
+  /// The device's FDA unique device identifier; the simulator does not store it.
   public let udiDeviceIdentifier: String?
 
   /// A device; every field optional.

@@ -2,15 +2,20 @@ import HealthSim
 
 /// Sort keys HealthKit's sample queries understand.
 public let HKSampleSortIdentifierStartDate = "startDate"
+/// The sort key for a sample's end date.
 public let HKSampleSortIdentifierEndDate = "endDate"
 /// "No limit" for sample and anchored queries.
 public let HKObjectQueryNoLimit = 0
 
 /// How a date predicate compares sample dates (HKQueryOptions).
 public struct HKQueryOptions: OptionSet, Sendable {
+  /// The options as bits.
   public let rawValue: UInt
+  /// Options from their bits.
   public init(rawValue: UInt) { self.rawValue = rawValue }
+  /// Only samples that start within the interval.
   public static let strictStartDate = HKQueryOptions(rawValue: 1)
+  /// Only samples that end within the interval.
   public static let strictEndDate = HKQueryOptions(rawValue: 2)
 
   var simulated: QueryOptions {

@@ -47,8 +47,11 @@ public protocol HKAsyncQuery {
 
 /// Reads samples with Swift concurrency (HKSampleQueryDescriptor).
 public struct HKSampleQueryDescriptor<Sample: HKSample>: HKAsyncQuery, @unchecked Sendable {
+  /// The types to read, each with an optional filter.
   public var predicates: [HKSamplePredicate<Sample>]
+  /// The order of the samples.
   public var sortDescriptors: [SortDescriptor<Sample>]
+  /// The most samples to return; nil for all.
   public var limit: Int?
 
   /// A descriptor; with several predicates the samples of every type are merged.
@@ -93,8 +96,11 @@ public struct HKAnchoredObjectQueryDescriptor<Sample: HKSample>: HKAsyncQuery, @
     public let newAnchor: HKQueryAnchor
   }
 
+  /// The types to read, each with an optional filter.
   public var predicates: [HKSamplePredicate<Sample>]
+  /// The anchor to read after; nil for everything kept.
   public var anchor: HKQueryAnchor?
+  /// The most samples to return; nil for all.
   public var limit: Int?
 
   /// A descriptor; pass a nil anchor to read everything kept.
@@ -177,13 +183,19 @@ public struct HKAnchoredObjectQueryDescriptor<Sample: HKSample>: HKAsyncQuery, @
 public struct HKStatisticsCollectionQueryDescriptor: HKAsyncQuery, @unchecked Sendable {
   /// The collection, and the statistics that changed (nil in the first result).
   public struct Result: @unchecked Sendable {
+    /// The statistics of every interval.
     public let statisticsCollection: HKStatisticsCollection
+    /// The statistics that a change updated; nil in the first result.
     public let updatedStatistics: [HKStatistics]?
   }
 
+  /// The quantity type to read, with an optional filter.
   public var predicate: HKSamplePredicate<HKQuantitySample>
+  /// What to compute.
   public var options: HKStatisticsOptions
+  /// The start of one interval.
   public var anchorDate: Date
+  /// The length of one interval.
   public var intervalComponents: DateComponents
 
   /// A descriptor.

@@ -39,7 +39,7 @@ public final class HKQueryAnchor: NSObject, NSSecureCoding, NSCopying, @unchecke
 
   /// An anchor from a number an earlier anchor was built from.
   public init(fromValue value: Int) {
-    self.value = Int64(value)
+    self.value = Int64(truncatingIfNeeded: value)
   }
 
   init(_ anchor: QueryAnchor) {
@@ -73,6 +73,7 @@ public final class HKQueryAnchor: NSObject, NSSecureCoding, NSCopying, @unchecke
 /// (HKAnchoredObjectQuery). With an update handler it keeps running and reports each
 /// later change.
 public final class HKAnchoredObjectQuery: HKQuery, @unchecked Sendable {
+  /// The results handler: samples added, objects deleted and the new anchor, or an error.
   public typealias Handler = @Sendable (
     HKAnchoredObjectQuery, [HKSample]?, [HKDeletedObject]?, HKQueryAnchor?, (any Error)?
   ) -> Void
@@ -128,6 +129,8 @@ public typealias HKObserverQueryCompletionHandler = @Sendable () -> Void
 /// Tells the app that samples of a type changed, without the data (HKObserverQuery).
 /// The handler may call its completion later, from a Task: the device waits for it.
 public final class HKObserverQuery: HKQuery, @unchecked Sendable {
+  /// The update handler: the query, the completion to call when the app's work is done, and
+  /// an error.
   public typealias Handler = @Sendable (
     HKObserverQuery, @escaping HKObserverQueryCompletionHandler, (any Error)?
   ) -> Void

@@ -2,15 +2,24 @@ import HealthSim
 
 /// What a statistics query computes (HKStatisticsOptions), with Apple's raw values.
 public struct HKStatisticsOptions: OptionSet, Sendable {
+  /// The options as bits, with Apple's values.
   public let rawValue: UInt
+  /// Options from their bits.
   public init(rawValue: UInt) { self.rawValue = rawValue }
 
+  /// Also compute the statistics of each source.
   public static let separateBySource = HKStatisticsOptions(rawValue: 1 << 0)
+  /// The average of a discrete type.
   public static let discreteAverage = HKStatisticsOptions(rawValue: 1 << 1)
+  /// The minimum of a discrete type.
   public static let discreteMin = HKStatisticsOptions(rawValue: 1 << 2)
+  /// The maximum of a discrete type.
   public static let discreteMax = HKStatisticsOptions(rawValue: 1 << 3)
+  /// The sum of a cumulative type.
   public static let cumulativeSum = HKStatisticsOptions(rawValue: 1 << 4)
+  /// The most recent value of a discrete type.
   public static let mostRecent = HKStatisticsOptions(rawValue: 1 << 5)
+  /// The time covered by the samples (no accessor in the simulator).
   public static let duration = HKStatisticsOptions(rawValue: 1 << 6)
 
   var simulated: StatisticsOptions { StatisticsOptions(rawValue: Int(rawValue)) }  // checked: seven flag bits
@@ -36,19 +45,27 @@ public final class HKStatistics: NSObject, @unchecked Sendable {
   /// The sources, with `separateBySource`.
   public var sources: [HKSource]? { statistics.sources?.map(HKSource.init) }
 
+  /// The average, with `discreteAverage`.
   public func averageQuantity() -> HKQuantity? { Self.quantity(statistics.averageQuantity()) }
+  /// The minimum, with `discreteMin`.
   public func minimumQuantity() -> HKQuantity? { Self.quantity(statistics.minimumQuantity()) }
+  /// The maximum, with `discreteMax`.
   public func maximumQuantity() -> HKQuantity? { Self.quantity(statistics.maximumQuantity()) }
+  /// The most recent value, with `mostRecent`.
   public func mostRecentQuantity() -> HKQuantity? {
     Self.quantity(statistics.mostRecentQuantity())
   }
+  /// When the most recent value was measured, with `mostRecent`.
   public func mostRecentQuantityDateInterval() -> DateInterval? {
     statistics.mostRecentQuantityDateInterval()
   }
+  /// The sum, with `cumulativeSum`.
   public func sumQuantity() -> HKQuantity? { Self.quantity(statistics.sumQuantity()) }
+  /// The average of one source, with `separateBySource`.
   public func averageQuantity(for source: HKSource) -> HKQuantity? {
     Self.quantity(statistics.averageQuantity(for: source.simulated))
   }
+  /// The sum of one source, with `separateBySource`.
   public func sumQuantity(for source: HKSource) -> HKQuantity? {
     Self.quantity(statistics.sumQuantity(for: source.simulated))
   }

@@ -22,6 +22,14 @@ public final class SimulatedDevice: @unchecked Sendable {
   private var eventLog: [String] = []
   /// The app's long-running queries, executed; stopped ones are dropped when counted.
   private var longRunning: [HealthQuery] = []
+  private var userCharacteristics = UserCharacteristics()
+
+  /// What the user entered about themselves.
+  var characteristics: UserCharacteristics { mutex.withLock { userCharacteristics } }
+
+  func updateCharacteristics(_ change: (inout UserCharacteristics) -> Void) {
+    mutex.withLock { change(&userCharacteristics) }
+  }
 
   /// Whether observer deliveries run by themselves after each save or delete, as on a
   /// phone. On by default on the shared device; a test device delivers when the test
@@ -31,6 +39,7 @@ public final class SimulatedDevice: @unchecked Sendable {
     set { mutex.withLock { automatic = newValue } }
   }
   private var automatic: Bool
+  private var wakeAt: Date?
 
   /// How long (real time) the device waits for the app's work after a handler returned
   /// without calling its completion, with no HealthKit call from the app meanwhile,
@@ -107,9 +116,13 @@ public final class SimulatedDevice: @unchecked Sendable {
     Task.detached { await device.settle() }
   }
 
+  /// The shared device's clock follows the wall clock. Events that fell due run in a
+  /// background task, as a phone runs them, never inside the app's call.
   private func catchUpWithWallClock() {
     let now = Date()
-    if now > engine.now { record(engine.advance(to: now)) }
+    guard now > engine.now else { return }
+    engine.setClock(now)
+    if let next = engine.smallState.scheduler.next, next.date <= now { afterChange() }
   }
 
   func record(_ events: [HealthEvent]) {
@@ -168,7 +181,30 @@ public final class SimulatedDevice: @unchecked Sendable {
   }
 
   /// Runs what is due now: the deliveries that saves and deletes caused.
-  public func settle() async { await advance(to: now) }
+  public func settle() async {
+    await advance(to: followsWallClock ? max(now, Date()) : now)
+    if followsWallClock { scheduleWake() }
+  }
+
+  /// On the wall clock, wakes the device when its next event falls due (a retry, a
+  /// simulated reading), as a phone would; one wake is pending at a time.
+  private func scheduleWake() {
+    let due: Date? = mutex.withLock {
+      guard let next = engine.smallState.scheduler.next?.date, next > engine.now,
+        wakeAt.map({ next < $0 }) ?? true
+      else { return nil }
+      wakeAt = next
+      return next
+    }
+    guard let due else { return }
+    let device = self
+    Task.detached {
+      let delay = max(0, due.timeIntervalSinceNow)
+      try? await Task.sleep(nanoseconds: UInt64(min(delay, 86_400) * 1e9))  // checked: clamped to a day
+      device.mutex.withLock { if device.wakeAt == due { device.wakeAt = nil } }
+      await device.settle()
+    }
+  }
 
   private func waitForCompletions(of pending: PendingDelivery, while work: AppWorkWatch) async {
     var lastActivity = mutex.withLock { activity }

@@ -32,9 +32,11 @@ public struct HKError: CustomNSError, Hashable, LocalizedError, Sendable {
   /// What went wrong and how to fix it.
   public let message: String
 
-  /// An error with a code, as apps build one in tests.
-  public init(_ code: Code) {
-    self.init(code, message: "HealthKit error \(code.rawValue)")
+  /// An error with a code, as apps build one in tests; a localized description in
+  /// `userInfo` becomes the message.
+  public init(_ code: Code, userInfo: [String: Any] = [:]) {
+    let message = userInfo[NSLocalizedDescriptionKey] as? String
+    self.init(code, message: message ?? "HealthKit error \(code.rawValue)")
   }
 
   init(_ code: Code, message: String) {
@@ -54,15 +56,25 @@ public struct HKError: CustomNSError, Hashable, LocalizedError, Sendable {
   public static func == (lhs: HKError, rhs: HKError) -> Bool { lhs.code == rhs.code }
   public func hash(into hasher: inout Hasher) { hasher.combine(code) }
 
+  /// Code 0: no error.
   public static var noError: Code { .noError }
+  /// Code 1: Health is not available on the device.
   public static var errorHealthDataUnavailable: Code { .errorHealthDataUnavailable }
+  /// Code 2: Health is restricted on the device.
   public static var errorHealthDataRestricted: Code { .errorHealthDataRestricted }
+  /// Code 3: an argument is not valid.
   public static var errorInvalidArgument: Code { .errorInvalidArgument }
+  /// Code 4: the app may not write this data.
   public static var errorAuthorizationDenied: Code { .errorAuthorizationDenied }
+  /// Code 5: the app has not asked for this permission yet.
   public static var errorAuthorizationNotDetermined: Code { .errorAuthorizationNotDetermined }
+  /// Code 6: the device is locked.
   public static var errorDatabaseInaccessible: Code { .errorDatabaseInaccessible }
+  /// Code 7: the user canceled.
   public static var errorUserCanceled: Code { .errorUserCanceled }
+  /// Code 10: a required permission was denied.
   public static var errorRequiredAuthorizationDenied: Code { .errorRequiredAuthorizationDenied }
+  /// Code 11: there is no data for the request.
   public static var errorNoData: Code { .errorNoData }
 }
 

@@ -41,7 +41,7 @@ public class HKObjectType: NSObject, NSCopying, @unchecked Sendable {
   /// The type an engine sample belongs to.
   static func of(_ type: SampleType) -> HKSampleType {
     if type == .workout { return HKWorkoutType() }
-    if type.identifier.hasPrefix("HKCorrelationTypeIdentifier") {
+    if type.isCorrelation {
       return HKCorrelationType(HKCorrelationTypeIdentifier(type.identifier))
     }
     return HKQuantityType(HKQuantityTypeIdentifier(type.identifier))

@@ -1,42 +1,73 @@
 /// Identifies a quantity type (HKQuantityTypeIdentifier); raw values are HealthKit's.
 public struct HKQuantityTypeIdentifier: RawRepresentable, Hashable, Sendable {
+  /// HealthKit's identifier string.
   public let rawValue: String
+  /// An identifier from its string.
   public init(rawValue: String) { self.rawValue = rawValue }
+  /// An identifier from its string.
   public init(_ rawValue: String) { self.rawValue = rawValue }
 
+  /// Body mass (kg).
   public static let bodyMass = Self("HKQuantityTypeIdentifierBodyMass")
+  /// Height (m).
   public static let height = Self("HKQuantityTypeIdentifierHeight")
+  /// Body mass index (count).
   public static let bodyMassIndex = Self("HKQuantityTypeIdentifierBodyMassIndex")
+  /// Body fat percentage (%).
   public static let bodyFatPercentage = Self("HKQuantityTypeIdentifierBodyFatPercentage")
+  /// Lean body mass (kg).
   public static let leanBodyMass = Self("HKQuantityTypeIdentifierLeanBodyMass")
+  /// Waist circumference (m).
   public static let waistCircumference = Self("HKQuantityTypeIdentifierWaistCircumference")
+  /// Blood glucose (mg/dL).
   public static let bloodGlucose = Self("HKQuantityTypeIdentifierBloodGlucose")
+  /// Steps (count).
   public static let stepCount = Self("HKQuantityTypeIdentifierStepCount")
+  /// Distance walked or run (m).
   public static let distanceWalkingRunning = Self("HKQuantityTypeIdentifierDistanceWalkingRunning")
+  /// Distance cycled (m).
   public static let distanceCycling = Self("HKQuantityTypeIdentifierDistanceCycling")
+  /// Flights of stairs climbed (count).
   public static let flightsClimbed = Self("HKQuantityTypeIdentifierFlightsClimbed")
+  /// Active energy burned (kcal).
   public static let activeEnergyBurned = Self("HKQuantityTypeIdentifierActiveEnergyBurned")
+  /// Resting energy burned (kcal).
   public static let basalEnergyBurned = Self("HKQuantityTypeIdentifierBasalEnergyBurned")
+  /// Exercise time (min).
   public static let appleExerciseTime = Self("HKQuantityTypeIdentifierAppleExerciseTime")
+  /// Heart rate (count/min).
   public static let heartRate = Self("HKQuantityTypeIdentifierHeartRate")
+  /// Resting heart rate (count/min).
   public static let restingHeartRate = Self("HKQuantityTypeIdentifierRestingHeartRate")
+  /// Systolic blood pressure (mmHg).
   public static let bloodPressureSystolic = Self("HKQuantityTypeIdentifierBloodPressureSystolic")
+  /// Diastolic blood pressure (mmHg).
   public static let bloodPressureDiastolic = Self(
     "HKQuantityTypeIdentifierBloodPressureDiastolic")
+  /// Blood oxygen saturation (%).
   public static let oxygenSaturation = Self("HKQuantityTypeIdentifierOxygenSaturation")
+  /// Respiratory rate (count/min).
   public static let respiratoryRate = Self("HKQuantityTypeIdentifierRespiratoryRate")
+  /// Body temperature (degC).
   public static let bodyTemperature = Self("HKQuantityTypeIdentifierBodyTemperature")
+  /// Dietary energy (kcal).
   public static let dietaryEnergyConsumed = Self("HKQuantityTypeIdentifierDietaryEnergyConsumed")
+  /// Water drunk (L).
   public static let dietaryWater = Self("HKQuantityTypeIdentifierDietaryWater")
 }
 
 /// Identifies a correlation type (HKCorrelationTypeIdentifier).
 public struct HKCorrelationTypeIdentifier: RawRepresentable, Hashable, Sendable {
+  /// HealthKit's identifier string.
   public let rawValue: String
+  /// An identifier from its string.
   public init(rawValue: String) { self.rawValue = rawValue }
+  /// An identifier from its string.
   public init(_ rawValue: String) { self.rawValue = rawValue }
 
+  /// Blood pressure: a systolic and a diastolic sample.
   public static let bloodPressure = Self("HKCorrelationTypeIdentifierBloodPressure")
+  /// A food: its nutrition samples.
   public static let food = Self("HKCorrelationTypeIdentifierFood")
 }
 

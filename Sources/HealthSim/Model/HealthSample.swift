@@ -1,10 +1,11 @@
 import Foundation
 
-/// An immutable Health sample (HKQuantitySample or HKWorkout).
+/// An immutable Health sample (HKQuantitySample, HKWorkout or HKCorrelation).
 ///
-/// `value` is in the type's canonical unit: kg, mg/dL, count, kcal or min (a workout's
-/// value is its duration in minutes). The store sets `sourceRevision` and `creationDate`
-/// when it saves the sample, and assigns a UUID from its seeded generator when `uuid` is nil.
+/// `value` is in the type's canonical unit: kg, mg/dL, count, kcal, min, m, %, count/min
+/// or mmHg (a workout's value is its duration in minutes; a correlation's is 0). The store
+/// sets `sourceRevision` and `creationDate` when it saves the sample, and assigns a UUID
+/// from its seeded generator when `uuid` is nil.
 public struct HealthSample: Hashable, Codable, Sendable {
   /// The sample's identity; `nil` only before the store saved it.
   public let uuid: UUID?
@@ -26,6 +27,10 @@ public struct HealthSample: Hashable, Codable, Sendable {
   public let creationDate: Date?
   /// Workout fields, for workout samples only.
   public let workout: WorkoutDetails?
+  /// The samples a correlation groups (HKCorrelation.objects), for correlations only.
+  /// Saving a correlation saves these with it; reading one returns those still live
+  /// that the app may read.
+  public let objects: [HealthSample]?
 
   /// A quantity sample; `end` defaults to `start`.
   public init(
@@ -59,11 +64,23 @@ public struct HealthSample: Hashable, Codable, Sendable {
       workout: details)
   }
 
+  /// A correlation of `type` (blood pressure) grouping `objects` (one systolic and one
+  /// diastolic sample); `end` defaults to `start`.
+  public init(
+    correlation type: SampleType, objects: [HealthSample], start: Date, end: Date? = nil,
+    uuid: UUID? = nil, device: HealthDevice? = nil, metadata: Metadata = [:]
+  ) {
+    self.init(
+      uuid: uuid, type: type, startDate: start, endDate: end ?? start, value: 0,
+      sourceRevision: nil, device: device, metadata: metadata, creationDate: nil, workout: nil,
+      objects: objects)
+  }
+
   /// Every field, as the store builds a saved sample.
   public init(
     uuid: UUID?, type: SampleType, startDate: Date, endDate: Date, value: Double,
     sourceRevision: SourceRevision?, device: HealthDevice?, metadata: Metadata,
-    creationDate: Date?, workout: WorkoutDetails?
+    creationDate: Date?, workout: WorkoutDetails?, objects: [HealthSample]? = nil
   ) {
     self.uuid = uuid
     self.type = type
@@ -75,6 +92,7 @@ public struct HealthSample: Hashable, Codable, Sendable {
     self.metadata = metadata
     self.creationDate = creationDate
     self.workout = workout
+    self.objects = objects
   }
 
   /// The value as a quantity in the canonical unit.
@@ -92,11 +110,32 @@ public struct HealthSample: Hashable, Codable, Sendable {
   /// The source that wrote the sample, once saved.
   public var source: HealthSource? { sourceRevision?.source }
 
-  /// This sample as saved: with identity, writer and creation date.
-  func saved(uuid: UUID, revision: SourceRevision, at date: Date) -> HealthSample {
+  /// This sample as saved: with identity, writer and creation date, and a correlation's
+  /// objects as saved.
+  func saved(
+    uuid: UUID, revision: SourceRevision, at date: Date, objects: [HealthSample]? = nil
+  ) -> HealthSample {
     HealthSample(
       uuid: uuid, type: type, startDate: startDate, endDate: endDate, value: value,
       sourceRevision: revision, device: device, metadata: metadata, creationDate: date,
-      workout: workout)
+      workout: workout, objects: objects ?? self.objects)
+  }
+
+  /// This sample with other correlation objects (those an app may see).
+  func with(objects: [HealthSample]?) -> HealthSample {
+    HealthSample(
+      uuid: uuid, type: type, startDate: startDate, endDate: endDate, value: value,
+      sourceRevision: sourceRevision, device: device, metadata: metadata,
+      creationDate: creationDate, workout: workout, objects: objects)
+  }
+
+  /// Whether `other` is this sample as the app created it: the same identity and content,
+  /// whatever the store set at save time (writer, creation date). A correlation's objects
+  /// are compared by identity, in any order.
+  public func hasSameContent(as other: HealthSample) -> Bool {
+    uuid == other.uuid && type == other.type && startDate == other.startDate
+      && endDate == other.endDate && value == other.value && device == other.device
+      && metadata == other.metadata && workout == other.workout
+      && objects.map { Set($0.map(\.uuid)) } == other.objects.map { Set($0.map(\.uuid)) }
   }
 }

@@ -3,13 +3,22 @@ public struct HealthUnit: Hashable, Codable, Sendable, CustomStringConvertible {
   /// What the unit measures; conversions exist only within one dimension.
   public enum Dimension: String, Codable, Sendable {
     case mass, massConcentration, count, energy, time
+    /// Length: canonical unit the meter.
+    case length
+    /// A fraction of a whole (`%`): canonical value 0–1, as HealthKit stores body fat.
+    case fraction
+    /// A count per time (`count/min`), as heart rate is measured.
+    case frequency
+    /// Pressure: canonical unit the millimeter of mercury.
+    case pressure
   }
 
   /// HealthKit's unit string, e.g. `kg` or `mmol<180.15588000005408>/L`.
   public let unitString: String
   /// The unit's dimension.
   public let dimension: Dimension
-  /// How many canonical units (kg, mg/dL, count, kcal, min) one of this unit is.
+  /// How many canonical units (kg, mg/dL, count, kcal, min, m, %, count/min, mmHg) one of
+  /// this unit is.
   public let canonicalFactor: Double
 
   /// HealthKit's molar mass of glucose in g/mol (HKUnitMolarMassBloodGlucose).
@@ -44,11 +53,36 @@ public struct HealthUnit: Hashable, Codable, Sendable, CustomStringConvertible {
     unitString: "s", dimension: .time, canonicalFactor: 1.0 / 60)
   public static let minute = HealthUnit(unitString: "min", dimension: .time, canonicalFactor: 1)
   public static let hour = HealthUnit(unitString: "hr", dimension: .time, canonicalFactor: 60)
+  public static let meter = HealthUnit(unitString: "m", dimension: .length, canonicalFactor: 1)
+  public static let centimeter = HealthUnit(
+    unitString: "cm", dimension: .length, canonicalFactor: 0.01)
+  public static let kilometer = HealthUnit(
+    unitString: "km", dimension: .length, canonicalFactor: 1000)
+  /// The international inch, exactly 0.0254 m.
+  public static let inch = HealthUnit(
+    unitString: "in", dimension: .length, canonicalFactor: 0.0254)
+  /// The international foot, exactly 12 in.
+  public static let foot = HealthUnit(
+    unitString: "ft", dimension: .length, canonicalFactor: 0.3048)
+  /// The international mile, exactly 1609.344 m.
+  public static let mile = HealthUnit(
+    unitString: "mi", dimension: .length, canonicalFactor: 1609.344)
+  /// HealthKit's percent unit: a value of 0.25 in `%` is 25 %.
+  public static let percent = HealthUnit(
+    unitString: "%", dimension: .fraction, canonicalFactor: 1)
+  /// Beats (or any count) per minute, as heart rate is measured.
+  public static let countPerMinute = HealthUnit(
+    unitString: "count/min", dimension: .frequency, canonicalFactor: 1)
+  /// The millimeter of mercury, as blood pressure is measured.
+  public static let millimeterOfMercury = HealthUnit(
+    unitString: "mmHg", dimension: .pressure, canonicalFactor: 1)
 
   /// Every unit the simulator knows.
   public static let all: [HealthUnit] = [
     .kilogram, .gram, .milligram, .ounce, .pound, .stone, .milligramsPerDeciliter,
     .millimolesPerLiter, .count, .kilocalorie, .largeCalorie, .kilojoule, .second, .minute, .hour,
+    .meter, .centimeter, .kilometer, .inch, .foot, .mile, .percent, .countPerMinute,
+    .millimeterOfMercury,
   ]
 
   /// The unit for a HealthKit unit string (`HKUnit(from:)`); `nil` when unknown.

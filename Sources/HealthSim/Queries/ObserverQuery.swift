@@ -21,7 +21,15 @@ public final class ObserverQuery: HealthQuery {
     super.init(sampleType: sampleType, predicate: predicate)
   }
 
+  /// Registers the query. While Health data is unavailable the query does not run: its
+  /// update handler is called once with errorHealthDataUnavailable (code 1), as on a
+  /// device, and the query calls it no more. `execute` itself does not throw for it.
   override func start(on store: HealthStore) throws(HealthError) {
+    guard store.isHealthDataAvailable() else {
+      isStopped = true
+      updateHandler(self, {}, HealthError.unavailable)
+      return
+    }
     store.register(observer: self)
   }
 }

@@ -34,7 +34,8 @@ public struct StatisticsOptions: OptionSet, Codable, Hashable, Sendable {
       throw HealthError(
         .errorInvalidArgument, "\(type.rawValue) is cumulative; use cumulativeSum or duration")
     case .none:
-      throw HealthError(.errorInvalidArgument, "statistics need a quantity type, not workouts")
+      throw HealthError(
+        .errorInvalidArgument, "statistics need a quantity type, not workouts or correlations")
     default:
       return
     }

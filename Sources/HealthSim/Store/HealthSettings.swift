@@ -79,6 +79,10 @@ public struct HealthSettings: Codable, Hashable, Sendable {
   public var readOnlyRequestReportsDenied = true
   /// Bundle identifiers the user moved to the top of Health's source priority, highest first.
   public var sourcePriority: [String] = []
+  /// Whether deleting a correlation also deletes the samples it holds (default on).
+  /// UNCONFIRMED: Apple does not document it; Health shows a blood-pressure reading as one
+  /// entry, and deleting it there removes both values.
+  public var deletingCorrelationDeletesObjects = true
 
   /// HEALTHKIT.md's defaults.
   public init() {}
@@ -108,5 +112,6 @@ public struct HealthSettings: Codable, Hashable, Sendable {
     try read(.promptAnswer, into: &promptAnswer)
     try read(.readOnlyRequestReportsDenied, into: &readOnlyRequestReportsDenied)
     try read(.sourcePriority, into: &sourcePriority)
+    try read(.deletingCorrelationDeletesObjects, into: &deletingCorrelationDeletesObjects)
   }
 }

@@ -25,6 +25,9 @@ public struct HealthSmallState: Codable, Hashable, Sendable {
   public var scheduler = Scheduler()
   /// The one random generator.
   public var generator: SeededGenerator
+  /// Saves the app made while the device was locked, in order, waiting for the unlock;
+  /// nil when there are none (and in states written before they existed).
+  public var lockedSaves: [LockedSave]?
 
   /// A fresh state.
   public init(clock: Date, app: SourceRevision, seed: UInt64) {

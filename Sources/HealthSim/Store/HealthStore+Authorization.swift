@@ -34,6 +34,13 @@ extension HealthStore {
     throws(HealthError) -> Bool
   {
     guard state.device.isHealthDataAvailable else { throw HealthError.unavailable }
+    if let correlation = toShare.union(read).sorted().first(where: \.isCorrelation) {
+      // HealthKit raises an exception for it.
+      throw HealthError(
+        .errorInvalidArgument,
+        "authorization for \(correlation.rawValue) is disallowed; request its member types ("
+          + correlation.memberTypes.map(\.rawValue).joined(separator: ", ") + ")")
+    }
     let answer = state.settings.promptAnswer
     for type in toShare where state.authorization.writeDecision(for: type) == .notDetermined {
       state.authorization.write[type] = answer

@@ -11,6 +11,11 @@ extension HealthStore {
   {
     defer { commitState() }
     guard state.device.isHealthDataAvailable else { throw HealthError.unavailable }
+    guard !type.isCorrelation else {
+      throw HealthError(
+        .errorInvalidArgument,
+        "background delivery is not supported for \(type.rawValue); enable it for its member types")
+    }
     if !state.settings.hasBackgroundDeliveryEntitlement,
       state.settings.missingEntitlementFailsEnable
     {
@@ -164,7 +169,8 @@ extension HealthStore {
     commitState()
   }
 
-  /// The device locks: no deliveries, and queries and saves fail with code 6.
+  /// The device locks: no deliveries, queries fail with code 6, and saves are kept aside
+  /// until unlock (HealthStore+Locked.swift).
   public func lockDevice() {
     state.device.isLocked = true
     commitState()
@@ -173,6 +179,7 @@ extension HealthStore {
   /// The device unlocks: pending changes are delivered (O19).
   public func unlockDevice() {
     state.device.isLocked = false
+    mergeSavesMadeWhileLocked()
     for type in state.delivery.keys.sorted() { requestDelivery(type, reason: .unlock) }
     commitState()
   }

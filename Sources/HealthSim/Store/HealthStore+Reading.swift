@@ -37,7 +37,7 @@ extension HealthStore {
   public func anchoredResult(
     type: SampleType, predicate: SamplePredicate? = nil, anchor: QueryAnchor?, limit: Int = 0
   ) throws(HealthError) -> AnchoredQueryResult {
-    let scope = try readScope(for: type)
+    let filter = try readFilter(for: type)
     if (anchor?.rawValue ?? 0) < unloadedThrough { loadHistory() }
     let log = logs[type.ordinal]
     var index = anchor.map { log.firstIndex(after: $0.rawValue) } ?? 0
@@ -47,16 +47,12 @@ extension HealthStore {
       let position = log.positions[index]
       switch log.items[index] {
       case .sample(let sample):
-        if isVisible(source: sample.source, start: sample.startDate, in: scope),
-          predicate?.matches(sample) ?? true
-        {
-          changes.append(.added(sample, anchor: QueryAnchor(fromValue: position)))
+        if let shown = filter.sample(sample), predicate?.matches(sample) ?? true {
+          changes.append(.added(shown, anchor: QueryAnchor(fromValue: position)))
           last = position
         }
       case .deletion(let record):
-        if isVisible(source: record.source, start: record.startDate, in: scope),
-          predicate?.matches(record) ?? true
-        {
+        if filter.record(record), predicate?.matches(record) ?? true {
           changes.append(.deleted(record.deletedObject, anchor: QueryAnchor(fromValue: position)))
           last = position
         }
@@ -98,10 +94,10 @@ extension HealthStore {
   func visibleSamples(of type: SampleType, predicate: SamplePredicate?) throws(HealthError)
     -> [HealthSample]
   {
-    let scope = try readScope(for: type)
-    return allSamples(of: type).filter {
-      isVisible(source: $0.source, start: $0.startDate, in: scope)
-        && (predicate?.matches($0) ?? true)
+    let filter = try readFilter(for: type)
+    return allSamples(of: type).compactMap { sample in
+      guard predicate?.matches(sample) ?? true else { return nil }
+      return filter.sample(sample)
     }
   }
 

@@ -45,11 +45,14 @@ extension HealthStore {
   // MARK: The app's writes
 
   /// Saves samples as the app (HKHealthStore.save): permission checks, then `save(_:as:)`.
+  /// While the device is locked the save succeeds and is merged at unlock (see
+  /// `keepForUnlock`); the samples returned then already have their UUIDs.
   @discardableResult
   public func save(_ samples: [HealthSample]) throws(HealthError) -> [HealthSample] {
     defer { commitState() }
-    try checkAccess()
-    for type in Set(samples.map(\.type)).sorted() { try checkWrite(type) }
+    guard state.device.isHealthDataAvailable else { throw HealthError.unavailable }
+    for type in Set(samples.flatMap(\.type.permissionTypes)).sorted() { try checkWrite(type) }
+    if state.device.isLocked { return try keepForUnlock(samples) }
     return try write(samples, revision: state.app)
   }
 
@@ -57,7 +60,7 @@ extension HealthStore {
   public func delete(_ samples: [HealthSample]) throws(HealthError) {
     defer { commitState() }
     try checkAccess()
-    for type in Set(samples.map(\.type)).sorted() { try checkWrite(type) }
+    for type in Set(samples.flatMap(\.type.permissionTypes)).sorted() { try checkWrite(type) }
     let uuids = samples.compactMap(\.uuid)
     try checkExisting(uuids)
     for uuid in uuids
@@ -79,7 +82,7 @@ extension HealthStore {
   {
     defer { commitState() }
     try checkAccess()
-    try checkWrite(type)
+    for permission in type.permissionTypes { try checkWrite(permission) }
     let bundle = state.app.source.bundleIdentifier
     let uuids = allSamples(of: type).filter {
       $0.source?.bundleIdentifier == bundle && (predicate?.matches($0) ?? true)
@@ -92,6 +95,7 @@ extension HealthStore {
   func checkAccess() throws(HealthError) {
     guard state.device.isHealthDataAvailable else { throw HealthError.unavailable }
     guard !state.device.isLocked else { throw HealthError.locked }
+    mergeSavesIfUnlocked()
   }
 
   func checkWrite(_ type: SampleType) throws(HealthError) {
@@ -112,6 +116,7 @@ extension HealthStore {
   func isKnown(_ uuid: UUID) -> Bool { locations[uuid] != nil || olderSynced?[uuid] != nil }
 
   func checkExisting(_ uuids: [UUID]) throws(HealthError) {
+    mergeSavesIfUnlocked()
     if !uuids.allSatisfy(isKnown) { loadHistory() }
     for uuid in uuids where !isKnown(uuid) {
       throw HealthError(
@@ -123,54 +128,89 @@ extension HealthStore {
   func validate(_ samples: [HealthSample]) throws(HealthError) {
     var seen = Set<UUID>()
     for sample in samples {
-      if let uuid = sample.uuid, locations[uuid] != nil || !seen.insert(uuid).inserted {
+      try validate(sample, seen: &seen)
+      if sample.type.isCorrelation {
+        try validateObjects(of: sample)
+        for member in sample.objects ?? [] where !isAlreadySaved(member) {
+          try validate(member, seen: &seen)
+        }
+      } else if sample.objects != nil {
         throw HealthError(
           .errorInvalidArgument,
-          "a sample with uuid \(uuid.uuidString) already exists; save a new sample with a new uuid")
+          "only correlations hold objects; save the \(sample.type.rawValue) sample without them")
       }
-      let hasIdentifier = sample.metadata[MetadataKey.syncIdentifier] != nil
-      let hasVersion = sample.metadata[MetadataKey.syncVersion] != nil
-      if hasIdentifier != hasVersion {
-        throw HealthError(
-          .errorInvalidArgument,
-          hasIdentifier
-            ? "a sync identifier needs a sync version; add HKMetadataKeySyncVersion"
-            : "a sync version needs a sync identifier; add HKMetadataKeySyncIdentifier")
-      }
-      if hasIdentifier, sample.syncIdentifier == nil || sample.syncVersion == nil {
-        throw HealthError(
-          .errorInvalidArgument, "the sync identifier must be a string and the version a number")
-      }
-      if let version = sample.syncVersion, !version.isFinite {
-        throw HealthError(.errorInvalidArgument, "the sync version must be a finite number")
-      }
-      if sample.endDate < sample.startDate {
-        throw HealthError(.errorInvalidArgument, "the end date is before the start date; swap them")
-      }
-      if !sample.value.isFinite || sample.value < 0 {
-        throw HealthError(
-          .errorInvalidArgument, "the value \(sample.value) is not a valid \(sample.type.rawValue)")
-      }
-      if (sample.type == .workout) != (sample.workout != nil) {
-        throw HealthError(
-          .errorInvalidArgument, "workout samples need workout details, and only they")
-      }
+    }
+  }
+
+  /// Checks one sample (not its objects) for a save; `seen` collects the batch's UUIDs.
+  private func validate(_ sample: HealthSample, seen: inout Set<UUID>) throws(HealthError) {
+    if let uuid = sample.uuid, locations[uuid] != nil || !seen.insert(uuid).inserted {
+      throw HealthError(
+        .errorInvalidArgument,
+        "a sample with uuid \(uuid.uuidString) already exists; save a new sample with a new uuid")
+    }
+    let hasIdentifier = sample.metadata[MetadataKey.syncIdentifier] != nil
+    let hasVersion = sample.metadata[MetadataKey.syncVersion] != nil
+    if hasIdentifier != hasVersion {
+      throw HealthError(
+        .errorInvalidArgument,
+        hasIdentifier
+          ? "a sync identifier needs a sync version; add HKMetadataKeySyncVersion"
+          : "a sync version needs a sync identifier; add HKMetadataKeySyncIdentifier")
+    }
+    if hasIdentifier, sample.syncIdentifier == nil || sample.syncVersion == nil {
+      throw HealthError(
+        .errorInvalidArgument, "the sync identifier must be a string and the version a number")
+    }
+    if let version = sample.syncVersion, !version.isFinite {
+      throw HealthError(.errorInvalidArgument, "the sync version must be a finite number")
+    }
+    if sample.endDate < sample.startDate {
+      throw HealthError(.errorInvalidArgument, "the end date is before the start date; swap them")
+    }
+    if !sample.value.isFinite || sample.value < 0 {
+      throw HealthError(
+        .errorInvalidArgument, "the value \(sample.value) is not a valid \(sample.type.rawValue)")
+    }
+    if (sample.type == .workout) != (sample.workout != nil) {
+      throw HealthError(
+        .errorInvalidArgument, "workout samples need workout details, and only they")
+    }
+    if let problem = sample.workout?.problem {
+      throw HealthError(.errorInvalidArgument, problem)
+    }
+    if sample.type.canonicalUnit.dimension == .fraction, sample.value > 1 {
+      throw HealthError(
+        .errorInvalidArgument,
+        "\(sample.type.rawValue) \(sample.value) is more than 1; a percentage is a fraction (0.25 is 25 %)"
+      )
+    }
+    if sample.type.isCorrelation, sample.value != 0 {
+      throw HealthError(
+        .errorInvalidArgument, "a correlation has no value of its own; give its value as 0")
     }
   }
 
   // MARK: Primitives
 
-  /// Validates the whole batch, then applies it: all or nothing (S6).
-  func write(_ samples: [HealthSample], revision: SourceRevision) throws(HealthError)
-    -> [HealthSample]
-  {
+  /// Validates the whole batch, then applies it: all or nothing (S6). A sample already
+  /// saved (the same UUID and content) is left as it is, as a device does, and is not in
+  /// the result; a correlation's objects are saved with it, before it.
+  /// `createdAt` is the creation date of the samples, now unless given.
+  func write(
+    _ batch: [HealthSample], revision: SourceRevision, createdAt: Date? = nil
+  ) throws(HealthError) -> [HealthSample] {
+    mergeSavesIfUnlocked()
+    let created = createdAt ?? now
     // A given UUID is checked against every sample ever saved; so is a sync identifier,
     // unless the older samples that have one are known.
-    if samples.contains(where: {
-      $0.uuid != nil || (olderSynced == nil && $0.metadata[MetadataKey.syncIdentifier] != nil)
+    if batch.contains(where: {
+      $0.uuid != nil || $0.objects != nil
+        || (olderSynced == nil && $0.metadata[MetadataKey.syncIdentifier] != nil)
     }) {
       loadHistory()
     }
+    let samples = batch.filter { !isAlreadySaved($0) }
     try validate(samples)
     var claimed: [SyncKey: Double] = [:]
     var plans: [SyncKey?] = []
@@ -202,33 +242,58 @@ extension HealthStore {
     var touched: [HealthSample] = []
     for (index, sample) in samples.enumerated() where keep[index] {
       if let key = plans[index], let old = syncIndex[key] {
-        if let replaced = self.sample(with: old) { touched.append(replaced) }
-        removeSample(old, position: state.counter + 1, date: now)
+        for doomed in removalOrder(of: [old]) {
+          if let replaced = self.sample(with: doomed) {
+            touched.append(replaced)
+            changed.insert(replaced.type)
+          }
+          removeSample(doomed, position: state.counter + 1, date: now)
+        }
       }
-      let stored = sample.saved(uuid: sample.uuid ?? freshUUID(), revision: revision, at: now)
+      var objects: [HealthSample]?
+      if let members = sample.objects {
+        objects = members.map { member in
+          if let uuid = member.uuid, isAlreadySaved(member), let live = self.sample(with: uuid) {
+            return live
+          }
+          let stored = member.saved(
+            uuid: member.uuid ?? freshUUID(), revision: revision, at: created)
+          insertSample(stored, position: state.counter + 1)
+          touched.append(stored)
+          changed.insert(stored.type)
+          return stored
+        }
+      }
+      let stored = sample.saved(
+        uuid: sample.uuid ?? freshUUID(), revision: revision, at: created, objects: objects)
       insertSample(stored, position: state.counter + 1)
       saved.append(stored)
       touched.append(stored)
       changed.insert(sample.type)
     }
-    for type in changed.sorted() { noteChange(type) }
+    if !isMergingLockedSaves {
+      for type in changed.sorted() { noteChange(type) }
+    }
     noteCollectionChanges(touched)
     return saved
   }
 
-  /// Deletes live samples, leaving deleted-object records; returns how many.
+  /// Deletes live samples, leaving deleted-object records; returns how many of `uuids`
+  /// were deleted. Deleting a correlation also deletes its objects (see `removalOrder`).
   @discardableResult
   func remove(_ uuids: [UUID]) -> Int {
+    mergeSavesIfUnlocked()
     if !uuids.allSatisfy(isKnown) { loadHistory() }
     var changed = Set<SampleType>()
     var touched: [HealthSample] = []
     var count = 0
-    for uuid in uuids {
+    let asked = Set(uuids)
+    for uuid in removalOrder(of: uuids) {
       guard let type = locations[uuid]?.type ?? olderSynced?[uuid]?.sample.type else { continue }
       if let removed = sample(with: uuid) { touched.append(removed) }
       removeSample(uuid, position: state.counter + 1, date: now)
       changed.insert(type)
-      count += 1
+      if asked.contains(uuid) { count += 1 }
     }
     for type in changed.sorted() { noteChange(type) }
     noteCollectionChanges(touched)

@@ -31,6 +31,8 @@ public final class HealthStore {
   var lastRecordedState: HealthSmallState
   var isReplaying = false
   var isRunningEvents = false
+  /// While the saves kept during a lock are merged: their observers were noted already.
+  var isMergingLockedSaves = false
   /// Records at positions up to this one are not in memory yet (see
   /// `init(snapshot:olderRecordsThrough:load:)`); 0 once everything is.
   public internal(set) var unloadedThrough: Int64 = 0
@@ -83,6 +85,7 @@ public final class HealthStore {
 
   /// Live samples of a type.
   public func liveSampleCount(of type: SampleType) -> Int {
+    mergeSavesIfUnlocked()
     loadHistory()
     return logs[type.ordinal].liveSamples
   }
@@ -97,6 +100,7 @@ public final class HealthStore {
   /// Every live sample of a type in change order, whatever the app may read.
   /// - Complexity: O(n).
   public func allSamples(of type: SampleType) -> [HealthSample] {
+    mergeSavesIfUnlocked()
     loadHistory()
     return logs[type.ordinal].items.compactMap {
       if case .sample(let sample) = $0 { return sample } else { return nil }

@@ -440,10 +440,31 @@ enum InputFile {
       throw Diagnostic(
         "cannot read \(shown): it is a folder; give a file in it", at: span, kind: .unreadableInput)
     }
+    // A pipe would block until something writes to it, and is read only once; an import
+    // reads its file more than once (the format first).
+    if let kind = specialKind(of: path) {
+      throw Diagnostic(
+        "cannot read \(shown): it is \(kind), not a regular file; save what it holds to a file "
+          + "and import that", at: span, kind: .unreadableInput)
+    }
     guard FileManager.default.isReadableFile(atPath: path) else {
       throw Diagnostic(
         "cannot read \(shown): permission denied; make the file readable", at: span,
         kind: .unreadableInput)
+    }
+  }
+
+  /// What `path` is when it is neither a regular file nor a folder (`a pipe`), found without
+  /// opening it; nil otherwise.
+  static func specialKind(of path: String) -> String? {
+    var status = stat()
+    guard stat(path, &status) == 0 else { return nil }
+    switch status.st_mode & S_IFMT {
+    case S_IFREG, S_IFDIR: return nil
+    case S_IFIFO: return "a pipe"
+    case S_IFCHR, S_IFBLK: return "a device"
+    case S_IFSOCK: return "a socket"
+    default: return "a special file"
     }
   }
 

@@ -29,18 +29,29 @@ struct HealthExportCommand: Executable {
   func execute(in session: Session) throws(Diagnostic) {
     let health = try session.health()
     let zone = session.zone.zone
-    // Apple lists records type by type in time order, then workouts.
+    // Apple lists records type by type in time order, then correlations, then workouts.
     func ordered(_ type: SampleType) -> [HealthSample] {
       health.allSamples(of: type).sorted {
         ($0.startDate, $0.uuid!.uuidString) < ($1.startDate, $1.uuid!.uuidString)
       }
     }
-    let records = SampleType.allCases.filter { $0 != .workout }.flatMap(ordered)
+    // A correlation is a Correlation element; its objects are Records at the top level
+    // too, as Apple writes them.
+    let records = SampleType.allCases.filter { $0 != .workout && !$0.isCorrelation }
+      .flatMap(ordered)
+    let correlations = SampleType.allCases.filter(\.isCorrelation).flatMap(ordered)
     let workouts = ordered(.workout)
     let exportDate = HealthExportDate(instant: session.now, timeZone: zone)
     let body: (AppleHealthExportWriter) throws -> Void = { writer in
       for sample in records {
         try writer.write(HealthExportMapping.record(for: sample, timeZone: zone))
+      }
+      for sample in correlations {
+        // Objects deleted on their own since are no longer part of it.
+        let objects = (sample.objects ?? []).compactMap { $0.uuid.flatMap(health.sample) }
+        try writer.write(
+          HealthExportMapping.correlation(for: sample, timeZone: zone),
+          records: objects.map { HealthExportMapping.record(for: $0, timeZone: zone) })
       }
       for sample in workouts {
         try writer.write(HealthExportMapping.workout(for: sample, timeZone: zone))
@@ -71,8 +82,10 @@ struct HealthExportCommand: Executable {
     }
     // On stdout the XML is the output; a report line would spoil it.
     guard path != "-" else { return }
+    let correlated =
+      correlations.isEmpty ? "" : ", \(Self.count(correlations.count, "correlation"))"
     session.print(
-      "exported \(Self.count(records.count, "record")) and \(Self.count(workouts.count, "workout")) to \(path)\(outcome.note)"
+      "exported \(Self.count(records.count, "record"))\(correlated) and \(Self.count(workouts.count, "workout")) to \(path)\(outcome.note)"
     )
   }
 

@@ -45,7 +45,7 @@ public final class AppleHealthExportWriter {
     try flushIfFull()
   }
 
-  /// Writes a workout with its metadata, events and statistics.
+  /// Writes a workout with its metadata, events, statistics and routes.
   public func write(_ workout: HealthExportWorkout) throws {
     append(" <Workout")
     attribute("workoutActivityType", workout.activityType)
@@ -85,6 +85,7 @@ public final class AppleHealthExportWriter {
       }
       children.append(line + "/>")
     }
+    for route in workout.routes { children += Self.routeLines(route) }
     appendChildren(children, indent: "  ", close: " </Workout>\n")
     try flushIfFull()
   }
@@ -208,6 +209,22 @@ public final class AppleHealthExportWriter {
       }
     }
     return out
+  }
+
+  /// A `WorkoutRoute` element's lines, children indented by one space.
+  static func routeLines(_ route: HealthExportWorkoutRoute) -> [String] {
+    var line = "<WorkoutRoute sourceName=\"\(escape(route.sourceName))\""
+    for (name, value) in [
+      ("sourceVersion", route.sourceVersion), ("device", route.device),
+      ("creationDate", route.creationDate?.description),
+      ("startDate", route.startDate.description), ("endDate", route.endDate.description),
+    ] {
+      if let value { line += " \(name)=\"\(escape(value))\"" }
+    }
+    var children = route.metadata.map { " " + metadataLine($0) }
+    if let path = route.filePath { children.append(" <FileReference path=\"\(escape(path))\"/>") }
+    guard !children.isEmpty else { return [line + "/>"] }
+    return [line + ">"] + children + ["</WorkoutRoute>"]
   }
 
   static func metadataLine(_ entry: HealthExportMetadataEntry) -> String {

@@ -24,9 +24,24 @@ enum HealthExportMapping {
       metadata: metadataEntries(sample.metadata, timeZone: timeZone))
   }
 
-  /// The `Workout` for a workout sample: duration in min, distance in km, energy in kcal.
+  /// The `Correlation` for a correlation sample (its records are written by the caller).
+  static func correlation(for sample: HealthSample, timeZone: TimeZone)
+    -> HealthExportCorrelation
+  {
+    HealthExportCorrelation(
+      type: sample.type.identifier, sourceName: sample.source?.name ?? "Health",
+      sourceVersion: sample.sourceRevision?.version, device: sample.device.map(deviceText),
+      creationDate: sample.creationDate.map { exportDate($0, timeZone) },
+      startDate: exportDate(sample.startDate, timeZone),
+      endDate: exportDate(sample.endDate, timeZone),
+      metadata: metadataEntries(sample.metadata, timeZone: timeZone))
+  }
+
+  /// The `Workout` for a workout sample: duration in min, distance in km, energy in kcal,
+  /// and its events, statistics and routes.
   static func workout(for sample: HealthSample, timeZone: TimeZone) -> HealthExportWorkout {
     let details = sample.workout
+    let parts = exportParts(of: details, timeZone: timeZone)
     return HealthExportWorkout(
       activityType: (details?.activityType ?? .other).exportName,
       duration: number(sample.value), durationUnit: "min",
@@ -39,7 +54,8 @@ enum HealthExportMapping {
       creationDate: sample.creationDate.map { exportDate($0, timeZone) },
       startDate: exportDate(sample.startDate, timeZone),
       endDate: exportDate(sample.endDate, timeZone),
-      metadata: metadataEntries(sample.metadata, timeZone: timeZone))
+      metadata: metadataEntries(sample.metadata, timeZone: timeZone), events: parts.events,
+      statistics: parts.statistics, routes: parts.routes)
   }
 
   /// Apple's description of a device.
@@ -141,7 +157,12 @@ enum HealthExportMapping {
       case .stepCount: .steps
       case .activeEnergyBurned: .energy
       case .appleExerciseTime: .exerciseMinutes
-      case .workout: nil
+      case .height: .height
+      case .leanBodyMass: .mass
+      case .workout, .bodyMassIndex, .bodyFatPercentage, .basalEnergyBurned,
+        .distanceWalkingRunning, .heartRate, .bloodPressureSystolic, .bloodPressureDiastolic,
+        .bloodPressure:
+        nil
       }
     if let measure, !measure.contains(value) {
       throw ImportRejection(
@@ -225,7 +246,10 @@ enum HealthExportMapping {
     }
     let details = WorkoutDetails(
       activityType: activityType(workout.activityType), duration: seconds,
-      totalEnergyBurned: energy, totalDistance: distance)
+      totalEnergyBurned: energy, totalDistance: distance,
+      events: try events(of: workout, line: line),
+      statistics: try statistics(of: workout, line: line),
+      routes: try routes(of: workout, line: line, cache: cache))
     let start = Date(timeIntervalSince1970: TimeInterval(workout.startDate.instant))
     let sample = HealthSample(
       workout: details, start: start,
@@ -303,6 +327,16 @@ enum HealthExportMapping {
     case .activeEnergyBurned: "energy"
     case .appleExerciseTime: "exercise"
     case .workout: "workout"
+    case .height: "height"
+    case .bodyMassIndex: "body mass index"
+    case .bodyFatPercentage: "body fat"
+    case .leanBodyMass: "lean body mass"
+    case .basalEnergyBurned: "basal energy"
+    case .distanceWalkingRunning: "walking and running distance"
+    case .heartRate: "heart rate"
+    case .bloodPressureSystolic: "systolic blood pressure"
+    case .bloodPressureDiastolic: "diastolic blood pressure"
+    case .bloodPressure: "blood pressure"
     }
   }
 
@@ -313,6 +347,14 @@ enum HealthExportMapping {
     case .stepCount: "count"
     case .activeEnergyBurned: "kcal, Cal or kJ"
     case .appleExerciseTime, .workout: "min, s or hr"
+    case .height, .distanceWalkingRunning: "m, cm, km, in, ft or mi"
+    case .bodyMassIndex: "count"
+    case .bodyFatPercentage: "%"
+    case .leanBodyMass: "kg, lb, g or st"
+    case .basalEnergyBurned: "kcal, Cal or kJ"
+    case .heartRate: "count/min"
+    case .bloodPressureSystolic, .bloodPressureDiastolic: "mmHg"
+    case .bloodPressure: "no unit (a correlation)"
     }
   }
 

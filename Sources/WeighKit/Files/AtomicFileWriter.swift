@@ -31,8 +31,9 @@ public enum FileWriteOutcome: Equatable, Sendable {
   case streamed
 }
 
-/// The one way weigh writes a file (`export`, `chart … to`, `health export`, `weigh test
-/// --update`): nothing is ever half-written.
+/// The one way weigh writes a whole file (`export`, `chart … to`, `health export`, `weigh test
+/// --update`, and the store's snapshots, `weigh.json` and its ack file): nothing is ever
+/// half-written.
 ///
 /// A write goes to a new temporary file in the target's own folder, which is synced, renamed
 /// over the target and made durable by syncing the folder; a failure at any point leaves the
@@ -41,9 +42,23 @@ public enum FileWriteOutcome: Equatable, Sendable {
 /// Paths inside a protected folder (the store) are refused, comparing real paths, so `..`,
 /// links and relative paths cannot reach in.
 ///
-/// The store's own `StoreFileSystem.replace` does the same steps for the store's files and
-/// could call ``write(_:to:)`` instead.
+/// Every step that changes the disk (create, write, sync, rename, sync the folder) is counted
+/// by a test's ``WriteFaultInjector``, which can stop the write there as a kill would.
 public struct AtomicFileWriter: Sendable {
+  /// What the files written are for.
+  public enum Kind: Sendable {
+    /// A file a command produces: a device or pipe is written in place, a read-only file is
+    /// refused, and the temporary file has a name of its own (`.NAME.weigh-PID-RANDOM.tmp`).
+    case output
+    /// One of the store's own files, written under the store's lock: the temporary file is
+    /// `NAME.tmp` (one left by a crash is replaced, and `weigh check` knows the name), a
+    /// device or pipe in the file's place is refused, a read-only file is replaced as the
+    /// folder allows (the store is read-only when its journal is), and the folder must sync.
+    case storeFile
+  }
+
+  /// What the files written are for.
+  public var kind: Kind
   /// Folders no file may be written into.
   public var protectedFolders: [String]
   /// Says of a real folder path whether it is protected too (any folder holding a store,
@@ -59,7 +74,16 @@ public struct AtomicFileWriter: Sendable {
   ) {
     self.protectedFolders = protectedFolders
     self.protectsFolder = protectsFolder
+    kind = .output
   }
+
+  /// The writer of the store's own files.
+  static let store: AtomicFileWriter = {
+    var writer = AtomicFileWriter()
+    writer.kind = .storeFile
+    writer.requiresFolderSync = true
+    return writer
+  }()
 
   /// Writes `bytes` as the whole contents of `path`.
   @discardableResult
@@ -96,7 +120,9 @@ public struct AtomicFileWriter: Sendable {
       try run(body, on: TemporaryFile(descriptor: descriptor, path: path))
       return .streamed
     }
-    let temporary = Self.temporaryName(in: target.folder, for: target.name)
+    let temporary = temporaryName(for: target)
+    try Self.step()
+    if kind == .storeFile { unlink(temporary) }
     let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
     guard descriptor >= 0 else { throw Self.failure("creating a temporary file in its folder") }
     do throws(FileWriteError) {
@@ -104,10 +130,10 @@ public struct AtomicFileWriter: Sendable {
         throw Self.failure("keeping its permissions")
       }
       try run(body, on: TemporaryFile(descriptor: descriptor, path: temporary))
-      guard fsync(descriptor) == 0 else { throw Self.failure("syncing it to disk") }
+      try Self.sync(descriptor)
     } catch {
       close(descriptor)
-      unlink(temporary)
+      Self.removeUnlessKilled(temporary)
       throw error
     }
     close(descriptor)
@@ -138,8 +164,9 @@ public struct AtomicFileWriter: Sendable {
   private func write(to target: Target, creatingWith body: (String) throws -> Void)
     throws(FileWriteError) -> FileWriteOutcome
   {
-    let temporary = Self.temporaryName(in: target.folder, for: target.name)
+    let temporary = temporaryName(for: target)
     do throws(FileWriteError) {
+      try Self.step()
       do {
         try body(temporary)
       } catch {
@@ -151,9 +178,9 @@ public struct AtomicFileWriter: Sendable {
       if let mode = target.existingMode, fchmod(descriptor, mode) != 0 {
         throw Self.failure("keeping its permissions")
       }
-      guard fsync(descriptor) == 0 else { throw Self.failure("syncing it to disk") }
+      try Self.sync(descriptor)
     } catch {
-      unlink(temporary)
+      Self.removeUnlessKilled(temporary)
       throw error
     }
     return try commit(temporary, over: target)
@@ -194,7 +221,9 @@ public struct AtomicFileWriter: Sendable {
     if let descriptor = Self.descriptor(namedBy: path) {
       return Target(folder: "", name: path, streamed: true, descriptor: descriptor)
     }
-    if stat(path, &status) == 0, [S_IFCHR, S_IFIFO].contains(status.st_mode & S_IFMT) {
+    if kind == .output, stat(path, &status) == 0,
+      [S_IFCHR, S_IFIFO].contains(status.st_mode & S_IFMT)
+    {
       return Target(folder: "", name: path, streamed: true)
     }
     let linked = try Self.followLinks(path)
@@ -204,7 +233,7 @@ public struct AtomicFileWriter: Sendable {
       case S_IFREG:
         existingMode = status.st_mode & 0o7777
         // The rename would replace a read-only file as readily as any other.
-        if access(linked, W_OK) != 0 {
+        if kind == .output, access(linked, W_OK) != 0 {
           throw FileWriteError("it is read-only; make it writable or give another name")
         }
       case S_IFDIR: throw FileWriteError("it is a folder; give a file name inside it")
@@ -252,6 +281,12 @@ public struct AtomicFileWriter: Sendable {
   {
     // Whether the target exists is asked again here: what counts is the moment of the rename.
     let existed = access(target.path, F_OK) == 0
+    do throws(FileWriteError) {
+      try Self.step()
+    } catch {
+      Self.removeUnlessKilled(temporary)
+      throw error
+    }
     guard rename(temporary, target.path) == 0 else {
       let error = Self.failure("renaming the temporary file over it")
       unlink(temporary)
@@ -260,7 +295,16 @@ public struct AtomicFileWriter: Sendable {
     // The rename is done; a folder that cannot be synced (some file systems refuse) only
     // makes it less durable against a power cut, so it is an error only when asked.
     let folder = open(target.folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-    let synced = folder >= 0 && fsync(folder) == 0
+    var synced = false
+    do throws(FileWriteError) {
+      if folder >= 0 {
+        try Self.sync(folder)
+        synced = true
+      }
+    } catch {
+      close(folder)
+      throw error
+    }
     if !synced && requiresFolderSync {
       let error = Self.failure("syncing its folder")
       if folder >= 0 { close(folder) }
@@ -335,6 +379,12 @@ public struct AtomicFileWriter: Sendable {
     return String(cString: resolved)
   }
 
+  /// Where the bytes for `target` go first: `NAME.tmp` for a store file, else a fresh name.
+  func temporaryName(for target: Target) -> String {
+    kind == .storeFile
+      ? target.path + ".tmp" : Self.temporaryName(in: target.folder, for: target.name)
+  }
+
   /// A fresh name beside the target: hidden, unique to this process and write.
   static func temporaryName(in folder: String, for name: String) -> String {
     let random = String(UInt64.random(in: 0...UInt64.max), radix: 36)
@@ -352,6 +402,30 @@ public struct AtomicFileWriter: Sendable {
 
   static func failure(_ action: String) -> FileWriteError {
     FileWriteError("\(action) failed: \(SystemProblem.describe(errno: errno))")
+  }
+
+  // MARK: - Counted steps
+
+  /// Counts one step that changes the disk for a test's ``WriteFaultInjector``; throws when
+  /// the injector says the process is dead by now.
+  static func step() throws(FileWriteError) {
+    guard let injector = WriteFaultInjector.current, !injector.allow() else { return }
+    throw simulatedCrash
+  }
+
+  static let simulatedCrash = FileWriteError("the process was stopped (simulated crash)")
+
+  /// `fsync`, counted as a step (and skipped under an injector that says so).
+  static func sync(_ descriptor: Int32) throws(FileWriteError) {
+    try step()
+    if WriteFaultInjector.current?.skipSync == true { return }
+    guard fsync(descriptor) == 0 else { throw failure("syncing it to disk") }
+  }
+
+  /// Removes a temporary file after a failure, unless the failure is a simulated kill, which
+  /// leaves the file behind as a real one would.
+  static func removeUnlessKilled(_ temporary: String) {
+    if WriteFaultInjector.current?.crashed != true { unlink(temporary) }
   }
 }
 
@@ -383,10 +457,16 @@ public final class TemporaryFile {
 
   private func appendAll(_ bytes: [UInt8]) throws(FileWriteError) {
     var failed = false
+    var limit = bytes.count
+    if let injector = WriteFaultInjector.current, !injector.allow() {
+      // Killed during the write: the first half may have reached the file.
+      if bytes.count < 2 { throw AtomicFileWriter.simulatedCrash }
+      limit = bytes.count / 2
+    }
     bytes.withUnsafeBytes { buffer in
       var done = 0
-      while done < buffer.count {
-        let wrote = systemWrite(descriptor, buffer.baseAddress! + done, buffer.count - done)
+      while done < limit {
+        let wrote = systemWrite(descriptor, buffer.baseAddress! + done, limit - done)
         if wrote < 0 {
           if errno == EINTR { continue }
           failed = true
@@ -396,6 +476,7 @@ public final class TemporaryFile {
       }
     }
     if failed { throw AtomicFileWriter.failure("writing") }
+    if limit < bytes.count { throw AtomicFileWriter.simulatedCrash }
   }
 }
 

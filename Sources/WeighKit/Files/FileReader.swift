@@ -23,10 +23,16 @@ public enum FileReader {
     guard descriptor >= 0 else { throw failure() }
     defer { close(descriptor) }
     var status = stat()
-    if fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFDIR {
-      throw FileReadError(reason: "it is a folder; give a file in it")
-    }
     var bytes: [UInt8] = []
+    if fstat(descriptor, &status) == 0 {
+      if status.st_mode & S_IFMT == S_IFDIR {
+        throw FileReadError(reason: "it is a folder; give a file in it")
+      }
+      // A regular file's size is known: one allocation instead of growing chunk by chunk.
+      if status.st_mode & S_IFMT == S_IFREG, status.st_size > 0 {
+        bytes.reserveCapacity(min(Int(status.st_size), limit) + 1)  // checked: off_t is Int64
+      }
+    }
     var chunk = [UInt8](repeating: 0, count: 1 << 16)
     while true {
       let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress!, $0.count) }
@@ -38,7 +44,7 @@ public enum FileReader {
       guard bytes.count + count <= limit else {
         throw FileReadError(reason: "it is larger than \(limit >> 20) MiB")
       }
-      bytes.append(contentsOf: chunk[0..<count])
+      chunk.withUnsafeBufferPointer { bytes.append(contentsOf: $0[0..<count]) }
     }
   }
 

@@ -9,12 +9,14 @@ enum ElementKind: String {
   case workout = "Workout"
   case workoutEvent = "WorkoutEvent"
   case workoutStatistics = "WorkoutStatistics"
+  case workoutRoute = "WorkoutRoute"
+  case fileReference = "FileReference"
   case activitySummary = "ActivitySummary"
   case other = ""
 
   private static let known: [ElementKind] = [
     .healthData, .exportDate, .me, .record, .metadataEntry, .correlation, .workout,
-    .workoutEvent, .workoutStatistics, .activitySummary,
+    .workoutEvent, .workoutStatistics, .workoutRoute, .fileReference, .activitySummary,
   ]
   private static let knownBytes: [[UInt8]] = known.map { Array($0.rawValue.utf8) }
 
@@ -191,6 +193,10 @@ extension AppleHealthExportParser {
           workout?.metadata.append(metadataEntry(p))
         case (.workoutEvent, .metadataEntry):
           workoutEvent?.metadata.append(metadataEntry(p))
+        case (.workoutRoute, .metadataEntry):
+          workoutRoute?.metadata.append(metadataEntry(p))
+        case (.workoutRoute, .fileReference):
+          workoutRoute?.filePath = string(p, "path")
         case (.correlation, .metadataEntry):
           correlation?.metadata.append(metadataEntry(p))
         case (.correlation, .record):
@@ -203,6 +209,14 @@ extension AppleHealthExportParser {
             date: try requiredDate(p, "date", of: "WorkoutEvent"),
             duration: string(p, "duration"), durationUnit: string(p, "durationUnit"))
           if selfClosing { workout?.events.append(event) } else { workoutEvent = event }
+        case (.workout, .workoutRoute):
+          let route = HealthExportWorkoutRoute(
+            sourceName: try required(p, "sourceName", of: "WorkoutRoute"),
+            sourceVersion: string(p, "sourceVersion"), device: string(p, "device"),
+            creationDate: try date(p, "creationDate", of: "WorkoutRoute"),
+            startDate: try requiredDate(p, "startDate", of: "WorkoutRoute"),
+            endDate: try requiredDate(p, "endDate", of: "WorkoutRoute"))
+          if selfClosing { workout?.routes.append(route) } else { workoutRoute = route }
         case (.workout, .workoutStatistics):
           workout?.statistics.append(
             HealthExportWorkoutStatistics(
@@ -212,7 +226,8 @@ extension AppleHealthExportParser {
               average: string(p, "average"), minimum: string(p, "minimum"),
               maximum: string(p, "maximum"), sum: string(p, "sum"), unit: string(p, "unit")))
         default:
-          // Routes, heart-rate-variability lists, clinical records: not weigh's business.
+          // Inline route locations, heart-rate-variability lists, clinical records: not
+          // weigh's business.
           skipping = true
         }
       } catch let rejection as ImportRejection {
@@ -253,6 +268,11 @@ extension AppleHealthExportParser {
       if let finished = workoutEvent {
         workoutEvent = nil
         workout?.events.append(finished)
+      }
+    case .workoutRoute:
+      if let finished = workoutRoute {
+        workoutRoute = nil
+        workout?.routes.append(finished)
       }
     case .workout:
       if let finished = workout {

@@ -35,6 +35,7 @@ public final class AppleHealthExportParser {
   var workout: HealthExportWorkout?
   var workoutLine = 0
   var workoutEvent: HealthExportWorkoutEvent?
+  var workoutRoute: HealthExportWorkoutRoute?
   var correlation: HealthExportCorrelation?
   var correlationLine = 0
 

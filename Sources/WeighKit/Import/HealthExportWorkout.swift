@@ -56,6 +56,40 @@ public struct HealthExportWorkoutStatistics: Hashable, Sendable {
   }
 }
 
+/// A `WorkoutRoute` inside a workout: who recorded it, when, and the file of its
+/// locations (`FileReference path=…`); older exports' inline `Location`s are not kept.
+public struct HealthExportWorkoutRoute: Hashable, Sendable {
+  /// The app or device that recorded the route.
+  public var sourceName: String
+  public var sourceVersion: String?
+  /// The device in Apple's description form.
+  public var device: String?
+  public var creationDate: HealthExportDate?
+  public var startDate: HealthExportDate
+  public var endDate: HealthExportDate
+  /// Its `MetadataEntry` children.
+  public var metadata: [HealthExportMetadataEntry]
+  /// The `path` of its `FileReference` child, e.g. `/workout-routes/route_….gpx`.
+  public var filePath: String?
+
+  /// A route; optional attributes default to absent.
+  public init(
+    sourceName: String, sourceVersion: String? = nil, device: String? = nil,
+    creationDate: HealthExportDate? = nil, startDate: HealthExportDate,
+    endDate: HealthExportDate, metadata: [HealthExportMetadataEntry] = [],
+    filePath: String? = nil
+  ) {
+    self.sourceName = sourceName
+    self.sourceVersion = sourceVersion
+    self.device = device
+    self.creationDate = creationDate
+    self.startDate = startDate
+    self.endDate = endDate
+    self.metadata = metadata
+    self.filePath = filePath
+  }
+}
+
 /// One `Workout` of an Apple Health export.
 public struct HealthExportWorkout: Hashable, Sendable {
   /// e.g. `HKWorkoutActivityTypeRunning`.
@@ -84,6 +118,8 @@ public struct HealthExportWorkout: Hashable, Sendable {
   public var events: [HealthExportWorkoutEvent]
   /// `WorkoutStatistics` children.
   public var statistics: [HealthExportWorkoutStatistics]
+  /// `WorkoutRoute` children.
+  public var routes: [HealthExportWorkoutRoute]
 
   /// A workout; optional attributes default to absent.
   public init(
@@ -93,7 +129,8 @@ public struct HealthExportWorkout: Hashable, Sendable {
     sourceName: String, sourceVersion: String? = nil, device: String? = nil,
     creationDate: HealthExportDate? = nil, startDate: HealthExportDate,
     endDate: HealthExportDate, metadata: [HealthExportMetadataEntry] = [],
-    events: [HealthExportWorkoutEvent] = [], statistics: [HealthExportWorkoutStatistics] = []
+    events: [HealthExportWorkoutEvent] = [], statistics: [HealthExportWorkoutStatistics] = [],
+    routes: [HealthExportWorkoutRoute] = []
   ) {
     self.activityType = activityType
     self.duration = duration
@@ -111,6 +148,7 @@ public struct HealthExportWorkout: Hashable, Sendable {
     self.metadata = metadata
     self.events = events
     self.statistics = statistics
+    self.routes = routes
   }
 
   /// The duration in minutes, when written in `min`, `s` or `hr`.

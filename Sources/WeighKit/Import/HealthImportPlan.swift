@@ -36,7 +36,10 @@ struct HealthImportPlan {
     do {
       switch item {
       case .record(let record):
-        guard let type = SampleType(identifier: record.type) else { return }
+        // Records of types not asked for (or not modelled) are not imported.
+        guard let type = SampleType(identifier: record.type),
+          types.contains(where: { $0.sampleType == type })
+        else { return }
         candidates.append(
           (
             try HealthExportMapping.sample(from: record, type: type, line: line, cache: cache),

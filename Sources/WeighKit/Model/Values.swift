@@ -1,3 +1,5 @@
+import HealthSim
+
 /// What a quantity measures; `health add` takes the sample type from it.
 public enum QuantityKind: String, Sendable {
   case mass
@@ -23,8 +25,10 @@ public struct Quantity: Equatable, Sendable {
   }
 }
 
-/// Blood glucose conversion: 1 mmol/L = 18.015588 mg/dL.
-public let milligramsPerDeciliterPerMillimole = 18.015588
+/// Blood glucose conversion, exactly as HealthKit converts: 1 mmol/L = 18.015588000005408
+/// mg/dL (HKUnitMolarMassBloodGlucose / 10), the one factor Health uses too.
+public let milligramsPerDeciliterPerMillimole =
+  HealthUnit.milligramsPerDeciliterPerMillimolePerLiter
 
 /// A unit suffix that weigh reads, and how to reach its kind's canonical unit.
 struct UnitDefinition: Sendable {

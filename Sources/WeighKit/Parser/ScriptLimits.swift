@@ -3,6 +3,9 @@
 public enum ScriptLimits {
   /// How deep `repeat` blocks may nest in one script.
   public static let repeatDepth = 64
+  /// The most steps one outermost `repeat` block may take: each command run, and each pass
+  /// through a block, nested blocks' and included scripts' included (nested counts multiply).
+  public static let repeatSteps = 10_000_000
   /// How many `try` may stand in front of one command.
   public static let tryDepth = 8
   /// How deep `include` may nest.

@@ -51,7 +51,11 @@ public enum ScriptFile {
   public static func decode(_ bytes: [UInt8], file: String) throws(Diagnostic) -> String {
     var body = bytes[...]
     if body.starts(with: [0xEF, 0xBB, 0xBF]) { body = body.dropFirst(3) }
-    if let text = String(validating: body, as: UTF8.self) { return text }
+    // Validating a contiguous buffer takes the standard library's fast path (a slice does
+    // not: it cost a 100,000-line script 1.5% of its time).
+    if let text = body.withUnsafeBufferPointer({ String(validating: $0, as: UTF8.self) }) {
+      return text
+    }
     let offset = firstInvalidOffset(body) ?? body.startIndex
     var lineStart = body.startIndex
     var line = 1

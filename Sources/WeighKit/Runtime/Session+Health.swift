@@ -179,7 +179,30 @@ extension Session {
     case .appleExerciseTime: "\(DisplayUnit.formatNumber(sample.value, decimals: 0)) min exercise"
     case .workout:
       "\(sample.workout.map { $0.activityType.rawValue } ?? "workout") \(DisplayUnit.formatNumber(sample.value, decimals: 1)) min"
+    case .height: "\(DisplayUnit.formatNumber(sample.value, decimals: 2)) m height"
+    case .bodyMassIndex: "BMI \(DisplayUnit.formatNumber(sample.value, decimals: 1))"
+    case .bodyFatPercentage:
+      "\(DisplayUnit.formatNumber(sample.value * 100, decimals: 1)) % body fat"
+    case .leanBodyMass: "\(format(sample.value)) lean body mass"
+    case .basalEnergyBurned: "\(DisplayUnit.formatNumber(sample.value, decimals: 0)) kcal basal"
+    case .distanceWalkingRunning:
+      "\(DisplayUnit.formatNumber(sample.value / 1000, decimals: 2)) km walking and running"
+    case .heartRate: "\(DisplayUnit.formatNumber(sample.value, decimals: 0)) count/min heart rate"
+    case .bloodPressureSystolic:
+      "\(DisplayUnit.formatNumber(sample.value, decimals: 0)) mmHg systolic"
+    case .bloodPressureDiastolic:
+      "\(DisplayUnit.formatNumber(sample.value, decimals: 0)) mmHg diastolic"
+    case .bloodPressure: "blood pressure \(bloodPressureText(sample.objects ?? []))"
     }
+  }
+
+  /// `120/80 mmHg` from a correlation's objects; a missing value shows as `?`.
+  private func bloodPressureText(_ objects: [HealthSample]) -> String {
+    func value(_ type: SampleType) -> String {
+      objects.first { $0.type == type }.map { DisplayUnit.formatNumber($0.value, decimals: 0) }
+        ?? "?"
+    }
+    return "\(value(.bloodPressureSystolic))/\(value(.bloodPressureDiastolic)) mmHg"
   }
 
   /// A Health error as the app sees it: `authorization denied (code 4)`.

@@ -72,6 +72,7 @@ extension Session {
             file: line.file, line: line.number, text: line.text, start: error.start,
             end: error.end)))
     case .line(let line, let tokens):
+      if let goesOn = takeRepeatStep() { return goesOn }
       return runCommand(line, tokens)
     case .block(let header, let tokens, let body):
       let context = context(file: header.file, line: header.number, text: header.text)
@@ -83,11 +84,40 @@ extension Session {
       } catch {
         return fail(error)
       }
+      let outermost = repeatWork == nil
+      if outermost {
+        let span = SourceSpan(
+          file: header.file, line: header.number, text: header.text, start: tokens[1].start,
+          end: tokens[1].end)
+        let steps = RepeatWork.steps(of: [statement])
+        guard steps <= ScriptLimits.repeatSteps else {
+          return fail(RepeatWork.tooMuch(steps, at: span))
+        }
+        repeatWork = RepeatWork(remaining: ScriptLimits.repeatSteps, header: span)
+      }
+      defer { if outermost { repeatWork = nil } }
       for _ in 0..<count {
+        if let goesOn = takeRepeatStep() { return goesOn }
         for inner in body where !execute(inner) { return false }
+        if let goesOn = repeatWork?.spent { return goesOn }
       }
       return true
     }
+  }
+
+  /// Counts one step of the running `repeat` block, if any: nil to go on, or, once the
+  /// block's steps are spent, whether the session goes on after the error (reported once).
+  private func takeRepeatStep() -> Bool? {
+    guard var work = repeatWork else { return nil }
+    if let goesOn = work.spent { return goesOn }
+    guard work.remaining > 0 else {
+      work.spent = fail(RepeatWork.spentError(at: work.header))
+      repeatWork = work
+      return work.spent
+    }
+    work.remaining -= 1
+    repeatWork = work
+    return nil
   }
 
   private func runCommand(_ line: SourceLine, _ tokens: [Token]) -> Bool {

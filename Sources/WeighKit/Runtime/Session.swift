@@ -64,6 +64,8 @@ public final class Session {
   /// In the REPL, the number of the line just typed: its errors show only a caret.
   var interactiveLine: Int?
   var warnedAboutCompaction = false
+  /// While a `repeat` block runs: the steps it may still take (``RepeatWork``).
+  var repeatWork: RepeatWork?
   /// Set by `quit`.
   public internal(set) var quitRequested = false
   /// The worst failure so far, which decides the exit status.
@@ -243,7 +245,7 @@ public final class Session {
       throw Self.diagnostic(for: failure)
     }
     let pending = healthLink?.takePending(encodingState: options.store != .memory)
-    let changes = (pending?.changes ?? []) + changes
+    let changes = pending.map { $0.changes + changes } ?? changes
     do throws(StoreError) { try store.commit(changes) } catch {
       // Health's pending changes were taken: its state in memory is ahead of the store now.
       dropHealth()

@@ -8,7 +8,8 @@ import HealthSim
 ///
 /// The plain fields are read and written by hand: through Foundation's Codable, loading
 /// 100,000 samples took 2.8 s, nearly all of it in JSONDecoder's per-field machinery. The
-/// rare nested parts (device, metadata, workout) still go through Codable.
+/// rare nested parts (device, metadata, workout, a correlation's objects) still go through
+/// Codable.
 public enum HealthRecordCodec: StoreTableCodec {
   public static let tableName = "health"
   public static let formatName = "weigh-health"
@@ -41,6 +42,7 @@ public enum HealthRecordCodec: StoreTableCodec {
       if let device = sample.device { write(device, into: &writer) }
       if !sample.metadata.isEmpty { nested("metadata", sample.metadata, &writer) }
       if let workout = sample.workout { nested("workout", workout, &writer) }
+      if let objects = sample.objects { nested("objects", objects, &writer) }
       writer.raw("}")
     case .deletion(let record, let position):
       writer.raw("{\"pos\":")
@@ -148,14 +150,24 @@ public enum HealthRecordCodec: StoreTableCodec {
     case .activeEnergyBurned: .kilocalories
     case .appleExerciseTime: .exerciseMinutes
     case .workout: .workoutMinutes
+    case .height: .healthAmount("a height", unit: "m")
+    case .bodyMassIndex: .healthAmount("a body mass index", unit: "kg/m²")
+    case .bodyFatPercentage: .bodyFatFraction
+    case .leanBodyMass: .healthAmount("a lean body mass", unit: "kg")
+    case .basalEnergyBurned: .healthAmount("a basal energy", unit: "kcal")
+    case .distanceWalkingRunning: .healthAmount("a distance", unit: "m")
+    case .heartRate: .healthAmount("a heart rate", unit: "count/min")
+    case .bloodPressureSystolic, .bloodPressureDiastolic:
+      .healthAmount("a blood pressure", unit: "mmHg")
+    case .bloodPressure: .correlationValue
     }
   }
 
   /// Reads one record. Every value is checked where it stands (`StoredValueRule`): times
   /// in 1900–9999, a sample's value in its type's range, whole sync versions and positions;
   /// a wrong type or an out-of-range value is an error at the value. Unknown members are
-  /// skipped; `sync_id`, `sync_version`, `created`, `device`, `metadata` and `workout` are
-  /// optional.
+  /// skipped; `sync_id`, `sync_version`, `created`, `device`, `metadata`, `workout` and
+  /// `objects` (a correlation's samples) are optional.
   public static func decode(from reader: inout JSONReader) throws(JSONSyntaxError) -> HealthRecord {
     let objectStart = reader.offset
     var position: Int?
@@ -178,6 +190,7 @@ public enum HealthRecordCodec: StoreTableCodec {
     var metadataOffset = 0
     var workout: WorkoutDetails?
     var workoutOffset = 0
+    var objects: [HealthSample]?
     var syncID: String?
     var syncVersion: Double?
     var deleted: Double?
@@ -244,6 +257,8 @@ public enum HealthRecordCodec: StoreTableCodec {
         reader.skipWhitespace()
         workoutOffset = reader.offset
         workout = try nested(WorkoutDetails.self, &reader)
+      } else if key.equals("objects") {
+        objects = try nested([HealthSample].self, &reader)
       } else if key.equals("sync_id") {
         syncID = try reader.readString("sync_id")
       } else if key.equals("sync_version") {
@@ -292,7 +307,8 @@ public enum HealthRecordCodec: StoreTableCodec {
         uuid: uuid, type: type, startDate: Date(timeIntervalSince1970: start),
         endDate: Date(timeIntervalSince1970: end), value: value, sourceRevision: revision,
         device: device, metadata: metadata,
-        creationDate: created.map { Date(timeIntervalSince1970: $0) }, workout: workout)
+        creationDate: created.map { Date(timeIntervalSince1970: $0) }, workout: workout,
+        objects: objects)
       // checked: positions stay below 2^53; Int and Int64 have one width
       return .sample(sample, position: Int64(position))
     }
@@ -344,7 +360,8 @@ public enum HealthRecordCodec: StoreTableCodec {
     }
   }
 
-  /// Checks a workout's duration, energy and distance.
+  /// Checks a workout's duration, energy and distance, its events' durations and the dates
+  /// of its events, statistics and routes.
   private static func check(_ workout: WorkoutDetails, at offset: Int, _ reader: inout JSONReader)
     throws(JSONSyntaxError)
   {
@@ -358,8 +375,28 @@ public enum HealthRecordCodec: StoreTableCodec {
         member: "totalEnergyBurned", found: "\(energy)")
     } else if let distance = workout.totalDistance, !StoredValueRule.meters.contains(distance) {
       problem = StoredValueRule.meters.message(member: "totalDistance", found: "\(distance)")
+    } else if let event = workout.events.first(where: {
+      !StoredValueRule.durationSeconds.contains($0.duration)
+    }) {
+      problem = StoredValueRule.durationSeconds.message(
+        member: "events.duration", found: "\(event.duration)")
+    } else if let date = workoutDates(workout).first(where: {
+      !StoredValueRule.instant.contains($0.timeIntervalSince1970)
+    }) {
+      problem = StoredValueRule.instant.message(
+        member: "a date in events, statistics or routes",
+        found: "\(date.timeIntervalSinceReferenceDate)")
     }
     if let problem { throw reader.error("in \"workout\": \(problem)", at: offset) }
+  }
+
+  /// Every date inside a workout's events, statistics and routes.
+  private static func workoutDates(_ workout: WorkoutDetails) -> [Date] {
+    let routeDates = workout.routes.flatMap {
+      [$0.startDate, $0.endDate] + ($0.creationDate.map { [$0] } ?? [])
+    }
+    return workout.events.map(\.date)
+      + workout.statistics.flatMap { [$0.startDate, $0.endDate] } + routeDates
   }
 
   private static func nested<T: Decodable>(_ type: T.Type, _ reader: inout JSONReader)

@@ -319,6 +319,21 @@ public struct JSONReader {
     return true
   }
 
+  /// A store file's `"version"` value, 1 up to `supported`. A newer version stops reading
+  /// with an error that carries it (`newerVersion`), so the caller can say that the file is
+  /// from a newer weigh rather than damaged: ``StoreError/init(file:syntax:supported:)``.
+  mutating func readFormatVersion(supported: Int) throws(JSONSyntaxError) -> Int {
+    let position = offset
+    let version = try readInt()
+    if version > supported {
+      var newer = error("", at: position)
+      newer.newerVersion = version
+      throw newer
+    }
+    guard version >= 1 else { throw error("format version must be 1 or more", at: position) }
+    return version
+  }
+
   /// The next number, which must have no fraction or exponent and fit an `Int`.
   public mutating func readInt() throws(JSONSyntaxError) -> Int {
     let scanned = try scanNumber()

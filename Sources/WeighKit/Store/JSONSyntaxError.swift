@@ -6,6 +6,9 @@ public struct JSONSyntaxError: Error, Equatable, Sendable, CustomStringConvertib
   public var column: Int
   /// What was wrong, lower case (`expected ',' or '}' after a member`).
   public var message: String
+  /// The format version a store file declares at this position when it is newer than this
+  /// weigh reads (``JSONReader/readFormatVersion(supported:)``); reading stopped there.
+  public var newerVersion: Int?
 
   /// Makes an error at a known position.
   public init(line: Int, column: Int, message: String) {

@@ -31,6 +31,8 @@ extension Store {
       if inspection.errors.isEmpty || stamps() == before { break }
     } while attempts < 3
     var findings = inspection.errors.map(StoreFinding.init)
+    // Opening needs the lock file as much as any other.
+    if let problem = StoreLock.problem(in: directory) { findings.append(StoreFinding(problem)) }
     if inspection.manifest == nil && inspection.errors.isEmpty {
       let manifestPath = StoreLocation.joinPath(directory, StoreManifest.fileName)
       if inspection.journalBytes != nil {
@@ -138,7 +140,7 @@ extension Store {
           report.lost.append("\(name): was a directory; moved to the copies")
         } else if let bytes = try? StoreFileSystem.read(path(name)) {
           try StoreFileSystem.create(
-            StoreLocation.joinPath(copies, name), with: bytes, directory: copies)
+            StoreLocation.joinPath(copies, name), with: bytes)
         } else {
           report.lost.append("\(name): cannot be read, so no copy was kept")
         }
@@ -267,11 +269,11 @@ extension Store {
     }
     let rebuilt = StoreManifest(sequence: sequence, tables: tableInfo, documents: documents)
     try StoreFileSystem.replace(
-      path(StoreManifest.fileName), with: rebuilt.encoded(), directory: directory)
+      path(StoreManifest.fileName), with: rebuilt.encoded())
     let header = StoreJournal.header(base: sequence)
-    try StoreFileSystem.replace(path(StoreJournal.fileName), with: header, directory: directory)
+    try StoreFileSystem.replace(path(StoreJournal.fileName), with: header)
     let ack = StoreAck(base: sequence, sequence: sequence, length: header.count, nextIDs: nextIDs)
-    try StoreFileSystem.replace(path(StoreAck.fileName), with: ack.encoded(), directory: directory)
+    try StoreFileSystem.replace(path(StoreAck.fileName), with: ack.encoded())
   }
 
   /// The ids of rows put into each table that `bytes` (damaged or torn journal lines) still

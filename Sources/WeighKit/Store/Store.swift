@@ -158,14 +158,13 @@ public final class Store {
     } else {
       // A new store (or one whose creation was interrupted): journal, ack, then weigh.json.
       try StoreFileSystem.replace(
-        journalPath, with: StoreJournal.header(base: 0), directory: directory)
+        journalPath, with: StoreJournal.header(base: 0))
       journal = try StoreJournal.parse(StoreJournal.header(base: 0), path: journalPath) { _ in nil }
       try StoreFileSystem.replace(
         path(StoreAck.fileName),
-        with: StoreAck(base: 0, sequence: 0, length: journal.completeLength).encoded(),
-        directory: directory)
+        with: StoreAck(base: 0, sequence: 0, length: journal.completeLength).encoded())
       manifest = StoreManifest()
-      try StoreFileSystem.replace(manifestPath, with: manifest.encoded(), directory: directory)
+      try StoreFileSystem.replace(manifestPath, with: manifest.encoded())
     }
 
     diskManifest = manifest
@@ -238,7 +237,7 @@ public final class Store {
     try StoreFileSystem.makeDirectory(folder)
     let name = Store.uniqueName(in: folder, stem: "journal-torn", suffix: ".jsonl")
     try StoreFileSystem.create(
-      StoreLocation.joinPath(folder, name), with: bytes, directory: folder)
+      StoreLocation.joinPath(folder, name), with: bytes)
     try StoreFileSystem.truncate(journalDescriptor, to: journalLength, path: journalPath)
     try StoreFileSystem.sync(journalDescriptor, path: journalPath, dataOnly: true)
     recoveryWarnings.append(
@@ -431,7 +430,7 @@ public final class Store {
     }
     // Only the stamps change: the sequence and documents stay those on disk.
     try StoreFileSystem.replace(
-      path(StoreManifest.fileName), with: diskManifest.encoded(), directory: directory)
+      path(StoreManifest.fileName), with: diskManifest.encoded())
     unverifiedTables = []
   }
 
@@ -485,11 +484,11 @@ public final class Store {
     }
     let manifest = StoreManifest(sequence: sequence, tables: tableInfo, documents: documents)
     try StoreFileSystem.replace(
-      path(StoreManifest.fileName), with: manifest.encoded(), directory: directory)
+      path(StoreManifest.fileName), with: manifest.encoded())
     diskManifest = manifest
     let journalPath = path(StoreJournal.fileName)
     let header = StoreJournal.header(base: sequence)
-    try StoreFileSystem.replace(journalPath, with: header, directory: directory)
+    try StoreFileSystem.replace(journalPath, with: header)
     StoreFileSystem.closeDescriptor(journalDescriptor)
     journalDescriptor = -1
     let ackPath = path(StoreAck.fileName)
@@ -497,7 +496,7 @@ public final class Store {
       base: sequence, sequence: sequence, length: header.count, nextIDs: nextIDs)
     do throws(StoreError) {
       journalDescriptor = try StoreFileSystem.openForAppending(journalPath)
-      try StoreFileSystem.replace(ackPath, with: ack.encoded(), directory: directory)
+      try StoreFileSystem.replace(ackPath, with: ack.encoded())
       if ackDescriptor >= 0 { StoreFileSystem.closeDescriptor(ackDescriptor) }
       ackDescriptor = -1
       guard let descriptor = try StoreFileSystem.openForWriting(ackPath) else {

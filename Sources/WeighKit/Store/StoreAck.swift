@@ -72,7 +72,6 @@ struct StoreAck: Equatable {
           "\(problem.replacingOccurrences(of: "the record", with: "the file")); nothing was "
           + "changed, run weigh check --repair")
     }
-    var newer: (found: Int, syntax: JSONSyntaxError)?
     do {
       return try JSONReader.withReader(over: Array(bytes[0..<end])) {
         (reader) throws(JSONSyntaxError) in
@@ -88,11 +87,7 @@ struct StoreAck: Equatable {
               throw reader.error("expected format \"\(formatName)\"", at: position)
             }
           } else if key.equals("version") {
-            let version = try reader.readInt()
-            if version > formatVersion {
-              newer = (version, reader.error("", at: position))
-              throw newer!.syntax
-            }
+            _ = try reader.readFormatVersion(supported: formatVersion)
           } else if key.equals("base") {
             base = try reader.readInt()
           } else if key.equals("seq") {
@@ -115,12 +110,7 @@ struct StoreAck: Equatable {
         return StoreAck(base: base, sequence: sequence, length: length, nextIDs: nextIDs)
       }
     } catch {
-      if let newer {
-        throw StoreError.newerFormat(
-          file: path, line: newer.syntax.line, column: newer.syntax.column, found: newer.found,
-          supported: formatVersion)
-      }
-      throw StoreError(file: path, syntax: error)
+      throw StoreError(file: path, syntax: error, supported: formatVersion)
     }
   }
 }

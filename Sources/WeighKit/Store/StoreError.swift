@@ -58,6 +58,17 @@ public struct StoreError: Error, Equatable, Sendable, CustomStringConvertible {
 }
 
 extension StoreError {
+  /// The error for a store file whose reading stopped at `syntax`: `newerFormat` when it
+  /// stopped at a format version newer than `supported`, else `corrupt`.
+  init(file: String, syntax: JSONSyntaxError, supported: Int) {
+    if let found = syntax.newerVersion {
+      self = .newerFormat(
+        file: file, line: syntax.line, column: syntax.column, found: found, supported: supported)
+    } else {
+      self.init(.corrupt, file: file, syntax: syntax)
+    }
+  }
+
   /// The error for a file written by a newer weigh.
   static func newerFormat(
     file: String, line: Int?, column: Int?, found: Int, supported: Int

@@ -4,44 +4,6 @@
   import Darwin
 #endif
 
-/// A test's stand-in for kill -9: it counts the store's writing calls (write, truncate,
-/// rename, sync, …) and, once `remaining` reaches zero, makes that call and every later one
-/// fail as if the process had died there. A write that is cut off writes the first half of
-/// its bytes, as a kill during `write` may. Installed for one task with
-/// `StoreFaultInjector.$current.withValue(_:operation:)`, so parallel tests do not meet.
-final class StoreFaultInjector: @unchecked Sendable {
-  /// The injector of the running task, if any.
-  @TaskLocal static var current: StoreFaultInjector?
-
-  /// Writing calls allowed before the simulated crash; nil only counts them.
-  var remaining: Int?
-  /// The writing calls made so far.
-  private(set) var count = 0
-  /// True once the simulated crash has happened.
-  private(set) var crashed = false
-  /// Skips fsync and fdatasync, which a kill does not need (tests run faster).
-  let skipSync: Bool
-
-  init(remaining: Int? = nil, skipSync: Bool = true) {
-    self.remaining = remaining
-    self.skipSync = skipSync
-  }
-
-  /// Counts one call; false when it must not happen.
-  func allow() -> Bool {
-    if crashed { return false }
-    count += 1
-    if let left = remaining {
-      if left <= 0 {
-        crashed = true
-        return false
-      }
-      remaining = left - 1
-    }
-    return true
-  }
-}
-
 /// The POSIX calls the store makes, each turning a failure into a `StoreError` of kind `io`
 /// that names the file and the system's reason.
 enum StoreFileSystem {
@@ -67,14 +29,14 @@ enum StoreFileSystem {
 
   /// Fails when the test's fault injector says the process is dead by now.
   static func step(_ path: String) throws(StoreError) {
-    guard let injector = StoreFaultInjector.current else { return }
+    guard let injector = WriteFaultInjector.current else { return }
     if !injector.allow() { throw simulatedCrash(path) }
   }
 
   /// `fsync` (or `fdatasync` when `dataOnly`), skipped under a fault injector that says so.
   static func sync(_ descriptor: Int32, path: String, dataOnly: Bool = false) throws(StoreError) {
     try step(path)
-    if StoreFaultInjector.current?.skipSync == true { return }
+    if WriteFaultInjector.current?.skipSync == true { return }
     let result = dataOnly ? fdatasync(descriptor) : fsync(descriptor)
     guard result == 0 else { throw ioError(path, "sync") }
   }
@@ -246,7 +208,7 @@ enum StoreFileSystem {
   static func writeAll(_ descriptor: Int32, _ bytes: [UInt8], path: String) throws(StoreError) {
     var failed = false
     var limit = bytes.count
-    if let injector = StoreFaultInjector.current, !injector.allow() {
+    if let injector = WriteFaultInjector.current, !injector.allow() {
       // Killed during the write: the first half may have reached the file.
       if bytes.count < 2 { throw simulatedCrash(path) }
       limit = bytes.count / 2
@@ -268,37 +230,23 @@ enum StoreFileSystem {
   }
 
   /// Replaces `path` with `bytes` so that a crash at any moment leaves either the old or the
-  /// new file: write a temporary sibling, fsync it, rename it over, fsync the directory.
-  static func replace(_ path: String, with bytes: [UInt8], directory: String) throws(StoreError) {
-    let temporary = path + ".tmp"
-    try step(temporary)
-    let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-    guard descriptor >= 0 else { throw ioError(temporary, "create") }
-    do throws(StoreError) {
-      try writeAll(descriptor, bytes, path: temporary)
-      try sync(descriptor, path: temporary)
+  /// new file, through ``AtomicFileWriter/store``: write `path.tmp`, fsync it, rename it over,
+  /// fsync the folder.
+  static func replace(_ path: String, with bytes: [UInt8]) throws(StoreError) {
+    do throws(FileWriteError) {
+      try AtomicFileWriter.store.write(bytes, to: path)
     } catch {
-      close(descriptor)
-      if StoreFaultInjector.current?.crashed != true { unlink(temporary) }
-      throw error
+      throw StoreError(.io, file: path, message: "cannot write: \(error.reason)")
     }
-    close(descriptor)
-    try step(path)
-    guard systemRename(temporary, path) == 0 else {
-      throw ioError(path, "rename \(temporary) to")
-    }
-    try syncDirectory(directory)
   }
 
-  /// Writes a new file at `path` (which must not exist) durably: for copies kept aside.
-  static func create(_ path: String, with bytes: [UInt8], directory: String) throws(StoreError) {
-    try step(path)
-    let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-    guard descriptor >= 0 else { throw ioError(path, "create") }
-    defer { close(descriptor) }
-    try writeAll(descriptor, bytes, path: path)
-    try sync(descriptor, path: path)
-    try syncDirectory(directory)
+  /// Writes a new file at `path` (which must not exist) as ``replace(_:with:)`` does: for
+  /// copies kept aside.
+  static func create(_ path: String, with bytes: [UInt8]) throws(StoreError) {
+    guard !exists(path) else {
+      throw StoreError(.io, file: path, message: "cannot create: the file already exists")
+    }
+    try replace(path, with: bytes)
   }
 
   /// Writes `bytes` at offset 0 of an open file, in one call (the ack file).
@@ -339,7 +287,7 @@ enum StoreFileSystem {
     guard descriptor >= 0 else { throw ioError(directory, "open the directory") }
     defer { close(descriptor) }
     try step(directory)
-    if StoreFaultInjector.current?.skipSync == true { return }
+    if WriteFaultInjector.current?.skipSync == true { return }
     guard fsync(descriptor) == 0 else { throw ioError(directory, "sync the directory") }
   }
 

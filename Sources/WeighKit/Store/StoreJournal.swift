@@ -80,7 +80,7 @@ enum StoreJournal {
   static func parse(
     _ bytes: [UInt8], path: String, table: (String) -> (any AnyTableStorage)?
   ) throws(StoreError) -> Contents {
-    var newer: (found: Int, syntax: JSONSyntaxError)?
+    var newer: JSONSyntaxError?
     let contents = bytes.withUnsafeBufferPointer { buffer in
       var contents = Contents()
       var offset = 0
@@ -117,10 +117,6 @@ enum StoreJournal {
           do throws(JSONSyntaxError) {
             if contents.version == 0 {
               let header = try readHeader(&reader)
-              if let found = header.newer {
-                newer = (found, reader.error("", at: offset))
-                return contents
-              }
               if header.version >= 2 {
                 guard StoreChecksum.verifyLine(buffer, offset..<end) == nil else {
                   throw reader.error(
@@ -162,6 +158,10 @@ enum StoreJournal {
             }
             try reader.expectEnd()
           } catch {
+            if error.newerVersion != nil {
+              newer = error
+              return contents
+            }
             contents.problem = Problem(
               offset: offset, line: error.line, column: error.column, message: error.message,
               unterminated: false)
@@ -178,11 +178,7 @@ enum StoreJournal {
       }
       return contents
     }
-    if let newer {
-      throw StoreError.newerFormat(
-        file: path, line: newer.syntax.line, column: newer.syntax.column, found: newer.found,
-        supported: formatVersion)
-    }
+    if let newer { throw StoreError(file: path, syntax: newer, supported: formatVersion) }
     return contents
   }
 
@@ -190,8 +186,6 @@ enum StoreJournal {
   private struct Header {
     var version = 0
     var base: Int?
-    /// A version newer than this weigh reads.
-    var newer: Int?
   }
 
   /// Reads the header line.
@@ -207,15 +201,7 @@ enum StoreJournal {
         }
         sawFormat = true
       } else if key.equals("version") {
-        let position = reader.offset
-        header.version = try reader.readInt()
-        if header.version > formatVersion {
-          header.newer = header.version
-          return header
-        }
-        guard header.version >= 1 else {
-          throw reader.error("format version must be 1 or more", at: position)
-        }
+        header.version = try reader.readFormatVersion(supported: formatVersion)
       } else if key.equals("base") {
         let position = reader.offset
         header.base = try reader.readInt()

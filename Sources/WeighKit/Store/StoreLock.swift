@@ -16,8 +16,7 @@ final class StoreLock {
   /// Takes the lock, polling every 20 ms for up to `timeout`.
   init(directory: String, timeout: Duration) throws(StoreError) {
     let path = StoreLocation.joinPath(directory, Self.fileName)
-    descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-    guard descriptor >= 0 else { throw StoreFileSystem.ioError(path, "open the lock file") }
+    descriptor = try Self.open(path)
     let clock = ContinuousClock()
     let deadline = clock.now.advanced(by: timeout)
     while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
@@ -42,6 +41,68 @@ final class StoreLock {
     if ftruncate(descriptor, 0) == 0 {
       _ = Array(note.utf8).withUnsafeBytes { pwrite(descriptor, $0.baseAddress!, $0.count, 0) }
     }
+  }
+
+  /// Opens (or creates) the lock file. One that may only be read still takes the lock (flock
+  /// needs no write access); one that cannot be opened at all, or a folder in its place,
+  /// makes the store unusable: `corrupt` (exit 65), naming the file and the fix.
+  private static func open(_ path: String) throws(StoreError) -> Int32 {
+    var descriptor = systemOpen(path, O_RDWR | O_CREAT | O_CLOEXEC)
+    if descriptor < 0 && (errno == EACCES || errno == EPERM || errno == EROFS) {
+      let refused = errno
+      descriptor = systemOpen(path, O_RDONLY | O_CLOEXEC)
+      if descriptor < 0 && errno == ENOENT {
+        // No lock file, and the folder does not let one be made.
+        throw StoreError(
+          .io, file: path,
+          message:
+            "cannot create the lock file: \(SystemProblem.describe(errno: refused)); "
+            + "make the store's folder writable")
+      }
+    }
+    if descriptor < 0 { throw unusable(path, errno: errno) }
+    if let problem = notAFile(descriptor, path) {
+      close(descriptor)
+      throw problem
+    }
+    return descriptor
+  }
+
+  /// What would stop ``init(directory:timeout:)`` at the lock file of `directory`, found
+  /// without creating or locking it (for `weigh check`); nil when nothing would.
+  static func problem(in directory: String) -> StoreError? {
+    let path = StoreLocation.joinPath(directory, fileName)
+    let descriptor = systemOpen(path, O_RDONLY | O_CLOEXEC)
+    if descriptor < 0 { return errno == ENOENT ? nil : unusable(path, errno: errno) }
+    defer { close(descriptor) }
+    return notAFile(descriptor, path)
+  }
+
+  private static let fix = "; remove it (weigh makes a new one) or make it a readable file"
+
+  private static func unusable(_ path: String, errno code: Int32) -> StoreError {
+    if code == EISDIR { return StoreError(.corrupt, file: path, message: "is a folder" + fix) }
+    return StoreError(
+      .corrupt, file: path,
+      message: "cannot open the lock file: \(SystemProblem.describe(errno: code))" + fix)
+  }
+
+  private static func notAFile(_ descriptor: Int32, _ path: String) -> StoreError? {
+    var status = stat()
+    guard fstat(descriptor, &status) == 0 else { return unusable(path, errno: errno) }
+    switch status.st_mode & S_IFMT {
+    case S_IFREG: return nil
+    case S_IFDIR: return StoreError(.corrupt, file: path, message: "is a folder" + fix)
+    default: return StoreError(.corrupt, file: path, message: "is not a regular file" + fix)
+    }
+  }
+
+  private static func systemOpen(_ path: String, _ flags: Int32) -> Int32 {
+    #if canImport(Glibc)
+      Glibc.open(path, flags, 0o644)
+    #else
+      Darwin.open(path, flags, 0o644)
+    #endif
   }
 
   private static func describeHolder(_ descriptor: Int32) -> String {

@@ -29,7 +29,6 @@ struct StoreManifest: Equatable {
   var documents: [String: JSONValue] = [:]
 
   static func decode(_ bytes: [UInt8], path: String) throws(StoreError) -> StoreManifest {
-    var newer: (found: Int, syntax: JSONSyntaxError)?
     do {
       return try JSONReader.withReader(over: bytes) { (reader) throws(JSONSyntaxError) in
         var manifest = StoreManifest()
@@ -46,16 +45,7 @@ struct StoreManifest: Equatable {
             }
             sawFormat = true
           } else if key.equals("version") {
-            let position = reader.offset
-            let version = try reader.readInt()
-            if version > formatVersion {
-              newer = (version, reader.error("", at: position))
-              throw newer!.syntax
-            }
-            guard version >= 1 else {
-              throw reader.error("format version must be 1 or more", at: position)
-            }
-            manifest.version = version
+            manifest.version = try reader.readFormatVersion(supported: formatVersion)
             sawVersion = true
           } else if key.equals("crc") {
             let checksum = try reader.readChecksumMember(after: key)
@@ -104,12 +94,7 @@ struct StoreManifest: Equatable {
         return manifest
       }
     } catch {
-      if let newer {
-        throw StoreError.newerFormat(
-          file: path, line: newer.syntax.line, column: newer.syntax.column, found: newer.found,
-          supported: formatVersion)
-      }
-      throw StoreError(file: path, syntax: error)
+      throw StoreError(file: path, syntax: error, supported: formatVersion)
     }
   }
 

@@ -77,6 +77,18 @@ public struct StoredValueRule: Sendable {
   public static let heightMeters = StoredValueRule(
     "a height", "0.3 to 3 m", ValueLimits.heightMeters.lowerBound,
     ValueLimits.heightMeters.upperBound)
+  /// A Health value of a type the language does not write (height, heart rate, blood
+  /// pressure, …): finite and not negative, as Health accepts it.
+  static func healthAmount(_ noun: String, unit: String) -> StoredValueRule {
+    StoredValueRule(
+      noun, "a finite number of 0 or more \(unit)", 0, Double.greatestFiniteMagnitude)
+  }
+  /// Body fat, a fraction of 1 (0.25 is 25 %).
+  public static let bodyFatFraction = StoredValueRule(
+    "a body fat percentage", "a fraction from 0 to 1 (0.25 is 25 %)", 0, 1)
+  /// A correlation's own value, which is always 0.
+  public static let correlationValue = StoredValueRule(
+    "a correlation's value", "0 (a correlation has no value of its own)", 0, 0)
   /// An instant in seconds since 1970 (1900-01-01 … 9999-12-31 UTC).
   public static let instant = StoredValueRule(
     "a time", "from 1900-01-01 to 9999-12-31 (UTC)", Double(ValueLimits.instant.lowerBound),

@@ -77,7 +77,6 @@ enum TableFile<Codec: StoreTableCodec> {
 
   /// Reads the header up to and including the `[` that opens the rows.
   static func readHeader(_ reader: inout JSONReader, path: String) throws(StoreError) -> Header {
-    var newer: (found: Int, syntax: JSONSyntaxError)?
     do throws(JSONSyntaxError) {
       try reader.beginObject()
       var version: Int?
@@ -94,16 +93,7 @@ enum TableFile<Codec: StoreTableCodec> {
           }
           sawFormat = true
         } else if key.equals("version") {
-          let position = reader.offset
-          let found = try reader.readInt()
-          if found > Codec.formatVersion {
-            newer = (found, reader.error("", at: position))
-            throw newer!.syntax
-          }
-          guard found >= 1 else {
-            throw reader.error("format version must be 1 or more", at: position)
-          }
-          version = found
+          version = try reader.readFormatVersion(supported: Codec.formatVersion)
         } else if key.equals("sequence") {
           sequence = try reader.readInt()
         } else if key.equals("crc") {
@@ -128,12 +118,7 @@ enum TableFile<Codec: StoreTableCodec> {
       }
       throw reader.error("the table has no \"rows\"")
     } catch {
-      if let newer {
-        throw StoreError.newerFormat(
-          file: path, line: newer.syntax.line, column: newer.syntax.column, found: newer.found,
-          supported: Codec.formatVersion)
-      }
-      throw StoreError(file: path, syntax: error)
+      throw StoreError(file: path, syntax: error, supported: Codec.formatVersion)
     }
   }
 

@@ -133,7 +133,7 @@ final class TableStorage<Codec: StoreTableCodec>: AnyTableStorage {
     try load(directory: directory)
     let bytes = TableFile<Codec>.encode(rows ?? [], sequence: sequence)
     try StoreFileSystem.replace(
-      StoreLocation.joinPath(directory, fileName), with: bytes, directory: directory)
+      StoreLocation.joinPath(directory, fileName), with: bytes)
     snapshotSequence = sequence
     isDirty = false
     hasFile = true

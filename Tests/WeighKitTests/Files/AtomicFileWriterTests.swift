@@ -94,6 +94,50 @@ import Testing
     #expect(reason("") == "the file name is empty; give one")
     #expect(reason("/dev/full") == "writing failed: the disk is full")
   }
+
+  /// The store's files go through the same writer: a kill at any of its steps leaves the old
+  /// file whole, and a kill after the temporary file exists leaves it as `NAME.tmp`, which
+  /// the next write replaces.
+  @Test func aKillAtEveryStepOfAStoreWriteLeavesTheOldFileWhole() throws {
+    let folder = folder()
+    let path = folder + "/weigh.json"
+    let new = Array(String(repeating: "new\n", count: 20).utf8)
+    let counter = WriteFaultInjector()
+    try WriteFaultInjector.$current.withValue(counter) {
+      try AtomicFileWriter.store.write(Array("old\n".utf8), to: path)
+    }
+    #expect(counter.count == 5, "create, write, sync, rename, sync the folder")
+    for killAt in 0..<counter.count {
+      try AtomicFileWriter.store.write(Array("old\n".utf8), to: path)
+      let injector = WriteFaultInjector(remaining: killAt)
+      WriteFaultInjector.$current.withValue(injector) {
+        #expect(throws: FileWriteError.self) { try AtomicFileWriter.store.write(new, to: path) }
+      }
+      let temporary = try? read(path + ".tmp")
+      if killAt < 4 {
+        #expect(try read(path) == "old\n", "killed at step \(killAt)")
+        #expect(killAt == 0 ? temporary == nil : temporary != nil, "killed at step \(killAt)")
+      } else {
+        #expect(try read(path) == String(decoding: new, as: UTF8.self))
+        #expect(temporary == nil)
+      }
+      if killAt == 1 { #expect(temporary?.utf8.count == new.count / 2) }
+    }
+    #expect(try AtomicFileWriter.store.write(new, to: path) == .replaced)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["weigh.json"])
+  }
+
+  @Test func aStoreFileIsNeverAPipeAndMayBeReadOnly() throws {
+    let folder = folder()
+    #expect(mkfifo(folder + "/journal.jsonl", 0o644) == 0)
+    #expect(throws: FileWriteError("it is not a regular file; give another name")) {
+      try AtomicFileWriter.store.write([0x41], to: folder + "/journal.jsonl")
+    }
+    try AtomicFileWriter.store.write([0x41], to: folder + "/weigh.json")
+    #expect(chmod(folder + "/weigh.json", 0o444) == 0)
+    #expect(try AtomicFileWriter.store.write([0x42], to: folder + "/weigh.json") == .replaced)
+    #expect(try read(folder + "/weigh.json") == "B")
+  }
 }
 
 @Suite struct TerminalTextTests {
@@ -130,6 +174,18 @@ import Testing
       result += reader.feed(String(line), file: "t", number: index + 1)
     }
     return result
+  }
+
+  @Test func repeatStepsMultiplyNestedCountsAndSaturate() {
+    #expect(RepeatWork.steps(of: statements("log 70kg\nnow")) == 2)
+    // 2 passes of (1 + 3 passes of (1 + 1 command)) = 2 × 7.
+    #expect(RepeatWork.steps(of: statements("repeat 2 {\nrepeat 3 {\nnow\n}\n}")) == 14)
+    #expect(RepeatWork.steps(of: statements("repeat 0 {\nnow\n}")) == 0)
+    #expect(RepeatWork.steps(of: statements("repeat many {\nnow\n}")) == 0)
+    let deep =
+      String(repeating: "repeat 1000000 {\n", count: 5) + "now\n"
+      + String(repeating: "}\n", count: 5)
+    #expect(RepeatWork.steps(of: statements(deep)) == Int.max)
   }
 
   func invalidMessage(_ statement: Statement?) -> String? {

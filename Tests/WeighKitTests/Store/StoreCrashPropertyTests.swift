@@ -6,7 +6,7 @@ import Testing
 
 /// Random sequences of commits (puts, removes, documents, compactions) against a directory
 /// store and an in-memory model: they agree after reopening, and after a simulated kill at
-/// every writing call the store makes (`StoreFaultInjector`), the reopened store holds the
+/// every writing call the store makes (`WriteFaultInjector`), the reopened store holds the
 /// model's state before or after the operation that was cut short — never anything else —
 /// checks clean, and takes new commits.
 @Suite struct StoreCrashPropertyTests {
@@ -111,8 +111,8 @@ import Testing
         // A full run, counting the writing calls.
         let whole = TemporaryStoreDirectory()
         defer { whole.remove() }
-        let counter = StoreFaultInjector()
-        let finished = StoreFaultInjector.$current.withValue(counter) {
+        let counter = WriteFaultInjector()
+        let finished = WriteFaultInjector.$current.withValue(counter) {
           Self.run(operations, in: whole.path)
         }
         #expect(finished.before == finished.after)
@@ -122,8 +122,8 @@ import Testing
         for crashAt in 0..<counter.count {
           let directory = TemporaryStoreDirectory()
           defer { directory.remove() }
-          let injector = StoreFaultInjector(remaining: crashAt)
-          let cut = StoreFaultInjector.$current.withValue(injector) {
+          let injector = WriteFaultInjector(remaining: crashAt)
+          let cut = WriteFaultInjector.$current.withValue(injector) {
             Self.run(operations, in: directory.path)
           }
           #expect(injector.crashed, "call \(crashAt) of \(counter.count) was not reached")
@@ -213,8 +213,8 @@ import Testing
     let counting = TemporaryStoreDirectory()
     defer { counting.remove() }
     Self.writeFormatOneStore(counting)
-    let counter = StoreFaultInjector()
-    try StoreFaultInjector.$current.withValue(counter) {
+    let counter = WriteFaultInjector()
+    try WriteFaultInjector.$current.withValue(counter) {
       let store = try Store.open(.directory(counting.path))
       try store.commit([.putEntry(sampleEntry(3))])
       store.close()
@@ -225,8 +225,8 @@ import Testing
       let directory = TemporaryStoreDirectory()
       defer { directory.remove() }
       Self.writeFormatOneStore(directory)
-      let injector = StoreFaultInjector(remaining: crashAt)
-      StoreFaultInjector.$current.withValue(injector) {
+      let injector = WriteFaultInjector(remaining: crashAt)
+      WriteFaultInjector.$current.withValue(injector) {
         guard let store = try? Store.open(.directory(directory.path)) else { return }
         try? store.commit([.putEntry(sampleEntry(3))])
         store.close()
