@@ -12,7 +12,8 @@ import Testing
   {
     var uuids: [UUID] = []
     for index in 0..<count {
-      let sample = Make.weight(70 + Double(index) / 10, at: device.now.addingTimeInterval(60 * Double(index)))
+      let sample = Make.weight(
+        70 + Double(index) / 10, at: device.now.addingTimeInterval(60 * Double(index)))
       try await store.save(sample)
       uuids.append(sample.uuid)
     }
@@ -33,7 +34,9 @@ import Testing
       #expect(batch.deleted.isEmpty)
       #expect(batch.anchor != nil)
       #expect(batch.samples.allSatisfy { $0 is HKQuantitySample })
-      let own = batch.samples.filter { $0.sourceRevision.source.bundleIdentifier == "com.example.app" }
+      let own = batch.samples.filter {
+        $0.sourceRevision.source.bundleIdentifier == "com.example.app"
+      }
       #expect(own.count == 5)
     }
   }
@@ -203,7 +206,8 @@ import Testing
     let decoded = try? NSKeyedUnarchiver.unarchivedObject(ofClass: HKQueryAnchor.self, from: data)
     #expect(decoded == nil)
     #expect(throws: (any Error).self) {
-      _ = try NSKeyedUnarchiver.unarchivedObject(ofClass: HKQueryAnchor.self, from: Data([1, 2, 3]))
+      _ = try NSKeyedUnarchiver.unarchivedObject(
+        ofClass: HKQueryAnchor.self, from: Data([1, 2, 3]))
     }
   }
 }

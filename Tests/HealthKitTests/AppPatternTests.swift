@@ -53,7 +53,9 @@ enum SharedHealth {
           }
           let query = HKSampleQuery(
             sampleType: weight, predicate: nil, limit: 1,
-            sortDescriptors: [NSSortDescriptor(key: HKSampleSortIdentifierStartDate, ascending: false)]
+            sortDescriptors: [
+              NSSortDescriptor(key: HKSampleSortIdentifierStartDate, ascending: false)
+            ]
           ) { _, samples, _ in
             let kg = (samples?.first as? HKQuantitySample)?.quantity.doubleValue(for: Make.kilogram)
             latest.update { $0 = kg }
@@ -108,7 +110,8 @@ enum SharedHealth {
       let saved = try await withThrowingTaskGroup(of: UUID.self) { group in
         for index in 0..<64 {
           group.addTask {
-            let sample = Make.weight(60 + Double(index) / 10, at: start.addingTimeInterval(Double(index)))
+            let sample = Make.weight(
+              60 + Double(index) / 10, at: start.addingTimeInterval(Double(index)))
             try await store.save(sample)
             _ = try await store.samples(of: weight, limit: 1)
             _ = try await store.changes(of: weight, after: nil, limit: 5)
@@ -134,8 +137,10 @@ enum SharedHealth {
     try await device.run {
       let store = HKHealthStore()
       let type = HKObjectType.workoutType()
-      let run = HKWorkout(activityType: .running, start: device.now, end: device.now.addingTimeInterval(1200))
-      let yoga = HKWorkout(activityType: .yoga, start: device.now, end: device.now.addingTimeInterval(1800))
+      let run = HKWorkout(
+        activityType: .running, start: device.now, end: device.now.addingTimeInterval(1200))
+      let yoga = HKWorkout(
+        activityType: .yoga, start: device.now, end: device.now.addingTimeInterval(1800))
       try await store.save([run, yoga])
       let first = try await store.changes(of: type, after: nil)
       let workouts = first.samples.compactMap { $0 as? HKWorkout }

@@ -39,7 +39,8 @@ import Testing
       // A decided type is not asked again: weight stays allowed.
       try await store.requestAuthorization(toShare: [weight, steps], read: [])
       #expect(store.authorizationStatus(for: weight) == .sharingAuthorized)
-      #expect(try await requestStatus(store, share: [weight, steps], read: [steps]) == .unnecessary)
+      #expect(
+        try await requestStatus(store, share: [weight, steps], read: [steps]) == .unnecessary)
     }
   }
 

@@ -106,7 +106,8 @@ import Testing
       await device.settle()
       #expect(calls.value == 1)
       let disabled = Locked<Bool?>(nil)
-      store.disableBackgroundDelivery(for: weight) { success, _ in disabled.update { $0 = success } }
+      store.disableBackgroundDelivery(for: weight) { success, _ in disabled.update { $0 = success }
+      }
       #expect(disabled.value == true)
       try scaleSaves(device, 81)
       await device.advance(by: 86_400)
@@ -124,7 +125,8 @@ import Testing
     try await device.run {
       let store = HKHealthStore()
       let calls = Locked(0)
-      store.execute(HKObserverQuery(sampleType: weight, predicate: nil) { _, _, _ in calls.increment() })
+      store.execute(
+        HKObserverQuery(sampleType: weight, predicate: nil) { _, _, _ in calls.increment() })
       try await store.enableBackgroundDelivery(for: weight, frequency: .immediate)
       await device.moveAppToBackground()
       try scaleSaves(device)

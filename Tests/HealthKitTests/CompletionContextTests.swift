@@ -19,7 +19,8 @@ import Testing
         })
       try await store.enableBackgroundDelivery(for: weight, frequency: .immediate)
       await device.moveAppToBackground()
-      try device.saveAsOtherApp([Make.weight(80, at: device.now)], name: "Scale", bundleIdentifier: "com.example.scale")
+      try device.saveAsOtherApp(
+        [Make.weight(80, at: device.now)], name: "Scale", bundleIdentifier: "com.example.scale")
       await device.settle()
       #expect(calls.value == 1)
       #expect(device.observerStatus(for: weight) == .active)
@@ -40,7 +41,8 @@ import Testing
         })
       try await store.enableBackgroundDelivery(for: weight, frequency: .immediate)
       await device.moveAppToBackground()
-      try device.saveAsOtherApp([Make.weight(80, at: device.now)], name: "Scale", bundleIdentifier: "com.example.scale")
+      try device.saveAsOtherApp(
+        [Make.weight(80, at: device.now)], name: "Scale", bundleIdentifier: "com.example.scale")
       await device.settle()
       #expect(calls.value == 1)
       #expect(device.observerStatus(for: weight) == .active)

@@ -22,7 +22,8 @@ import Testing
       store.execute(query)
       #expect(reports.value == [1, 3])
       let observed = Locked<[HKError.Code?]>([])
-      let observer = HKObserverQuery(sampleType: weight, predicate: nil) { _, completionHandler, error in
+      let observer = HKObserverQuery(sampleType: weight, predicate: nil) {
+        _, completionHandler, error in
         observed.update { $0.append(.of(error)) }
         completionHandler()
       }
@@ -42,7 +43,9 @@ import Testing
     try await device.run {
       let store = HKHealthStore()
       let errors = Locked<[HKError.Code?]>([])
-      let query = HKAnchoredObjectQuery(type: weight, predicate: nil, anchor: nil, limit: HKObjectQueryNoLimit) {
+      let query = HKAnchoredObjectQuery(
+        type: weight, predicate: nil, anchor: nil, limit: HKObjectQueryNoLimit
+      ) {
         _, _, _, _, error in errors.update { $0.append(.of(error)) }
       }
       query.updateHandler = { _, _, _, _, error in errors.update { $0.append(.of(error)) } }
@@ -73,7 +76,9 @@ import Testing
           _, _, _, _, error in record(error)
         })
       store.execute(
-        HKStatisticsQuery(quantityType: unstored, quantitySamplePredicate: nil, options: .discreteAverage) {
+        HKStatisticsQuery(
+          quantityType: unstored, quantitySamplePredicate: nil, options: .discreteAverage
+        ) {
           _, _, error in record(error)
         })
       store.execute(
@@ -96,7 +101,9 @@ import Testing
       }
       let descriptor = HKSampleQueryDescriptor(
         predicates: [.quantitySample(type: unstored)], sortDescriptors: [])
-      await #expect(throws: HKError(.errorInvalidArgument)) { _ = try await descriptor.result(for: store) }
+      await #expect(throws: HKError(.errorInvalidArgument)) {
+        _ = try await descriptor.result(for: store)
+      }
     }
   }
 

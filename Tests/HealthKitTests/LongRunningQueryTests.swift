@@ -90,7 +90,8 @@ import Testing
       var changed: [Int?] = []
       for try await result in descriptor.results(for: store) {
         totals.append(
-          result.statisticsCollection.statistics(for: day)?.sumQuantity()?.doubleValue(for: .count()))
+          result.statisticsCollection.statistics(for: day)?.sumQuantity()?.doubleValue(
+            for: .count()))
         changed.append(result.updatedStatistics?.count)
         if totals.count == 2 { break }
         try await store.save(Make.steps(250, from: day.addingTimeInterval(7200)))

@@ -61,7 +61,8 @@ import Testing
     try await device.run {
       let store = HKHealthStore()
       let start = device.now
-      try await store.save((0..<4).map { Make.weight(70, at: start.addingTimeInterval(Double($0) * 3600)) })
+      try await store.save(
+        (0..<4).map { Make.weight(70, at: start.addingTimeInterval(Double($0) * 3600)) })
       try device.saveAsOtherApp(
         [Make.weight(80, at: start)], name: "Scale", bundleIdentifier: "com.example.scale")
       let synced = try await store.changes(of: weight, after: nil)

@@ -106,7 +106,8 @@ import Testing
         notMine, NSCompoundPredicate(notPredicateWithSubpredicate: firstTwoHours),
       ])
       #expect(
-        try await store.samples(of: weight, predicate: nested).map(\.uuid) == [seeded.scale[1].uuid])
+        try await store.samples(of: weight, predicate: nested).map(\.uuid) == [seeded.scale[1].uuid]
+      )
     }
   }
 
@@ -118,7 +119,8 @@ import Testing
       let sorted = [NSSortDescriptor(key: HKSampleSortIdentifierStartDate, ascending: true)]
       // Every app sample has the key (true or false); the scale's have no metadata.
       let keyed = try await store.samples(
-        of: weight, predicate: HKQuery.predicateForObjects(withMetadataKey: HKMetadataKeyWasUserEntered))
+        of: weight,
+        predicate: HKQuery.predicateForObjects(withMetadataKey: HKMetadataKeyWasUserEntered))
       #expect(Set(keyed.map(\.uuid)) == Set(seeded.mine.map(\.uuid)))
       let entered = try await store.samples(
         of: weight,
@@ -152,12 +154,14 @@ import Testing
       let store = HKHealthStore()
       let seeded = try await seed(device, store)
       let wanted: Set<UUID> = [seeded.mine[0].uuid, seeded.scale[1].uuid, UUID()]
-      let found = try await store.samples(of: weight, predicate: HKQuery.predicateForObjects(with: wanted))
+      let found = try await store.samples(
+        of: weight, predicate: HKQuery.predicateForObjects(with: wanted))
       #expect(Set(found.map(\.uuid)) == [seeded.mine[0].uuid, seeded.scale[1].uuid])
       let one = try await store.samples(
         of: weight, predicate: HKQuery.predicateForObject(with: seeded.mine[3].uuid))
       #expect(one.map(\.uuid) == [seeded.mine[3].uuid])
-      let none = try await store.samples(of: weight, predicate: HKQuery.predicateForObjects(with: []))
+      let none = try await store.samples(
+        of: weight, predicate: HKQuery.predicateForObjects(with: []))
       #expect(none.isEmpty)
     }
   }
@@ -168,7 +172,8 @@ import Testing
       let store = HKHealthStore()
       let scale = HKDevice(
         name: "Body+", manufacturer: "Withings", model: "WBS05", hardwareVersion: nil,
-        firmwareVersion: nil, softwareVersion: "1.2", localIdentifier: nil, udiDeviceIdentifier: nil)
+        firmwareVersion: nil, softwareVersion: "1.2", localIdentifier: nil, udiDeviceIdentifier: nil
+      )
       let pounds = HKQuantitySample(
         type: weight, quantity: HKQuantity(unit: .pound(), doubleValue: 154),
         start: device.now, end: device.now, device: scale,

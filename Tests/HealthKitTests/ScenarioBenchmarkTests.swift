@@ -70,7 +70,8 @@ import Testing
     let store = HKHealthStore()
     let log = WeightLog(store: store)
     for version in 1...3 {
-      try await store.save(Make.synced(70 + Double(version), at: device.now, id: "e\(index)", version: version))
+      try await store.save(
+        Make.synced(70 + Double(version), at: device.now, id: "e\(index)", version: version))
     }
     try await store.save(Make.synced(99, at: device.now, id: "e\(index)", version: 2))
     try await log.sync()
@@ -183,10 +184,16 @@ import Testing
       quantityType: Make.stepType, quantitySamplePredicate: nil, options: .cumulativeSum,
       anchorDate: day, intervalComponents: DateComponents(day: 1))
     query.initialResultsHandler = { _, collection, _ in
-      totals.update { $0 = collection?.statistics().compactMap { $0.sumQuantity()?.doubleValue(for: .count()) } ?? [] }
+      totals.update {
+        $0 =
+          collection?.statistics().compactMap { $0.sumQuantity()?.doubleValue(for: .count()) } ?? []
+      }
     }
     query.statisticsUpdateHandler = { _, _, collection, _ in
-      totals.update { $0 = collection?.statistics().compactMap { $0.sumQuantity()?.doubleValue(for: .count()) } ?? [] }
+      totals.update {
+        $0 =
+          collection?.statistics().compactMap { $0.sumQuantity()?.doubleValue(for: .count()) } ?? []
+      }
     }
     store.execute(query)
     #expect(totals.value == Array(repeating: 1000, count: days))

@@ -17,13 +17,15 @@ import Testing
       let store = HKHealthStore()
       let day = startOfDay(device)
       let hours = [(8.0, 1000.0), (12, 2500), (18, 500)]
-      try await store.save(hours.map { Make.steps($0.1, from: day.addingTimeInterval($0.0 * 3600)) })
+      try await store.save(
+        hours.map { Make.steps($0.1, from: day.addingTimeInterval($0.0 * 3600)) })
       let total = try await store.statistics(of: steps, options: .cumulativeSum)
       #expect(total.sumQuantity()?.doubleValue(for: .count()) == 4000)
       #expect(total.averageQuantity() == nil)
       let morning = HKQuery.predicateForSamples(
         withStart: day, end: day.addingTimeInterval(13 * 3600), options: [])
-      let partial = try await store.statistics(of: steps, predicate: morning, options: .cumulativeSum)
+      let partial = try await store.statistics(
+        of: steps, predicate: morning, options: .cumulativeSum)
       #expect(partial.sumQuantity()?.doubleValue(for: .count()) == 3500)
       #expect(partial.startDate == day)
       #expect(partial.endDate == day.addingTimeInterval(13 * 3600))
