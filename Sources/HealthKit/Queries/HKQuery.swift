@@ -7,8 +7,10 @@ public class HKQuery: NSObject, @unchecked Sendable {
   /// The predicate, as the app gave it.
   public let predicate: NSPredicate?
 
-  /// The engine's query, once executed.
-  var engineQuery: HealthQuery?
+  /// The types and predicates of a query made from descriptors (then `objectType` is nil).
+  var queryDescriptors: [HKQueryDescriptor]?
+  /// The engine's queries, once executed: one, or one per descriptor.
+  var engineQueries: [HealthQuery] = []
   /// The device it was executed on.
   var executedOn: SimulatedDevice?
   /// Whether `execute` was called; a query runs only once.
@@ -30,6 +32,9 @@ public class HKQuery: NSObject, @unchecked Sendable {
 
   /// Whether the query keeps calling a handler after its first results.
   var isLongRunning: Bool { false }
+
+  /// Called once every engine query has run its first results.
+  func didStart() {}
 }
 
 // MARK: Predicates
@@ -196,23 +201,37 @@ extension HKQuery {
       fail(HKError(.errorHealthDataUnavailable, message: "health data is not available"))
       return
     }
-    guard let objectType, let type = objectType.simulated else {
-      fail(
-        HKError(
-          .errorInvalidArgument,
-          message: "the simulator does not store \(objectType?.identifier ?? "this type") yet"))
+    let targets = queryDescriptors?.map { ($0.sampleType as HKObjectType, $0.predicate) }
+      ?? objectType.map { [($0, predicate)] } ?? []
+    var queries: [HealthQuery] = []
+    for (objectType, predicate) in targets {
+      guard let type = objectType.simulated else {
+        fail(
+          HKError(
+            .errorInvalidArgument,
+            message: "the simulator does not store \(objectType.identifier) yet"))
+        return
+      }
+      guard let query = makeEngineQuery(type: type, predicate: PredicateBridge.simulated(predicate))
+      else { return }
+      queries.append(query)
+    }
+    guard !queries.isEmpty else {
+      fail(HKError(.errorInvalidArgument, message: "the query names no type; give one"))
       return
     }
-    guard let query = makeEngineQuery(type: type, predicate: PredicateBridge.simulated(predicate))
-    else { return }
-    engineQuery = query
+    engineQueries = queries
     executedOn = device
     do {
-      try device.call { engine throws(HealthError) in try engine.execute(query) }
+      try device.call { engine throws(HealthError) in
+        for query in queries { try engine.execute(query) }
+      }
     } catch {
+      device.call { engine in for query in queries { engine.stop(query) } }
       fail(HKError(error))
       return
     }
-    if isLongRunning { device.noteRunning(query) }
+    didStart()
+    if isLongRunning { for query in queries { device.noteRunning(query) } }
   }
 }
