@@ -7,8 +7,14 @@ public class HKQuery: NSObject, @unchecked Sendable {
   /// The predicate, as the app gave it.
   public let predicate: NSPredicate?
 
-  /// The engine's query, once executed.
-  var engineQuery: HealthQuery?
+  /// The types and predicates of a query made from descriptors (then `objectType` is nil).
+  var queryDescriptors: [HKQueryDescriptor]?
+  /// The engine's queries, once executed: one, or one per descriptor.
+  var engineQueries: [HealthQuery] = []
+  /// The device it was executed on.
+  var executedOn: SimulatedDevice?
+  /// Whether `execute` was called; a query runs only once.
+  private var wasExecuted = false
 
   init(objectType: HKObjectType?, predicate: NSPredicate?) {
     self.objectType = objectType
@@ -23,6 +29,12 @@ public class HKQuery: NSObject, @unchecked Sendable {
 
   /// Reports an error through the app's handler without running anything.
   func fail(_ error: HKError) {}
+
+  /// Whether the query keeps calling a handler after its first results.
+  var isLongRunning: Bool { false }
+
+  /// Called once every engine query has run its first results.
+  func didStart() {}
 }
 
 // MARK: Predicates
@@ -175,20 +187,51 @@ extension HKQuery {
   /// Executes the query on a store's device; errors go to the app's handler, as
   /// HealthKit reports them.
   func execute(on store: HKHealthStore) {
-    guard let objectType, let type = objectType.simulated else {
-      fail(
-        HKError(
-          .errorInvalidArgument,
-          message: "the simulator does not store \(objectType?.identifier ?? "this type") yet"))
+    let device = store.device
+    // HealthKit raises for a second execute; here the handler hears of it instead.
+    let isFirst = device.mutex.withLock {
+      defer { wasExecuted = true }
+      return !wasExecuted
+    }
+    guard isFirst else {
+      fail(HKError(.errorInvalidArgument, message: "a query runs only once; create a new query"))
       return
     }
-    guard let query = makeEngineQuery(type: type, predicate: PredicateBridge.simulated(predicate))
-    else { return }
-    engineQuery = query
-    do {
-      try store.device.call { engine throws(HealthError) in try engine.execute(query) }
-    } catch {
-      fail(HKError(error))
+    guard device.call({ $0.isHealthDataAvailable() }) else {
+      fail(HKError(.errorHealthDataUnavailable, message: "health data is not available"))
+      return
     }
+    let targets = queryDescriptors?.map { ($0.sampleType as HKObjectType, $0.predicate) }
+      ?? objectType.map { [($0, predicate)] } ?? []
+    var queries: [HealthQuery] = []
+    for (objectType, predicate) in targets {
+      guard let type = objectType.simulated else {
+        fail(
+          HKError(
+            .errorInvalidArgument,
+            message: "the simulator does not store \(objectType.identifier) yet"))
+        return
+      }
+      guard let query = makeEngineQuery(type: type, predicate: PredicateBridge.simulated(predicate))
+      else { return }
+      queries.append(query)
+    }
+    guard !queries.isEmpty else {
+      fail(HKError(.errorInvalidArgument, message: "the query names no type; give one"))
+      return
+    }
+    engineQueries = queries
+    executedOn = device
+    do {
+      try device.call { engine throws(HealthError) in
+        for query in queries { try engine.execute(query) }
+      }
+    } catch {
+      device.call { engine in for query in queries { engine.stop(query) } }
+      fail(HKError(error))
+      return
+    }
+    didStart()
+    if isLongRunning { for query in queries { device.noteRunning(query) } }
   }
 }
