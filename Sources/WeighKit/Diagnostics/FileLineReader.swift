@@ -10,8 +10,7 @@ enum FileLineReader {
   /// the location has no line and column, or the file or line cannot be read.
   static func span(at location: SourceLocation, readingFrom path: String) -> SourceSpan? {
     guard let line = location.line, let column = location.column, line >= 1, column >= 1,
-      let data = FileManager.default.contents(atPath: path),
-      let text = self.line(line, of: data)
+      let text = self.line(line, ofFileAt: path)
     else { return nil }
     let scalars = Array(text.unicodeScalars)
     guard column <= scalars.count + 1 else { return nil }
@@ -31,19 +30,35 @@ enum FileLineReader {
       file: location.file, line: line, text: String(shown), start: start, end: start + 1)
   }
 
-  /// The text of the 1-based `number`th line of `data` (without its line break).
-  private static func line(_ number: Int, of data: Data) -> String? {
+  /// The longest line read, in bytes; a longer one is not shown.
+  static let longestLine = 1 << 20
+
+  /// The text of the 1-based `number`th line of the file at `path` (without its line
+  /// break), read in chunks up to that line only: an imported file may be gigabytes.
+  private static func line(_ number: Int, ofFileAt path: String) -> String? {
+    guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+    defer { try? handle.close() }
     var current = 1
-    var start = data.startIndex
-    while current < number {
-      guard let newline = data[start...].firstIndex(of: UInt8(ascii: "\n")) else { return nil }
-      start = data.index(after: newline)
-      current += 1
+    var bytes: [UInt8] = []
+    while true {
+      let chunk: Data?
+      do { chunk = try handle.read(upToCount: 1 << 16) } catch { return nil }
+      guard let chunk, !chunk.isEmpty else { break }
+      for byte in chunk {
+        if byte == UInt8(ascii: "\n") {
+          if current == number { return text(of: bytes) }
+          current += 1
+        } else if current == number {
+          bytes.append(byte)
+          if bytes.count > longestLine { return nil }
+        }
+      }
     }
-    var end = data[start...].firstIndex(of: UInt8(ascii: "\n")) ?? data.endIndex
-    if end > start, data[data.index(before: end)] == UInt8(ascii: "\r") {
-      end = data.index(before: end)
-    }
-    return String(decoding: data[start..<end], as: UTF8.self)
+    return current == number ? text(of: bytes) : nil
+  }
+
+  private static func text(of bytes: [UInt8]) -> String {
+    let line = bytes.last == UInt8(ascii: "\r") ? bytes.dropLast() : bytes[...]
+    return String(decoding: line, as: UTF8.self)
   }
 }

@@ -22,6 +22,14 @@ import Testing
         == "journal.jsonl:2:6: error: expected a value\n{\"é\":x}\n     ^\n")
   }
 
+  @Test func theLastLineNeedsNoLineBreak() throws {
+    let (path, folder) = try file("a\n  bad")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let diagnostic = Diagnostic(
+      "bad", in: SourceLocation(file: "f", line: 2, column: 3), readingFrom: path)
+    #expect(DiagnosticRenderer().render(diagnostic) == "f:2:3: error: bad\n  bad\n  ^\n")
+  }
+
   @Test func withoutAReadableLineShowsOnlyThePosition() {
     let location = SourceLocation(file: "/no/such/weigh.json", line: 3, column: 13)
     let diagnostic = Diagnostic("written by a newer weigh", in: location)
