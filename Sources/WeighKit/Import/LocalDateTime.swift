@@ -11,8 +11,7 @@ public struct LocalDateTime: Hashable, Sendable {
 
   /// A local date and time; nil when a field is out of range.
   public init?(year: Int, month: Int, day: Int, hour: Int = 0, minute: Int = 0, second: Int = 0) {
-    guard (1...12).contains(month), day >= 1,
-      day <= HealthExportDate.daysInMonth(year: year, month: month), (0..<24).contains(hour),
+    guard CivilDate.isValid(year: year, month: month, day: day), (0..<24).contains(hour),
       (0..<60).contains(minute), (0..<60).contains(second)
     else { return nil }
     self.year = year
@@ -23,20 +22,14 @@ public struct LocalDateTime: Hashable, Sendable {
     self.second = second
   }
 
-  /// Seconds since 1970 UTC if this wall-clock time were in UTC.
-  public var utcSeconds: Int64 {
-    HealthExportDate.days(year: year, month: month, day: day) * 86_400
-      + Int64(hour * 3600 + minute * 60 + second)  // checked: Int to Int64 widens
-  }
+  /// The calendar date.
+  public var date: CivilDate { CivilDate(year: year, month: month, day: day) }
 
-  /// The instant this wall-clock time names in `timeZone` (for a time skipped by a clock
-  /// change, the instant an hour later, as the clock reads after the change).
-  public func instant(in timeZone: TimeZone) -> Int64 {
-    let local = utcSeconds
-    let first = timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(local)))
-    let guess = local - Int64(first)  // checked: Int to Int64 widens
-    let second = timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(guess)))
-    return local - Int64(second)  // checked: Int to Int64 widens
+  /// The instant this wall-clock time names in `zone`, by ``ZonedClock``'s rule (a time
+  /// skipped by a clock change moves forward by the gap; a time that occurs twice is the
+  /// earlier instant).
+  public func instant(in zone: ZonedClock) -> Int64 {
+    zone.instant(of: date, secondOfDay: hour * 3600 + minute * 60 + second)
   }
 
   /// Numbers separated by the given one-byte separators, e.g. `2026-01-03` with `-`.

@@ -22,8 +22,8 @@ func instant(
   return Int64(date.timeIntervalSince1970)
 }
 
-func day(_ year: Int, _ month: Int, _ day: Int) -> CalendarDay {
-  CalendarDay(year: year, month: month, day: day)
+func day(_ year: Int, _ month: Int, _ day: Int) -> CivilDate {
+  CivilDate(year: year, month: month, day: day)
 }
 
 func reading(

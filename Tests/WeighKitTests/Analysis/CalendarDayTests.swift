@@ -5,19 +5,19 @@ import Testing
 
 @Suite struct CalendarDayTests {
   @Test func dayNumbersMatchTheCivilCalendar() {
-    #expect(day(1970, 1, 1).dayNumber == 0)
-    #expect(day(2026, 1, 3).dayNumber == 20456)
-    #expect(day(1969, 12, 31).dayNumber == -1)
-    #expect(day(2000, 3, 1).dayNumber - day(2000, 2, 28).dayNumber == 2)
-    #expect(day(1900, 3, 1).dayNumber - day(1900, 2, 28).dayNumber == 1)
+    #expect(day(1970, 1, 1).daysSinceEpoch == 0)
+    #expect(day(2026, 1, 3).daysSinceEpoch == 20456)
+    #expect(day(1969, 12, 31).daysSinceEpoch == -1)
+    #expect(day(2000, 3, 1).daysSinceEpoch - day(2000, 2, 28).daysSinceEpoch == 2)
+    #expect(day(1900, 3, 1).daysSinceEpoch - day(1900, 2, 28).daysSinceEpoch == 1)
   }
 
   @Test func componentsRoundTripOverFourCenturies() {
     var previous = day(1899, 12, 31)
-    for number in day(1900, 1, 1).dayNumber...day(2300, 12, 31).dayNumber {
-      let current = CalendarDay(dayNumber: number)
+    for number in day(1900, 1, 1).daysSinceEpoch...day(2300, 12, 31).daysSinceEpoch {
+      let current = CivilDate(daysSinceEpoch: number)
       let c = current.components
-      #expect(CalendarDay(year: c.year, month: c.month, day: c.day) == current)
+      #expect(CivilDate(year: c.year, month: c.month, day: c.day) == current)
       #expect(current.isoWeekday == Int((previous.isoWeekday % 7) + 1))
       previous = current
     }
@@ -36,9 +36,9 @@ import Testing
   @Test func localDayFollowsTheTimeZone() {
     // 23:30 UTC on 2 January is 00:30 on 3 January in Berlin.
     let late = instant(2026, 1, 2, 23, 30, in: Zones.utc)
-    #expect(CalendarDay(instant: late, timeZone: Zones.utc) == day(2026, 1, 2))
-    #expect(CalendarDay(instant: late, timeZone: Zones.berlin) == day(2026, 1, 3))
-    #expect(CalendarDay(instant: -1, timeZone: Zones.utc) == day(1969, 12, 31))
+    #expect(Zones.utc.local(late).date == day(2026, 1, 2))
+    #expect(Zones.berlin.local(late).date == day(2026, 1, 3))
+    #expect(Zones.utc.local(-1).date == day(1969, 12, 31))
   }
 
   @Test func dstDaysAreTwentyThreeAndTwentyFiveHours() {
@@ -55,16 +55,16 @@ import Testing
   }
 
   @Test func localTimeFormatsWithOffset() {
-    let summer = LocalTime(instant: instant(2026, 7, 1, 7, 5), timeZone: Zones.berlin)
+    let summer = LocalTime(instant: instant(2026, 7, 1, 7, 5), zone: Zones.berlin)
     #expect(summer.iso8601 == "2026-07-01T07:05:00+02:00")
-    let winter = LocalTime(instant: instant(2026, 1, 3, 7, 30), timeZone: Zones.berlin)
+    let winter = LocalTime(instant: instant(2026, 1, 3, 7, 30), zone: Zones.berlin)
     #expect(winter.dateMinute == "2026-01-03 07:30")
     #expect(winter.offsetText == "+01:00")
-    let utc = LocalTime(instant: 0, timeZone: Zones.utc)
+    let utc = LocalTime(instant: 0, zone: Zones.utc)
     #expect(utc.iso8601 == "1970-01-01T00:00:00+00:00")
-    let kolkata = LocalTime(instant: 0, timeZone: TimeZone(identifier: "Asia/Kolkata")!)
+    let kolkata = LocalTime(instant: 0, zone: ZonedClock(identifier: "Asia/Kolkata")!)
     #expect(kolkata.iso8601 == "1970-01-01T05:30:00+05:30")
-    let newYork = LocalTime(instant: 0, timeZone: Zones.newYork)
+    let newYork = LocalTime(instant: 0, zone: Zones.newYork)
     #expect(newYork.iso8601 == "1969-12-31T19:00:00-05:00")
   }
 }

@@ -76,7 +76,7 @@ private func readBack(_ bytes: [UInt8]) throws -> [HealthExportItem] {
 }
 
 @Suite struct AppleHealthExportWriterTests {
-  let exportDate = HealthExportDate(instant: 1_767_600_000, timeZone: amsterdam)
+  let exportDate = HealthExportDate(instant: 1_767_600_000, zone: amsterdam)
 
   @Test func writesApplesShape() throws {
     let xml = try AppleHealthExportWriter.xml(exportDate: exportDate, body: writeSample)

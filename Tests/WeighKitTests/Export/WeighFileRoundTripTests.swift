@@ -166,7 +166,7 @@ private func roundTrip(_ entries: [Entry], as format: WeighExportFormat) throws 
       let url = folder.appendingPathComponent(name)
       try WeighExporter.export(entries, to: url)
       let result = try WeightImporter.importWeights(
-        from: url, timeZone: TimeZone(identifier: "UTC")!)
+        from: url, zone: ZonedClock(identifier: "UTC")!)
       #expect(result.format == (name.hasSuffix("json") ? .weighJSON : .weighCSV))
       #expect(result.weights.compactMap(\.entry) == entries)
     }

@@ -29,10 +29,10 @@ import Testing
   @Test func takesTheOffsetOfItsOwnMoment() throws {
     let amsterdam = try #require(TimeZone(identifier: "Europe/Amsterdam"))
     #expect(
-      HealthExportDate(instant: 1_767_421_800, timeZone: amsterdam).description
+      HealthExportDate(instant: 1_767_421_800, zone: amsterdam).description
         == "2026-01-03 07:30:00 +0100")
     #expect(
-      HealthExportDate(instant: 1_783_144_800, timeZone: amsterdam).description
+      HealthExportDate(instant: 1_783_144_800, zone: amsterdam).description
         == "2026-07-04 08:00:00 +0200")
   }
 

@@ -8,7 +8,7 @@ private let utc = TimeZone(identifier: "UTC")!
 @Suite struct VendorImporterTests {
   @Test func withingsReadsTheUnitFromTheHeader() throws {
     let result = try WithingsCSVImporter.importWeights(
-      Fixtures.bytes("vendors/withings-weight.csv"), timeZone: utc)
+      Fixtures.bytes("vendors/withings-weight.csv"), zone: utc)
     #expect(result.format == .withingsCSV)
     #expect(result.weights.map(\.kilograms) == [80.9, 81.15, 80.7])
     #expect(result.weights.map(\.line) == [2, 3, 8])
@@ -26,23 +26,23 @@ private let utc = TimeZone(identifier: "UTC")!
   @Test func withingsLocalTimesFollowTheTimeZone() throws {
     let amsterdam = try #require(TimeZone(identifier: "Europe/Amsterdam"))
     let result = try WithingsCSVImporter.importWeights(
-      Fixtures.bytes("vendors/withings-weight.csv"), timeZone: amsterdam)
+      Fixtures.bytes("vendors/withings-weight.csv"), zone: amsterdam)
     #expect(result.weights[0].instant == 1_777_104_711 - 7200)
   }
 
   @Test func withingsPoundsAndMissingUnit() throws {
     let pounds = try WithingsCSVImporter.importWeights(
-      Fixtures.bytes("vendors/withings-weight-lb.csv"), timeZone: utc)
+      Fixtures.bytes("vendors/withings-weight-lb.csv"), zone: utc)
     #expect(pounds.weights.map(\.kilograms) == [170.5 * 0.45359237])
     #expect(throws: ImportError.self) {
       try WithingsCSVImporter.importWeights(
-        Fixtures.bytes("vendors/withings-weight-nounit.csv"), timeZone: utc)
+        Fixtures.bytes("vendors/withings-weight-nounit.csv"), zone: utc)
     }
   }
 
   @Test func openScale3() throws {
     let result = try OpenScaleCSVImporter.importWeights(
-      Fixtures.bytes("vendors/openscale-3x.csv"), timeZone: utc)
+      Fixtures.bytes("vendors/openscale-3x.csv"), zone: utc)
     #expect(result.weights.map(\.kilograms) == [68.5, 68.3, 68.1])
     #expect(result.weights.map(\.note) == ["morning", nil, "late, again"])
     // 2026-01-04 without a time is read at 12:00, as openScale does.
@@ -51,21 +51,21 @@ private let utc = TimeZone(identifier: "UTC")!
     #expect(result.rejections[0].reason.contains("weight is 0"))
     #expect(result.unitNote?.contains("kg") == true)
     let pounds = try OpenScaleCSVImporter.importWeights(
-      Fixtures.bytes("vendors/openscale-3x.csv"), timeZone: utc, unit: .lb)
+      Fixtures.bytes("vendors/openscale-3x.csv"), zone: utc, unit: .lb)
     #expect(pounds.weights.first?.kilograms == 68.5 * 0.45359237)
     #expect(pounds.unitNote == nil)
   }
 
   @Test func openScale2AndHeaderless() throws {
     let result = try OpenScaleCSVImporter.importWeights(
-      Fixtures.bytes("vendors/openscale-2x.csv"), timeZone: utc)
+      Fixtures.bytes("vendors/openscale-2x.csv"), zone: utc)
     #expect(result.weights.map(\.kilograms) == [77.35, 77.10])
     #expect(result.weights.map(\.note) == [nil, "new scale"])
     #expect(result.weights[1].instant == 1_618_832_400)
     #expect(result.rejections.map(\.line) == [4])
     #expect(result.unitNote == nil)
     let legacy = try OpenScaleCSVImporter.importWeights(
-      Fixtures.bytes("vendors/openscale-1x-headerless.csv"), timeZone: utc)
+      Fixtures.bytes("vendors/openscale-1x-headerless.csv"), zone: utc)
     #expect(legacy.weights.map(\.kilograms) == [80.1, 79.9])
     #expect(legacy.weights.map(\.line) == [1, 2])
     #expect(legacy.weights.map(\.note) == ["first", nil])
@@ -73,7 +73,7 @@ private let utc = TimeZone(identifier: "UTC")!
 
   @Test func fitbitIsPoundsWithAmericanDates() throws {
     let result = try FitbitJSONImporter.importWeights(
-      Fixtures.bytes("vendors/fitbit-weight-2017-07-05.json"), timeZone: utc)
+      Fixtures.bytes("vendors/fitbit-weight-2017-07-05.json"), zone: utc)
     #expect(
       result.weights.map(\.kilograms) == [
         193.9 * 0.45359237, 193.2 * 0.45359237, 192.5 * 0.45359237,
@@ -89,11 +89,11 @@ private let utc = TimeZone(identifier: "UTC")!
   @Test func brokenJSONIsAnErrorWithItsLine() throws {
     #expect(throws: ImportError.self) {
       try FitbitJSONImporter.importWeights(
-        Fixtures.bytes("vendors/fitbit-weight-broken.json"), timeZone: utc)
+        Fixtures.bytes("vendors/fitbit-weight-broken.json"), zone: utc)
     }
     do {
       _ = try FitbitJSONImporter.importWeights(
-        Fixtures.bytes("vendors/fitbit-weight-broken.json"), timeZone: utc)
+        Fixtures.bytes("vendors/fitbit-weight-broken.json"), zone: utc)
     } catch let error as ImportError {
       #expect(error.line == 2)
       #expect(error.column == 12)
@@ -132,11 +132,11 @@ private let utc = TimeZone(identifier: "UTC")!
 
   @Test func importsThroughDetection() throws {
     let result = try WeightImporter.importWeights(
-      from: Fixtures.url("vendors/openscale-2x.csv"), timeZone: utc)
+      from: Fixtures.url("vendors/openscale-2x.csv"), zone: utc)
     #expect(result.format == .openScaleCSV)
     #expect(throws: ImportError.self) {
       try WeightImporter.importWeights(
-        from: Fixtures.url("vendors/withings-weight-nounit.csv"), timeZone: utc)
+        from: Fixtures.url("vendors/withings-weight-nounit.csv"), zone: utc)
     }
   }
 
