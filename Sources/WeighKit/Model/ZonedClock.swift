@@ -15,12 +15,12 @@ public struct ZonedClock: Sendable {
   /// The clock of `zone`.
   public init(zone: TimeZone) {
     self.zone = zone
-    // Zones without transitions need no lookup per instant.
-    let probe = Date(timeIntervalSince1970: 1_767_225_600)
+    // A zone without a change since the earliest instant in range needs no look-up per
+    // instant.
+    let earliest = Date(timeIntervalSince1970: TimeInterval(ValueLimits.instant.lowerBound))
     fixedOffset =
-      zone.nextDaylightSavingTimeTransition(after: probe) == nil
-        && zone.nextDaylightSavingTimeTransition(after: Date(timeIntervalSince1970: 0)) == nil
-      ? zone.secondsFromGMT(for: probe) : nil
+      zone.nextDaylightSavingTimeTransition(after: earliest) == nil
+      ? zone.secondsFromGMT(for: earliest) : nil
   }
 
   /// The clock of the zone named `identifier` (`Europe/Berlin`); nil for an unknown name.

@@ -38,9 +38,9 @@ import Testing
         #expect(bucket.end == next.start)
       }
       for bucket in buckets {
-        let local = LocalTime(instant: bucket.start, zone: Zones.berlin)
-        #expect(local.day == bucket.firstDay)
-        #expect(local.secondsIntoDay == 0)
+        let local = Zones.berlin.local(bucket.start)
+        #expect(local.date == bucket.firstDay)
+        #expect(local.secondOfDay == 0)
         if let low = bucket.minimum, let high = bucket.maximum, let mean = bucket.average {
           #expect(low <= mean + 1e-9 && mean <= high + 1e-9)
         }

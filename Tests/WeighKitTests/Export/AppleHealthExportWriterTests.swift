@@ -8,7 +8,7 @@ import ZIPFoundation
   import FoundationXML
 #endif
 
-private let amsterdam = TimeZone(identifier: "Europe/Amsterdam")!
+private let amsterdam = ZonedClock(identifier: "Europe/Amsterdam")!
 
 private func date(_ text: String) -> HealthExportDate { HealthExportDate.parse(text)! }
 

@@ -4,7 +4,7 @@ import Testing
 
 @testable import WeighKit
 
-private let amsterdam = TimeZone(identifier: "Europe/Amsterdam")!
+private let amsterdam = ZonedClock(identifier: "Europe/Amsterdam")!
 
 /// A saved sample as the store would hold it.
 private func saved(

@@ -3,7 +3,7 @@ import Testing
 
 @testable import WeighKit
 
-private let utc = TimeZone(identifier: "UTC")!
+private let utc = ZonedClock.utc
 
 @Suite struct VendorImporterTests {
   @Test func withingsReadsTheUnitFromTheHeader() throws {
@@ -24,10 +24,44 @@ private let utc = TimeZone(identifier: "UTC")!
   }
 
   @Test func withingsLocalTimesFollowTheTimeZone() throws {
-    let amsterdam = try #require(TimeZone(identifier: "Europe/Amsterdam"))
+    let amsterdam = try #require(ZonedClock(identifier: "Europe/Amsterdam"))
     let result = try WithingsCSVImporter.importWeights(
       Fixtures.bytes("vendors/withings-weight.csv"), zone: amsterdam)
     #expect(result.weights[0].instant == 1_777_104_711 - 7200)
+  }
+
+  @Test func vendorLocalTimesAroundClockChangesFollowTheLanguage() throws {
+    let berlin = try #require(ZonedClock(identifier: "Europe/Berlin"))
+    // Before the spring gap, in it, and in the autumn overlap: 00:30Z, 01:30Z, 00:30Z.
+    let expected: [Int64] = [1_774_744_200, 1_774_747_800, 1_792_888_200]
+    let withings = try WithingsCSVImporter.importWeights(
+      Array(
+        """
+        Date,"Weight (kg)","Fat mass (kg)","Bone mass (kg)","Muscle mass (kg)","Hydration (kg)",Comments
+        "2026-03-29 01:30:00",70,,,,,
+        "2026-03-29 02:30:00",70,,,,,
+        "2026-10-25 02:30:00",70,,,,,
+
+        """.utf8), zone: berlin)
+    #expect(withings.weights.map(\.instant) == expected)
+    let openScale = try OpenScaleCSVImporter.importWeights(
+      Array(
+        """
+        DATE,TIME,WEIGHT
+        2026-03-29,01:30,70
+        2026-03-29,02:30,70
+        2026-10-25,02:30,70
+
+        """.utf8), zone: berlin)
+    #expect(openScale.weights.map(\.instant) == expected)
+    let fitbit = try FitbitJSONImporter.importWeights(
+      Array(
+        """
+        [{"logId":1,"weight":70,"date":"03/29/26","time":"01:30:00"},
+        {"logId":2,"weight":70,"date":"03/29/26","time":"02:30:00"},
+        {"logId":3,"weight":70,"date":"10/25/26","time":"02:30:00"}]
+        """.utf8), zone: berlin, unit: .kg)
+    #expect(fitbit.weights.map(\.instant) == expected)
   }
 
   @Test func withingsPoundsAndMissingUnit() throws {
