@@ -239,9 +239,9 @@ extension ChartCommand {
   /// pre-pregnancy weight, pregnancy start) is set.
   static func pregnancyBand(_ points: [TrendPoint], _ session: Session) -> [SVGChart.BandDay] {
     let settings = session.settings
-    guard let start = settings.pregnancyStart, let first = points.first, let last = points.last
+    guard let startDay = settings.pregnancyStart, let first = points.first,
+      let last = points.last
     else { return [] }
-    let startDay = CivilDate(daysSinceEpoch: start.daysSinceEpoch)
     var band: [SVGChart.BandDay] = []
     var day = first.day
     while day <= last.day {
