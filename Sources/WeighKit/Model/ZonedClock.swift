@@ -45,12 +45,13 @@ public struct ZonedClock: Sendable {
   /// The instant of a local date and time, by the rule above: in a gap the offset before the
   /// change, in an overlap the earlier instant.
   ///
-  /// - Complexity: two offset look-ups away from a change, up to six near one.
+  /// - Complexity: two offset look-ups away from a change, four next to one.
   public func instant(of date: CivilDate, secondOfDay: Int) -> Int64 {
     let local = date.seconds(at: secondOfDay)
     if let fixedOffset { return local - Int64(fixedOffset) }
-    // Every instant that reads `local` lies within ±18 h of it (the widest offsets), so the
-    // offsets a day either side are those before and after any change near it.
+    // Every instant that reads `local` lies within ±18 h of it (the widest offsets), and no
+    // zone of the tz database changes its offset twice within two days after 1900, so the
+    // offsets a day either side are those before and after the one change that can concern it.
     let before = offset(at: local - 86_400)
     let after = offset(at: local + 86_400)
     if before == after { return local - Int64(before) }
