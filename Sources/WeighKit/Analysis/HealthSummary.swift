@@ -39,13 +39,13 @@ public struct HealthSummary: Equatable, Sendable {
   }
 
   /// The summary as one JSON object on one line, keys always present in `keys` order and
-  /// `null` when missing. Timestamps are ISO 8601 with the offset of `timeZone`; the weight is
+  /// `null` when missing. Timestamps are ISO 8601 with the offset of `zone`; the weight is
   /// in pounds to 0.1 lb, glucose and energy to 0.1, steps and minutes as given (to 0.1).
-  public func json(timeZone: TimeZone) -> String {
+  public func json(zone: ZonedClock) -> String {
     let values: [String] = [
-      number(glucose), timestamp(glucoseInstant, timeZone),
+      number(glucose), timestamp(glucoseInstant, zone),
       number(weightKilograms.map { MassUnit.lb.fromKilograms($0) }),
-      timestamp(weightInstant, timeZone), number(steps), number(activeEnergyKilocalories),
+      timestamp(weightInstant, zone), number(steps), number(activeEnergyKilocalories),
       number(exerciseMinutes),
     ]
     let fields = zip(Self.keys, values).map { "\"\($0)\": \($1)" }
@@ -53,9 +53,9 @@ public struct HealthSummary: Equatable, Sendable {
   }
 
   /// Plain aligned lines for `summary`, weights in `unit`.
-  public func lines(unit: DisplayUnit, timeZone: TimeZone) -> [String] {
+  public func lines(unit: DisplayUnit, zone: ZonedClock) -> [String] {
     func at(_ instant: Int64?) -> String {
-      instant.map { " at " + LocalTime(instant: $0, timeZone: timeZone).dateMinute } ?? ""
+      instant.map { " at " + zone.minuteText($0) } ?? ""
     }
     let rows: [(String, String)] = [
       ("glucose", glucose.map { number($0) + " mg/dL" + at(glucoseInstant) } ?? "none"),
@@ -73,8 +73,8 @@ public struct HealthSummary: Equatable, Sendable {
     return text.hasSuffix(".0") ? String(text.dropLast(2)) : text
   }
 
-  private func timestamp(_ instant: Int64?, _ timeZone: TimeZone) -> String {
+  private func timestamp(_ instant: Int64?, _ zone: ZonedClock) -> String {
     guard let instant else { return "null" }
-    return "\"" + LocalTime(instant: instant, timeZone: timeZone).iso8601 + "\""
+    return "\"" + zone.offsetISOText(instant) + "\""
   }
 }

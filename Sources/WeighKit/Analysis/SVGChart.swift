@@ -7,14 +7,14 @@ public struct SVGChart: Sendable {
   /// The per-day bounds of a shaded band, in kilograms.
   public struct BandDay: Equatable, Sendable {
     /// The day.
-    public var day: CalendarDay
+    public var day: CivilDate
     /// The lower bound in kilograms.
     public var low: Double
     /// The upper bound in kilograms.
     public var high: Double
 
     /// A band day.
-    public init(day: CalendarDay, low: Double, high: Double) {
+    public init(day: CivilDate, low: Double, high: Double) {
       self.day = day
       self.low = low
       self.high = high
@@ -55,12 +55,12 @@ public struct SVGChart: Sendable {
     var right: Double
     var top = 56.0
     var bottom: Double
-    var firstDay: CalendarDay
+    var firstDay: CivilDate
     var span: Int
     var low: Double
     var high: Double
 
-    func x(_ day: CalendarDay) -> Double {
+    func x(_ day: CivilDate) -> Double {
       left + Double(firstDay.days(to: day)) / Double(span) * (right - left)
     }
 
@@ -74,7 +74,7 @@ public struct SVGChart: Sendable {
   public func document() -> String {
     let mass = unit.mass
     let allDays = points.map(\.day) + band.map(\.day)
-    let firstDay = allDays.min() ?? CalendarDay(dayNumber: 0)
+    let firstDay = allDays.min() ?? CivilDate(daysSinceEpoch: 0)
     let lastDay = allDays.max() ?? firstDay
     var values = points.flatMap {
       [mass.fromKilograms($0.trend), mass.fromKilograms($0.kilograms)]
@@ -153,7 +153,7 @@ public struct SVGChart: Sendable {
     return lines
   }
 
-  private func dateAxis(_ frame: Frame, lastDay: CalendarDay) -> [String] {
+  private func dateAxis(_ frame: Frame, lastDay: CivilDate) -> [String] {
     // At most one tick label per 90 pixels, on a whole number of days (weeks when long).
     // checked: the frame is a few thousand points wide
     let maxTicks = max(Int((frame.right - frame.left) / 90), 2)

@@ -88,7 +88,7 @@ extension Session {
 
   /// The trend over every reading (the smoothing depends on all earlier days).
   func trend() throws(Diagnostic) -> Trend {
-    Trend(readings: try readings(), policy: settings.daily, timeZone: zone.zone)
+    Trend(readings: try readings(), policy: settings.daily, zone: zone)
   }
 }
 
@@ -104,7 +104,7 @@ struct StatsCommand: Executable {
       return
     }
     let buckets = StatisticsBucket.buckets(
-      of: readings, interval: interval, timeZone: session.zone.zone, from: first.instant,
+      of: readings, interval: interval, zone: session.zone, from: first.instant,
       to: last.instant + 1)
     for line in StatisticsBucket.tableLines(buckets, interval: interval, unit: session.unit) {
       session.print(line)
@@ -121,10 +121,10 @@ struct TrendCommand: Executable {
     if range != .all {
       let shown = try session.readings(in: range)
       if let first = shown.first, let last = shown.last {
-        let zone = session.zone.zone
+        let zone = session.zone
         let points = trend.points(
-          from: CalendarDay(instant: first.instant, timeZone: zone),
-          through: CalendarDay(instant: last.instant, timeZone: zone))
+          from: zone.local(first.instant).date,
+          through: zone.local(last.instant).date)
         for line in Trend.tableLines(points: points, unit: session.unit) { session.print(line) }
       } else {
         session.print("no weights in the range")
@@ -208,10 +208,10 @@ struct ChartCommand: Executable {
       session.print("no weights to chart in the range")
       return
     }
-    let zone = session.zone.zone
+    let zone = session.zone
     let points = trend.points(
-      from: CalendarDay(instant: first.instant, timeZone: zone),
-      through: CalendarDay(instant: last.instant, timeZone: zone))
+      from: zone.local(first.instant).date,
+      through: zone.local(last.instant).date)
     guard let file else {
       let columns = session.options.terminalColumns
       let chart = TerminalChart(
@@ -239,9 +239,9 @@ extension ChartCommand {
   /// pre-pregnancy weight, pregnancy start) is set.
   static func pregnancyBand(_ points: [TrendPoint], _ session: Session) -> [SVGChart.BandDay] {
     let settings = session.settings
-    guard let start = settings.pregnancyStart, let first = points.first, let last = points.last
+    guard let startDay = settings.pregnancyStart, let first = points.first,
+      let last = points.last
     else { return [] }
-    let startDay = CalendarDay(dayNumber: start.daysSinceEpoch)
     var band: [SVGChart.BandDay] = []
     var day = first.day
     while day <= last.day {

@@ -147,7 +147,7 @@ struct ImportCommand: Executable {
     do {
       if healthTypes.isEmpty {
         result = try WeightImporter.importWeights(
-          from: url, format: format, timeZone: session.zone.zone, unit: unit)
+          from: url, format: format, zone: session.zone, unit: unit)
       } else {
         // One pass; nothing is applied until the reader has seen the whole file well-formed.
         var samples = HealthImportPlan(types: Set(healthTypes))

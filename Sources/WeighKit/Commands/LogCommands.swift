@@ -309,7 +309,7 @@ struct DayCommand: Executable {
       .sorted { ($0.instant, $0.id) < ($1.instant, $1.id) }
     let value = DailyValue.days(
       of: readings.map(WeightReading.init), policy: session.settings.daily,
-      timeZone: session.zone.zone
+      zone: session.zone
     ).first?.kilograms
     guard let value else {
       session.print("\(day.description): no readings")

@@ -242,11 +242,11 @@ struct SummaryCommand: Executable {
     }
     let summary = try session.healthSummary(of: day, at: span)
     if json {
-      session.print(summary.json(timeZone: session.zone.zone))
+      session.print(summary.json(zone: session.zone))
       return
     }
     session.print("summary of \(day.description)")
-    for line in summary.lines(unit: session.unit, timeZone: session.zone.zone) {
+    for line in summary.lines(unit: session.unit, zone: session.zone) {
       session.print("  " + line)
     }
   }

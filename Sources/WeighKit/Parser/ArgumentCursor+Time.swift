@@ -56,7 +56,7 @@ extension ArgumentCursor {
     let (secondOfDay, offset) = try parseTime(timeText, span: whole)
     if let offset {
       // checked: Int to Int64 widens
-      return (date.daysSinceEpoch * 86_400 + Int64(secondOfDay) - Int64(offset), whole)
+      return (date.seconds(at: secondOfDay) - Int64(offset), whole)
     }
     return (clock.instant(of: date, secondOfDay: secondOfDay), whole)
   }

@@ -167,7 +167,7 @@ private func roundTrip(_ entries: [Entry], as format: WeighExportFormat) throws 
       let format = WeighExportFormat(fileName: name)
       try Data(WeighExporter.text(entries, as: format).utf8).write(to: url)
       let result = try WeightImporter.importWeights(
-        from: url, timeZone: TimeZone(identifier: "UTC")!)
+        from: url, zone: ZonedClock(identifier: "UTC")!)
       #expect(result.format == (name.hasSuffix("json") ? .weighJSON : .weighCSV))
       #expect(result.weights.compactMap(\.entry) == entries)
     }
