@@ -49,7 +49,7 @@ public final class SimulatedDevice: @unchecked Sendable {
   /// How long (real time) the device waits instead, with no HealthKit call from the app,
   /// while a Task the app started from a handler (`Task { … }`) is still running: a busy
   /// machine may not run that Task within `completionGrace`.
-  public var taskGrace: TimeInterval = 0.5
+  public var taskGrace: TimeInterval = 2
 
   /// A device with an empty Health store on a virtual clock that starts at `clock`.
   /// The app is `bundleIdentifier`; `seed` makes UUIDs and simulated noise repeatable.
