@@ -70,3 +70,39 @@ import Testing
     }
   }
 }
+
+@Suite struct MultiTypePagingTests {
+  @Test func pagingTwoTypesWithALimitMissesNothing() async throws {
+    let device = SimulatedDevice()
+    try await device.run {
+      let store = HKHealthStore()
+      let weight = HKQuantityType(.bodyMass)
+      let height = HKQuantityType(.height)
+      var saved: [UUID] = []
+      for index in 0..<4 {
+        let date = device.now.addingTimeInterval(Double(index) * 60)
+        let sample =
+          index.isMultiple(of: 2)
+          ? HKQuantitySample(
+            type: weight, quantity: HKQuantity(unit: .gramUnit(with: .kilo), doubleValue: 70),
+            start: date, end: date)
+          : HKQuantitySample(
+            type: height, quantity: HKQuantity(unit: .meter(), doubleValue: 1.8), start: date,
+            end: date)
+        try await store.save(sample)
+        saved.append(sample.uuid)
+      }
+      var anchor: HKQueryAnchor?
+      var read: [UUID] = []
+      for _ in 0..<6 {
+        let page = try await HKAnchoredObjectQueryDescriptor(
+          predicates: [.quantitySample(type: weight), .quantitySample(type: height)],
+          anchor: anchor, limit: 1
+        ).result(for: store)
+        read += page.addedSamples.map(\.uuid)
+        anchor = page.newAnchor
+      }
+      #expect(read == saved)
+    }
+  }
+}

@@ -153,10 +153,37 @@ public final class HKAnchoredObjectQuery: HKQuery, @unchecked Sendable {
       report(resultsHandler, nil, nil, nil, firstError)
       return
     }
+    if limit > 0, let merged = mergedPage() {
+      report(resultsHandler, merged.samples, merged.deletedObjects, merged.newAnchor, nil)
+      return
+    }
     let newAnchor = firstResults.map(\.anchor).max() ?? anchor?.simulated ?? .noAnchor
     report(
       resultsHandler, firstResults.flatMap(\.samples), firstResults.flatMap(\.deleted),
       newAnchor, nil)
+  }
+
+  /// With a limit, one page across every type: the changes of all types in position order,
+  /// cut at the limit, so that feeding the new anchor back misses nothing.
+  private func mergedPage() -> AnchoredQueryResult? {
+    guard let device = executedOn, let descriptors = queryDescriptors else { return nil }
+    var changes: [AnchoredChange] = []
+    do {
+      try device.call { engine throws(HealthError) in
+        for descriptor in descriptors {
+          guard let type = descriptor.sampleType.simulated else { continue }
+          changes += try engine.anchoredResult(
+            type: type, predicate: PredicateBridge.simulated(descriptor.predicate),
+            anchor: anchor?.simulated, limit: limit
+          ).changes
+        }
+      }
+    } catch {
+      return nil
+    }
+    let page = changes.sorted { $0.anchor < $1.anchor }.prefix(limit)
+    return AnchoredQueryResult(
+      changes: Array(page), newAnchor: page.last?.anchor ?? anchor?.simulated ?? .noAnchor)
   }
 
   override var isLongRunning: Bool { updateHandler != nil }
