@@ -38,7 +38,10 @@ import Testing
       store.execute(query)
       let received = calls.value
       #expect(received.count == 1)
-      #expect(Set(received.first?.map(\.sampleType.identifier) ?? []) == [weight.identifier, steps.identifier])
+      #expect(
+        Set(received.first?.map(\.sampleType.identifier) ?? []) == [
+          weight.identifier, steps.identifier,
+        ])
     }
   }
 

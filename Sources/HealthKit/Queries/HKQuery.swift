@@ -49,13 +49,13 @@ extension HKQuery {
   }
 
   /// The objects with the given UUIDs.
-  public class func predicateForObjects(with UUIDs: Set<UUID>) -> NSPredicate {
-    HKPredicate(direct: SamplePredicate(uuids: UUIDs))
+  public class func predicateForObjects(with uuids: Set<UUID>) -> NSPredicate {
+    HKPredicate(direct: SamplePredicate(uuids: uuids))
   }
 
   /// The object with a UUID.
-  public class func predicateForObject(with UUID: UUID) -> NSPredicate {
-    HKPredicate(direct: SamplePredicate(uuids: [UUID]))
+  public class func predicateForObject(with uuid: UUID) -> NSPredicate {
+    HKPredicate(direct: SamplePredicate(uuids: [uuid]))
   }
 
   /// The objects written by a source.
@@ -65,7 +65,8 @@ extension HKQuery {
 
   /// The objects written by any of some sources.
   public class func predicateForObjects(from sources: Set<HKSource>) -> NSPredicate {
-    HKPredicate(direct: SamplePredicate(sourceBundleIdentifiers: Set(sources.map(\.bundleIdentifier))))
+    HKPredicate(
+      direct: SamplePredicate(sourceBundleIdentifiers: Set(sources.map(\.bundleIdentifier))))
   }
 
   /// The objects measured by any of some devices.
@@ -90,7 +91,9 @@ extension HKQuery {
     let allowed = allowedValues.compactMap(MetadataMatch.value)
     return HKPredicate(
       sample: { sample in sample.metadata[key].map { allowed.contains($0) } ?? false },
-      deletion: { record in MetadataMatch.deletionValue(key, record).map { allowed.contains($0) } ?? false })
+      deletion: { record in
+        MetadataMatch.deletionValue(key, record).map { allowed.contains($0) } ?? false
+      })
   }
 
   /// The objects whose metadata value for a key compares with `value` as asked.
@@ -100,7 +103,9 @@ extension HKQuery {
     let target = MetadataMatch.value(value)
     return HKPredicate(
       sample: { MetadataMatch.compare($0.metadata[key], operatorType, target) },
-      deletion: { MetadataMatch.compare(MetadataMatch.deletionValue(key, $0), operatorType, target) })
+      deletion: {
+        MetadataMatch.compare(MetadataMatch.deletionValue(key, $0), operatorType, target)
+      })
   }
 
   /// The quantity samples whose value compares with `quantity` as asked.
@@ -162,8 +167,10 @@ enum MetadataMatch {
     guard let value, let target else { return false }
     let order: ComparisonResult?
     switch (value, target) {
-    case (.string(let a), .string(let b)): order = a < b ? .orderedAscending : a == b ? .orderedSame : .orderedDescending
-    case (.date(let a), .date(let b)): order = a < b ? .orderedAscending : a == b ? .orderedSame : .orderedDescending
+    case (.string(let a), .string(let b)):
+      order = a < b ? .orderedAscending : a == b ? .orderedSame : .orderedDescending
+    case (.date(let a), .date(let b)):
+      order = a < b ? .orderedAscending : a == b ? .orderedSame : .orderedDescending
     default:
       guard let a = value.numberValue, let b = target.numberValue else { return false }
       order = a < b ? .orderedAscending : a == b ? .orderedSame : .orderedDescending
@@ -201,7 +208,8 @@ extension HKQuery {
       fail(HKError(.errorHealthDataUnavailable, message: "health data is not available"))
       return
     }
-    let targets = queryDescriptors?.map { ($0.sampleType as HKObjectType, $0.predicate) }
+    let targets =
+      queryDescriptors?.map { ($0.sampleType as HKObjectType, $0.predicate) }
       ?? objectType.map { [($0, predicate)] } ?? []
     var queries: [HealthQuery] = []
     for (objectType, predicate) in targets {

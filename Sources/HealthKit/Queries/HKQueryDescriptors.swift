@@ -68,7 +68,8 @@ public struct HKSampleQueryDescriptor<Sample: HKSample>: HKAsyncQuery, @unchecke
   public func result(for healthStore: HKHealthStore) async throws -> [Sample] {
     var samples: [Sample] = []
     for predicate in predicates {
-      let found = try DescriptorRun.once(on: healthStore) { (finish: @escaping @Sendable (Result<[HKSample], any Error>) -> Void) in
+      let found = try DescriptorRun.once(on: healthStore) {
+        (finish: @escaping @Sendable (Result<[HKSample], any Error>) -> Void) in
         HKSampleQuery(
           sampleType: predicate.sampleType, predicate: predicate.nsPredicate,
           limit: HKObjectQueryNoLimit, sortDescriptors: nil
@@ -117,7 +118,12 @@ public struct HKAnchoredObjectQueryDescriptor<Sample: HKSample>: HKAsyncQuery, @
       HKQueryDescriptor(sampleType: $0.sampleType, predicate: $0.nsPredicate)
     }
     let (samples, deleted, newAnchor) = try DescriptorRun.once(on: healthStore) {
-      (finish: @escaping @Sendable (Swift.Result<([HKSample], [HKDeletedObject], HKQueryAnchor?), any Error>) -> Void) in
+      (
+        finish:
+          @escaping @Sendable (
+            Swift.Result<([HKSample], [HKDeletedObject], HKQueryAnchor?), any Error>
+          ) -> Void
+      ) in
       HKAnchoredObjectQuery(
         queryDescriptors: descriptors, anchor: anchor, limit: limit ?? HKObjectQueryNoLimit
       ) { _, samples, deleted, anchor, error in

@@ -74,9 +74,10 @@ public final class HKQueryAnchor: NSObject, NSSecureCoding, NSCopying, @unchecke
 /// later change.
 public final class HKAnchoredObjectQuery: HKQuery, @unchecked Sendable {
   /// The results handler: samples added, objects deleted and the new anchor, or an error.
-  public typealias Handler = @Sendable (
-    HKAnchoredObjectQuery, [HKSample]?, [HKDeletedObject]?, HKQueryAnchor?, (any Error)?
-  ) -> Void
+  public typealias Handler =
+    @Sendable (
+      HKAnchoredObjectQuery, [HKSample]?, [HKDeletedObject]?, HKQueryAnchor?, (any Error)?
+    ) -> Void
 
   private let anchor: HKQueryAnchor?
   private let limit: Int
@@ -109,7 +110,8 @@ public final class HKAnchoredObjectQuery: HKQuery, @unchecked Sendable {
   }
 
   /// First results of each type, merged into one call in `didStart`.
-  private var firstResults: [(samples: [HealthSample], deleted: [DeletedObject], anchor: QueryAnchor)] = []
+  private var firstResults:
+    [(samples: [HealthSample], deleted: [DeletedObject], anchor: QueryAnchor)] = []
   private var firstError: HealthError?
 
   override func makeEngineQuery(type: SampleType, predicate: SamplePredicate?) -> HealthQuery? {
@@ -197,16 +199,18 @@ public typealias HKObserverQueryCompletionHandler = @Sendable () -> Void
 public final class HKObserverQuery: HKQuery, @unchecked Sendable {
   /// The update handler: the query, the completion to call when the app's work is done, and
   /// an error.
-  public typealias Handler = @Sendable (
-    HKObserverQuery, @escaping HKObserverQueryCompletionHandler, (any Error)?
-  ) -> Void
+  public typealias Handler =
+    @Sendable (
+      HKObserverQuery, @escaping HKObserverQueryCompletionHandler, (any Error)?
+    ) -> Void
 
   /// The update handler of an observer of several types: it also receives the types that
   /// changed.
-  public typealias TypesHandler = @Sendable (
-    HKObserverQuery, Set<HKSampleType>?, @escaping HKObserverQueryCompletionHandler,
-    (any Error)?
-  ) -> Void
+  public typealias TypesHandler =
+    @Sendable (
+      HKObserverQuery, Set<HKSampleType>?, @escaping HKObserverQueryCompletionHandler,
+      (any Error)?
+    ) -> Void
 
   private let updateHandler: Handler
   private let typesHandler: TypesHandler?
@@ -217,7 +221,8 @@ public final class HKObserverQuery: HKQuery, @unchecked Sendable {
     queryDescriptors: [HKQueryDescriptor], updateHandler: @escaping TypesHandler
   ) {
     typesHandler = updateHandler
-    self.updateHandler = { query, completion, error in updateHandler(query, nil, completion, error) }
+    self.updateHandler = { query, completion, error in updateHandler(query, nil, completion, error)
+    }
     super.init(objectType: nil, predicate: nil)
     self.queryDescriptors = queryDescriptors
   }

@@ -73,7 +73,8 @@ public final class SimulatedDevice: @unchecked Sendable {
         bundleIdentifier: Bundle.main.bundleIdentifier ?? "com.example.app"),
       version: "1.0", productType: "iPhone15,2", operatingSystemVersion: "18.0.0")
     engine = HealthStore(
-      app: app, seed: UInt64(truncatingIfNeeded: Int(Date().timeIntervalSince1970 * 1000)),  // checked: a seed, any bits do
+      // checked: a seed, any bits do
+      app: app, seed: UInt64(truncatingIfNeeded: Int(Date().timeIntervalSince1970 * 1000)),
       clock: Date())
     followsWallClock = true
     automatic = true
@@ -200,7 +201,8 @@ public final class SimulatedDevice: @unchecked Sendable {
     let device = self
     Task.detached {
       let delay = max(0, due.timeIntervalSinceNow)
-      try? await Task.sleep(nanoseconds: UInt64(min(delay, 86_400) * 1e9))  // checked: clamped to a day
+      // checked: clamped to a day
+      try? await Task.sleep(nanoseconds: UInt64(min(delay, 86_400) * 1e9))
       device.mutex.withLock { if device.wakeAt == due { device.wakeAt = nil } }
       await device.settle()
     }
