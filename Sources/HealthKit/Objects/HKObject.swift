@@ -64,6 +64,12 @@ public class HKSample: HKObject, @unchecked Sendable {
     return HKQuantitySample(simulated: sample)
   }
 
+  /// The writer of an engine sample; the Health app when the engine has none.
+  static func revision(of sample: HealthSample) -> HKSourceRevision {
+    sample.sourceRevision.map(HKSourceRevision.init)
+      ?? HKSourceRevision(source: HKSource(.health), version: nil)
+  }
+
   /// The fields a new object takes from the running app: a fresh UUID and its revision.
   static func newIdentity() -> (UUID, HKSourceRevision) {
     let device = SimulatedDevice.current

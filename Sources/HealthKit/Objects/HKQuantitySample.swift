@@ -54,8 +54,7 @@ public class HKQuantitySample: HKSample, @unchecked Sendable {
     super.init(
       type: type, start: sample.startDate, end: sample.endDate, uuid: sample.uuid ?? UUID(),
       metadata: MetadataBridge.app(sample.metadata),
-      sourceRevision: sample.sourceRevision.map(HKSourceRevision.init)
-        ?? HKSourceRevision(source: HKSource(.health), version: nil),
+      sourceRevision: HKSample.revision(of: sample),
       device: sample.device.map(HKDevice.init))
   }
 

@@ -71,9 +71,7 @@ public final class HKWorkout: HKSample, @unchecked Sendable {
     super.init(
       type: HKWorkoutType(), start: sample.startDate, end: sample.endDate,
       uuid: sample.uuid ?? UUID(), metadata: MetadataBridge.app(metadata),
-      sourceRevision: sample.sourceRevision.map(HKSourceRevision.init)
-        ?? HKSourceRevision(source: HKSource(.health), version: nil),
-      device: sample.device.map(HKDevice.init))
+      sourceRevision: HKSample.revision(of: sample), device: sample.device.map(HKDevice.init))
   }
 
   override func simulatedSample() throws(HKError) -> HealthSample {
