@@ -208,13 +208,15 @@ public final class SimulatedDevice: @unchecked Sendable {
     }
   }
 
-  /// Waits for a delivery's completions. Idle time counts only across at least ten turns
-  /// of this wait, each of which lets the app's Tasks run first: a machine too busy to run
-  /// anything does not turn a completion into a missed one.
+  /// Waits for a delivery's completions. The app counts as idle only after the grace has
+  /// passed with no HealthKit call AND ten more turns of this wait have let the app's
+  /// Tasks run: a machine so busy that nothing ran for a while (other tests hogging the
+  /// threads) does not turn a completion into a missed one, because a Task whose sleep
+  /// ended meanwhile is queued ahead of those turns.
   private func waitForCompletions(of pending: PendingDelivery, while work: AppWorkWatch) async {
     var lastActivity = mutex.withLock { activity }
     var idleSince = Date()
-    var idleTurns = 0
+    var lateTurns = 0
     var pause: UInt64 = 50_000
     while !pending.isComplete {
       await Task.yield()
@@ -223,15 +225,16 @@ public final class SimulatedDevice: @unchecked Sendable {
       if current != lastActivity {
         lastActivity = current
         idleSince = Date()
-        idleTurns = 0
+        lateTurns = 0
         pause = 50_000
         continue
       }
       // Polls less often the longer the app is quiet, leaving the processors to its Tasks.
       pause = min(pause * 2, 2_000_000)
-      idleTurns += 1
       let grace = work.isRunning ? max(taskGrace, completionGrace) : completionGrace
-      if idleTurns >= 10, Date().timeIntervalSince(idleSince) > grace { return }
+      guard Date().timeIntervalSince(idleSince) > grace else { continue }
+      lateTurns += 1
+      if lateTurns >= 10 { return }
     }
   }
 
