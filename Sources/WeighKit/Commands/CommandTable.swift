@@ -1,7 +1,8 @@
 /// A parsed command, ready to apply to a session.
 public protocol Executable {
-  /// Applies the command completely, or throws and changes nothing.
-  func execute(in session: Session) throws(Diagnostic)
+  /// Applies the command completely and returns what it produced, or throws and changes
+  /// nothing.
+  func execute(in session: Session) throws(Diagnostic) -> CommandResult
 }
 
 /// The families `help` groups commands under, in LANGUAGE.md's order.

@@ -11,7 +11,7 @@ extension CommandTable {
         "set pregnancy-start <date>|none",
         "set dedup uuid|fuzzy", "set autopush on|off", "set sync on|off",
         "set entitlement on|off", "set spurious on|off", "set backoff <duration>",
-        "set platform ios|watchos",
+        "set platform ios|watchos", "set format text|json|csv",
       ],
       summary: "change a setting or the profile (kept in the store)",
       example: "set unit lb", keywords: SetCommand.names,
@@ -42,12 +42,14 @@ struct SetCommand: Executable {
     case backoff(TimeSpan)
     /// Health's platform: watchOS caps deliveries at hourly and budgets wakes per day.
     case platform(String)
+    /// How results are shown for the rest of the session (not kept in the store).
+    case format(OutputFormat)
   }
 
   static let names = [
     "unit", "tz", "daily", "height", "pre-pregnancy", "goal", "pregnancy-start", "dedup",
     "autopush", "sync", "platform",
-    "entitlement", "spurious", "backoff",
+    "entitlement", "spurious", "backoff", "format",
   ]
 
   var change: Change
@@ -96,6 +98,10 @@ struct SetCommand: Executable {
         throw cursor.error("the backoff must be longer than 0s", at: token)
       }
       change = .backoff(span)
+    case "format":
+      let format = try cursor.expect(
+        oneOf: OutputFormat.allCases.map(\.rawValue), what: "an output format")
+      change = .format(OutputFormat(rawValue: format) ?? .text)
     case "pre-pregnancy":
       change = .prePregnancy(try readProfileWeight(&cursor))
     case "pregnancy-start":
@@ -116,7 +122,8 @@ struct SetCommand: Executable {
     return kilograms
   }
 
-  func execute(in session: Session) throws(Diagnostic) {
+  func execute(in session: Session) throws(Diagnostic) -> CommandResult {
+    var result = CommandResult()
     var settings = session.settings
     let shown: String
     switch change {
@@ -124,8 +131,8 @@ struct SetCommand: Executable {
       var app = session.app
       app.dedup = mode
       try session.saveApp(app)
-      session.print("dedup: \(mode)")
-      return
+      result.say("dedup: \(mode)")
+      return result
     case .flag(let name, let on):
       if name == "autopush" || name == "sync" {
         var app = session.app
@@ -139,16 +146,20 @@ struct SetCommand: Executable {
           health.settings.spuriousForegroundFire = on
         }
       }
-      session.print("\(name): \(on ? "on" : "off")")
-      return
+      result.say("\(name): \(on ? "on" : "off")")
+      return result
     case .platform(let name):
       try session.recentHealth().settings.platform = name == "watchos" ? .watchOS : .iOS
-      session.print("platform: \(name)")
-      return
+      result.say("platform: \(name)")
+      return result
     case .backoff(let span):
       try session.recentHealth().settings.retryBackoff = TimeInterval(span.seconds)
-      session.print("backoff: \(span.description)")
-      return
+      result.say("backoff: \(span.description)")
+      return result
+    case .format(let format):
+      session.format = format
+      result.say("format: \(format.rawValue)")
+      return result
     case .unit(let unit):
       settings.unit = unit
       shown = "unit: \(unit.rawValue)"
@@ -174,7 +185,8 @@ struct SetCommand: Executable {
     try session.commit([.setDocument(name: "settings", value: settings.json)], undo: nil)
     if case .unit = change { session.unitOverride = nil }
     if case .timeZone(let identifier) = change { session.useTimeZone(identifier) }
-    session.print(shown)
+    result.say(shown)
+    return result
   }
 
   static func formatHeight(_ metres: Double) -> String {
@@ -184,7 +196,8 @@ struct SetCommand: Executable {
 
 /// `settings`
 struct ShowSettings: Executable {
-  func execute(in session: Session) throws(Diagnostic) {
+  func execute(in session: Session) throws(Diagnostic) -> CommandResult {
+    var result = CommandResult()
     let settings = session.settings
     let rows: [(String, String)] = [
       ("unit", session.unit.rawValue),
@@ -207,8 +220,9 @@ struct ShowSettings: Executable {
     ]
     let width = rows.map(\.0.count).max()!
     for (name, value) in rows + knobs {
-      session.print(name.padding(toLength: width + 2, withPad: " ", startingAt: 0) + value)
+      result.say(name.padding(toLength: width + 2, withPad: " ", startingAt: 0) + value)
     }
+    return result
   }
 }
 

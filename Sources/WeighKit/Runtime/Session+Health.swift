@@ -108,7 +108,7 @@ extension Session {
       printEvents(report.events)
       if report.due > 0 {
         let skipped = report.skipped > 0 ? " (\(report.skipped) older ones skipped)" : ""
-        print(
+        emitLine(
           "caught up: \(report.written) readings from simulations while weigh was closed\(skipped)")
       }
     } else {
@@ -139,28 +139,28 @@ extension Session {
       let time = zone.secondText(Instant.seconds(of: event.date))
       switch event.kind {
       case .sampleWritten(let simulation, let sample):
-        print("\(time) \(simulation) wrote \(describe(sample))")
+        emitLine("\(time) \(simulation) wrote \(describe(sample))")
       case .writeFailed(let simulation, let error):
-        print("\(time) \(simulation) could not write: \(Self.describe(error))")
+        emitLine("\(time) \(simulation) could not write: \(Self.describe(error))")
       case .simulationStopped(let simulation, let type, let value):
         let measure: Measure = type == .bodyMass ? .mass : type == .bloodGlucose ? .glucose : .steps
-        print(
+        emitLine(
           "\(time) \(simulation) stopped: its next reading would be \(DisplayUnit.formatNumber(value, decimals: 2)) \(measure.unit), and \(measure.noun) must be \(measure.rangeText)"
         )
       case .delivered(_, let number, let reason, let completed):
         let note = handlerNotes.isEmpty ? "" : ": " + handlerNotes.removeFirst()
-        print(
+        emitLine(
           "\(time) delivery #\(number) (\(reason.rawValue))\(note)"
             + (completed ? "" : "; completion not called"))
       case .deliveryLost:
-        print("\(time) wake lost: no observer query registered")
+        emitLine("\(time) wake lost: no observer query registered")
       case .retryScheduled(_, let at, let failures):
         let retryTime = zone.secondText(Instant.seconds(of: at))
-        print(
+        emitLine(
           "\(time) retry scheduled at \(retryTime) after \(failures) failed \(failures == 1 ? "delivery" : "deliveries")"
         )
       case .backgroundDeliveryStopped(_, let failures):
-        print("\(time) background delivery stopped after \(failures) failed deliveries")
+        emitLine("\(time) background delivery stopped after \(failures) failed deliveries")
       }
     }
   }
@@ -471,11 +471,13 @@ extension Session {
   /// When Health refuses (write not authorized, data unavailable), the command fails with
   /// an error that starts with `done` (`logged #3`): its own change stays committed, and
   /// the entry, or its sample's deletion, waits for `sync push`.
-  func autopushIfOn(_ entry: Entry, deleted: Bool = false, done: String) throws(Diagnostic) {
-    guard app.autopush else { return }
+  func autopushIfOn(_ entry: Entry, deleted: Bool = false, done: String) throws(Diagnostic)
+    -> ResultItem?
+  {
+    guard app.autopush else { return nil }
     let pending = !deleted && entry.waitsForPush ? [entry] : []
     let deletions = deleted ? entry.pushedUUID.map { [$0] } ?? [] : []
-    guard !pending.isEmpty || !deletions.isEmpty else { return }
+    guard !pending.isEmpty || !deletions.isEmpty else { return nil }
     let result = try push(pending, deleting: deletions) { error, deleting in
       Diagnostic(
         deleting
@@ -483,7 +485,7 @@ extension Session {
           : "\(done), but Health refused to save it: \(Self.describe(error)); the entry is kept and waits for sync push"
       )
     }
-    print("autopush: " + result)
+    return .message("autopush: " + result)
   }
 
   /// Writes the `app` document.

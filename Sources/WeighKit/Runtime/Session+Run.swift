@@ -122,23 +122,51 @@ extension Session {
 
   private func runCommand(_ line: SourceLine, _ tokens: [Token]) -> Bool {
     let context = context(file: line.file, line: line.number, text: line.text)
-    commandOutput = ""
-    // Declared first, so it runs last: after what settling Health prints.
+    // An included script's commands run inside `include`: its collection waits meanwhile.
+    let outer = collected
+    collected = CommandResult()
+    defer { collected = outer }
     defer { flushAfterCommand() }
-    defer { lastOutput = trimmedOutput() }
-    defer { settleHealth() }
+    var result = CommandResult()
+    var failure: Diagnostic?
     do throws(Diagnostic) {
       let command = try CommandTable.parse(tokens, context: context)
-      try perform(command)
+      let own = try perform(command)
+      failure = own.failure
+      result = collected ?? CommandResult()
+      result.append(contentsOf: own)
     } catch {
-      if error == IncludeStop.diagnostic { return false }
-      // Errors from deeper down (the store, Health) point at the command word.
-      let word = SourceSpan(
-        file: line.file, line: line.number, text: line.text, start: tokens[0].start,
-        end: tokens[0].end)
-      return fail(error.located(at: word))
+      failure = error
+      result = collected ?? CommandResult()
     }
-    return !quitRequested
+    result.failure = nil
+    show(result)
+    var goesOn = !quitRequested
+    // `expect` reads the facts and leaves them; so does `include` for the output, which is
+    // its last command's.
+    let word = tokens.first?.text.lowercased() ?? ""
+    let isExpect = word == "expect"
+    if let failure {
+      if failure == IncludeStop.diagnostic {
+        goesOn = false
+      } else {
+        // Errors from deeper down (the store, Health) point at the command word.
+        let word = SourceSpan(
+          file: line.file, line: line.number, text: line.text, start: tokens[0].start,
+          end: tokens[0].end)
+        goesOn = fail(failure.located(at: word), remembered: !isExpect)
+      }
+    }
+    // What settling Health produces is shown after the command and its error.
+    collected = CommandResult()
+    settleHealth()
+    let settled = collected ?? CommandResult()
+    show(settled)
+    if !isExpect && word != "include" {
+      result.append(contentsOf: settled)
+      memory.remember(result, in: renderContext)
+    }
+    return goesOn
   }
 
   /// With a store on disk, what a command printed is written out before the next command
@@ -149,15 +177,13 @@ extension Session {
     if case .directory = options.store { sink.flush() }
   }
 
-  private func trimmedOutput() -> String {
-    commandOutput.hasSuffix("\n") ? String(commandOutput.dropLast()) : commandOutput
-  }
-
   /// Reports a failure; returns false when the session must stop because of it.
+  ///
+  /// The failure becomes the `error` fact unless `remembered` is false (`expect` fails).
   @discardableResult
-  func fail(_ diagnostic: Diagnostic) -> Bool {
+  func fail(_ diagnostic: Diagnostic, remembered: Bool = true) -> Bool {
     report(diagnostic)
-    lastError = diagnostic.message
+    if remembered { memory.error = diagnostic.message }
     failureCount += 1
     if diagnostic.kind.outranks(failure) { failure = diagnostic.kind }
     return options.interactive || options.keepGoing

@@ -78,10 +78,15 @@ extension Session {
   /// Store changes are committed by the command itself, at its end; what it changed in
   /// Health and did not commit is dropped on failure, with Health read again from the
   /// store when next needed.
-  func perform(_ command: any Executable) throws(Diagnostic) {
+  ///
+  /// A result that carries a failure (its own change stands, a follow-up failed) rolls
+  /// Health back as a thrown error does.
+  func perform(_ command: any Executable) throws(Diagnostic) -> CommandResult {
     let observer = observerQuery
     do throws(Diagnostic) {
-      try command.execute(in: self)
+      let result = try command.execute(in: self)
+      if result.failure != nil { rollBack(force: observerQuery !== observer) }
+      return result
     } catch {
       // The command may have stopped the app's observer query (`observe`, `app launch`);
       // a query runs only once, so Health is read again and the app registers anew.

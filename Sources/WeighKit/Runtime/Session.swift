@@ -24,25 +24,22 @@ public final class Session {
   var seed: UInt64
   /// `--unit` and `--tz` hold for the session until `set unit` or `set tz` replaces them.
   var unitOverride: DisplayUnit?
+  /// How results are shown: `--format`, until `set format` changes it (not kept in the store).
+  var format: OutputFormat
   private(set) var zone: ZonedClock
   /// The time zone's name as the user wrote it (Linux calls UTC "GMT").
   private(set) var zoneName: String
 
-  /// What the running command has printed to stdout so far.
-  var commandOutput = ""
-  /// What the previous command printed (the `output` fact).
-  var lastOutput = ""
-  /// The most recent error message (the `error` fact).
-  var lastError = ""
+  /// The results `expect` reads.
+  var memory = ResultMemory()
+  /// While a command runs: what the session itself produced meanwhile (Health's events),
+  /// shown with the command's result. Nil between commands, when it is shown at once.
+  var collected: CommandResult?
   var undoStack: [UndoStep] = []
   /// Whether the undo history was dropped because another process changed the store.
   var undoDroppedByOtherProcess = false
-  /// The bounds the most recent `range week` printed (the `range.low`/`range.high` facts).
-  var lastRange: (low: Double, high: Double)?
   /// The scripts being run, innermost last (for `include`).
   var sourceStack: [(display: String, directory: String)] = []
-  /// The readings of the most recent `glucose` command (the `glucose.*` facts).
-  var lastGlucose: GlucoseSummary?
   /// The simulated Health store, once a command needed it.
   var healthLink: HealthLink?
   /// In a memory store, Health's small state as of the last commit: kept as a value
@@ -99,6 +96,7 @@ public final class Session {
     virtualNow = options.clock
     seed = options.seed
     unitOverride = options.unit
+    format = options.format
     zoneName = options.timeZone ?? settings.timeZone
     zone = ZonedClock(zone: TimeZone(identifier: zoneName) ?? .gmt)
     reportRecovery()
@@ -107,7 +105,7 @@ public final class Session {
 
   /// Says once what opening the store recovered from (a torn last record moved aside).
   func reportRecovery() {
-    for warning in store.recoveryWarnings { report(Diagnostic(warning, severity: .warning)) }
+    for warning in store.recoveryWarnings { warn(Diagnostic(warning, severity: .warning)) }
   }
 
   /// Opens the store at `location` with the tables the session uses, waiting up to
@@ -191,11 +189,36 @@ public final class Session {
 
   // MARK: Output
 
-  /// Prints a line to stdout.
-  func print(_ line: String) {
-    commandOutput += line
-    commandOutput += "\n"
-    sink.write(line + "\n", to: .standardOutput)
+  /// The unit and zone results are shown in.
+  var renderContext: RenderContext { RenderContext(unit: unit, zone: zone, format: format) }
+
+  /// Adds `item` to the running command's result; between commands, shows it at once.
+  func emit(_ item: ResultItem) {
+    if collected != nil {
+      collected?.append(item)
+    } else {
+      show(CommandResult(item))
+    }
+  }
+
+  /// Adds a line of prose to the running command's result (see ``emit(_:)``).
+  func emitLine(_ text: String) { emit(.message(text)) }
+
+  /// Adds `warning` to the running command's warnings; between commands, reports it at once.
+  func warn(_ warning: Diagnostic) {
+    if collected != nil {
+      collected?.warn(warning)
+    } else {
+      report(warning)
+    }
+  }
+
+  /// Shows `result`: its items on stdout, then its warnings on stderr, in order.
+  func show(_ result: CommandResult) {
+    for line in ResultRenderer.lines(of: result, in: renderContext) {
+      sink.write(line + "\n", to: .standardOutput)
+    }
+    for warning in result.warnings { report(warning) }
   }
 
   /// Prints a diagnostic to stderr.
@@ -263,7 +286,7 @@ public final class Session {
     // growing, which the user should hear about once.
     if let problem = store.lastCompactionError, !warnedAboutCompaction {
       warnedAboutCompaction = true
-      report(
+      warn(
         Diagnostic(
           "the store could not be compacted (\(problem)); your changes are saved, but run weigh check",
           severity: .warning))
