@@ -258,7 +258,7 @@ extension Session {
   /// the REPL and for -e).
   func resolvePath(_ path: String) -> String {
     if path.hasPrefix("/") { return path }
-    let base = sourceStack.last?.directory ?? FileManager.default.currentDirectoryPath
+    let base = script.sources.last?.directory ?? FileManager.default.currentDirectoryPath
     return (base as NSString).appendingPathComponent(path)
   }
 }

@@ -194,8 +194,8 @@ struct UndoCommand: Executable {
   var span: SourceSpan
 
   func execute(in session: Session) throws(Diagnostic) -> CommandResult {
-    guard let step = session.undoStack.last else {
-      if session.undoDroppedByOtherProcess {
+    guard let step = session.undo.last else {
+      if session.undo.droppedByOtherProcess {
         throw Diagnostic(
           "nothing to undo: another process changed the store since this session's last change, so undo would overwrite its changes; use edit or delete",
           at: span)
@@ -204,7 +204,7 @@ struct UndoCommand: Executable {
     }
     let (changes, pushes, deletions) = try Self.keepingHealthInStep(step.changes, in: session)
     try session.commit(changes, undo: nil)
-    session.undoStack.removeLast()
+    session.undo.removeLast()
     var result = CommandResult.message("undid \(step.description)")
     for entry in pushes where result.failure == nil {
       result.then { () throws(Diagnostic) in

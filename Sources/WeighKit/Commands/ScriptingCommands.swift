@@ -128,12 +128,12 @@ struct IncludeCommand: Executable {
   var span: SourceSpan
 
   func execute(in session: Session) throws(Diagnostic) -> CommandResult {
-    guard session.sourceStack.count < Self.nestingLimit else {
+    guard session.script.sources.count < Self.nestingLimit else {
       throw Diagnostic(
         "includes nest deeper than \(Self.nestingLimit); check for a script that includes itself",
         at: span)
     }
-    let current = session.sourceStack.last
+    let current = session.script.sources.last
     let base = current?.directory ?? FileManager.default.currentDirectoryPath
     let fullPath = path.hasPrefix("/") ? path : (base as NSString).appendingPathComponent(path)
     let shown: String

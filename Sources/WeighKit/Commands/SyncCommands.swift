@@ -74,9 +74,9 @@ struct SyncCommand: Executable {
     var result = CommandResult()
     switch verb {
     case "since", "all":
-      result.say(try session.runSync(fromScratch: verb == "all"))
+      result.append(.sync(try session.runSync(fromScratch: verb == "all")))
     case "push":
-      result.say(try session.push())
+      result.append(.push(try session.push()))
     case "reset":
       var app = session.app
       app.anchor = nil
@@ -157,7 +157,9 @@ struct AppEventCommand: Executable {
       result.say("app launched")
       if session.app.syncOnLaunch, health.isHealthDataAvailable() {
         do throws(Diagnostic) {
-          result.say("launch sync: " + (try session.runSync(fromScratch: false)))
+          var report = try session.runSync(fromScratch: false)
+          report.trigger = .launch
+          result.append(.sync(report))
         } catch {
           result.say("launch sync failed: \(error.message)")
         }
@@ -191,11 +193,11 @@ struct FaultCommand: Executable {
   func execute(in session: Session) throws(Diagnostic) -> CommandResult {
     var result = CommandResult()
     if completion {
-      session.skipCompletions = count
+      session.faults.skipCompletions = count
       result.say(
         "the observer handler will not call its completion for the next \(count) deliveries")
     } else {
-      session.failSyncs = count
+      session.faults.failSyncs = count
       result.say("the next \(count) sync attempts will fail")
     }
     return result

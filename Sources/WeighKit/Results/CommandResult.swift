@@ -75,6 +75,10 @@ public enum ResultItem {
   case glucose(GlucoseReport)
   /// A chart drawn with characters.
   case chart(TerminalChart)
+  /// A sync from Health (`sync`, the launch sync).
+  case sync(SyncReport)
+  /// A push to Health (`sync push`, autopush).
+  case push(PushReport)
   /// `summary`: ViiRaa's summary of a day.
   case healthSummary(HealthSummaryReport)
 }

@@ -14,8 +14,8 @@ extension Session {
   public func run<Lines: Sequence<String>>(lines: Lines, display file: String, directory: String)
     -> Bool
   {
-    sourceStack.append((file, directory))
-    defer { sourceStack.removeLast() }
+    script.sources.append((file, directory))
+    defer { script.sources.removeLast() }
     var reader = StatementReader()
     var number = 0
     for line in lines {
@@ -32,8 +32,8 @@ extension Session {
   public func run<Lines: Sequence<[UInt8]>>(
     byteLines lines: Lines, display file: String, directory: String
   ) -> Bool {
-    sourceStack.append((file, directory))
-    defer { sourceStack.removeLast() }
+    script.sources.append((file, directory))
+    defer { script.sources.removeLast() }
     var reader = StatementReader()
     var number = 0
     for bytes in lines {
@@ -84,7 +84,7 @@ extension Session {
       } catch {
         return fail(error)
       }
-      let outermost = repeatWork == nil
+      let outermost = script.repeatWork == nil
       if outermost {
         let span = SourceSpan(
           file: header.file, line: header.number, text: header.text, start: tokens[1].start,
@@ -93,13 +93,13 @@ extension Session {
         guard steps <= ScriptLimits.repeatSteps else {
           return fail(RepeatWork.tooMuch(steps, at: span))
         }
-        repeatWork = RepeatWork(remaining: ScriptLimits.repeatSteps, header: span)
+        script.repeatWork = RepeatWork(remaining: ScriptLimits.repeatSteps, header: span)
       }
-      defer { if outermost { repeatWork = nil } }
+      defer { if outermost { script.repeatWork = nil } }
       for _ in 0..<count {
         if let goesOn = takeRepeatStep() { return goesOn }
         for inner in body where !execute(inner) { return false }
-        if let goesOn = repeatWork?.spent { return goesOn }
+        if let goesOn = script.repeatWork?.spent { return goesOn }
       }
       return true
     }
@@ -108,15 +108,15 @@ extension Session {
   /// Counts one step of the running `repeat` block, if any: nil to go on, or, once the
   /// block's steps are spent, whether the session goes on after the error (reported once).
   private func takeRepeatStep() -> Bool? {
-    guard var work = repeatWork else { return nil }
+    guard var work = script.repeatWork else { return nil }
     if let goesOn = work.spent { return goesOn }
     guard work.remaining > 0 else {
       work.spent = fail(RepeatWork.spentError(at: work.header))
-      repeatWork = work
+      script.repeatWork = work
       return work.spent
     }
     work.remaining -= 1
-    repeatWork = work
+    script.repeatWork = work
     return nil
   }
 

@@ -65,11 +65,8 @@ extension Session {
     if settings.timeZone != oldZone, options.timeZone == nil { useTimeZone(settings.timeZone) }
     dropHealth()
     healthIndex = nil
-    if !undoStack.isEmpty {
-      // Undoing now would write old values over what the other process changed.
-      undoStack = []
-      undoDroppedByOtherProcess = true
-    }
+    // Undoing now would write old values over what the other process changed.
+    undo.dropForOtherProcess()
   }
 
   // MARK: Commands as transactions

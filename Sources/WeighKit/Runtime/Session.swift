@@ -35,11 +35,10 @@ public final class Session {
   /// While a command runs: what the session itself produced meanwhile (Health's events),
   /// shown with the command's result. Nil between commands, when it is shown at once.
   var collected: CommandResult?
-  var undoStack: [UndoStep] = []
-  /// Whether the undo history was dropped because another process changed the store.
-  var undoDroppedByOtherProcess = false
-  /// The scripts being run, innermost last (for `include`).
-  var sourceStack: [(display: String, directory: String)] = []
+  /// What `undo` can revert.
+  var undo = UndoHistory()
+  /// The script runner's state: the scripts being run, a `repeat` block's budget.
+  var script = ScriptState()
   /// The simulated Health store, once a command needed it.
   var healthLink: HealthLink?
   /// In a memory store, Health's small state as of the last commit: kept as a value
@@ -52,17 +51,11 @@ public final class Session {
   var healthIndex: HealthUUIDIndex?
   /// The app's observer query while it observes.
   var observerQuery: ObserverQuery?
-  /// `fault completion skip n`: deliveries left whose handler skips its completion.
-  var skipCompletions = 0
-  /// `fault sync fail n`: sync attempts left that fail.
-  var failSyncs = 0
+  /// The faults `fault` asked for that are still to happen.
+  var faults = PendingFaults()
   /// What the observer handler's syncs printed, waiting for their delivery events.
   var handlerNotes: [String] = []
-  /// In the REPL, the number of the line just typed: its errors show only a caret.
-  var interactiveLine: Int?
   var warnedAboutCompaction = false
-  /// While a `repeat` block runs: the steps it may still take (``RepeatWork``).
-  var repeatWork: RepeatWork?
   /// Set by `quit`.
   public internal(set) var quitRequested = false
   /// The worst failure so far, which decides the exit status.
@@ -224,7 +217,7 @@ public final class Session {
   /// Prints a diagnostic to stderr.
   func report(_ diagnostic: Diagnostic) {
     var renderer = renderer
-    if diagnostic.span?.line != interactiveLine || diagnostic.span?.file != "<stdin>" {
+    if diagnostic.span?.line != script.interactiveLine || diagnostic.span?.file != "<stdin>" {
       renderer.interactivePromptWidth = nil
     }
     sink.write(renderer.render(diagnostic), to: .standardError)
@@ -280,7 +273,7 @@ public final class Session {
       if case .setDocument("app", let value) = change { app = AppDocument(json: value) }
     }
     if let state = pending?.state { memoryHealthState = state }
-    if let undo { undoStack.append(undo) }
+    if let step = undo { self.undo.record(step) }
     healthIndex?.apply(changes)
     // The commit itself is durable; a failed compaction only means the journal keeps
     // growing, which the user should hear about once.
@@ -294,54 +287,6 @@ public final class Session {
   }
 }
 
-/// The app's small state that must survive restarts (the `app` document): its sync
-/// anchor and sync settings, and whether it observes Health.
-struct AppDocument: Equatable {
-  /// The stored anchor of the last committed sync.
-  var anchor: Int64?
-  var lastSync: Int64?
-  var syncCount = 0
-  /// The observer's frequency while `observe on`.
-  var observing: String?
-  /// Samples of deleted pushed entries, deleted from Health at the next push.
-  var pendingDeletes: [String] = []
-  var dedup = "uuid"
-  var autopush = false
-  var syncOnLaunch = true
-  /// No entry links a Health sample saved after this change position, so a sync that
-  /// only adds newer samples need not read the log. Nil when not known yet (a store from
-  /// before this was kept): the next sync finds out. `linksAnywhere` after entries came
-  /// from a file with links of their own.
-  var linkedThrough: Int64? = 0
-
-  /// Entries may link any sample: every sync reads the log.
-  static let linksAnywhere = Int64.max
-
-  init() {}
-
-  var json: JSONValue {
-    var object: [String: JSONValue] = [
-      "sync_count": .integer(syncCount), "dedup": .string(dedup), "autopush": .bool(autopush),
-      "sync": .bool(syncOnLaunch), "pending_deletes": .array(pendingDeletes.map(JSONValue.string)),
-    ]
-    // checked: Int64 and Int have one width
-    if let anchor { object["anchor"] = .integer(Int(anchor)) }
-    // checked: Int64 and Int have one width
-    if let lastSync { object["last_sync"] = .integer(Int(lastSync)) }
-    if let observing { object["observing"] = .string(observing) }
-    // checked: Int64 and Int have one width
-    if let linkedThrough { object["linked_through"] = .integer(Int(linkedThrough)) }
-    return .object(object)
-  }
-}
-
-/// What `undo` does to revert one change.
-struct UndoStep {
-  /// `log #3`, `edit #2`: what is reverted, for the message.
-  var description: String
-  var changes: [StoreChange]
-}
-
 extension Session {
   /// The numbers of the app's entries, for completion of `#12`.
   public func entryNumbers() -> [Int] {
@@ -350,42 +295,5 @@ extension Session {
     guard (try? acquireStore(lockTimeout: 0)) != nil else { return [] }
     defer { releaseStore() }
     return (try? entries().map(\.id)) ?? []
-  }
-}
-
-/// Entry numbers by Health UUID, and the reverse, for sync.
-struct HealthUUIDIndex {
-  private(set) var entryByUUID: [String: Int] = [:]
-  private var uuidByEntry: [Int: String] = [:]
-
-  init(_ entries: [Entry]) {
-    for entry in entries {
-      if let uuid = entry.healthUUID { set(uuid, entry.id) }
-    }
-  }
-
-  private mutating func set(_ uuid: String, _ id: Int) {
-    entryByUUID[uuid] = id
-    uuidByEntry[id] = uuid
-  }
-
-  private mutating func forget(entry id: Int) {
-    if let uuid = uuidByEntry.removeValue(forKey: id) { entryByUUID[uuid] = nil }
-  }
-
-  /// Follows committed changes to the entries table.
-  mutating func apply(_ changes: [StoreChange]) {
-    for change in changes {
-      switch change {
-      case .put(let row) where row.table == EntryCodec.tableName:
-        guard let entry = row.value as? Entry else { continue }
-        forget(entry: entry.id)
-        if let uuid = entry.healthUUID { set(uuid, entry.id) }
-      case .remove(let table, let id) where table == EntryCodec.tableName:
-        forget(entry: id)
-      default:
-        continue
-      }
-    }
   }
 }

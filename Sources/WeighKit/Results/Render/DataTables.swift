@@ -63,6 +63,24 @@ enum DataTables {
             .text(sample.source?.name),
           ]
         })
+    case .sync(let report):
+      return DataTable(
+        columns: ["trigger", "imported", "removed", "skipped", "anchor"],
+        rows: [
+          [
+            .text(report.trigger.rawValue), .integer(report.imported), .integer(report.removed),
+            .integer(report.skipped), .integer(Int(truncatingIfNeeded: report.anchor)),
+          ]
+        ])
+    case .push(let report):
+      return DataTable(
+        columns: ["trigger", "added", "updated", "deleted"],
+        rows: [
+          [
+            .text(report.trigger.rawValue), .integer(report.added), .integer(report.updated),
+            .integer(report.deleted),
+          ]
+        ])
     case .healthSummary(let report):
       let summary = report.summary
       return DataTable(

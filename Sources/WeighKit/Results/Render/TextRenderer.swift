@@ -47,8 +47,12 @@ enum TextRenderer {
         + report.summary.lines()
     case .chart(let chart):
       return chart.lines()
+    case .sync(let report):
+      return [report.trigger == .launch ? "launch sync: \(report.summary)" : report.summary]
+    case .push(let report):
+      return [report.trigger == .autopush ? "autopush: \(report.summary)" : report.summary]
     case .healthSummary(let report):
-      if report.json { return [report.summary.json(timeZone: context.zone.zone)] }
+      if report.json { return [report.summary.json()] }
       return ["summary of \(report.date.description)"]
         + report.summary.lines(unit: unit, timeZone: context.zone.zone).map { "  " + $0 }
     }
