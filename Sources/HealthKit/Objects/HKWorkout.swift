@@ -78,8 +78,8 @@ public final class HKWorkout: HKSample, @unchecked Sendable {
     if workoutActivityType.simulated == nil {
       metadata[Self.activityKey] = .number(Double(workoutActivityType.rawValue))
     }
-    let energy = totalEnergyBurned.map { $0.doubleValue(for: .kilocalorie()) }
-    let distance = totalDistance.map { $0.doubleValue(for: .meter()) }
+    let energy = try Self.value(of: totalEnergyBurned, in: .kilocalorie(), "totalEnergyBurned")
+    let distance = try Self.value(of: totalDistance, in: .meter(), "totalDistance")
     let details = WorkoutDetails(
       activityType: activity, duration: duration, totalEnergyBurned: energy,
       totalDistance: distance)
@@ -87,5 +87,18 @@ public final class HKWorkout: HKSample, @unchecked Sendable {
       uuid: uuid, type: .workout, startDate: startDate, endDate: endDate, value: duration / 60,
       sourceRevision: nil, device: device?.simulated, metadata: metadata, creationDate: nil,
       workout: details)
+  }
+
+  /// A total in the engine's unit; one in a unit of another kind is an invalid argument.
+  private static func value(of quantity: HKQuantity?, in unit: HKUnit, _ name: String)
+    throws(HKError) -> Double?
+  {
+    guard let quantity else { return nil }
+    guard quantity.is(compatibleWith: unit) else {
+      throw HKError(
+        .errorInvalidArgument,
+        message: "the workout's \(name) \(quantity) is not compatible with \(unit.unitString)")
+    }
+    return quantity.doubleValue(for: unit)
   }
 }

@@ -9,6 +9,10 @@ public class HKQuery: NSObject, @unchecked Sendable {
 
   /// The engine's query, once executed.
   var engineQuery: HealthQuery?
+  /// The device it was executed on.
+  var executedOn: SimulatedDevice?
+  /// Whether `execute` was called; a query runs only once.
+  private var wasExecuted = false
 
   init(objectType: HKObjectType?, predicate: NSPredicate?) {
     self.objectType = objectType
@@ -23,6 +27,9 @@ public class HKQuery: NSObject, @unchecked Sendable {
 
   /// Reports an error through the app's handler without running anything.
   func fail(_ error: HKError) {}
+
+  /// Whether the query keeps calling a handler after its first results.
+  var isLongRunning: Bool { false }
 }
 
 // MARK: Predicates
@@ -175,6 +182,20 @@ extension HKQuery {
   /// Executes the query on a store's device; errors go to the app's handler, as
   /// HealthKit reports them.
   func execute(on store: HKHealthStore) {
+    let device = store.device
+    // HealthKit raises for a second execute; here the handler hears of it instead.
+    let isFirst = device.mutex.withLock {
+      defer { wasExecuted = true }
+      return !wasExecuted
+    }
+    guard isFirst else {
+      fail(HKError(.errorInvalidArgument, message: "a query runs only once; create a new query"))
+      return
+    }
+    guard device.call({ $0.isHealthDataAvailable() }) else {
+      fail(HKError(.errorHealthDataUnavailable, message: "health data is not available"))
+      return
+    }
     guard let objectType, let type = objectType.simulated else {
       fail(
         HKError(
@@ -185,10 +206,13 @@ extension HKQuery {
     guard let query = makeEngineQuery(type: type, predicate: PredicateBridge.simulated(predicate))
     else { return }
     engineQuery = query
+    executedOn = device
     do {
-      try store.device.call { engine throws(HealthError) in try engine.execute(query) }
+      try device.call { engine throws(HealthError) in try engine.execute(query) }
     } catch {
       fail(HKError(error))
+      return
     }
+    if isLongRunning { device.noteRunning(query) }
   }
 }

@@ -119,6 +119,8 @@ public final class HKAnchoredObjectQuery: HKQuery, @unchecked Sendable {
   }
 
   override func fail(_ error: HKError) { resultsHandler(self, nil, nil, nil, error) }
+
+  override var isLongRunning: Bool { updateHandler != nil }
 }
 
 /// The completion an observer's handler calls when its work is done.
@@ -151,6 +153,8 @@ public final class HKObserverQuery: HKQuery, @unchecked Sendable {
   }
 
   override func fail(_ error: HKError) { updateHandler(self, {}, error) }
+
+  override var isLongRunning: Bool { true }
 }
 
 /// Reads the sources that wrote samples of a type (HKSourceQuery).

@@ -187,4 +187,6 @@ public final class HKStatisticsCollectionQuery: HKQuery, @unchecked Sendable {
   }
 
   override func fail(_ error: HKError) { initialResultsHandler?(self, nil, error) }
+
+  override var isLongRunning: Bool { statisticsUpdateHandler != nil }
 }

@@ -20,6 +20,8 @@ public final class SimulatedDevice: @unchecked Sendable {
   private let followsWallClock: Bool
   private var activity: UInt64 = 0
   private var eventLog: [String] = []
+  /// The app's long-running queries, executed; stopped ones are dropped when counted.
+  private var longRunning: [HealthQuery] = []
   private var userCharacteristics = UserCharacteristics()
 
   /// What the user entered about themselves.
@@ -43,6 +45,11 @@ public final class SimulatedDevice: @unchecked Sendable {
   /// without calling its completion, with no HealthKit call from the app meanwhile,
   /// before it counts the completion as missed.
   public var completionGrace: TimeInterval = 0.02
+
+  /// How long (real time) the device waits instead, with no HealthKit call from the app,
+  /// while a Task the app started from a handler (`Task { … }`) is still running: a busy
+  /// machine may not run that Task within `completionGrace`.
+  public var taskGrace: TimeInterval = 0.5
 
   /// A device with an empty Health store on a virtual clock that starts at `clock`.
   /// The app is `bundleIdentifier`; `seed` makes UUIDs and simulated noise repeatable.
@@ -122,6 +129,19 @@ public final class SimulatedDevice: @unchecked Sendable {
     eventLog += events.map(\.description)
   }
 
+  /// Keeps an executed long-running query for `runningQueries`.
+  func noteRunning(_ query: HealthQuery) { mutex.withLock { longRunning.append(query) } }
+
+  /// How many of the app's queries may still call a handler: observer queries, and
+  /// anchored and statistics-collection queries with update handlers, executed and not
+  /// stopped (by the app, or by a force-quit or launch).
+  public var runningQueries: Int {
+    mutex.withLock {
+      longRunning.removeAll { $0.isStopped }
+      return longRunning.count
+    }
+  }
+
   /// A new object's UUID, from the device's seeded generator.
   func makeUUID() -> UUID { mutex.withLock { engine.makeUUID() } }
 
@@ -148,13 +168,13 @@ public final class SimulatedDevice: @unchecked Sendable {
 
   /// Moves the clock to `date`, running every reading, delivery and retry due by then in
   /// time order. After each observer delivery it waits for the handlers' completions (see
-  /// `completionGrace`); one not called by then is a missed completion, with HealthKit's
-  /// retry and backoff.
+  /// `completionGrace` and `taskGrace`); one not called by then is a missed completion,
+  /// with HealthKit's retry and backoff.
   public func advance(to date: Date) async {
-    while let step = mutex.withLock({ engine.runNextEvent(until: date) }) {
-      mutex.withLock { record(step.events) }
-      guard let pending = step.pending else { continue }
-      await waitForCompletions(of: pending)
+    while let next = nextEvent(until: date) {
+      mutex.withLock { record(next.step.events) }
+      guard let pending = next.step.pending else { continue }
+      await waitForCompletions(of: pending, while: next.watch)
       mutex.withLock { record(engine.finishDelivery(pending)) }
     }
     mutex.withLock { engine.finishAdvance(to: date) }
@@ -186,19 +206,30 @@ public final class SimulatedDevice: @unchecked Sendable {
     }
   }
 
-  private func waitForCompletions(of pending: PendingDelivery) async {
+  /// Waits for a delivery's completions. Idle time counts only across at least ten turns
+  /// of this wait, each of which lets the app's Tasks run first: a machine too busy to run
+  /// anything does not turn a completion into a missed one.
+  private func waitForCompletions(of pending: PendingDelivery, while work: AppWorkWatch) async {
     var lastActivity = mutex.withLock { activity }
     var idleSince = Date()
+    var idleTurns = 0
+    var pause: UInt64 = 50_000
     while !pending.isComplete {
       await Task.yield()
-      try? await Task.sleep(nanoseconds: 50_000)
+      try? await Task.sleep(nanoseconds: pause)
       let current = mutex.withLock { activity }
       if current != lastActivity {
         lastActivity = current
         idleSince = Date()
-      } else if Date().timeIntervalSince(idleSince) > completionGrace {
-        return
+        idleTurns = 0
+        pause = 50_000
+        continue
       }
+      // Polls less often the longer the app is quiet, leaving the processors to its Tasks.
+      pause = min(pause * 2, 2_000_000)
+      idleTurns += 1
+      let grace = work.isRunning ? max(taskGrace, completionGrace) : completionGrace
+      if idleTurns >= 10, Date().timeIntervalSince(idleSince) > grace { return }
     }
   }
 

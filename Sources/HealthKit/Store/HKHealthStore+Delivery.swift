@@ -51,7 +51,7 @@ extension HKHealthStore {
   /// Stops a query; it calls no handler again.
   public func stop(_ query: HKQuery) {
     guard let engineQuery = query.engineQuery else { return }
-    device.call { $0.stop(engineQuery) }
+    (query.executedOn ?? device).call { $0.stop(engineQuery) }
   }
 
   /// The units the user prefers for types: the simulator's are the metric ones.

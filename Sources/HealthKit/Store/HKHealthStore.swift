@@ -5,18 +5,24 @@ import HealthSim
 /// Completion handlers run before the method returns, on the calling thread; on a
 /// device they run later on a background queue. Code that waits for them works either way.
 public class HKHealthStore: NSObject, @unchecked Sendable {
-  /// The device the store reads and writes.
-  public let device: SimulatedDevice
+  /// The device the store reads and writes: the one given to `init(device:)`; else the
+  /// device bound to the calling task (`SimulatedDevice.run`), so that an app's shared
+  /// store (a singleton) follows each test's device; else the one current at `init()`.
+  public var device: SimulatedDevice { given ?? SimulatedDevice.bound ?? creation }
+  private let given: SimulatedDevice?
+  private let creation: SimulatedDevice
 
   /// A store on the current task's simulated device (the shared one unless a test bound
   /// its own with `SimulatedDevice.run`).
   override public init() {
-    device = SimulatedDevice.current
+    given = nil
+    creation = SimulatedDevice.current
   }
 
   /// A store on a given simulated device.
   public init(device: SimulatedDevice) {
-    self.device = device
+    given = device
+    creation = device
   }
 
   /// Whether Health is available on the current device.
