@@ -31,6 +31,16 @@ public struct CommandResult {
   /// Nothing to show (`quit`, a passing `expect`).
   static var empty: CommandResult { CommandResult() }
 
+  /// Whether there is nothing to show.
+  var isEmpty: Bool { items.isEmpty && warnings.isEmpty }
+
+  /// This result followed by `other`.
+  func appending(_ other: CommandResult) -> CommandResult {
+    var result = self
+    result.append(contentsOf: other)
+    return result
+  }
+
   mutating func append(_ item: ResultItem) { items.append(item) }
 
   mutating func warn(_ warning: Diagnostic) { warnings.append(warning) }

@@ -127,25 +127,29 @@ extension Session {
     collected = CommandResult()
     defer { collected = outer }
     defer { flushAfterCommand() }
-    var result = CommandResult()
+    var result: CommandResult
     var failure: Diagnostic?
+    // `expect` reads the facts and leaves them; so does `include` for the output, which is
+    // its last command's.
+    var leaves: FactsLeft = .none
     do throws(Diagnostic) {
       let command = try CommandTable.parse(tokens, context: context)
+      if command is ExpectCommand { leaves = .all } else if command is IncludeCommand {
+        leaves = .output
+      }
       let own = try perform(command)
       failure = own.failure
-      result = collected ?? CommandResult()
-      result.append(contentsOf: own)
+      // What the session produced meanwhile (Health catching up) comes first.
+      result = collected.map { $0.isEmpty ? own : $0.appending(own) } ?? own
     } catch {
       failure = error
       result = collected ?? CommandResult()
+      if tokens.first?.isWord("expect") == true { leaves = .all }
     }
     result.failure = nil
-    show(result)
+    let shownIn = renderContext
+    show(result, in: shownIn)
     var goesOn = !quitRequested
-    // `expect` reads the facts and leaves them; so does `include` for the output, which is
-    // its last command's.
-    let word = tokens.first?.text.lowercased() ?? ""
-    let isExpect = word == "expect"
     if let failure {
       if failure == IncludeStop.diagnostic {
         goesOn = false
@@ -154,20 +158,24 @@ extension Session {
         let word = SourceSpan(
           file: line.file, line: line.number, text: line.text, start: tokens[0].start,
           end: tokens[0].end)
-        goesOn = fail(failure.located(at: word), remembered: !isExpect)
+        goesOn = fail(failure.located(at: word), remembered: leaves != .all)
       }
     }
     // What settling Health produces is shown after the command and its error.
-    collected = CommandResult()
-    settleHealth()
-    let settled = collected ?? CommandResult()
-    show(settled)
-    if !isExpect && word != "include" {
-      result.append(contentsOf: settled)
-      memory.remember(result, in: renderContext)
+    if healthLink != nil {
+      collected = CommandResult()
+      settleHealth()
+      if let settled = collected, !settled.isEmpty {
+        show(settled)
+        result.append(contentsOf: settled)
+      }
     }
+    if leaves == .none { memory.remember(result, in: shownIn) }
     return goesOn
   }
+
+  /// Which facts a command leaves as they were.
+  private enum FactsLeft { case none, output, all }
 
   /// With a store on disk, what a command printed is written out before the next command
   /// runs: a committed change's report ("imported 1") must not wait in a buffer that a

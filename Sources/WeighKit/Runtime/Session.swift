@@ -207,8 +207,8 @@ public final class Session {
   }
 
   /// Shows `result`: its items on stdout, then its warnings on stderr, in order.
-  func show(_ result: CommandResult) {
-    for line in ResultRenderer.lines(of: result, in: renderContext) {
+  func show(_ result: CommandResult, in context: RenderContext? = nil) {
+    ResultRenderer.forEachLine(of: result, in: context ?? renderContext) { line in
       sink.write(line + "\n", to: .standardOutput)
     }
     for warning in result.warnings { report(warning) }

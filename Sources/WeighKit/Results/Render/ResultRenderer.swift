@@ -19,6 +19,22 @@ enum ResultRenderer {
     }
   }
 
+  /// Calls `body` with each line of `result`'s items, in order.
+  ///
+  /// - Complexity: a message or a changed entry, one line per command of a long script, is
+  ///   passed on without building an array of lines.
+  static func forEachLine(
+    of result: CommandResult, in context: RenderContext, _ body: (String) -> Void
+  ) {
+    for item in result.items {
+      switch (context.format, item) {
+      case (_, .message(let text)): body(text)
+      case (.text, .entryChange(let change)): body(TextRenderer.line(for: change, in: context))
+      default: for line in lines(of: CommandResult(item), in: context) { body(line) }
+      }
+    }
+  }
+
   /// The text of `result` as the `output` fact reads it: its lines joined, without the last
   /// newline.
   static func text(of result: CommandResult, in context: RenderContext) -> String {

@@ -16,12 +16,7 @@ enum TextRenderer {
     case .lines(let lines):
       return lines
     case .entryChange(let change):
-      let line = entryLine(change.entry, in: context)
-      switch change.kind {
-      case .logged: return [line]
-      case .edited: return ["\(line) (revision \(change.entry.revision))"]
-      case .deleted: return ["deleted \(line)"]
-      }
+      return [line(for: change, in: context)]
     case .entries(let entries):
       return entryTable(entries, in: context)
     case .day(let report):
@@ -55,6 +50,17 @@ enum TextRenderer {
       if report.json { return [report.summary.json()] }
       return ["summary of \(report.date.description)"]
         + report.summary.lines(unit: unit, timeZone: context.zone.zone).map { "  " + $0 }
+    }
+  }
+
+  /// `#1 2026-01-01 08:00 68.5 kg`, with `(revision 2)` after an edit, `deleted` before a
+  /// deletion.
+  static func line(for change: EntryChange, in context: RenderContext) -> String {
+    let line = entryLine(change.entry, in: context)
+    switch change.kind {
+    case .logged: return line
+    case .edited: return "\(line) (revision \(change.entry.revision))"
+    case .deleted: return "deleted \(line)"
     }
   }
 
