@@ -37,11 +37,12 @@ import Testing
     let csv = try WeighProcess.run(base + ["--format", "CSV"] + script)
     #expect(csv.status == 0)
     let lines = csv.standardOutput.split(separator: "\n")
-    #expect(lines.suffix(3) == [
-      "id,time,weight_kg,origin,source,note,revision",
-      "1,2026-01-01T06:00:00Z,68.5,manual,weigh,\"a, b\",1",
-      "2,2026-01-01T08:00:00Z,68.25,manual,weigh,,1",
-    ])
+    #expect(
+      lines.suffix(3) == [
+        "id,time,weight_kg,origin,source,note,revision",
+        "1,2026-01-01T06:00:00Z,68.5,manual,weigh,\"a, b\",1",
+        "2,2026-01-01T08:00:00Z,68.25,manual,weigh,,1",
+      ])
     let bad = try WeighProcess.run(["--format", "yaml", "--memory", "-e", "list"])
     #expect(bad.status == 64)
     #expect(bad.standardError.contains("--format takes text, json or csv; got 'yaml'"))

@@ -142,7 +142,7 @@ struct GoalCommand: Executable {
     guard let projection = GoalProjection(goal: goal, trend: try session.trend()) else {
       throw Diagnostic("no weights yet, so there is no trend to project; log one first", at: span)
     }
-    return CommandResult(.lines(projection.lines(unit: session.unit)))
+    return CommandResult(.goal(projection))
   }
 }
 
@@ -153,9 +153,7 @@ struct BMICommand: Executable {
   func execute(in session: Session) throws(Diagnostic) -> CommandResult {
     let (kilograms, height) = try Self.inputs(session, at: span)
     return CommandResult(
-      .lines(
-        BodyMassIndex.lines(
-          kilograms: kilograms, weightSource: "trend", heightMeters: height, unit: session.unit)))
+      .bmi(BMIReport(kilograms: kilograms, weightSource: "trend", heightMeters: height)))
   }
 
   /// The trend weight and the height, or an error naming what is missing.

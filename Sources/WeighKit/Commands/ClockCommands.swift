@@ -73,7 +73,9 @@ struct AdvanceCommand: Executable {
 
 /// `now`
 struct NowCommand: Executable {
-  func execute(in session: Session) throws(Diagnostic) -> CommandResult { .message("\(session.zone.secondText(session.now)) \(session.zoneName)") }
+  func execute(in session: Session) throws(Diagnostic) -> CommandResult {
+    .message("\(session.zone.secondText(session.now)) \(session.zoneName)")
+  }
 }
 
 /// `seed <n>`
@@ -81,10 +83,8 @@ struct SeedCommand: Executable {
   var seed: UInt64
 
   func execute(in session: Session) throws(Diagnostic) -> CommandResult {
-    var result = CommandResult()
     session.seed = seed
     session.healthLink?.health.seed(seed)
-    result.say("seed \(seed)")
-    return result
+    return .message("seed \(seed)")
   }
 }

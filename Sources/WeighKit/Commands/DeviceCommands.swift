@@ -225,8 +225,7 @@ struct SimulateCommand: Executable {
       throw Diagnostic("cannot start the simulation: \(Session.describe(error))", at: span)
     }
     let first = Instant.seconds(of: definition.firstReading)
-    return (
+    return
       "simulating \(kind) \"\(chosen)\" every \(interval.description), first reading \(session.zone.minuteText(first))"
-    )
   }
 }

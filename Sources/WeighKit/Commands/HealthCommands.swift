@@ -251,30 +251,10 @@ struct HealthListCommand: Executable {
   var range: EntryRange
 
   func execute(in session: Session) throws(Diagnostic) -> CommandResult {
-    var result = CommandResult()
     let health = try session.health()
     let type = Self.kinds.first { $0.0 == kind }!.1
-    let samples = range.select(
-      health.allSamples(of: type),
-      instant: \.startInstant,
-      in: session)
-    guard !samples.isEmpty else {
-      result.say("no \(kind) samples")
-      return result
-    }
-    for sample in samples {
-      let start = sample.startInstant
-      var line =
-        "\(sample.uuid!.shortText)  \(session.zone.minuteText(start))  \(session.describeValue(sample))"
-      line += "  \(TerminalText.field(sample.source?.name ?? "unknown"))"
-      if let device = sample.device?.name { line += "  device \(quoted(device))" }
-      if sample.wasUserEntered { line += "  user-entered" }
-      if let id = sample.syncIdentifier {
-        line += "  sync-id \(id) v\(DisplayUnit.formatNumber(sample.syncVersion ?? 0, decimals: 0))"
-      }
-      result.say(line)
-    }
-    return result
+    let samples = range.select(health.allSamples(of: type), instant: \.startInstant, in: session)
+    return CommandResult(.healthSamples(HealthSampleList(kind: kind, samples: samples)))
   }
 }
 

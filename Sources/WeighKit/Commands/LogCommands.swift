@@ -100,7 +100,8 @@ struct LogCommand: Executable {
     try session.commit(
       [.putEntry(entry)],
       undo: UndoStep(description: "log #\(id)", changes: [.removeEntry(id: id)]))
-    var result = CommandResult(.entryChange(EntryChange(kind: .logged, entry: entry)), warnings: warnings)
+    var result = CommandResult(
+      .entryChange(EntryChange(kind: .logged, entry: entry)), warnings: warnings)
     result.then { () throws(Diagnostic) in try session.autopushIfOn(entry, done: "logged #\(id)") }
     return result
   }
@@ -156,7 +157,8 @@ struct EditCommand: Executable {
     try session.commit(
       [.putEntry(entry)],
       undo: UndoStep(description: "edit #\(entry.id)", changes: [.putEntry(old)]))
-    var result = CommandResult(.entryChange(EntryChange(kind: .edited, entry: entry)), warnings: warnings)
+    var result = CommandResult(
+      .entryChange(EntryChange(kind: .edited, entry: entry)), warnings: warnings)
     result.then { () throws(Diagnostic) in
       try session.autopushIfOn(entry, done: "edited #\(entry.id)")
     }

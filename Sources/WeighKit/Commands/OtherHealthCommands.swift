@@ -242,7 +242,8 @@ struct SummaryCommand: Executable {
         at: date?.span ?? span)
     }
     let summary = try session.healthSummary(of: day, at: span)
-    return CommandResult(.healthSummary(HealthSummaryReport(date: day, summary: summary, json: json)))
+    return CommandResult(
+      .healthSummary(HealthSummaryReport(date: day, summary: summary, json: json)))
   }
 }
 

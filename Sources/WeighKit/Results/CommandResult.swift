@@ -85,6 +85,12 @@ public enum ResultItem {
   case glucose(GlucoseReport)
   /// A chart drawn with characters.
   case chart(TerminalChart)
+  /// `goal`: the trend against the goal and the projected date.
+  case goal(GoalProjection)
+  /// `bmi`: the BMI of the trend weight and the height.
+  case bmi(BMIReport)
+  /// `health list`: Health's samples of one type.
+  case healthSamples(HealthSampleList)
   /// A sync from Health (`sync`, the launch sync).
   case sync(SyncReport)
   /// A push to Health (`sync push`, autopush).
@@ -146,4 +152,19 @@ public struct HealthSummaryReport {
   public var summary: HealthSummary
   /// Whether `json` was asked for: the object ViiRaa's web view reads, in every format.
   public var json: Bool
+}
+
+/// `bmi`: the weight it was computed from (`weightSource` names it, e.g. `trend`) and the
+/// height.
+public struct BMIReport {
+  public var kilograms: Double
+  public var weightSource: String
+  public var heightMeters: Double
+  public var bmi: BodyMassIndex { BodyMassIndex(kilograms: kilograms, heightMeters: heightMeters) }
+}
+
+/// `health list`: the kind asked for (`weight`, `glucose`, …) and Health's samples of it.
+public struct HealthSampleList {
+  public var kind: String
+  public var samples: [HealthSample]
 }

@@ -134,7 +134,9 @@ extension Session {
     var leaves: FactsLeft = .none
     do throws(Diagnostic) {
       let command = try CommandTable.parse(tokens, context: context)
-      if command is ExpectCommand { leaves = .all } else if command is IncludeCommand {
+      if command is ExpectCommand {
+        leaves = .all
+      } else if command is IncludeCommand {
         leaves = .output
       }
       let own = try perform(command)

@@ -1,3 +1,5 @@
+import HealthSim
+
 /// The rows of each kind of data a command returns: the keys docs/output.md documents,
 /// values in canonical units (kilograms, mg/dL, seconds) named by the key, unrounded.
 enum DataTables {
@@ -63,6 +65,48 @@ enum DataTables {
             .text(sample.source?.name),
           ]
         })
+    case .goal(let projection):
+      var projected: DataValue = .null
+      var days: DataValue = .null
+      if case .projected(let date, let count) = projection.status {
+        (projected, days) = (.date(date.description), .integer(count))
+      }
+      return DataTable(
+        columns: [
+          "goal_kg", "trend_kg", "distance_kg", "weekly_rate_kg", "status", "projected_date",
+          "days",
+        ],
+        rows: [
+          [
+            .number(projection.goal), .number(projection.trend), .number(projection.distance),
+            .number(projection.weeklyRate), .text(projection.status.word), projected, days,
+          ]
+        ])
+    case .bmi(let report):
+      let bmi = report.bmi
+      return DataTable(
+        columns: ["bmi", "class", "weight_kg", "weight_source", "height_m"],
+        rows: [
+          [
+            .number(bmi.value), .text(bmi.whoClass.rawValue), .number(report.kilograms),
+            .text(report.weightSource), .number(report.heightMeters),
+          ]
+        ])
+    case .healthSamples(let list):
+      return DataTable(
+        columns: [
+          "uuid", "type", "start", "end", "value", "unit", "source", "device", "user_entered",
+          "sync_id", "sync_version",
+        ],
+        rows: list.samples.map { sample in
+          [
+            .text(sample.uuid?.uuidString), .text(sample.type.rawValue),
+            .instant(sample.startInstant), .instant(Instant.seconds(of: sample.endDate)),
+            .number(sample.value), .text(sample.type.canonicalUnit.description),
+            .text(sample.source?.name), .text(sample.device?.name), .bool(sample.wasUserEntered),
+            .text(sample.syncIdentifier), .number(sample.syncVersion),
+          ]
+        })
     case .sync(let report):
       return DataTable(
         columns: ["trigger", "imported", "removed", "skipped", "anchor"],
@@ -121,5 +165,19 @@ enum DataTables {
           .number(point.trend), .number(weeklyRate),
         ]
       })
+  }
+}
+
+extension GoalProjection.Status {
+  /// The status as a key's value: `at_goal`, `projected`, `beyond_three_years`,
+  /// `moving_away`, `flat`.
+  var word: String {
+    switch self {
+    case .atGoal: "at_goal"
+    case .projected: "projected"
+    case .beyondThreeYears: "beyond_three_years"
+    case .movingAway: "moving_away"
+    case .flat: "flat"
+    }
   }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import HealthSim
 
 /// Turns results into the lines weigh prints for people (`--format text`, the default).
 enum TextRenderer {
@@ -42,6 +43,14 @@ enum TextRenderer {
         + report.summary.lines()
     case .chart(let chart):
       return chart.lines()
+    case .goal(let projection):
+      return projection.lines(unit: unit)
+    case .bmi(let report):
+      return BodyMassIndex.lines(
+        kilograms: report.kilograms, weightSource: report.weightSource,
+        heightMeters: report.heightMeters, unit: unit)
+    case .healthSamples(let list):
+      return sampleLines(list, in: context)
     case .sync(let report):
       return [report.trigger == .launch ? "launch sync: \(report.summary)" : report.summary]
     case .push(let report):
@@ -102,5 +111,22 @@ enum TextRenderer {
       lines.append(line)
     }
     return lines
+  }
+
+  /// `health list`: one row per sample, or `no weight samples`.
+  static func sampleLines(_ list: HealthSampleList, in context: RenderContext) -> [String] {
+    guard !list.samples.isEmpty else { return ["no \(list.kind) samples"] }
+    let text = SampleText(unit: context.unit)
+    return list.samples.map { sample in
+      let start = context.zone.minuteText(sample.startInstant)
+      var line = "\(sample.uuid?.shortText ?? "?")  \(start)  \(text.value(of: sample))"
+      line += "  \(TerminalText.field(sample.source?.name ?? "unknown"))"
+      if let device = sample.device?.name { line += "  device \(quoted(device))" }
+      if sample.wasUserEntered { line += "  user-entered" }
+      if let id = sample.syncIdentifier {
+        line += "  sync-id \(id) v\(DisplayUnit.formatNumber(sample.syncVersion ?? 0, decimals: 0))"
+      }
+      return line
+    }
   }
 }
