@@ -143,14 +143,6 @@ public final class LineEditor {
     }
   }
 
-  /// Whether Ctrl-C was pressed since the last prompt (or the last call), clearing the record.
-  ///
-  /// Long-running work can poll this to stop early. A second Ctrl-C before anyone asks ends
-  /// the process, so a stuck command can always be left.
-  public func consumeInterrupt() -> Bool {
-    interactive && TerminalSignals.take(SIGINT)
-  }
-
   /// Turns what the line handler received into the result, recording history.
   private func finish(_ accepted: String?) -> LineInput {
     guard let text = accepted else {

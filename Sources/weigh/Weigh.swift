@@ -269,7 +269,7 @@ struct Test: ParsableCommand {
     }
     if !updated.isEmpty {
       print(
-        "updated \(updated.count) expected output\(updated.count == 1 ? "" : "s"); not counted as passing"
+        "updated \(English.counted(updated.count, "expected output")); not counted as passing"
       )
     }
     print("\(passed) passed, \(failed) failed")
@@ -294,7 +294,7 @@ struct Check: ParsableCommand {
     if repair {
       let report = StoreCheck.repair(store.location())
       print(report.text, terminator: "")
-      if report.status != 0 { throw ExitCode(report.status) }
+      if report.status != .success { throw ExitCode(report.status) }
       return
     }
     let report = StoreCheck.run(store.location())

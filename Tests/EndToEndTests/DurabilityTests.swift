@@ -5,7 +5,7 @@ import Testing
   import Glibc
 #endif
 
-/// The store's promises (PRODUCT.md "The store"), checked on the built binary: a kill -9 at
+/// The store's promises (docs/store.md), checked on the built binary: a kill -9 at
 /// any moment loses no acknowledged change, two processes on one store lose nothing, and a
 /// store that cannot be read is never written to.
 ///
@@ -384,6 +384,8 @@ import Testing
         \(store)/journal.jsonl:5:1: note: the last record is incomplete (\(torn.utf8.count) bytes): \
         a commit interrupted by a crash, never acknowledged; the next command that opens the \
         store moves it aside into damaged/
+        \(torn)
+        ^
         ok: the store reads in full
 
         """)
@@ -460,7 +462,9 @@ import Testing
     chmod(store + "/weigh.json", 0o000)
     let unreadable = try runUnprivileged(["--store", store, "-e", "list"])
     #expect(unreadable.status == 65, "\(unreadable.standardError)")
-    #expect(unreadable.standardError.contains(store + "/weigh.json: cannot open: permission denied"))
+    #expect(
+      unreadable.standardError.contains(
+        store + "/weigh.json: error: cannot read the store: cannot open: permission denied"))
     let check = try runUnprivileged(["check", "--store", store])
     #expect(check.status == 65)
     chmod(store + "/weigh.json", 0o644)
@@ -479,7 +483,9 @@ import Testing
     for arguments in [["--store", store, "-e", "list"], ["--store", store, "-e", "log 73kg"]] {
       let run = try WeighProcess.run(arguments)
       #expect(run.status == 65, "\(arguments): \(run.standardError)")
-      #expect(run.standardError.contains(lock + ": is a folder; remove it"), "\(run.standardError)")
+      #expect(
+        run.standardError.contains(lock + ": error: cannot read the store: is a folder; remove it"),
+        "\(run.standardError)")
       #expect(run.standardOutput.isEmpty)
     }
     #expect(try WeighProcess.run(["check", "--store", store]).status == 65)
@@ -497,7 +503,8 @@ import Testing
     let refused = try runUnprivileged(["--store", store, "-e", "list"])
     #expect(refused.status == 65, "\(refused.standardError)")
     #expect(
-      refused.standardError.contains(lock + ": cannot open the lock file: permission denied"),
+      refused.standardError.contains(
+        lock + ": error: cannot read the store: cannot open the lock file: permission denied"),
       "\(refused.standardError)")
     chmod(lock, 0o444)
     let readOnly = try runUnprivileged(["--store", store, "--tz", "UTC", "-e", "list"])

@@ -156,7 +156,7 @@ import Testing
       let run = try WeighProcess.run(Self.baseArguments(store) + ["-e", command])
       #expect(run.status == 65, "\(command): \(run.standardError)")
       #expect(
-        run.standardError.contains("cannot read the store: " + location + damage.message),
+        run.standardError.contains(location + "error: cannot read the store: " + damage.message),
         "\(command): \(run.standardError)")
       #expect(run.standardOutput.isEmpty, "\(command)")
     }
@@ -187,7 +187,13 @@ import Testing
 
     let run = try WeighProcess.run(Self.baseArguments(store) + ["-e", "list"])
     #expect(run.status == 65)
-    #expect(run.standardError.contains(location + message), "\(run.standardError)")
+    #expect(
+      run.standardError.contains(location + "error: cannot read the store: " + message),
+      "\(run.standardError)")
+    // The store's line is shown with a caret under the value, as a script's would be.
+    let shownLine = damaged.split(separator: "\n", omittingEmptySubsequences: false)[line - 1]
+    let caret = String(repeating: " ", count: column - 1) + "^"
+    #expect(run.standardError.contains("\n\(shownLine)\n\(caret)\n"), "\(run.standardError)")
     let check = try WeighProcess.run(["check", "--store", store])
     #expect(check.status == 65)
     #expect(
@@ -222,7 +228,9 @@ import Testing
     for command in ["list", "log 71kg"] {
       let run = try WeighProcess.run(Self.baseArguments(store) + ["-e", command])
       #expect(run.status == 65, "\(command): \(run.standardError)")
-      #expect(run.standardError.contains(location + message), "\(run.standardError)")
+      #expect(
+        run.standardError.contains(location + "error: cannot read the store: " + message),
+        "\(run.standardError)")
     }
     let check = try WeighProcess.run(["check", "--store", store])
     #expect(check.status == 65)

@@ -11,9 +11,11 @@ import Testing
       let diastolicType = HKQuantityType(.bloodPressureDiastolic)
       let now = device.now
       let systolic = HKQuantitySample(
-        type: systolicType, quantity: HKQuantity(unit: mmHg, doubleValue: 120), start: now, end: now)
+        type: systolicType, quantity: HKQuantity(unit: mmHg, doubleValue: 120), start: now, end: now
+      )
       let diastolic = HKQuantitySample(
-        type: diastolicType, quantity: HKQuantity(unit: mmHg, doubleValue: 80), start: now, end: now)
+        type: diastolicType, quantity: HKQuantity(unit: mmHg, doubleValue: 80), start: now, end: now
+      )
       let pressure = HKCorrelation(
         type: HKCorrelationType(.bloodPressure), start: now, end: now,
         objects: [systolic, diastolic])

@@ -31,7 +31,9 @@ import Testing
       start: now.addingTimeInterval(-600), end: now, metadata: ["test": marker])
     try await store.save(sample)
     let found = try await HKSampleQueryDescriptor(
-      predicates: [.quantitySample(type: steps, predicate: HKQuery.predicateForObject(with: sample.uuid))],
+      predicates: [
+        .quantitySample(type: steps, predicate: HKQuery.predicateForObject(with: sample.uuid))
+      ],
       sortDescriptors: []
     ).result(for: store)
     #expect(found.map(\.uuid) == [sample.uuid])

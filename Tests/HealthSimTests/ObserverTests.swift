@@ -102,7 +102,7 @@ struct ObserverTests {
     ) {
       try store.anchoredResult(type: .bodyMass, anchor: nil)
     }
-    // The app's own save succeeds while locked and waits for the unlock (HEALTHKIT.md).
+    // The app's own save succeeds while locked and waits for the unlock (docs/healthsim.md).
     #expect(try store.save([weight(71)]).count == 1)
     store.unlockDevice()
     #expect(deliveries(store.settle()).map(\.1) == [.unlock])

@@ -1,3 +1,6 @@
+// swift-format-ignore-file: AlwaysUseLowerCamelCase
+
+// (HealthKit's global names are Apple's and must be spelled as Apple spells them.)
 import HealthSim
 
 // HealthKit's metadata keys, with Apple's raw values.

@@ -7,7 +7,8 @@ public class HKQuantitySample: HKSample, @unchecked Sendable {
   /// The number of values combined in it (always 1 here).
   public var count: Int { 1 }
   /// The sample's type as a quantity type.
-  public var quantityType: HKQuantityType { sampleType as! HKQuantityType }  // checked: init takes only HKQuantityType
+  // checked: init takes only HKQuantityType
+  public var quantityType: HKQuantityType { sampleType as! HKQuantityType }
 
   /// A sample of `quantity` from `startDate` to `endDate`.
   public convenience init(

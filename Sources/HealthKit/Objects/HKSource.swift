@@ -42,7 +42,8 @@ public final class HKSourceRevision: NSObject, NSCopying, @unchecked Sendable {
   public convenience init(source: HKSource, version: String?) {
     self.init(
       source: source, version: version, productType: nil,
-      operatingSystemVersion: OperatingSystemVersion(majorVersion: 0, minorVersion: 0, patchVersion: 0))
+      operatingSystemVersion: OperatingSystemVersion(
+        majorVersion: 0, minorVersion: 0, patchVersion: 0))
   }
 
   /// A revision with every field.

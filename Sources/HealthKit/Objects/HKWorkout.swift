@@ -15,7 +15,9 @@ public final class HKWorkout: HKSample, @unchecked Sendable {
   private static let activityKey = "HKSimulatorWorkoutActivityType"
 
   /// A workout from `startDate` to `endDate` (deprecated in iOS 17, still used).
-  public convenience init(activityType: HKWorkoutActivityType, start startDate: Date, end endDate: Date) {
+  public convenience init(
+    activityType: HKWorkoutActivityType, start startDate: Date, end endDate: Date
+  ) {
     self.init(
       activityType: activityType, start: startDate, end: endDate,
       duration: endDate.timeIntervalSince(startDate), totalEnergyBurned: nil, totalDistance: nil,
@@ -57,8 +59,10 @@ public final class HKWorkout: HKSample, @unchecked Sendable {
     let kept = metadata.removeValue(forKey: Self.activityKey)?.numberValue
       .flatMap { UInt(exactly: $0) }.flatMap(HKWorkoutActivityType.init(rawValue:))
     workoutActivityType =
-      kept ?? details.flatMap { HKWorkoutActivityType(rawValue: UInt($0.activityType.healthKitRawValue)) }  // checked: small raw values
-      ?? .other
+      kept
+      ?? details.flatMap {
+        HKWorkoutActivityType(rawValue: UInt(truncatingIfNeeded: $0.activityType.healthKitRawValue))
+      } ?? .other
     duration = details?.duration ?? sample.endDate.timeIntervalSince(sample.startDate)
     totalEnergyBurned = details?.totalEnergyBurned.map {
       HKQuantity(unit: .kilocalorie(), doubleValue: $0)

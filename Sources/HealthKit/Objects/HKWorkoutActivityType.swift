@@ -20,6 +20,7 @@ public enum HKWorkoutActivityType: UInt, Sendable {
 
   /// The engine's activity, when it models this one.
   var simulated: WorkoutActivityType? {
-    WorkoutActivityType.allCases.first { $0.healthKitRawValue == Int(rawValue) }  // checked: raw values are small
+    // checked: raw values are small
+    WorkoutActivityType.allCases.first { $0.healthKitRawValue == Int(rawValue) }
   }
 }

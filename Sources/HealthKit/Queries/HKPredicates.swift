@@ -1,3 +1,6 @@
+// swift-format-ignore-file: AlwaysUseLowerCamelCase
+
+// (HealthKit's global names are Apple's and must be spelled as Apple spells them.)
 import HealthSim
 
 /// Sort keys HealthKit's sample queries understand.
@@ -52,8 +55,12 @@ final class HKPredicate: NSPredicate {
   convenience init(direct: SamplePredicate) {
     self.init(
       direct: direct,
-      sample: { direct.matches(start: $0.startDate, end: $0.endDate, source: $0.source, uuid: $0.uuid) },
-      deletion: { direct.matches(start: $0.startDate, end: $0.endDate, source: $0.source, uuid: $0.uuid) })
+      sample: {
+        direct.matches(start: $0.startDate, end: $0.endDate, source: $0.source, uuid: $0.uuid)
+      },
+      deletion: {
+        direct.matches(start: $0.startDate, end: $0.endDate, source: $0.source, uuid: $0.uuid)
+      })
   }
 
   required init?(coder: NSCoder) { nil }
@@ -139,7 +146,8 @@ enum PredicateBridge {
     var conjunctionDates: SamplePredicate? {
       switch self {
       case .leaf(let leaf):
-        guard let direct = leaf.predicate.direct, direct.startDate != nil || direct.endDate != nil else {
+        guard let direct = leaf.predicate.direct, direct.startDate != nil || direct.endDate != nil
+        else {
           return nil
         }
         return direct

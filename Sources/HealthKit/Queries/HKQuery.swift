@@ -7,8 +7,10 @@ public class HKQuery: NSObject, @unchecked Sendable {
   /// The predicate, as the app gave it.
   public let predicate: NSPredicate?
 
-  /// The engine's query, once executed.
-  var engineQuery: HealthQuery?
+  /// The types and predicates of a query made from descriptors (then `objectType` is nil).
+  var queryDescriptors: [HKQueryDescriptor]?
+  /// The engine's queries, once executed: one, or one per descriptor.
+  var engineQueries: [HealthQuery] = []
   /// The device it was executed on.
   var executedOn: SimulatedDevice?
   /// Whether `execute` was called; a query runs only once.
@@ -30,6 +32,9 @@ public class HKQuery: NSObject, @unchecked Sendable {
 
   /// Whether the query keeps calling a handler after its first results.
   var isLongRunning: Bool { false }
+
+  /// Called once every engine query has run its first results.
+  func didStart() {}
 }
 
 // MARK: Predicates
@@ -44,13 +49,13 @@ extension HKQuery {
   }
 
   /// The objects with the given UUIDs.
-  public class func predicateForObjects(with UUIDs: Set<UUID>) -> NSPredicate {
-    HKPredicate(direct: SamplePredicate(uuids: UUIDs))
+  public class func predicateForObjects(with uuids: Set<UUID>) -> NSPredicate {
+    HKPredicate(direct: SamplePredicate(uuids: uuids))
   }
 
   /// The object with a UUID.
-  public class func predicateForObject(with UUID: UUID) -> NSPredicate {
-    HKPredicate(direct: SamplePredicate(uuids: [UUID]))
+  public class func predicateForObject(with uuid: UUID) -> NSPredicate {
+    HKPredicate(direct: SamplePredicate(uuids: [uuid]))
   }
 
   /// The objects written by a source.
@@ -60,7 +65,8 @@ extension HKQuery {
 
   /// The objects written by any of some sources.
   public class func predicateForObjects(from sources: Set<HKSource>) -> NSPredicate {
-    HKPredicate(direct: SamplePredicate(sourceBundleIdentifiers: Set(sources.map(\.bundleIdentifier))))
+    HKPredicate(
+      direct: SamplePredicate(sourceBundleIdentifiers: Set(sources.map(\.bundleIdentifier))))
   }
 
   /// The objects measured by any of some devices.
@@ -85,7 +91,9 @@ extension HKQuery {
     let allowed = allowedValues.compactMap(MetadataMatch.value)
     return HKPredicate(
       sample: { sample in sample.metadata[key].map { allowed.contains($0) } ?? false },
-      deletion: { record in MetadataMatch.deletionValue(key, record).map { allowed.contains($0) } ?? false })
+      deletion: { record in
+        MetadataMatch.deletionValue(key, record).map { allowed.contains($0) } ?? false
+      })
   }
 
   /// The objects whose metadata value for a key compares with `value` as asked.
@@ -95,7 +103,9 @@ extension HKQuery {
     let target = MetadataMatch.value(value)
     return HKPredicate(
       sample: { MetadataMatch.compare($0.metadata[key], operatorType, target) },
-      deletion: { MetadataMatch.compare(MetadataMatch.deletionValue(key, $0), operatorType, target) })
+      deletion: {
+        MetadataMatch.compare(MetadataMatch.deletionValue(key, $0), operatorType, target)
+      })
   }
 
   /// The quantity samples whose value compares with `quantity` as asked.
@@ -157,8 +167,10 @@ enum MetadataMatch {
     guard let value, let target else { return false }
     let order: ComparisonResult?
     switch (value, target) {
-    case (.string(let a), .string(let b)): order = a < b ? .orderedAscending : a == b ? .orderedSame : .orderedDescending
-    case (.date(let a), .date(let b)): order = a < b ? .orderedAscending : a == b ? .orderedSame : .orderedDescending
+    case (.string(let a), .string(let b)):
+      order = a < b ? .orderedAscending : a == b ? .orderedSame : .orderedDescending
+    case (.date(let a), .date(let b)):
+      order = a < b ? .orderedAscending : a == b ? .orderedSame : .orderedDescending
     default:
       guard let a = value.numberValue, let b = target.numberValue else { return false }
       order = a < b ? .orderedAscending : a == b ? .orderedSame : .orderedDescending
@@ -196,23 +208,38 @@ extension HKQuery {
       fail(HKError(.errorHealthDataUnavailable, message: "health data is not available"))
       return
     }
-    guard let objectType, let type = objectType.simulated else {
-      fail(
-        HKError(
-          .errorInvalidArgument,
-          message: "the simulator does not store \(objectType?.identifier ?? "this type") yet"))
+    let targets =
+      queryDescriptors?.map { ($0.sampleType as HKObjectType, $0.predicate) }
+      ?? objectType.map { [($0, predicate)] } ?? []
+    var queries: [HealthQuery] = []
+    for (objectType, predicate) in targets {
+      guard let type = objectType.simulated else {
+        fail(
+          HKError(
+            .errorInvalidArgument,
+            message: "the simulator does not store \(objectType.identifier) yet"))
+        return
+      }
+      guard let query = makeEngineQuery(type: type, predicate: PredicateBridge.simulated(predicate))
+      else { return }
+      queries.append(query)
+    }
+    guard !queries.isEmpty else {
+      fail(HKError(.errorInvalidArgument, message: "the query names no type; give one"))
       return
     }
-    guard let query = makeEngineQuery(type: type, predicate: PredicateBridge.simulated(predicate))
-    else { return }
-    engineQuery = query
+    engineQueries = queries
     executedOn = device
     do {
-      try device.call { engine throws(HealthError) in try engine.execute(query) }
+      try device.call { engine throws(HealthError) in
+        for query in queries { try engine.execute(query) }
+      }
     } catch {
+      device.call { engine in for query in queries { engine.stop(query) } }
       fail(HKError(error))
       return
     }
-    if isLongRunning { device.noteRunning(query) }
+    didStart()
+    if isLongRunning { for query in queries { device.noteRunning(query) } }
   }
 }

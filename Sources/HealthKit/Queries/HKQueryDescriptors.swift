@@ -68,7 +68,8 @@ public struct HKSampleQueryDescriptor<Sample: HKSample>: HKAsyncQuery, @unchecke
   public func result(for healthStore: HKHealthStore) async throws -> [Sample] {
     var samples: [Sample] = []
     for predicate in predicates {
-      let found = try DescriptorRun.once(on: healthStore) { (finish: @escaping @Sendable (Result<[HKSample], any Error>) -> Void) in
+      let found = try DescriptorRun.once(on: healthStore) {
+        (finish: @escaping @Sendable (Result<[HKSample], any Error>) -> Void) in
         HKSampleQuery(
           sampleType: predicate.sampleType, predicate: predicate.nsPredicate,
           limit: HKObjectQueryNoLimit, sortDescriptors: nil
@@ -110,27 +111,28 @@ public struct HKAnchoredObjectQueryDescriptor<Sample: HKSample>: HKAsyncQuery, @
     self.limit = limit
   }
 
-  /// The changes after the anchor, once. With several predicates the types' changes are
-  /// read one after the other, and the new anchor is the latest of them.
+  /// The changes after the anchor, once. With several predicates the types' changes come
+  /// in one page, in the order they happened, cut at the limit.
   public func result(for healthStore: HKHealthStore) async throws -> Result {
-    var added: [Sample] = []
-    var deleted: [HKDeletedObject] = []
-    var newAnchor = anchor ?? HKQueryAnchor(fromValue: 0)
-    for predicate in predicates {
-      let (samples, objects, next) = try DescriptorRun.once(on: healthStore) {
-        (finish: @escaping @Sendable (Swift.Result<([HKSample], [HKDeletedObject], HKQueryAnchor?), any Error>) -> Void) in
-        HKAnchoredObjectQuery(
-          type: predicate.sampleType, predicate: predicate.nsPredicate, anchor: anchor,
-          limit: limit ?? HKObjectQueryNoLimit
-        ) { _, samples, deleted, anchor, error in
-          finish(error.map { .failure($0) } ?? .success((samples ?? [], deleted ?? [], anchor)))
-        }
-      }
-      added += samples.compactMap { $0 as? Sample }
-      deleted += objects
-      if let next, next.value > newAnchor.value { newAnchor = next }
+    let descriptors = predicates.map {
+      HKQueryDescriptor(sampleType: $0.sampleType, predicate: $0.nsPredicate)
     }
-    return Result(addedSamples: added, deletedObjects: deleted, newAnchor: newAnchor)
+    let (samples, deleted, newAnchor) = try DescriptorRun.once(on: healthStore) {
+      (
+        finish:
+          @escaping @Sendable (
+            Swift.Result<([HKSample], [HKDeletedObject], HKQueryAnchor?), any Error>
+          ) -> Void
+      ) in
+      HKAnchoredObjectQuery(
+        queryDescriptors: descriptors, anchor: anchor, limit: limit ?? HKObjectQueryNoLimit
+      ) { _, samples, deleted, anchor, error in
+        finish(error.map { .failure($0) } ?? .success((samples ?? [], deleted ?? [], anchor)))
+      }
+    }
+    return Result(
+      addedSamples: samples.compactMap { $0 as? Sample }, deletedObjects: deleted,
+      newAnchor: newAnchor ?? anchor ?? HKQueryAnchor(fromValue: 0))
   }
 
   /// The changes after the anchor, then every later change while the sequence is read

@@ -74,9 +74,10 @@ public final class HKQueryAnchor: NSObject, NSSecureCoding, NSCopying, @unchecke
 /// later change.
 public final class HKAnchoredObjectQuery: HKQuery, @unchecked Sendable {
   /// The results handler: samples added, objects deleted and the new anchor, or an error.
-  public typealias Handler = @Sendable (
-    HKAnchoredObjectQuery, [HKSample]?, [HKDeletedObject]?, HKQueryAnchor?, (any Error)?
-  ) -> Void
+  public typealias Handler =
+    @Sendable (
+      HKAnchoredObjectQuery, [HKSample]?, [HKDeletedObject]?, HKQueryAnchor?, (any Error)?
+    ) -> Void
 
   private let anchor: HKQueryAnchor?
   private let limit: Int
@@ -95,11 +96,38 @@ public final class HKAnchoredObjectQuery: HKQuery, @unchecked Sendable {
     super.init(objectType: type, predicate: predicate)
   }
 
+  /// An anchored query over several types (iOS 15). Its first results hold every type's
+  /// changes in one call; later changes arrive one type at a time.
+  public init(
+    queryDescriptors: [HKQueryDescriptor], anchor: HKQueryAnchor?, limit: Int,
+    resultsHandler handler: @escaping Handler
+  ) {
+    self.anchor = anchor
+    self.limit = limit
+    resultsHandler = handler
+    super.init(objectType: nil, predicate: nil)
+    self.queryDescriptors = queryDescriptors
+  }
+
+  /// First results of each type, merged into one call in `didStart`.
+  private var firstResults:
+    [(samples: [HealthSample], deleted: [DeletedObject], anchor: QueryAnchor)] = []
+  private var firstError: HealthError?
+
   override func makeEngineQuery(type: SampleType, predicate: SamplePredicate?) -> HealthQuery? {
+    let merging = queryDescriptors != nil
     let query = AnchoredQuery(
       type: type, predicate: predicate, anchor: anchor?.simulated, limit: max(limit, 0)
     ) { [self] _, samples, deleted, anchor, error in
-      report(resultsHandler, samples, deleted, anchor, error)
+      guard merging else {
+        report(resultsHandler, samples, deleted, anchor, error)
+        return
+      }
+      if let error {
+        firstError = firstError ?? error
+      } else {
+        firstResults.append((samples ?? [], deleted ?? [], anchor ?? .noAnchor))
+      }
     }
     if let updateHandler {
       query.updateHandler = { [self] _, samples, deleted, anchor, error in
@@ -120,6 +148,46 @@ public final class HKAnchoredObjectQuery: HKQuery, @unchecked Sendable {
 
   override func fail(_ error: HKError) { resultsHandler(self, nil, nil, nil, error) }
 
+  override func didStart() {
+    guard queryDescriptors != nil else { return }
+    defer { firstResults = [] }
+    if let firstError {
+      report(resultsHandler, nil, nil, nil, firstError)
+      return
+    }
+    if limit > 0, let merged = mergedPage() {
+      report(resultsHandler, merged.samples, merged.deletedObjects, merged.newAnchor, nil)
+      return
+    }
+    let newAnchor = firstResults.map(\.anchor).max() ?? anchor?.simulated ?? .noAnchor
+    report(
+      resultsHandler, firstResults.flatMap(\.samples), firstResults.flatMap(\.deleted),
+      newAnchor, nil)
+  }
+
+  /// With a limit, one page across every type: the changes of all types in position order,
+  /// cut at the limit, so that feeding the new anchor back misses nothing.
+  private func mergedPage() -> AnchoredQueryResult? {
+    guard let device = executedOn, let descriptors = queryDescriptors else { return nil }
+    var changes: [AnchoredChange] = []
+    do {
+      try device.call { engine throws(HealthError) in
+        for descriptor in descriptors {
+          guard let type = descriptor.sampleType.simulated else { continue }
+          changes += try engine.anchoredResult(
+            type: type, predicate: PredicateBridge.simulated(descriptor.predicate),
+            anchor: anchor?.simulated, limit: limit
+          ).changes
+        }
+      }
+    } catch {
+      return nil
+    }
+    let page = changes.sorted { $0.anchor < $1.anchor }.prefix(limit)
+    return AnchoredQueryResult(
+      changes: Array(page), newAnchor: page.last?.anchor ?? anchor?.simulated ?? .noAnchor)
+  }
+
   override var isLongRunning: Bool { updateHandler != nil }
 }
 
@@ -131,11 +199,33 @@ public typealias HKObserverQueryCompletionHandler = @Sendable () -> Void
 public final class HKObserverQuery: HKQuery, @unchecked Sendable {
   /// The update handler: the query, the completion to call when the app's work is done, and
   /// an error.
-  public typealias Handler = @Sendable (
-    HKObserverQuery, @escaping HKObserverQueryCompletionHandler, (any Error)?
-  ) -> Void
+  public typealias Handler =
+    @Sendable (
+      HKObserverQuery, @escaping HKObserverQueryCompletionHandler, (any Error)?
+    ) -> Void
+
+  /// The update handler of an observer of several types: it also receives the types that
+  /// changed.
+  public typealias TypesHandler =
+    @Sendable (
+      HKObserverQuery, Set<HKSampleType>?, @escaping HKObserverQueryCompletionHandler,
+      (any Error)?
+    ) -> Void
 
   private let updateHandler: Handler
+  private let typesHandler: TypesHandler?
+
+  /// An observer of several types (iOS 15). Each delivery names the type that changed (one
+  /// type per call: the simulator delivers each type on its own).
+  public init(
+    queryDescriptors: [HKQueryDescriptor], updateHandler: @escaping TypesHandler
+  ) {
+    typesHandler = updateHandler
+    self.updateHandler = { query, completion, error in updateHandler(query, nil, completion, error)
+    }
+    super.init(objectType: nil, predicate: nil)
+    self.queryDescriptors = queryDescriptors
+  }
 
   /// An observer query; with a predicate it hears only of changes the predicate matches.
   public init(
@@ -143,12 +233,18 @@ public final class HKObserverQuery: HKQuery, @unchecked Sendable {
     updateHandler: @escaping Handler
   ) {
     self.updateHandler = updateHandler
+    typesHandler = nil
     super.init(objectType: sampleType, predicate: predicate)
   }
 
   override func makeEngineQuery(type: SampleType, predicate: SamplePredicate?) -> HealthQuery? {
     ObserverQuery(sampleType: type, predicate: predicate) { [self] _, completion, error in
-      updateHandler(self, completion, error.map(HKError.init))
+      if let typesHandler {
+        let changed: Set<HKSampleType>? = error == nil ? [HKObjectType.of(type)] : nil
+        typesHandler(self, changed, completion, error.map(HKError.init))
+      } else {
+        updateHandler(self, completion, error.map(HKError.init))
+      }
     }
   }
 

@@ -22,7 +22,8 @@ public struct HKStatisticsOptions: OptionSet, Sendable {
   /// The time covered by the samples (no accessor in the simulator).
   public static let duration = HKStatisticsOptions(rawValue: 1 << 6)
 
-  var simulated: StatisticsOptions { StatisticsOptions(rawValue: Int(rawValue)) }  // checked: seven flag bits
+  // checked: seven flag bits
+  var simulated: StatisticsOptions { StatisticsOptions(rawValue: Int(rawValue)) }
 }
 
 /// Statistics over one interval (HKStatistics).
@@ -119,7 +120,8 @@ public final class HKStatisticsQuery: HKQuery, @unchecked Sendable {
   public init(
     quantityType: HKQuantityType, quantitySamplePredicate: NSPredicate?,
     options: HKStatisticsOptions = [],
-    completionHandler handler: @escaping @Sendable (HKStatisticsQuery, HKStatistics?, (any Error)?)
+    completionHandler handler:
+      @escaping @Sendable (HKStatisticsQuery, HKStatistics?, (any Error)?)
       -> Void
   ) {
     self.options = options
@@ -152,9 +154,11 @@ public final class HKStatisticsCollectionQuery: HKQuery, @unchecked Sendable {
     (@Sendable (HKStatisticsCollectionQuery, HKStatisticsCollection?, (any Error)?) -> Void)?
   /// Called after each change while the query runs; set it before `execute`.
   public var statisticsUpdateHandler:
-    (@Sendable (
-      HKStatisticsCollectionQuery, HKStatistics?, HKStatisticsCollection?, (any Error)?
-    ) -> Void)?
+    (
+      @Sendable (
+        HKStatisticsCollectionQuery, HKStatistics?, HKStatisticsCollection?, (any Error)?
+      ) -> Void
+    )?
 
   /// A statistics collection query.
   public init(

@@ -49,7 +49,7 @@ public final class SimulatedDevice: @unchecked Sendable {
   /// How long (real time) the device waits instead, with no HealthKit call from the app,
   /// while a Task the app started from a handler (`Task { … }`) is still running: a busy
   /// machine may not run that Task within `completionGrace`.
-  public var taskGrace: TimeInterval = 0.5
+  public var taskGrace: TimeInterval = 2
 
   /// A device with an empty Health store on a virtual clock that starts at `clock`.
   /// The app is `bundleIdentifier`; `seed` makes UUIDs and simulated noise repeatable.
@@ -73,7 +73,8 @@ public final class SimulatedDevice: @unchecked Sendable {
         bundleIdentifier: Bundle.main.bundleIdentifier ?? "com.example.app"),
       version: "1.0", productType: "iPhone15,2", operatingSystemVersion: "18.0.0")
     engine = HealthStore(
-      app: app, seed: UInt64(truncatingIfNeeded: Int(Date().timeIntervalSince1970 * 1000)),  // checked: a seed, any bits do
+      // checked: a seed, any bits do
+      app: app, seed: UInt64(truncatingIfNeeded: Int(Date().timeIntervalSince1970 * 1000)),
       clock: Date())
     followsWallClock = true
     automatic = true
@@ -200,7 +201,8 @@ public final class SimulatedDevice: @unchecked Sendable {
     let device = self
     Task.detached {
       let delay = max(0, due.timeIntervalSinceNow)
-      try? await Task.sleep(nanoseconds: UInt64(min(delay, 86_400) * 1e9))  // checked: clamped to a day
+      // checked: clamped to a day
+      try? await Task.sleep(nanoseconds: UInt64(min(delay, 86_400) * 1e9))
       device.mutex.withLock { if device.wakeAt == due { device.wakeAt = nil } }
       await device.settle()
     }

@@ -50,8 +50,9 @@ extension HKHealthStore {
 
   /// Stops a query; it calls no handler again.
   public func stop(_ query: HKQuery) {
-    guard let engineQuery = query.engineQuery else { return }
-    (query.executedOn ?? device).call { $0.stop(engineQuery) }
+    let queries = query.engineQueries
+    guard !queries.isEmpty else { return }
+    (query.executedOn ?? device).call { engine in for query in queries { engine.stop(query) } }
   }
 
   /// The units the user prefers for types: the simulator's are the metric ones.

@@ -10,7 +10,8 @@ extension HKHealthStore {
 
   /// Saves objects, all or none.
   public func save(
-    _ objects: [HKObject], withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void
+    _ objects: [HKObject],
+    withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void
   ) {
     do {
       try saveObjects(objects)
@@ -35,7 +36,8 @@ extension HKHealthStore {
 
   /// Deletes objects the app saved, all or none.
   public func delete(
-    _ objects: [HKObject], withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void
+    _ objects: [HKObject],
+    withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void
   ) {
     do {
       try deleteObjects(objects)

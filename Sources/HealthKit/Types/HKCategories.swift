@@ -52,7 +52,9 @@ public final class HKCategorySample: HKSample, @unchecked Sendable {
   }
 
   /// A category sample.
-  public convenience init(type: HKCategoryType, value: Int, start startDate: Date, end endDate: Date) {
+  public convenience init(
+    type: HKCategoryType, value: Int, start startDate: Date, end endDate: Date
+  ) {
     self.init(type: type, value: value, start: startDate, end: endDate, device: nil, metadata: nil)
   }
 

@@ -1,3 +1,6 @@
+// swift-format-ignore-file: AlwaysUseLowerCamelCase
+
+// (HealthKit's global names are Apple's and must be spelled as Apple spells them.)
 /// Identifies a quantity type (HKQuantityTypeIdentifier); raw values are HealthKit's.
 public struct HKQuantityTypeIdentifier: RawRepresentable, Hashable, Sendable {
   /// HealthKit's identifier string.
@@ -111,7 +114,9 @@ struct QuantityTypeFacts {
       (.respiratoryRate, "count/min"),
     ]
     var table: [String: QuantityTypeFacts] = [:]
-    for (id, unit) in cumulative { table[id.rawValue] = .init(style: .cumulative, unitString: unit) }
+    for (id, unit) in cumulative {
+      table[id.rawValue] = .init(style: .cumulative, unitString: unit)
+    }
     for (id, unit) in discrete {
       table[id.rawValue] = .init(style: .discreteArithmetic, unitString: unit)
     }

@@ -4,6 +4,13 @@ public enum AnchoredChange: Hashable, Sendable {
   case added(HealthSample, anchor: QueryAnchor)
   /// A sample deleted after the anchor.
   case deleted(DeletedObject, anchor: QueryAnchor)
+
+  /// The change's position.
+  public var anchor: QueryAnchor {
+    switch self {
+    case .added(_, let anchor), .deleted(_, let anchor): return anchor
+    }
+  }
 }
 
 /// What an anchored query returns: samples and deleted objects after the anchor.
@@ -12,6 +19,12 @@ public struct AnchoredQueryResult: Hashable, Sendable {
   public let changes: [AnchoredChange]
   /// The position of the last change returned, or the input anchor when none (A6 knob).
   public let newAnchor: QueryAnchor
+
+  /// A result: changes in position order and the anchor to read after next.
+  public init(changes: [AnchoredChange], newAnchor: QueryAnchor) {
+    self.changes = changes
+    self.newAnchor = newAnchor
+  }
 
   /// The added samples in position order.
   public var samples: [HealthSample] {

@@ -22,7 +22,8 @@ extension HealthStore {
   /// completion contract is left to the caller (`finishDelivery`), who may first wait for
   /// completions the app calls later; until then nothing else runs. Finish with
   /// `finishAdvance(to:)`.
-  public func runNextEvent(until date: Date) -> (events: [HealthEvent], pending: PendingDelivery?)? {
+  public func runNextEvent(until date: Date) -> (events: [HealthEvent], pending: PendingDelivery?)?
+  {
     guard !isRunningEvents else { return nil }
     isRunningEvents = true
     defer { isRunningEvents = false }

@@ -3,25 +3,25 @@ import Foundation
 /// The value that stands for one calendar day under a `DailyPolicy`.
 public struct DailyValue: Equatable, Sendable {
   /// The local calendar day.
-  public var day: CalendarDay
+  public var day: CivilDate
   /// The chosen (or averaged) weight in kilograms.
   public var kilograms: Double
   /// How many readings fell on the day.
   public var readingCount: Int
 
   /// A day's value.
-  public init(day: CalendarDay, kilograms: Double, readingCount: Int) {
+  public init(day: CivilDate, kilograms: Double, readingCount: Int) {
     self.day = day
     self.kilograms = kilograms
     self.readingCount = readingCount
   }
 
-  /// One value per calendar day of `timeZone` that has readings, oldest day first.
+  /// One value per calendar day of `zone` that has readings, oldest day first.
   ///
   /// Readings need not be sorted; readings at the same instant keep their given order.
   /// - Complexity: O(n log n) for n readings.
   public static func days(
-    of readings: [WeightReading], policy: DailyPolicy, timeZone: TimeZone
+    of readings: [WeightReading], policy: DailyPolicy, zone: ZonedClock
   ) -> [DailyValue] {
     let ordered = readings.enumerated().sorted {
       ($0.element.instant, $0.offset) < ($1.element.instant, $1.offset)
@@ -29,17 +29,17 @@ public struct DailyValue: Equatable, Sendable {
     var result: [DailyValue] = []
     var index = 0
     while index < ordered.count {
-      let day = CalendarDay(instant: ordered[index].instant, timeZone: timeZone)
+      let day = zone.local(ordered[index].instant).date
       var end = index + 1
       while end < ordered.count,
-        CalendarDay(instant: ordered[end].instant, timeZone: timeZone) == day
+        zone.local(ordered[end].instant).date == day
       {
         end += 1
       }
       let group = ordered[index..<end]
       result.append(
         DailyValue(
-          day: day, kilograms: value(of: group, policy: policy, timeZone: timeZone),
+          day: day, kilograms: value(of: group, policy: policy, zone: zone),
           readingCount: group.count))
       index = end
     }
@@ -47,7 +47,7 @@ public struct DailyValue: Equatable, Sendable {
   }
 
   private static func value(
-    of group: ArraySlice<WeightReading>, policy: DailyPolicy, timeZone: TimeZone
+    of group: ArraySlice<WeightReading>, policy: DailyPolicy, zone: ZonedClock
   ) -> Double {
     switch policy {
     case .first:
@@ -57,15 +57,13 @@ public struct DailyValue: Equatable, Sendable {
     case .average:
       return group.reduce(0) { $0 + $1.kilograms } / Double(group.count)
     case .morning:
-      let morning = group.first { secondsIntoDay($0.instant, timeZone: timeZone) < 12 * 3600 }
+      let morning = group.first { secondsIntoDay($0.instant, zone: zone) < 12 * 3600 }
       return (morning ?? group.first!).kilograms
     }
   }
 
-  /// Seconds since local midnight as a wall clock in `timeZone` shows them.
-  static func secondsIntoDay(_ instant: Int64, timeZone: TimeZone) -> Int64 {
-    let offset = timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(instant)))
-    // checked: a zone offset; Int to Int64 widens
-    return CalendarDay.floorModulo(instant + Int64(offset), 86_400)
+  /// Seconds since local midnight as a wall clock in `zone` shows them.
+  static func secondsIntoDay(_ instant: Int64, zone: ZonedClock) -> Int {
+    zone.local(instant).secondOfDay
   }
 }

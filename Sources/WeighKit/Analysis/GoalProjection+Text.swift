@@ -14,7 +14,7 @@ extension GoalProjection {
     case .atGoal:
       rows.append(("status", "at goal (within \(band) of it)"))
     case .projected(let date, let days):
-      rows.append(("projected", "\(date) (in \(days) \(days == 1 ? "day" : "days"))"))
+      rows.append(("projected", "\(date) (in \(English.counted(days, "day")))"))
     case .beyondThreeYears:
       rows.append(("projected", "more than 3 years away"))
     case .movingAway:

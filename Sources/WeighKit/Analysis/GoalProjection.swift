@@ -9,7 +9,7 @@ public struct GoalProjection: Equatable, Sendable {
     case atGoal
     /// The trend moves toward the goal and gets there on `date`, `days` days after the last
     /// day with a reading.
-    case projected(date: CalendarDay, days: Int)
+    case projected(date: CivilDate, days: Int)
     /// The trend moves toward the goal so slowly that the date is more than 3 years out.
     case beyondThreeYears(days: Int)
     /// The trend moves away from the goal.
@@ -35,7 +35,7 @@ public struct GoalProjection: Equatable, Sendable {
 
   /// Projects `trend` toward `goal`: the date is the last day plus ⌊|(trend − goal) / slope|⌋
   /// days, as TrendWeight shows it.
-  public init(goal: Double, trend: Double, dailySlope: Double?, lastDay: CalendarDay) {
+  public init(goal: Double, trend: Double, dailySlope: Double?, lastDay: CivilDate) {
     self.goal = goal
     self.trend = trend
     self.dailySlope = dailySlope

@@ -63,9 +63,9 @@ public struct HealthSummary: Equatable, Sendable {
   }
 
   /// Plain aligned lines for `summary`, weights in `unit`.
-  public func lines(unit: DisplayUnit, timeZone: TimeZone) -> [String] {
+  public func lines(unit: DisplayUnit, zone: ZonedClock) -> [String] {
     func at(_ instant: Int64?) -> String {
-      instant.map { " at " + LocalTime(instant: $0, timeZone: timeZone).dateMinute } ?? ""
+      instant.map { " at " + zone.minuteText($0) } ?? ""
     }
     let rows: [(String, String)] = [
       ("glucose", glucose.map { number($0) + " mg/dL" + at(glucoseInstant) } ?? "none"),

@@ -7,14 +7,14 @@ public struct SVGChart: Sendable {
   /// The per-day bounds of a shaded band, in kilograms.
   public struct BandDay: Equatable, Sendable {
     /// The day.
-    public var day: CalendarDay
+    public var day: CivilDate
     /// The lower bound in kilograms.
     public var low: Double
     /// The upper bound in kilograms.
     public var high: Double
 
     /// A band day.
-    public init(day: CalendarDay, low: Double, high: Double) {
+    public init(day: CivilDate, low: Double, high: Double) {
       self.day = day
       self.low = low
       self.high = high
@@ -55,12 +55,12 @@ public struct SVGChart: Sendable {
     var right: Double
     var top = 56.0
     var bottom: Double
-    var firstDay: CalendarDay
+    var firstDay: CivilDate
     var span: Int
     var low: Double
     var high: Double
 
-    func x(_ day: CalendarDay) -> Double {
+    func x(_ day: CivilDate) -> Double {
       left + Double(firstDay.days(to: day)) / Double(span) * (right - left)
     }
 
@@ -74,7 +74,7 @@ public struct SVGChart: Sendable {
   public func document() -> String {
     let mass = unit.mass
     let allDays = points.map(\.day) + band.map(\.day)
-    let firstDay = allDays.min() ?? CalendarDay(dayNumber: 0)
+    let firstDay = allDays.min() ?? CivilDate(daysSinceEpoch: 0)
     let lastDay = allDays.max() ?? firstDay
     var values = points.flatMap {
       [mass.fromKilograms($0.trend), mass.fromKilograms($0.kilograms)]
@@ -90,10 +90,10 @@ public struct SVGChart: Sendable {
       "<?xml version=\"1.0\" encoding=\"UTF-8\"?>",
       "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(width)\" height=\"\(height)\" "
         + "viewBox=\"0 0 \(width) \(height)\" font-family=\"sans-serif\" font-size=\"12\">",
-      "<title>\(Self.escape(title))</title>",
+      "<title>\(XMLText.escaped(title))</title>",
       "<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>",
       "<text class=\"title\" x=\"\(Self.number(Double(width) / 2))\" y=\"28\" "
-        + "text-anchor=\"middle\" font-size=\"18\" font-weight=\"bold\">\(Self.escape(title))</text>",
+        + "text-anchor=\"middle\" font-size=\"18\" font-weight=\"bold\">\(XMLText.escaped(title))</text>",
     ]
     svg += bandElements(frame)
     svg += weightAxis(frame)
@@ -153,7 +153,7 @@ public struct SVGChart: Sendable {
     return lines
   }
 
-  private func dateAxis(_ frame: Frame, lastDay: CalendarDay) -> [String] {
+  private func dateAxis(_ frame: Frame, lastDay: CivilDate) -> [String] {
     // At most one tick label per 90 pixels, on a whole number of days (weeks when long).
     // checked: the frame is a few thousand points wide
     let maxTicks = max(Int((frame.right - frame.left) / 90), 2)
@@ -189,7 +189,7 @@ public struct SVGChart: Sendable {
         + "x2=\"\(Self.number(frame.right))\" y2=\"\(y)\" stroke=\"#d9822b\" stroke-width=\"1.5\" "
         + "stroke-dasharray=\"6 4\"/><text x=\"\(Self.number(frame.right - 4))\" "
         + "y=\"\(Self.number(frame.y(unit.mass.fromKilograms(goal)) - 6))\" text-anchor=\"end\" "
-        + "fill=\"#d9822b\">goal \(Self.escape(unit.format(kilograms: goal)))</text></g>"
+        + "fill=\"#d9822b\">goal \(XMLText.escaped(unit.format(kilograms: goal)))</text></g>"
     ]
   }
 
@@ -243,21 +243,5 @@ public struct SVGChart: Sendable {
   static func number(_ value: Double) -> String {
     let text = DisplayUnit.formatNumber(value, decimals: 1)
     return text.hasSuffix(".0") ? String(text.dropLast(2)) : text
-  }
-
-  /// Text safe inside an XML element or attribute.
-  static func escape(_ text: String) -> String {
-    var result = ""
-    for character in text {
-      switch character {
-      case "&": result += "&amp;"
-      case "<": result += "&lt;"
-      case ">": result += "&gt;"
-      case "\"": result += "&quot;"
-      case "'": result += "&apos;"
-      default: result.append(character)
-      }
-    }
-    return result
   }
 }

@@ -4,7 +4,7 @@ import Foundation
 /// `HKStatisticsCollectionQuery` reports them for a discrete quantity.
 public struct StatisticsBucket: Equatable, Sendable {
   /// The local day the bucket starts on (midnight, Monday or the 1st).
-  public var firstDay: CalendarDay
+  public var firstDay: CivilDate
   /// The first instant of the bucket (seconds since 1970 UTC).
   public var start: Int64
   /// The first instant after the bucket.
@@ -20,7 +20,7 @@ public struct StatisticsBucket: Equatable, Sendable {
 
   /// A bucket with the given figures.
   public init(
-    firstDay: CalendarDay, start: Int64, end: Int64, count: Int, average: Double?,
+    firstDay: CivilDate, start: Int64, end: Int64, count: Int, average: Double?,
     minimum: Double?, maximum: Double?
   ) {
     self.firstDay = firstDay
@@ -34,26 +34,26 @@ public struct StatisticsBucket: Equatable, Sendable {
 
   /// The buckets that cover `[start, end)`, each holding the readings in both it and the range.
   ///
-  /// As with `HKStatisticsCollectionQuery`, the buckets are anchored in `timeZone` (local
+  /// As with `HKStatisticsCollectionQuery`, the buckets are anchored in `zone` (local
   /// midnight, Monday 00:00, 00:00 on the 1st), so the first bucket may begin before `start`
   /// and the last may end after `end`; only readings inside `[start, end)` are counted. Empty
   /// buckets are returned only when `includeEmpty` is true. Every reading counts, whatever
   /// the daily policy.
   /// - Complexity: O(n log n + b) for n readings and b buckets.
   public static func buckets(
-    of readings: [WeightReading], interval: StatisticsInterval, timeZone: TimeZone,
+    of readings: [WeightReading], interval: StatisticsInterval, zone: ZonedClock,
     from start: Int64, to end: Int64, includeEmpty: Bool = false
   ) -> [StatisticsBucket] {
     guard start < end else { return [] }
     let inside = readings.filter { $0.instant >= start && $0.instant < end }
       .sorted { $0.instant < $1.instant }
     var result: [StatisticsBucket] = []
-    var firstDay = interval.bucketStart(containing: CalendarDay(instant: start, timeZone: timeZone))
-    var bucketStart = firstDay.startInstant(in: timeZone)
+    var firstDay = interval.bucketStart(containing: zone.local(start).date)
+    var bucketStart = zone.startOfDay(firstDay)
     var index = 0
     while bucketStart < end {
       let nextDay = interval.nextBucketStart(after: firstDay)
-      let bucketEnd = nextDay.startInstant(in: timeZone)
+      let bucketEnd = zone.startOfDay(nextDay)
       var count = 0
       var sum = 0.0
       var low = Double.infinity

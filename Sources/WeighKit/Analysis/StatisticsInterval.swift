@@ -8,7 +8,7 @@ public enum StatisticsInterval: String, CaseIterable, Sendable, Codable {
   case monthly
 
   /// The first day of the bucket that holds `day`.
-  public func bucketStart(containing day: CalendarDay) -> CalendarDay {
+  public func bucketStart(containing day: CivilDate) -> CivilDate {
     switch self {
     case .daily: day
     case .weekly: day.monday
@@ -17,7 +17,7 @@ public enum StatisticsInterval: String, CaseIterable, Sendable, Codable {
   }
 
   /// The first day of the bucket after the one that starts on `start`.
-  public func nextBucketStart(after start: CalendarDay) -> CalendarDay {
+  public func nextBucketStart(after start: CivilDate) -> CivilDate {
     switch self {
     case .daily: start.adding(days: 1)
     case .weekly: start.adding(days: 7)

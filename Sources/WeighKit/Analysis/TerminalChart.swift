@@ -60,7 +60,7 @@ public struct TerminalChart: Sendable {
     let (dotsX, dotsY) = style == .unicode ? (2, 4) : (1, 1)
     let pixelsWide = plotWidth * dotsX
     let pixelsHigh = height * dotsY
-    func pixelX(_ day: CalendarDay) -> Int {
+    func pixelX(_ day: CivilDate) -> Int {
       let position = Double(firstDay.days(to: day)) / Double(span) * Double(pixelsWide - 1)
       return Int(rounding: position, clampedTo: 0...max(pixelsWide - 1, 0))
     }

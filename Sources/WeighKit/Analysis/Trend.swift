@@ -25,7 +25,7 @@ public struct Trend: Equatable, Sendable {
     let sorted = days.sorted { $0.day < $1.day }
     var points: [TrendPoint] = []
     var trend = sorted.first?.kilograms ?? 0
-    func append(_ day: CalendarDay, _ weight: Double, _ filled: Bool) {
+    func append(_ day: CivilDate, _ weight: Double, _ filled: Bool) {
       trend += Self.smoothing * (weight - trend)
       points.append(TrendPoint(day: day, kilograms: weight, isInterpolated: filled, trend: trend))
     }
@@ -44,16 +44,16 @@ public struct Trend: Equatable, Sendable {
     self.points = points
   }
 
-  /// The trend of raw readings: daily values under `policy` in `timeZone`, then as above.
-  public init(readings: [WeightReading], policy: DailyPolicy, timeZone: TimeZone) {
-    self.init(days: DailyValue.days(of: readings, policy: policy, timeZone: timeZone))
+  /// The trend of raw readings: daily values under `policy` in `zone`, then as above.
+  public init(readings: [WeightReading], policy: DailyPolicy, zone: ZonedClock) {
+    self.init(days: DailyValue.days(of: readings, policy: policy, zone: zone))
   }
 
   /// The current trend weight in kilograms: the value on the last day with a reading.
   public var current: Double? { points.last?.trend }
 
   /// The last day with a reading.
-  public var lastDay: CalendarDay? { points.last?.day }
+  public var lastDay: CivilDate? { points.last?.day }
 
   /// How many trend days the weekly rate is fitted over: up to the last 14.
   public var rateDays: Int { min(points.count, Self.rateWindow) }
@@ -86,7 +86,7 @@ public struct Trend: Equatable, Sendable {
 
   /// The points whose day lies in `first...last`, for showing part of a trend computed over
   /// the whole history (the smoothing depends on every earlier day).
-  public func points(from first: CalendarDay, through last: CalendarDay) -> [TrendPoint] {
+  public func points(from first: CivilDate, through last: CivilDate) -> [TrendPoint] {
     points.filter { $0.day >= first && $0.day <= last }
   }
 }

@@ -1,7 +1,7 @@
 /// One day of the trend line.
 public struct TrendPoint: Equatable, Sendable {
   /// The calendar day.
-  public var day: CalendarDay
+  public var day: CivilDate
   /// The day's weight in kilograms: its daily value, or a linear fill between the nearest days
   /// with readings.
   public var kilograms: Double
@@ -11,7 +11,7 @@ public struct TrendPoint: Equatable, Sendable {
   public var trend: Double
 
   /// A trend day.
-  public init(day: CalendarDay, kilograms: Double, isInterpolated: Bool, trend: Double) {
+  public init(day: CivilDate, kilograms: Double, isInterpolated: Bool, trend: Double) {
     self.day = day
     self.kilograms = kilograms
     self.isInterpolated = isInterpolated

@@ -88,7 +88,7 @@ extension Session {
 
   /// The trend over every reading (the smoothing depends on all earlier days).
   func trend() throws(Diagnostic) -> Trend {
-    Trend(readings: try readings(), policy: settings.daily, timeZone: zone.zone)
+    Trend(readings: try readings(), policy: settings.daily, zone: zone)
   }
 }
 
@@ -102,7 +102,7 @@ struct StatsCommand: Executable {
     var buckets: [StatisticsBucket] = []
     if let first = readings.first, let last = readings.last {
       buckets = StatisticsBucket.buckets(
-        of: readings, interval: interval, timeZone: session.zone.zone, from: first.instant,
+        of: readings, interval: interval, zone: session.zone, from: first.instant,
         to: last.instant + 1)
     }
     return CommandResult(.statistics(StatisticsReport(interval: interval, buckets: buckets)))
@@ -120,10 +120,9 @@ struct TrendCommand: Executable {
       let shown = try session.readings(in: range)
       points = []
       if let first = shown.first, let last = shown.last {
-        let zone = session.zone.zone
+        let zone = session.zone
         points = trend.points(
-          from: CalendarDay(instant: first.instant, timeZone: zone),
-          through: CalendarDay(instant: last.instant, timeZone: zone))
+          from: zone.local(first.instant).date, through: zone.local(last.instant).date)
       }
     }
     return CommandResult(.trend(TrendReport(points: points, trend: trend)))
@@ -202,10 +201,10 @@ struct ChartCommand: Executable {
       result.say("no weights to chart in the range")
       return result
     }
-    let zone = session.zone.zone
+    let zone = session.zone
     let points = trend.points(
-      from: CalendarDay(instant: first.instant, timeZone: zone),
-      through: CalendarDay(instant: last.instant, timeZone: zone))
+      from: zone.local(first.instant).date,
+      through: zone.local(last.instant).date)
     guard let file else {
       let columns = session.options.terminalColumns
       let chart = TerminalChart(
@@ -233,9 +232,9 @@ extension ChartCommand {
   /// pre-pregnancy weight, pregnancy start) is set.
   static func pregnancyBand(_ points: [TrendPoint], _ session: Session) -> [SVGChart.BandDay] {
     let settings = session.settings
-    guard let start = settings.pregnancyStart, let first = points.first, let last = points.last
+    guard let startDay = settings.pregnancyStart, let first = points.first,
+      let last = points.last
     else { return [] }
-    let startDay = CalendarDay(dayNumber: start.daysSinceEpoch)
     var band: [SVGChart.BandDay] = []
     var day = first.day
     while day <= last.day {
@@ -248,15 +247,5 @@ extension ChartCommand {
       day = day.adding(days: 1)
     }
     return band
-  }
-}
-
-extension Session {
-  /// `path` resolved against the folder of the script being run (the working folder in
-  /// the REPL and for -e).
-  func resolvePath(_ path: String) -> String {
-    if path.hasPrefix("/") { return path }
-    let base = script.sources.last?.directory ?? FileManager.default.currentDirectoryPath
-    return (base as NSString).appendingPathComponent(path)
   }
 }

@@ -2,10 +2,13 @@
 public protocol Executable {
   /// Applies the command completely and returns what it produced, or throws and changes
   /// nothing.
-  func execute(in session: Session) throws(Diagnostic) -> CommandResult
+  ///
+  /// - Throws: a ``Diagnostic``, or ``IncludeStop`` when an included script stopped after
+  ///   reporting its own failure.
+  func execute(in session: Session) throws -> CommandResult
 }
 
-/// The families `help` groups commands under, in LANGUAGE.md's order.
+/// The families `help` groups commands under, in the order it lists them.
 public enum CommandGroup: String, CaseIterable, Sendable {
   case settings = "settings and profile"
   case log = "the app's weight log"
@@ -34,8 +37,6 @@ public struct CommandSpec: Sendable {
   public var example: String
   /// Keywords completion offers as the command's next words.
   public var keywords: [String] = []
-  /// Whether the command is available yet.
-  public var implemented = true
   /// Reads the tokens after the command word.
   public var parse: @Sendable (inout ArgumentCursor) throws(Diagnostic) -> any Executable
 }
@@ -45,7 +46,7 @@ public enum CommandTable {
   /// The commands in the order `help` lists them.
   public static let all: [CommandSpec] =
     settingsCommands + logCommands + analysisCommands + healthCommands + syncCommands
-    + deviceCommands + otherHealthCommands + plannedCommands + fileCommands + clockCommands
+    + deviceCommands + otherHealthCommands + fileCommands + clockCommands
     + scriptingCommands
 
   private static let byName: [String: CommandSpec] = {
@@ -85,22 +86,6 @@ public enum CommandTable {
       throw cursor.error(message, at: first)
     }
     _ = cursor.next()
-    if !spec.implemented {
-      throw cursor.error("not implemented yet: \(spec.name)", at: first)
-    }
     return try spec.parse(&cursor)
-  }
-
-  /// A command that is part of the language but arrives with a later part of weigh.
-  static func planned(
-    _ name: String, _ group: CommandGroup, _ usage: [String], _ summary: String,
-    _ example: String, keywords: [String] = []
-  ) -> CommandSpec {
-    CommandSpec(
-      name: name, group: group, usage: usage, summary: summary, example: example,
-      keywords: keywords, implemented: false,
-      parse: { cursor throws(Diagnostic) in
-        throw cursor.error("not implemented yet: \(name)", at: cursor.tokens.first)
-      })
   }
 }

@@ -164,7 +164,7 @@ struct SimulateCommand: Executable {
     case "stop":
       if stopName?.lowercased() == "all" {
         let count = health.stopAllSimulations()
-        result.say("stopped \(count) \(count == 1 ? "simulation" : "simulations")")
+        result.say("stopped \(English.counted(count, "simulation"))")
       } else if health.stopSimulation(named: stopName!) {
         result.say("stopped \(stopName!)")
       } else {

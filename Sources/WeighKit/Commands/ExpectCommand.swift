@@ -8,7 +8,7 @@ enum FactValue {
   case text(String)
 }
 
-/// A fact `expect` can read (LANGUAGE.md §5).
+/// A fact `expect` can read (`help expect` lists them).
 struct Fact: Sendable {
   var name: String
   var read: @Sendable (Session) throws(Diagnostic) -> FactValue
@@ -107,10 +107,7 @@ struct Fact: Sendable {
     Fact(name: "error") { session in .text(session.memory.error) },
   ]
 
-  /// Facts that arrive with later parts of weigh.
-  static let planned: [String] = []
-
-  static let names = available.map(\.name) + planned
+  static let names = available.map(\.name)
 
   private static func count(_ origin: Origin, _ session: Session) throws(Diagnostic) -> FactValue {
     .number(Double(try session.entries().lazy.filter { $0.origin == origin }.count))
@@ -172,9 +169,6 @@ struct ExpectCommand: Executable {
     }
     let name = factToken.text.lowercased()
     guard let fact = Fact.available.first(where: { $0.name == name }) else {
-      if Fact.planned.contains(name) {
-        throw cursor.error("not implemented yet: fact \(name)", at: factToken)
-      }
       var message = "unknown fact \"\(factToken.text)\""
       if let guess = Suggestion.closest(to: name, among: Fact.names) {
         message += "; did you mean \"\(guess)\"?"

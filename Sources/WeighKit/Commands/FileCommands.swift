@@ -45,8 +45,8 @@ enum ImportDataType: String, CaseIterable {
 struct ImportCommand: Executable {
   var path: String
   var pathSpan: SourceSpan
-  /// The family after `as`: `apple-health`, `csv` or `json`.
-  var family: String?
+  /// The family after `as`.
+  var family: ImportFamily?
   var familySpan: SourceSpan?
   /// The unit for files that do not name theirs (openScale 3.x, Fitbit).
   var unit: MassUnit?
@@ -54,8 +54,6 @@ struct ImportCommand: Executable {
   var types: [(type: ImportDataType, span: SourceSpan)] = []
   /// From `types` to the last type named.
   var typesSpan: SourceSpan?
-
-  static let families = ["apple-health", "csv", "json"]
 
   static func parse(_ cursor: inout ArgumentCursor) throws(Diagnostic) -> ImportCommand {
     let fileToken = cursor.peek()
@@ -68,7 +66,7 @@ struct ImportCommand: Executable {
       if token.isWord("as"), command.family == nil {
         _ = cursor.next()
         let valueToken = cursor.peek()
-        command.family = try cursor.expect(oneOf: families, what: "a format after as")
+        command.family = try cursor.expect(ImportFamily.self, what: "a format after as")
         command.familySpan = cursor.span(valueToken)
       } else if token.isWord("unit"), command.unit == nil {
         _ = cursor.next()
@@ -139,7 +137,7 @@ struct ImportCommand: Executable {
         "\(path) is \(format.displayName), which names its units; leave out unit \(unit.rawValue)",
         at: unitSpan)
     }
-    if let typesSpan, format.family != "apple-health" {
+    if let typesSpan, format.family != .appleHealth {
       throw Diagnostic(
         "types applies only to Apple Health exports; \(path) is \(format.displayName), which holds weights only; leave out types",
         at: typesSpan)
@@ -150,7 +148,7 @@ struct ImportCommand: Executable {
     do {
       if healthTypes.isEmpty {
         result = try WeightImporter.importWeights(
-          from: url, format: format, timeZone: session.zone.zone, unit: unit)
+          from: url, format: format, zone: session.zone, unit: unit)
       } else {
         // One pass; nothing is applied until the reader has seen the whole file well-formed.
         var samples = HealthImportPlan(types: Set(healthTypes))
@@ -162,9 +160,18 @@ struct ImportCommand: Executable {
         healthPlan = samples
       }
     } catch let error as ImportError {
+      var notes: [Diagnostic.Note] = []
+      if let line = error.line {
+        let location = SourceLocation(file: path, line: line, column: error.column)
+        // A line of a zipped export is not a line of the file named.
+        notes.append(
+          format == .appleHealthZip
+            ? .init("the problem is here, in the export.xml it holds", at: location)
+            : .init("the problem is here", in: location, readingFrom: url.path))
+      }
       throw Diagnostic(
-        "cannot import \(path): \(InputFile.shown(error.description, path: url.path, as: path)); nothing was imported",
-        at: pathSpan)
+        "cannot import \(path): \(InputFile.shown(error.message, path: url.path, as: path)); nothing was imported",
+        at: pathSpan, notes: notes)
     } catch {
       throw Diagnostic(
         "cannot read \(path): \(FileProblem.describe(error)); nothing was imported", at: pathSpan,
@@ -185,13 +192,13 @@ struct ImportCommand: Executable {
       healthPlan = samples
     }
     if !plan.entries.isEmpty {
-      let count = plan.entries.count == 1 ? "1 entry" : "\(plan.entries.count) entries"
+      let count = English.counted(plan.entries.count, "entry", "entries")
       var changes = plan.entries.map(StoreChange.putEntry)
       if plan.entries.contains(where: { $0.healthUUID != nil }) {
         // Links from a file may name any sample, past or future: sync looks them all up.
         var app = session.app
         app.linkedThrough = AppDocument.linksAnywhere
-        changes.append(.setDocument(name: "app", value: app.json))
+        changes.append(.set(.app, to: app.json))
       }
       try session.commit(
         changes,
@@ -223,10 +230,10 @@ struct ImportCommand: Executable {
     guard let format = detected else {
       let expected: String
       switch family {
-      case "apple-health": expected = "an Apple Health export.zip or export.xml"
-      case "csv": expected = "a Withings weight.csv, an openScale CSV or weigh's own CSV"
-      case "json": expected = "a Fitbit weight JSON or weigh's own JSON"
-      default:
+      case .appleHealth: expected = "an Apple Health export.zip or export.xml"
+      case .csv: expected = "a Withings weight.csv, an openScale CSV or weigh's own CSV"
+      case .json: expected = "a Fitbit weight JSON or weigh's own JSON"
+      case nil:
         expected =
           "an Apple Health export, Withings weight.csv, openScale CSV, Fitbit weight JSON or weigh's own CSV or JSON"
       }
@@ -235,7 +242,7 @@ struct ImportCommand: Executable {
     }
     if let family, let familySpan, family != format.family {
       throw Diagnostic(
-        "\(path) is \(format.family) (\(format.displayName)), not \(family); write as \(format.family) or leave out as",
+        "\(path) is \(format.family.rawValue) (\(format.displayName)), not \(family.rawValue); write as \(format.family.rawValue) or leave out as",
         at: familySpan)
     }
     return format
@@ -416,7 +423,7 @@ struct ExportCommand: Executable {
     // On stdout the file is the output; a report line would spoil it.
     guard path != "-" else { return result }
     result.say(
-      "exported \(entries.count == 1 ? "1 entry" : "\(entries.count) entries") to \(path)\(outcome.note)"
+      "exported \(English.counted(entries.count, "entry", "entries")) to \(path)\(outcome.note)"
     )
     return result
   }

@@ -314,7 +314,7 @@ struct HealthPurgeCommand: Executable {
     var result = CommandResult()
     let count = try session.health().purgeDeletedObjects(
       olderThan: age.map { TimeInterval($0.seconds) })
-    result.say("purged \(count) deleted-object \(count == 1 ? "record" : "records")")
+    result.say("purged \(English.counted(count, "deleted-object record"))")
     return result
   }
 }

@@ -29,7 +29,7 @@ struct HealthExportCommand: Executable {
   func execute(in session: Session) throws(Diagnostic) -> CommandResult {
     var result = CommandResult()
     let health = try session.health()
-    let zone = session.zone.zone
+    let zone = session.zone
     // Apple lists records type by type in time order, then correlations, then workouts.
     func ordered(_ type: SampleType) -> [HealthSample] {
       health.allSamples(of: type).sorted {
@@ -42,20 +42,20 @@ struct HealthExportCommand: Executable {
       .flatMap(ordered)
     let correlations = SampleType.allCases.filter(\.isCorrelation).flatMap(ordered)
     let workouts = ordered(.workout)
-    let exportDate = HealthExportDate(instant: session.now, timeZone: zone)
+    let exportDate = HealthExportDate(instant: session.now, zone: zone)
     let body: (AppleHealthExportWriter) throws -> Void = { writer in
       for sample in records {
-        try writer.write(HealthExportMapping.record(for: sample, timeZone: zone))
+        try writer.write(HealthExportMapping.record(for: sample, zone: zone))
       }
       for sample in correlations {
         // Objects deleted on their own since are no longer part of it.
         let objects = (sample.objects ?? []).compactMap { $0.uuid.flatMap(health.sample) }
         try writer.write(
-          HealthExportMapping.correlation(for: sample, timeZone: zone),
-          records: objects.map { HealthExportMapping.record(for: $0, timeZone: zone) })
+          HealthExportMapping.correlation(for: sample, zone: zone),
+          records: objects.map { HealthExportMapping.record(for: $0, zone: zone) })
       }
       for sample in workouts {
-        try writer.write(HealthExportMapping.workout(for: sample, timeZone: zone))
+        try writer.write(HealthExportMapping.workout(for: sample, zone: zone))
       }
     }
     let outcome: FileWriteOutcome?
@@ -67,7 +67,7 @@ struct HealthExportCommand: Executable {
             to: URL(fileURLWithPath: temporary), exportDate: exportDate, body: body
           ) { cda in
             for sample in records where sample.type == .bodyMass || sample.type == .bloodGlucose {
-              try cda.write(HealthExportMapping.record(for: sample, timeZone: zone))
+              try cda.write(HealthExportMapping.record(for: sample, zone: zone))
             }
           }
         })
@@ -84,14 +84,10 @@ struct HealthExportCommand: Executable {
     // On stdout the XML is the output; a report line would spoil it.
     guard path != "-" else { return result }
     let correlated =
-      correlations.isEmpty ? "" : ", \(Self.count(correlations.count, "correlation"))"
+      correlations.isEmpty ? "" : ", \(English.counted(correlations.count, "correlation"))"
     result.say(
-      "exported \(Self.count(records.count, "record"))\(correlated) and \(Self.count(workouts.count, "workout")) to \(path)\(outcome.note)"
+      "exported \(English.counted(records.count, "record"))\(correlated) and \(English.counted(workouts.count, "workout")) to \(path)\(outcome.note)"
     )
     return result
-  }
-
-  static func count(_ number: Int, _ noun: String) -> String {
-    number == 1 ? "1 \(noun)" : "\(number) \(noun)s"
   }
 }

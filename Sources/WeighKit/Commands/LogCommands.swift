@@ -179,8 +179,8 @@ struct DeleteCommand: Executable {
       // Its sample leaves Health at the next push.
       var app = session.app
       app.pendingDeletes.append(pushed)
-      changes.append(.setDocument(name: "app", value: app.json))
-      undo.append(.setDocument(name: "app", value: session.app.json))
+      changes.append(.set(.app, to: app.json))
+      undo.append(.set(.app, to: session.app.json))
     }
     try session.commit(changes, undo: UndoStep(description: "delete #\(entry.id)", changes: undo))
     var result = CommandResult(.entryChange(EntryChange(kind: .deleted, entry: entry)))
@@ -269,7 +269,7 @@ struct UndoCommand: Executable {
         }
         if restored.waitsForPush { pushes.append(restored) }
         adjusted.append(.putEntry(restored))
-      case .setDocument("app", let value):
+      case .setDocument(DocumentName.app.rawValue, let value):
         app = AppDocument(json: value)
         adjusted.append(change)
       default:
@@ -280,9 +280,9 @@ struct UndoCommand: Executable {
     if !pending.isEmpty {
       app.pendingDeletes += pending
       adjusted.removeAll {
-        if case .setDocument("app", _) = $0 { return true } else { return false }
+        if case .setDocument(DocumentName.app.rawValue, _) = $0 { true } else { false }
       }
-      adjusted.append(.setDocument(name: "app", value: app.json))
+      adjusted.append(.set(.app, to: app.json))
     }
     return (adjusted, pushes, deletions)
   }
@@ -310,7 +310,7 @@ struct DayCommand: Executable {
       .sorted { ($0.instant, $0.id) < ($1.instant, $1.id) }
     let value = DailyValue.days(
       of: readings.map(WeightReading.init), policy: session.settings.daily,
-      timeZone: session.zone.zone
+      zone: session.zone
     ).first?.kilograms
     return CommandResult(
       .day(
@@ -320,7 +320,7 @@ struct DayCommand: Executable {
   }
 }
 
-/// Refuses instants more than a minute after the clock (LANGUAGE.md §2).
+/// Refuses instants more than a minute after the clock (docs/language.md, "Files").
 enum FutureRule {
   static func check(_ instant: Int64, at span: SourceSpan, in session: Session) throws(Diagnostic) {
     guard instant > session.now + 60 else { return }

@@ -145,7 +145,7 @@ struct WorkoutCommand: Executable {
         at: instantSpan ?? countSpan)
     }
     let health = try session.health()
-    let activity = Self.activityType(exercise: exercise)
+    let activity = WorkoutActivityType(exercise: exercise)
     let seconds = unit.duration(count: Double(count))
     var metadata: Metadata = ["ExerciseName": .string(exercise)]
     if unit == .reps { metadata["RepCount"] = .number(Double(count)) }
@@ -163,12 +163,6 @@ struct WorkoutCommand: Executable {
       "saved workout \(uuid) \(session.zone.minuteText(start)) \(activity.rawValue) \(Self.durationText(seconds)) (\(exercise), \(count) \(unit.rawValue))"
     )
     return result
-  }
-
-  /// HealthSim's activity type for an exercise name (the two enums share HealthKit's spelling).
-  static func activityType(exercise: String) -> HealthSim.WorkoutActivityType {
-    let mapped = WeighKit.WorkoutActivityType(exercise: exercise)
-    return HealthSim.WorkoutActivityType(rawValue: mapped.rawValue) ?? .other
   }
 
   /// `40 s`, `5 min`, `1 min 30 s`, `2 h 5 min`.
@@ -270,8 +264,7 @@ extension Session {
 
   /// The readings the `glucose.*` facts are computed over.
   ///
-  /// The readings of the most recent `glucose` command; all readings before one is run
-  /// (LANGUAGE.md §5).
+  /// The readings of the most recent `glucose` command; all readings before one is run.
   func glucoseFactSummary() throws(Diagnostic) -> GlucoseSummary {
     if let glucose = memory.glucose { return glucose }
     return GlucoseSummary(milligramsPerDeciliter: try glucoseReadings(in: .all).map(\.value))

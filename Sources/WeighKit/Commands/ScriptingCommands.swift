@@ -103,11 +103,14 @@ struct TryCommand: Executable {
 
   func execute(in session: Session) throws(Diagnostic) -> CommandResult {
     var result: CommandResult
-    do throws(Diagnostic) {
+    do {
       result = try session.perform(inner.get())
+    } catch is IncludeStop {
+      // The included script reported its failure; `try` goes on after it.
+      return .empty
     } catch {
       result = CommandResult()
-      result.failure = error
+      result.failure = Diagnostic(error)
     }
     guard let failure = result.failure else { return result }
     result.failure = nil
@@ -127,15 +130,14 @@ struct IncludeCommand: Executable {
   var path: String
   var span: SourceSpan
 
-  func execute(in session: Session) throws(Diagnostic) -> CommandResult {
+  func execute(in session: Session) throws -> CommandResult {
     guard session.script.sources.count < Self.nestingLimit else {
       throw Diagnostic(
         "includes nest deeper than \(Self.nestingLimit); check for a script that includes itself",
         at: span)
     }
     let current = session.script.sources.last
-    let base = current?.directory ?? FileManager.default.currentDirectoryPath
-    let fullPath = path.hasPrefix("/") ? path : (base as NSString).appendingPathComponent(path)
+    let fullPath = session.resolvePath(path)
     let shown: String
     if path.hasPrefix("/") {
       shown = path
@@ -148,7 +150,9 @@ struct IncludeCommand: Executable {
     let text: String
     do throws(Diagnostic) {
       text = try ScriptFile.read(fullPath, shownAs: shown)
-    } catch where error.span == nil {
+    } catch {
+      // A compiler crash (Swift 6.3.1) forbids `catch where` here, in a throwing function.
+      guard error.span == nil else { throw error }
       let hint =
         error.message.hasSuffix("no such file")
         ? "; check the path (it is relative to the including script)" : ""
@@ -157,16 +161,15 @@ struct IncludeCommand: Executable {
     if !session.run(
       script: text, display: shown, directory: (fullPath as NSString).deletingLastPathComponent)
     {
-      throw IncludeStop.diagnostic
+      throw IncludeStop()
     }
     return .empty
   }
 }
 
-/// Marks a failure inside an included script that was already reported.
-enum IncludeStop {
-  static let diagnostic = Diagnostic("\u{0}included script stopped")
-}
+/// An included script stopped (a failure it already reported, or `quit`): the including
+/// script stops too, without a second report.
+struct IncludeStop: Error {}
 
 /// `help [<command>]`
 struct HelpCommand: Executable {
@@ -176,7 +179,7 @@ struct HelpCommand: Executable {
     var result = CommandResult()
     if let spec {
       for line in spec.usage { result.say(line) }
-      result.say("  \(spec.summary)\(spec.implemented ? "" : " (not implemented yet)")")
+      result.say("  \(spec.summary)")
       result.say("  example: \(spec.example)")
       return result
     }
@@ -186,8 +189,7 @@ struct HelpCommand: Executable {
       result.say("\(group.rawValue):")
       for spec in specs {
         for line in spec.usage { result.say("  \(line)") }
-        result.say(
-          "      e.g. \(spec.example)\(spec.implemented ? "" : "  (not implemented yet)")")
+        result.say("      e.g. \(spec.example)")
       }
     }
     result.say("type help <command> for what a command does")

@@ -36,32 +36,47 @@ struct SetCommand: Executable {
     case prePregnancy(Double?)
     case pregnancyStart(CivilDate?)
     case goal(Double?)
-    case dedup(String)
-    /// autopush, sync (the app's switches); entitlement, spurious (Health's knobs).
-    case flag(String, Bool)
+    case dedup(DedupMode)
+    case flag(Flag, Bool)
     case backoff(TimeSpan)
     /// Health's platform: watchOS caps deliveries at hourly and budgets wakes per day.
-    case platform(String)
+    case platform(Platform)
     /// How results are shown for the rest of the session (not kept in the store).
     case format(OutputFormat)
   }
 
-  static let names = [
-    "unit", "tz", "daily", "height", "pre-pregnancy", "goal", "pregnancy-start", "dedup",
-    "autopush", "sync", "platform",
-    "entitlement", "spurious", "backoff", "format",
-  ]
+  /// What `set` changes, by the word that names it.
+  enum Setting: String, CaseIterable {
+    case unit, tz, daily, height
+    case prePregnancy = "pre-pregnancy"
+    case goal
+    case pregnancyStart = "pregnancy-start"
+    case dedup, autopush, sync, platform, entitlement, spurious, backoff, format
+  }
+
+  /// The settings that are on or off: autopush, sync (the app's switches); entitlement,
+  /// spurious (Health's knobs).
+  enum Flag: String, CaseIterable {
+    case autopush, sync, entitlement, spurious
+  }
+
+  /// The platforms of `set platform`.
+  enum Platform: String, CaseIterable {
+    case ios, watchos
+  }
+
+  static let names = Setting.allCases.map(\.rawValue)
 
   var change: Change
 
   static func parse(_ cursor: inout ArgumentCursor) throws(Diagnostic) -> SetCommand {
-    let name = try cursor.expect(oneOf: names, what: "a setting")
+    let setting = try cursor.expect(Setting.self, what: "a setting")
     let change: Change
-    switch name {
-    case "unit":
+    switch setting {
+    case .unit:
       let unit = try cursor.expect(oneOf: DisplayUnit.allCases.map(\.rawValue), what: "a unit")
       change = .unit(DisplayUnit(rawValue: unit)!)
-    case "tz":
+    case .tz:
       let token = cursor.peek()
       let identifier = try cursor.readString("a time zone such as Europe/Berlin or UTC")
       guard TimeZone(identifier: identifier) != nil else {
@@ -70,11 +85,11 @@ struct SetCommand: Executable {
           at: token)
       }
       change = .timeZone(identifier)
-    case "daily":
+    case .daily:
       let policy = try cursor.expect(
         oneOf: DailyPolicy.allCases.map(\.rawValue), what: "a daily policy")
       change = .daily(DailyPolicy(rawValue: policy)!)
-    case "height":
+    case .height:
       if cursor.take("none") {
         change = .height(nil)
       } else {
@@ -85,32 +100,36 @@ struct SetCommand: Executable {
         }
         change = .height(metres)
       }
-    case "dedup":
-      change = .dedup(try cursor.expect(oneOf: ["uuid", "fuzzy"], what: "uuid or fuzzy"))
-    case "autopush", "sync", "entitlement", "spurious":
-      change = .flag(name, try cursor.expect(oneOf: ["on", "off"], what: "on or off") == "on")
-    case "platform":
-      change = .platform(try cursor.expect(oneOf: ["ios", "watchos"], what: "a platform"))
-    case "backoff":
+    case .dedup:
+      change = .dedup(try cursor.expect(DedupMode.self, what: "uuid or fuzzy"))
+    case .autopush: change = .flag(.autopush, try readSwitch(&cursor))
+    case .sync: change = .flag(.sync, try readSwitch(&cursor))
+    case .entitlement: change = .flag(.entitlement, try readSwitch(&cursor))
+    case .spurious: change = .flag(.spurious, try readSwitch(&cursor))
+    case .platform:
+      change = .platform(try cursor.expect(Platform.self, what: "a platform"))
+    case .backoff:
       let token = cursor.peek()
       let span = try cursor.readDuration("a first retry delay such as 1min")
       guard span.seconds > 0 else {
         throw cursor.error("the backoff must be longer than 0s", at: token)
       }
       change = .backoff(span)
-    case "format":
-      let format = try cursor.expect(
-        oneOf: OutputFormat.allCases.map(\.rawValue), what: "an output format")
-      change = .format(OutputFormat(rawValue: format) ?? .text)
-    case "pre-pregnancy":
+    case .format:
+      change = .format(try cursor.expect(OutputFormat.self, what: "an output format"))
+    case .prePregnancy:
       change = .prePregnancy(try readProfileWeight(&cursor))
-    case "pregnancy-start":
+    case .pregnancyStart:
       change = .pregnancyStart(cursor.take("none") ? nil : try cursor.readDate())
-    default:
+    case .goal:
       change = .goal(try readProfileWeight(&cursor))
     }
-    try cursor.expectEnd(after: "set \(name)")
+    try cursor.expectEnd(after: "set \(setting.rawValue)")
     return SetCommand(change: change)
+  }
+
+  private static func readSwitch(_ cursor: inout ArgumentCursor) throws(Diagnostic) -> Bool {
+    try cursor.expect(oneOf: ["on", "off"], what: "on or off") == "on"
   }
 
   private static func readProfileWeight(_ cursor: inout ArgumentCursor) throws(Diagnostic)
@@ -131,26 +150,24 @@ struct SetCommand: Executable {
       var app = session.app
       app.dedup = mode
       try session.saveApp(app)
-      result.say("dedup: \(mode)")
+      result.say("dedup: \(mode.rawValue)")
       return result
-    case .flag(let name, let on):
-      if name == "autopush" || name == "sync" {
+    case .flag(let flag, let on):
+      switch flag {
+      case .autopush, .sync:
         var app = session.app
-        if name == "autopush" { app.autopush = on } else { app.syncOnLaunch = on }
+        if flag == .autopush { app.autopush = on } else { app.syncOnLaunch = on }
         try session.saveApp(app)
-      } else {
-        let health = try session.recentHealth()
-        if name == "entitlement" {
-          health.settings.hasBackgroundDeliveryEntitlement = on
-        } else {
-          health.settings.spuriousForegroundFire = on
-        }
+      case .entitlement:
+        try session.recentHealth().settings.hasBackgroundDeliveryEntitlement = on
+      case .spurious:
+        try session.recentHealth().settings.spuriousForegroundFire = on
       }
-      result.say("\(name): \(on ? "on" : "off")")
+      result.say("\(flag.rawValue): \(on ? "on" : "off")")
       return result
-    case .platform(let name):
-      try session.recentHealth().settings.platform = name == "watchos" ? .watchOS : .iOS
-      result.say("platform: \(name)")
+    case .platform(let platform):
+      try session.recentHealth().settings.platform = platform == .watchos ? .watchOS : .iOS
+      result.say("platform: \(platform.rawValue)")
       return result
     case .backoff(let span):
       try session.recentHealth().settings.retryBackoff = TimeInterval(span.seconds)
@@ -182,7 +199,7 @@ struct SetCommand: Executable {
       settings.goal = kilograms
       shown = "goal: \(kilograms.map(session.unit.format) ?? "none")"
     }
-    try session.commit([.setDocument(name: "settings", value: settings.json)], undo: nil)
+    try session.commit([.set(.settings, to: settings.json)], undo: nil)
     if case .unit = change { session.unitOverride = nil }
     if case .timeZone(let identifier) = change { session.useTimeZone(identifier) }
     result.say(shown)
@@ -207,7 +224,7 @@ struct ShowSettings: Executable {
       ("pre-pregnancy", settings.prePregnancy.map(session.format) ?? "not set"),
       ("goal", settings.goal.map(session.format) ?? "not set"),
       ("pregnancy-start", settings.pregnancyStart?.description ?? "not set"),
-      ("dedup", session.app.dedup),
+      ("dedup", session.app.dedup.rawValue),
       ("autopush", session.app.autopush ? "on" : "off"),
       ("sync", session.app.syncOnLaunch ? "on" : "off"),
     ]
@@ -226,7 +243,7 @@ struct ShowSettings: Executable {
   }
 }
 
-/// The validation every weight goes through (LANGUAGE.md §2).
+/// The validation every weight goes through (docs/language.md, "Numbers and their ranges").
 enum WeightRule {
   /// Fails outside (0, 1000] kg (``Measure/mass``).
   static func validate(_ kilograms: Double, at span: SourceSpan) throws(Diagnostic) {

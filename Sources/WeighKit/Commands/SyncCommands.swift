@@ -10,16 +10,13 @@ extension CommandTable {
       example: "sync since anchor",
       keywords: ["since", "anchor", "all", "push", "status", "reset"],
       parse: { cursor throws(Diagnostic) in
-        let verb: String
-        if cursor.isAtEnd {
-          verb = "since"
-        } else {
-          verb = try cursor.expect(
-            oneOf: ["since", "all", "push", "status", "reset"], what: "a sync action")
-          if verb == "since" { try cursor.expect("anchor", in: "sync since anchor") }
+        var action = SyncCommand.Action.since
+        if !cursor.isAtEnd {
+          action = try cursor.expect(SyncCommand.Action.self, what: "a sync action")
+          if action == .since { try cursor.expect("anchor", in: "sync since anchor") }
         }
-        try cursor.expectEnd(after: "sync \(verb)")
-        return SyncCommand(verb: verb)
+        try cursor.expectEnd(after: "sync \(action.rawValue)")
+        return SyncCommand(action: action)
       }),
     CommandSpec(
       name: "observe", group: .life,
@@ -44,10 +41,8 @@ extension CommandTable {
       example: "app background",
       keywords: ["launch", "foreground", "background", "quit", "lock", "unlock"],
       parse: { cursor throws(Diagnostic) in
-        let event = try cursor.expect(
-          oneOf: ["launch", "foreground", "background", "quit", "lock", "unlock"],
-          what: "a life-cycle event")
-        try cursor.expectEnd(after: "app \(event)")
+        let event = try cursor.expect(AppEventCommand.Event.self, what: "a life-cycle event")
+        try cursor.expectEnd(after: "app \(event.rawValue)")
         return AppEventCommand(event: event)
       }),
     CommandSpec(
@@ -68,21 +63,26 @@ extension CommandTable {
 
 /// `sync …`
 struct SyncCommand: Executable {
-  var verb: String
+  /// What `sync` does, by the word that asks for it.
+  enum Action: String, CaseIterable {
+    case since, all, push, status, reset
+  }
+
+  var action: Action
 
   func execute(in session: Session) throws(Diagnostic) -> CommandResult {
     var result = CommandResult()
-    switch verb {
-    case "since", "all":
-      result.append(.sync(try session.runSync(fromScratch: verb == "all")))
-    case "push":
+    switch action {
+    case .since, .all:
+      result.append(.sync(try session.runSync(fromScratch: action == .all)))
+    case .push:
       result.append(.push(try session.push()))
-    case "reset":
+    case .reset:
       var app = session.app
       app.anchor = nil
       try session.saveApp(app)
       result.say("anchor forgotten; the next sync reads everything")
-    default:
+    case .status:
       let app = session.app
       let entries = try session.entries()
       func count(_ origin: Origin) -> Int { entries.lazy.filter { $0.origin == origin }.count }
@@ -97,9 +97,10 @@ struct SyncCommand: Executable {
         ),
         (
           "to push",
-          "\(waiting) \(waiting == 1 ? "entry" : "entries"), \(app.pendingDeletes.count) \(app.pendingDeletes.count == 1 ? "deletion" : "deletions")"
+          English.counted(waiting, "entry", "entries") + ", "
+            + English.counted(app.pendingDeletes.count, "deletion")
         ),
-        ("dedup", app.dedup),
+        ("dedup", app.dedup.rawValue),
         ("observer", session.observerFact()),
       ]
       for (label, value) in rows {
@@ -141,13 +142,18 @@ struct ObserveCommand: Executable {
 
 /// `app launch|foreground|background|quit|lock|unlock`
 struct AppEventCommand: Executable {
-  var event: String
+  /// An app or device life-cycle event, by the word that asks for it.
+  enum Event: String, CaseIterable {
+    case launch, foreground, background, quit, lock, unlock
+  }
+
+  var event: Event
 
   func execute(in session: Session) throws(Diagnostic) -> CommandResult {
     var result = CommandResult()
     let health = try session.recentHealth()
     switch event {
-    case "launch":
+    case .launch:
       health.launchApp()
       session.observerQuery = nil
       // The app registers its observer again at every launch.
@@ -164,20 +170,20 @@ struct AppEventCommand: Executable {
           result.say("launch sync failed: \(error.message)")
         }
       }
-    case "foreground":
+    case .foreground:
       health.foregroundApp()
       result.say("app in the foreground")
-    case "background":
+    case .background:
       health.backgroundApp()
       result.say("app in the background")
-    case "quit":
+    case .quit:
       health.quitApp()
       session.observerQuery = nil
       result.say("app force-quit by the user: nothing is delivered until app launch")
-    case "lock":
+    case .lock:
       health.lockDevice()
       result.say("device locked")
-    default:
+    case .unlock:
       health.unlockDevice()
       result.say("device unlocked")
     }

@@ -38,6 +38,8 @@ public struct SourceSpan: Equatable, Sendable {
 public enum Severity: String, Sendable {
   case error
   case warning
+  /// Worth knowing, harmless now (`weigh check`'s findings about an interrupted commit).
+  case note
 }
 
 /// What kind of failure a diagnostic reports, which decides the exit status.
@@ -52,28 +54,75 @@ public enum FailureKind: Sendable {
 
 /// An error or warning as a value, with the source span it is about.
 ///
-/// Diagnostics are produced by the lexer, the parser and the interpreter, and turned into
-/// text in exactly one place, ``DiagnosticRenderer``.
+/// Diagnostics are produced by the lexer, the parser and the interpreter, and made from the
+/// store's errors and findings and from import errors; they are turned into text in exactly
+/// one place, ``DiagnosticRenderer``.
 public struct Diagnostic: Error, Equatable, Sendable {
+  /// A remark that follows a diagnostic, with the position it is about when it has one.
+  public struct Note: Equatable, Sendable {
+    public var message: String
+    public var location: SourceLocation?
+    /// The line of `location`'s file shown under the note, with a caret.
+    public var span: SourceSpan?
+
+    public init(_ message: String, at location: SourceLocation? = nil) {
+      self.message = message
+      self.location = location
+    }
+
+    /// A note about a position in a file, with the line and a caret when it can be read
+    /// from `path`.
+    public init(_ message: String, in location: SourceLocation, readingFrom path: String) {
+      self.init(message, at: location)
+      span = FileLineReader.span(at: location, readingFrom: path)
+    }
+  }
+
   public var severity: Severity
   public var message: String
+  /// The source line and columns shown under the message, with a caret.
   public var span: SourceSpan?
+  /// Where the problem is in a file other than the script (a store file, an imported
+  /// file); when set, it is the position shown, and `span` (if any) is a line of that file.
+  public var location: SourceLocation?
+  /// Remarks shown after the message, in order.
+  public var notes: [Note]
   public var kind: FailureKind
 
   public init(
     _ message: String, at span: SourceSpan? = nil, severity: Severity = .error,
-    kind: FailureKind = .command
+    kind: FailureKind = .command, notes: [Note] = []
   ) {
     self.message = message
     self.span = span
+    self.location = nil
     self.severity = severity
     self.kind = kind
+    self.notes = notes
+  }
+
+  /// A diagnostic about a position in a file: shown as `file:line:column`, with the line and a
+  /// caret under the column when that line can be read from `path` (the file's path on this
+  /// machine, when it is shown under another name).
+  public init(
+    _ message: String, in location: SourceLocation, readingFrom path: String? = nil,
+    severity: Severity = .error, kind: FailureKind = .command, notes: [Note] = []
+  ) {
+    self.init(message, severity: severity, kind: kind, notes: notes)
+    self.location = location
+    self.span = FileLineReader.span(at: location, readingFrom: path ?? location.file)
+  }
+
+  /// `error` as a diagnostic: itself when it is one (every command throws diagnostics); any
+  /// other error by its description.
+  public init(_ error: any Error) {
+    self = error as? Diagnostic ?? Diagnostic(String(describing: error))
   }
 
   /// The same diagnostic pointing at `span` when it has no position yet.
   public func located(at span: SourceSpan) -> Diagnostic {
     var copy = self
-    if copy.span == nil { copy.span = span }
+    if copy.span == nil, copy.location == nil { copy.span = span }
     return copy
   }
 }

@@ -1,8 +1,10 @@
 /// Turns diagnostics into text: the one place that knows their layout.
 ///
 /// In a script: `FILE:LINE:COL: error: MESSAGE`, then the source line and a caret under
-/// the offending token. In the REPL, where the line is still on screen, only the caret
-/// (shifted by the prompt) and the message.
+/// the offending token; a store or imported file's position is shown the same way (with its
+/// line and a caret when the line could be read). Notes follow, one line each. In the REPL,
+/// where the typed line is still on screen, only the caret (shifted by the prompt) and the
+/// message.
 public struct DiagnosticRenderer: Sendable {
   /// Whether to colour the severity (ANSI); decided once by the front end.
   public var color: Bool
@@ -19,10 +21,23 @@ public struct DiagnosticRenderer: Sendable {
   /// What it quotes (the message, the file name, the source line) is shown through
   /// ``TerminalText/escaped(_:)``; the caret is placed under the escaped text.
   public func render(_ diagnostic: Diagnostic) -> String {
+    render(main: diagnostic) + diagnostic.notes.map(render).joined()
+  }
+
+  /// `file:line:column: note: message` (then the line and a caret when known), or
+  /// `note: message` without a position.
+  private func render(_ note: Diagnostic.Note) -> String {
+    var shown = Diagnostic(note.message, at: note.span, severity: .note)
+    shown.location = note.location
+    return render(main: shown)
+  }
+
+  private func render(main diagnostic: Diagnostic) -> String {
     let label = paint(diagnostic.severity.rawValue + ":", diagnostic.severity)
     let message = TerminalText.escaped(diagnostic.message)
+    let position = diagnostic.location.map { TerminalText.escaped($0.description) + ": " }
     guard let span = diagnostic.span else {
-      return "\(label) \(message)\n"
+      return "\(position ?? "")\(label) \(message)\n"
     }
     let caret: String
     let text: String
@@ -43,17 +58,23 @@ public struct DiagnosticRenderer: Sendable {
         String(repeating: " ", count: span.column - 1)
         + String(repeating: "^", count: span.width)
     }
-    if let promptWidth = interactivePromptWidth {
+    // A position in another file is shown in full, even in the REPL.
+    if let promptWidth = interactivePromptWidth, position == nil {
       return String(repeating: " ", count: promptWidth) + caret + "\n"
         + "\(label) \(message)\n"
     }
-    return "\(TerminalText.escaped(span.file)):\(span.line):\(span.column): \(label) \(message)\n"
-      + text + "\n" + caret + "\n"
+    let shown = position ?? "\(TerminalText.escaped(span.file)):\(span.line):\(span.column): "
+    return "\(shown)\(label) \(message)\n" + text + "\n" + caret + "\n"
   }
 
   private func paint(_ text: String, _ severity: Severity) -> String {
     guard color else { return text }
-    let code = severity == .error ? "31" : "33"
+    let code =
+      switch severity {
+      case .error: "31"
+      case .warning: "33"
+      case .note: "36"
+      }
     return "\u{1B}[1;\(code)m\(text)\u{1B}[0m"
   }
 }

@@ -134,7 +134,7 @@ public final class AppleHealthCDAWriter {
     return text.prefix(19).filter(\.isNumber) + text.suffix(5)
   }
 
-  private static func escape(_ text: String) -> String { AppleHealthExportWriter.escape(text) }
+  private static func escape(_ text: String) -> String { XMLText.escaped(text) }
 
   private func append(_ text: String) { buffer.append(contentsOf: text.utf8) }
 }

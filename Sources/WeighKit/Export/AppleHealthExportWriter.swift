@@ -193,23 +193,7 @@ public final class AppleHealthExportWriter {
   // MARK: - Text
 
   /// Escapes an attribute value so that a reader gets it back exactly, newlines included.
-  public static func escape(_ text: String) -> String {
-    var out = ""
-    out.reserveCapacity(text.utf8.count)
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "&": out += "&amp;"
-      case "<": out += "&lt;"
-      case ">": out += "&gt;"
-      case "\"": out += "&quot;"
-      case "\n": out += "&#10;"
-      case "\r": out += "&#13;"
-      case "\t": out += "&#9;"
-      default: out.unicodeScalars.append(scalar)
-      }
-    }
-    return out
-  }
+  static func escape(_ text: String) -> String { XMLText.escaped(text) }
 
   /// A `WorkoutRoute` element's lines, children indented by one space.
   static func routeLines(_ route: HealthExportWorkoutRoute) -> [String] {

@@ -5,7 +5,7 @@ import HealthSim
 extension HealthExportMapping {
   /// The parts of a workout as export children: events with their duration in min (none
   /// for an instant), statistics in their own unit, routes with their file reference.
-  static func exportParts(of details: WorkoutDetails?, timeZone: TimeZone)
+  static func exportParts(of details: WorkoutDetails?, zone: ZonedClock)
     -> (
       events: [HealthExportWorkoutEvent], statistics: [HealthExportWorkoutStatistics],
       routes: [HealthExportWorkoutRoute]
@@ -14,15 +14,15 @@ extension HealthExportMapping {
     guard let details else { return ([], [], []) }
     let events = details.events.map { event in
       HealthExportWorkoutEvent(
-        type: event.type.exportName, date: exportDate(event.date, timeZone),
+        type: event.type.exportName, date: exportDate(event.date, zone),
         duration: event.duration > 0 ? number(event.duration / 60) : nil,
         durationUnit: event.duration > 0 ? "min" : nil,
-        metadata: metadataEntries(event.metadata, timeZone: timeZone))
+        metadata: metadataEntries(event.metadata, zone: zone))
     }
     let statistics = details.statistics.map { statistic in
       HealthExportWorkoutStatistics(
-        type: statistic.typeIdentifier, startDate: exportDate(statistic.startDate, timeZone),
-        endDate: exportDate(statistic.endDate, timeZone), average: statistic.average.map(number),
+        type: statistic.typeIdentifier, startDate: exportDate(statistic.startDate, zone),
+        endDate: exportDate(statistic.endDate, zone), average: statistic.average.map(number),
         minimum: statistic.minimum.map(number), maximum: statistic.maximum.map(number),
         sum: statistic.sum.map(number), unit: statistic.unit.isEmpty ? nil : statistic.unit)
     }
@@ -30,10 +30,10 @@ extension HealthExportMapping {
       HealthExportWorkoutRoute(
         sourceName: route.sourceRevision?.source.name ?? "Health",
         sourceVersion: route.sourceRevision?.version, device: route.device.map(deviceText),
-        creationDate: route.creationDate.map { exportDate($0, timeZone) },
-        startDate: exportDate(route.startDate, timeZone),
-        endDate: exportDate(route.endDate, timeZone),
-        metadata: metadataEntries(route.metadata, timeZone: timeZone), filePath: route.filePath)
+        creationDate: route.creationDate.map { exportDate($0, zone) },
+        startDate: exportDate(route.startDate, zone),
+        endDate: exportDate(route.endDate, zone),
+        metadata: metadataEntries(route.metadata, zone: zone), filePath: route.filePath)
     }
     return (events, statistics, routes)
   }

@@ -12,36 +12,36 @@ enum HealthExportMapping {
 
   // MARK: Samples to export items
 
-  /// The `Record` for a quantity sample, dates in `timeZone` with each moment's own offset.
-  static func record(for sample: HealthSample, timeZone: TimeZone) -> HealthExportRecord {
+  /// The `Record` for a quantity sample, dates in `zone` with each moment's own offset.
+  static func record(for sample: HealthSample, zone: ZonedClock) -> HealthExportRecord {
     HealthExportRecord(
       type: sample.type.identifier, sourceName: sample.source?.name ?? "Health",
       sourceVersion: sample.sourceRevision?.version,
       device: sample.device.map(deviceText), unit: sample.type.canonicalUnit.unitString,
-      creationDate: sample.creationDate.map { exportDate($0, timeZone) },
-      startDate: exportDate(sample.startDate, timeZone),
-      endDate: exportDate(sample.endDate, timeZone), value: number(sample.value),
-      metadata: metadataEntries(sample.metadata, timeZone: timeZone))
+      creationDate: sample.creationDate.map { exportDate($0, zone) },
+      startDate: exportDate(sample.startDate, zone),
+      endDate: exportDate(sample.endDate, zone), value: number(sample.value),
+      metadata: metadataEntries(sample.metadata, zone: zone))
   }
 
   /// The `Correlation` for a correlation sample (its records are written by the caller).
-  static func correlation(for sample: HealthSample, timeZone: TimeZone)
+  static func correlation(for sample: HealthSample, zone: ZonedClock)
     -> HealthExportCorrelation
   {
     HealthExportCorrelation(
       type: sample.type.identifier, sourceName: sample.source?.name ?? "Health",
       sourceVersion: sample.sourceRevision?.version, device: sample.device.map(deviceText),
-      creationDate: sample.creationDate.map { exportDate($0, timeZone) },
-      startDate: exportDate(sample.startDate, timeZone),
-      endDate: exportDate(sample.endDate, timeZone),
-      metadata: metadataEntries(sample.metadata, timeZone: timeZone))
+      creationDate: sample.creationDate.map { exportDate($0, zone) },
+      startDate: exportDate(sample.startDate, zone),
+      endDate: exportDate(sample.endDate, zone),
+      metadata: metadataEntries(sample.metadata, zone: zone))
   }
 
   /// The `Workout` for a workout sample: duration in min, distance in km, energy in kcal,
   /// and its events, statistics and routes.
-  static func workout(for sample: HealthSample, timeZone: TimeZone) -> HealthExportWorkout {
+  static func workout(for sample: HealthSample, zone: ZonedClock) -> HealthExportWorkout {
     let details = sample.workout
-    let parts = exportParts(of: details, timeZone: timeZone)
+    let parts = exportParts(of: details, zone: zone)
     return HealthExportWorkout(
       activityType: (details?.activityType ?? .other).exportName,
       duration: number(sample.value), durationUnit: "min",
@@ -51,10 +51,10 @@ enum HealthExportMapping {
       totalEnergyBurnedUnit: details?.totalEnergyBurned == nil ? nil : "kcal",
       sourceName: sample.source?.name ?? "Health", sourceVersion: sample.sourceRevision?.version,
       device: sample.device.map(deviceText),
-      creationDate: sample.creationDate.map { exportDate($0, timeZone) },
-      startDate: exportDate(sample.startDate, timeZone),
-      endDate: exportDate(sample.endDate, timeZone),
-      metadata: metadataEntries(sample.metadata, timeZone: timeZone), events: parts.events,
+      creationDate: sample.creationDate.map { exportDate($0, zone) },
+      startDate: exportDate(sample.startDate, zone),
+      endDate: exportDate(sample.endDate, zone),
+      metadata: metadataEntries(sample.metadata, zone: zone), events: parts.events,
       statistics: parts.statistics, routes: parts.routes)
   }
 
@@ -69,14 +69,14 @@ enum HealthExportMapping {
 
   /// Metadata sorted by key, values as Apple prints them (booleans 0/1, dates like the
   /// record's own dates).
-  static func metadataEntries(_ metadata: Metadata, timeZone: TimeZone)
+  static func metadataEntries(_ metadata: Metadata, zone: ZonedClock)
     -> [HealthExportMetadataEntry]
   {
     metadata.keys.sorted().map { key in
       let value = metadata[key]!
       let text: String
       if case .date(let date) = value {
-        text = exportDate(date, timeZone).description
+        text = exportDate(date, zone).description
       } else {
         text = value.description
       }
@@ -92,9 +92,8 @@ enum HealthExportMapping {
     return "\(value)"
   }
 
-  static func exportDate(_ date: Date, _ timeZone: TimeZone) -> HealthExportDate {
-    HealthExportDate(
-      instant: Instant.seconds(of: date), timeZone: timeZone)
+  static func exportDate(_ date: Date, _ zone: ZonedClock) -> HealthExportDate {
+    HealthExportDate(instant: Instant.seconds(of: date), zone: zone)
   }
 
   // MARK: Export items to samples

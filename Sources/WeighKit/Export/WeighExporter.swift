@@ -20,18 +20,4 @@ public enum WeighExporter {
     case .json: WeighJSONExporter.json(entries)
     }
   }
-
-  /// Writes `entries` to `url` in `format` (from the file name when nil), atomically.
-  ///
-  /// - Throws: `ImportError` naming the path when the file cannot be written.
-  public static func export(_ entries: [Entry], to url: URL, as format: WeighExportFormat? = nil)
-    throws
-  {
-    let chosen = format ?? WeighExportFormat(fileName: url.lastPathComponent)
-    do throws(FileWriteError) {
-      try AtomicFileWriter().write(Array(text(entries, as: chosen).utf8), to: url.path)
-    } catch {
-      throw ImportError("cannot write \(url.path): \(error.reason)")
-    }
-  }
 }

@@ -25,22 +25,11 @@ public enum WeighJSONExporter {
       + "\"pushedRevision\": \(entry.pushedRevision.map(String.init) ?? "null")}"
   }
 
-  /// A JSON string literal; non-ASCII text is written as UTF-8, control characters escaped.
+  /// A JSON string literal; non-ASCII text is written as UTF-8, control characters escaped
+  /// (by ``JSONWriter``, the one JSON string escaper).
   public static func string(_ text: String) -> String {
-    var out = "\""
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "\"": out += "\\\""
-      case "\\": out += "\\\\"
-      case "\n": out += "\\n"
-      case "\r": out += "\\r"
-      case "\t": out += "\\t"
-      case _ where scalar.value < 0x20:
-        let hex = String(scalar.value, radix: 16)
-        out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-      default: out.unicodeScalars.append(scalar)
-      }
-    }
-    return out + "\""
+    var writer = JSONWriter()
+    writer.write(text)
+    return String(decoding: writer.bytes, as: UTF8.self)
   }
 }

@@ -79,3 +79,13 @@ extension FileWriteOutcome? {
     self == .replaced ? " (replaced the old file)" : ""
   }
 }
+
+extension Session {
+  /// `path` resolved against the folder of the script being run (the working folder in
+  /// the REPL and for -e): the one resolver of the files commands name.
+  func resolvePath(_ path: String) -> String {
+    if path.hasPrefix("/") { return path }
+    let base = script.sources.last?.directory ?? FileManager.default.currentDirectoryPath
+    return (base as NSString).appendingPathComponent(path)
+  }
+}

@@ -99,15 +99,15 @@ public enum FuzzTargets {
     case .appleZip: appleZip(bytes)
     case .withingsCSV:
       parseThenImport(bytes, file: "weight.csv") {
-        try WithingsCSVImporter.importWeights($0, timeZone: .gmt)
+        try WithingsCSVImporter.importWeights($0, zone: .utc)
       }
     case .openScaleCSV:
       parseThenImport(bytes, file: "openscale.csv") {
-        try OpenScaleCSVImporter.importWeights($0, timeZone: .gmt, unit: .kg)
+        try OpenScaleCSVImporter.importWeights($0, zone: .utc, unit: .kg)
       }
     case .fitbitJSON:
       parseThenImport(bytes, file: "weight-2025-12-01.json") {
-        try FitbitJSONImporter.importWeights($0, timeZone: .gmt, unit: .kg)
+        try FitbitJSONImporter.importWeights($0, zone: .utc, unit: .kg)
       }
     case .weighCSV:
       parseThenImport(bytes, file: "entries.csv") { try WeighCSVImporter.importWeights($0) }

@@ -3,11 +3,11 @@ import Foundation
 /// Reads Fitbit's `weight-YYYY-MM-DD.json`:
 /// `[{"logId":…,"weight":193.9,"bmi":28.08,"date":"07/05/17","time":"12:44:00","source":"Aria"}]`.
 public enum FitbitJSONImporter {
-  /// The weights of a Fitbit weight file, local times read in `timeZone`.
+  /// The weights of a Fitbit weight file, local times read in `zone`.
   ///
   /// Fitbit writes pounds whatever the profile says, without naming the unit; weights are
   /// read in `unit` (lb when nil) and the result says so.
-  public static func importWeights(_ bytes: [UInt8], timeZone: TimeZone, unit: MassUnit? = nil)
+  public static func importWeights(_ bytes: [UInt8], zone: ZonedClock, unit: MassUnit? = nil)
     throws -> WeightImportResult
   {
     let document = try ImportJSONReader.parse(bytes)
@@ -58,7 +58,7 @@ public enum FitbitJSONImporter {
         let source = log.value["source"]?.string.map { "Fitbit \($0)" } ?? "Fitbit"
         result.add(
           ImportedWeight(
-            instant: moment.instant(in: timeZone), kilograms: kilograms, source: source,
+            instant: moment.instant(in: zone), kilograms: kilograms, source: source,
             line: log.line), seen: &seen)
       } catch {
         result.rejections.append(error)

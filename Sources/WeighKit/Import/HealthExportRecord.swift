@@ -56,11 +56,6 @@ public struct HealthExportRecord: Hashable, Sendable {
 
   /// The value as a number, when it is one.
   public var numericValue: Double? { value.flatMap { DecimalText.parseJSONNumber($0) } }
-
-  /// The value of the first metadata entry with `key`.
-  public func metadataValue(_ key: String) -> String? {
-    metadata.first { $0.key == key }?.value
-  }
 }
 
 /// The body-mass type identifier, matched whole (`…BodyMassIndex` is a different type).

@@ -2,11 +2,11 @@ import Foundation
 
 extension ImportFormat {
   /// The word a user writes after `as` for this format (`apple-health`, `csv`, `json`).
-  public var family: String {
+  public var family: ImportFamily {
     switch self {
-    case .appleHealthZip, .appleHealthXML: "apple-health"
-    case .withingsCSV, .openScaleCSV, .weighCSV: "csv"
-    case .fitbitJSON, .weighJSON: "json"
+    case .appleHealthZip, .appleHealthXML: .appleHealth
+    case .withingsCSV, .openScaleCSV, .weighCSV: .csv
+    case .fitbitJSON, .weighJSON: .json
     }
   }
 
@@ -62,12 +62,12 @@ public enum WeightImporter {
   /// Reads the weights of `url` in `format` (detected from name and content when nil).
   ///
   /// - Parameters:
-  ///   - timeZone: the zone of local times in vendor files (Apple's dates carry offsets).
+  ///   - zone: the zone of local times in vendor files (Apple's dates carry offsets).
   ///   - unit: the unit of formats that do not name theirs (openScale 3.x, Fitbit).
   /// - Throws: `ImportError` when the format is unknown or the file is not well-formed;
   ///   nothing is imported then.
   public static func importWeights(
-    from url: URL, format: ImportFormat? = nil, timeZone: TimeZone, unit: MassUnit? = nil
+    from url: URL, format: ImportFormat? = nil, zone: ZonedClock, unit: MassUnit? = nil
   ) throws -> WeightImportResult {
     guard let format = try format ?? ImportFormat.detect(url: url) else {
       throw ImportError(
@@ -87,11 +87,11 @@ public enum WeightImporter {
       throw ImportError("cannot read \(url.path); check the path")
     }
     switch format {
-    case .withingsCSV: return try WithingsCSVImporter.importWeights(bytes, timeZone: timeZone)
+    case .withingsCSV: return try WithingsCSVImporter.importWeights(bytes, zone: zone)
     case .openScaleCSV:
-      return try OpenScaleCSVImporter.importWeights(bytes, timeZone: timeZone, unit: unit)
+      return try OpenScaleCSVImporter.importWeights(bytes, zone: zone, unit: unit)
     case .fitbitJSON:
-      return try FitbitJSONImporter.importWeights(bytes, timeZone: timeZone, unit: unit)
+      return try FitbitJSONImporter.importWeights(bytes, zone: zone, unit: unit)
     case .weighCSV: return try WeighCSVImporter.importWeights(bytes)
     case .weighJSON: return try WeighJSONImporter.importWeights(bytes)
     case .appleHealthZip, .appleHealthXML: fatalError("handled above")

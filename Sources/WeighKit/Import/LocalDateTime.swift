@@ -1,42 +1,27 @@
 import Foundation
 
-/// A wall-clock date and time without an offset, as vendor CSVs write them.
+/// A wall-clock date and time without an offset, as vendor files write them: a
+/// ``CivilDate`` and a second of its day, turned into an instant by ``ZonedClock``.
 public struct LocalDateTime: Hashable, Sendable {
-  public var year: Int
-  public var month: Int
-  public var day: Int
-  public var hour: Int
-  public var minute: Int
-  public var second: Int
+  /// The calendar date.
+  public var date: CivilDate
+  /// Seconds since local midnight, 0 ..< 86 400.
+  public var secondOfDay: Int
 
   /// A local date and time; nil when a field is out of range.
   public init?(year: Int, month: Int, day: Int, hour: Int = 0, minute: Int = 0, second: Int = 0) {
-    guard (1...12).contains(month), day >= 1,
-      day <= HealthExportDate.daysInMonth(year: year, month: month), (0..<24).contains(hour),
+    guard CivilDate.isValid(year: year, month: month, day: day), (0..<24).contains(hour),
       (0..<60).contains(minute), (0..<60).contains(second)
     else { return nil }
-    self.year = year
-    self.month = month
-    self.day = day
-    self.hour = hour
-    self.minute = minute
-    self.second = second
+    date = CivilDate(year: year, month: month, day: day)
+    secondOfDay = hour * 3600 + minute * 60 + second
   }
 
-  /// Seconds since 1970 UTC if this wall-clock time were in UTC.
-  public var utcSeconds: Int64 {
-    HealthExportDate.days(year: year, month: month, day: day) * 86_400
-      + Int64(hour * 3600 + minute * 60 + second)  // checked: Int to Int64 widens
-  }
-
-  /// The instant this wall-clock time names in `timeZone` (for a time skipped by a clock
-  /// change, the instant an hour later, as the clock reads after the change).
-  public func instant(in timeZone: TimeZone) -> Int64 {
-    let local = utcSeconds
-    let first = timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(local)))
-    let guess = local - Int64(first)  // checked: Int to Int64 widens
-    let second = timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(guess)))
-    return local - Int64(second)  // checked: Int to Int64 widens
+  /// The instant this wall-clock time names in `zone`, by ``ZonedClock``'s rule (a time
+  /// skipped by a clock change moves forward by the gap; a time that occurs twice is the
+  /// earlier instant).
+  public func instant(in zone: ZonedClock) -> Int64 {
+    zone.instant(of: date, secondOfDay: secondOfDay)
   }
 
   /// Numbers separated by the given one-byte separators, e.g. `2026-01-03` with `-`.

@@ -32,11 +32,11 @@ public enum OpenScaleCSVImporter {
       || (firstRow.fields.count >= 5 && firstRow[0].flatMap(LocalDateTime.parse) != nil)
   }
 
-  /// The weights of an openScale CSV, local times read in `timeZone`.
+  /// The weights of an openScale CSV, local times read in `zone`.
   ///
   /// openScale 3.x writes values in the user's configured unit without naming it; they are
   /// read in `unit` (kg, openScale's default, when nil) and the result says so.
-  public static func importWeights(_ bytes: [UInt8], timeZone: TimeZone, unit: MassUnit? = nil)
+  public static func importWeights(_ bytes: [UInt8], zone: ZonedClock, unit: MassUnit? = nil)
     throws -> WeightImportResult
   {
     let rows = try CSVReader.rows(bytes)
@@ -75,7 +75,7 @@ public enum OpenScaleCSVImporter {
         let note = columns.comment.flatMap { row[$0] }.flatMap { $0.isEmpty ? nil : $0 }
         result.add(
           ImportedWeight(
-            instant: moment.instant(in: timeZone), kilograms: kilograms, source: "openScale",
+            instant: moment.instant(in: zone), kilograms: kilograms, source: "openScale",
             note: note, line: row.line), seen: &seen)
       } catch {
         result.rejections.append(error)

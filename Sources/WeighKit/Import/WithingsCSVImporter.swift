@@ -10,10 +10,10 @@ public enum WithingsCSVImporter {
       && header.fields.contains { $0.text.lowercased().hasPrefix("weight") }
   }
 
-  /// The weights of a `weight.csv`, local times read in `timeZone`.
+  /// The weights of a `weight.csv`, local times read in `zone`.
   ///
   /// - Throws: `ImportError` when the header is not Withings' or names no mass unit.
-  public static func importWeights(_ bytes: [UInt8], timeZone: TimeZone) throws
+  public static func importWeights(_ bytes: [UInt8], zone: ZonedClock) throws
     -> WeightImportResult
   {
     let rows = try CSVReader.rows(bytes)
@@ -40,7 +40,7 @@ public enum WithingsCSVImporter {
         let note = commentColumn.flatMap { row[$0] }.flatMap { $0.isEmpty ? nil : $0 }
         result.add(
           ImportedWeight(
-            instant: date.instant(in: timeZone), kilograms: kilograms, source: "Withings",
+            instant: date.instant(in: zone), kilograms: kilograms, source: "Withings",
             note: note, line: row.line), seen: &seen)
       } catch {
         result.rejections.append(error)

@@ -21,7 +21,7 @@
 /// | sync version | 0 … 2^53 − 1 | |
 /// | anchor, store sequence | 0 … 2^53 − 1 | |
 public enum ValueLimits {
-  /// Body mass in kilograms (LANGUAGE.md §2: > 0 and ≤ 1000 kg). The lower bound is open.
+  /// Body mass in kilograms (docs/language.md: > 0 and ≤ 1000 kg). The lower bound is open.
   public static let kilograms: ClosedRange<Double> = 0...1000
   /// Blood glucose in mg/dL; the lower bound is open.
   public static let milligramsPerDeciliter: ClosedRange<Double> = 0...10_000

@@ -56,7 +56,7 @@ extension ArgumentCursor {
     let (secondOfDay, offset) = try parseTime(timeText, span: whole)
     if let offset {
       // checked: Int to Int64 widens
-      return (date.daysSinceEpoch * 86_400 + Int64(secondOfDay) - Int64(offset), whole)
+      return (date.seconds(at: secondOfDay) - Int64(offset), whole)
     }
     return (clock.instant(of: date, secondOfDay: secondOfDay), whole)
   }
@@ -80,14 +80,6 @@ extension ArgumentCursor {
     }
     index += 1
     return parsed.date
-  }
-
-  /// Whether the next token starts an instant.
-  public func startsInstant() -> Bool {
-    guard let token = peek(), token.kind == .word else { return false }
-    let word = token.text.lowercased()
-    return ["now", "today", "yesterday"].contains(word) || looksLikeTime(token.text)
-      || (token.text.utf8.count >= 10 && Array(token.text.utf8)[4] == UInt8(ascii: "-"))
   }
 
   private func looksLikeTime(_ text: String) -> Bool {

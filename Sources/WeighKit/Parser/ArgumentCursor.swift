@@ -112,6 +112,21 @@ public struct ArgumentCursor {
   /// Requires one of `words` next; returns it lower-cased.
   public mutating func expect(oneOf words: [String], what: String) throws(Diagnostic) -> String {
     if let word = take(oneOf: words) { return word }
+    throw notOneOf(words, what: what)
+  }
+
+  /// Reads the next word as one of `Choice`'s cases (by raw value, listed in declaration
+  /// order when it is none of them), or fails like ``expect(oneOf:what:)``.
+  public mutating func expect<Choice: CaseIterable & RawRepresentable<String>>(
+    _ choice: Choice.Type, what: String
+  ) throws(Diagnostic) -> Choice {
+    let words = Choice.allCases.map(\.rawValue)
+    if let word = take(oneOf: words), let choice = Choice(rawValue: word) { return choice }
+    throw notOneOf(words, what: what)
+  }
+
+  /// The error for a next token that is none of `words`.
+  private func notOneOf(_ words: [String], what: String) -> Diagnostic {
     let token = peek()
     var message = "expected \(what): \(words.joined(separator: ", ")); \(got(token))"
     if let token, token.kind == .word,
@@ -119,7 +134,7 @@ public struct ArgumentCursor {
     {
       message += "; did you mean \"\(guess)\"?"
     }
-    throw error(message, at: token)
+    return error(message, at: token)
   }
 }
 

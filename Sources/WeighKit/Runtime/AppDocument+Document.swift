@@ -31,7 +31,7 @@ extension AppDocument {
         pendingDeletes.append(text)
       }
     }
-    if let mode = try fields.word("dedup", ["uuid", "fuzzy"]) { dedup = mode }
+    if let mode = try fields.word("dedup", DedupMode.self) { dedup = mode }
     if let flag = try fields.bool("autopush") { autopush = flag }
     if let flag = try fields.bool("sync") { syncOnLaunch = flag }
     // `linksAnywhere` is kept as Int64.max; anything else is a change position.

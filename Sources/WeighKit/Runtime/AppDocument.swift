@@ -9,7 +9,7 @@ struct AppDocument: Equatable {
   var observing: String?
   /// Samples of deleted pushed entries, deleted from Health at the next push.
   var pendingDeletes: [String] = []
-  var dedup = "uuid"
+  var dedup = DedupMode.uuid
   var autopush = false
   var syncOnLaunch = true
   /// No entry links a Health sample saved after this change position, so a sync that
@@ -25,7 +25,8 @@ struct AppDocument: Equatable {
 
   var json: JSONValue {
     var object: [String: JSONValue] = [
-      "sync_count": .integer(syncCount), "dedup": .string(dedup), "autopush": .bool(autopush),
+      "sync_count": .integer(syncCount), "dedup": .string(dedup.rawValue),
+      "autopush": .bool(autopush),
       "sync": .bool(syncOnLaunch), "pending_deletes": .array(pendingDeletes.map(JSONValue.string)),
     ]
     // checked: Int64 and Int have one width

@@ -22,7 +22,7 @@ final class HealthLink {
 
   /// The document that says the `health-sync` table holds every live sample with a sync
   /// identifier (stores from before it was kept get it when their history is next read).
-  static let syncIndexDocument = "health-sync-index"
+  static let syncIndexDocument = DocumentName.healthSyncIndex.rawValue
 
   /// Whether anything waits for the next commit.
   var hasPending: Bool { !changes.isEmpty || changedState != nil }
@@ -173,11 +173,16 @@ final class HealthLink {
   /// Takes the recorded changes. With `encodingState`, Health's changed small state is
   /// among them as the `health` document; otherwise it is returned as a value (a memory
   /// store keeps it so, which saves encoding it at every commit).
-  func takePending(encodingState: Bool) -> (changes: [StoreChange], state: HealthSmallState?) {
+  ///
+  /// - Throws: `StoreError.invalidChange` when the state cannot be encoded; nothing is
+  ///   taken then.
+  func takePending(encodingState: Bool) throws(StoreError) -> (
+    changes: [StoreChange], state: HealthSmallState?
+  ) {
     var taken = changes
     var state = changedState
     if encodingState, let changedState {
-      taken.append(.setDocument(name: "health", value: DocumentCoding.encode(changedState)))
+      taken.append(.set(.health, to: try DocumentCoding.encode(changedState)))
       state = nil
     }
     changes = []

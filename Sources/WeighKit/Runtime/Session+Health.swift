@@ -30,7 +30,7 @@ extension Session {
   /// history has been read for some other reason.
   func completeSyncIndexIfRead() throws(Diagnostic) {
     guard !isSyncIndexTrusted, let healthLink,
-      healthLink.health.isHistoryLoaded, store.documents["health"] != nil
+      healthLink.health.isHistoryLoaded, store.document(.health) != nil
     else { return }
     do throws(StoreError) {
       healthLink.completeSyncIndex(indexed: try store.rows(HealthSyncIndexCodec.self))
@@ -45,7 +45,7 @@ extension Session {
   func recentHealth() throws(Diagnostic) -> HealthStore {
     if let healthLink { return healthLink.health }
     let state =
-      store.documents["health"].flatMap {
+      store.document(.health).flatMap {
         DocumentCoding.decode(HealthSmallState.self, from: $0)
       } ?? memoryHealthState
     // Everything up to the app's anchor stays on disk until needed.
@@ -138,4 +138,5 @@ extension Session {
   static func healthFailure(_ error: HealthError, doing what: String) -> Diagnostic {
     Diagnostic("Health refused to \(what): \(describe(error))")
   }
+
 }

@@ -129,10 +129,12 @@ extension Session {
     defer { flushAfterCommand() }
     var result: CommandResult
     var failure: Diagnostic?
+    // An included script that stopped has reported its own failure.
+    var includeStopped = false
     // `expect` reads the facts and leaves them; so does `include` for the output, which is
     // its last command's.
     var leaves: FactsLeft = .none
-    do throws(Diagnostic) {
+    do {
       let command = try CommandTable.parse(tokens, context: context)
       if command is ExpectCommand {
         leaves = .all
@@ -143,25 +145,24 @@ extension Session {
       failure = own.failure
       // What the session produced meanwhile (Health catching up) comes first.
       result = collected.map { $0.isEmpty ? own : $0.appending(own) } ?? own
+    } catch is IncludeStop {
+      includeStopped = true
+      result = collected ?? CommandResult()
     } catch {
-      failure = error
+      failure = Diagnostic(error)
       result = collected ?? CommandResult()
       if tokens.first?.isWord("expect") == true { leaves = .all }
     }
     result.failure = nil
     let shownIn = renderContext
     show(result, in: shownIn)
-    var goesOn = !quitRequested
+    var goesOn = !quitRequested && !includeStopped
     if let failure {
-      if failure == IncludeStop.diagnostic {
-        goesOn = false
-      } else {
-        // Errors from deeper down (the store, Health) point at the command word.
-        let word = SourceSpan(
-          file: line.file, line: line.number, text: line.text, start: tokens[0].start,
-          end: tokens[0].end)
-        goesOn = fail(failure.located(at: word), remembered: leaves != .all)
-      }
+      // Errors from deeper down (the store, Health) point at the command word.
+      let word = SourceSpan(
+        file: line.file, line: line.number, text: line.text, start: tokens[0].start,
+        end: tokens[0].end)
+      goesOn = fail(failure.located(at: word), remembered: leaves != .all)
     }
     // What settling Health produces is shown after the command and its error.
     if healthLink != nil {

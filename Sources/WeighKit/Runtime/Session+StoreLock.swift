@@ -60,8 +60,8 @@ extension Session {
   /// the old state (Health, the UUID index, the undo history).
   private func storeChangedOutside() {
     let oldZone = settings.timeZone
-    settings = Settings(json: store.documents["settings"])
-    app = AppDocument(json: store.documents["app"])
+    settings = Settings(json: store.document(.settings))
+    app = AppDocument(json: store.document(.app))
     if settings.timeZone != oldZone, options.timeZone == nil { useTimeZone(settings.timeZone) }
     dropHealth()
     healthIndex = nil
@@ -78,9 +78,11 @@ extension Session {
   ///
   /// A result that carries a failure (its own change stands, a follow-up failed) rolls
   /// Health back as a thrown error does.
-  func perform(_ command: any Executable) throws(Diagnostic) -> CommandResult {
+  ///
+  /// - Throws: what `command` throws: a ``Diagnostic``, or ``IncludeStop``.
+  func perform(_ command: any Executable) throws -> CommandResult {
     let observer = observerQuery
-    do throws(Diagnostic) {
+    do {
       let result = try command.execute(in: self)
       if result.failure != nil { rollBack(force: observerQuery !== observer) }
       return result

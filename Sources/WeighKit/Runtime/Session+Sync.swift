@@ -4,7 +4,7 @@ import HealthSim
 /// The app's sync with Health: the anchored import (planned by ``SyncPlan``), `sync push`
 /// and autopush.
 extension Session {
-  /// The anchored import from Health (HEALTHKIT.md "The app's sync"); one transaction.
+  /// The anchored import from Health (docs/language.md, "Commands"); one transaction.
   func runSync(fromScratch: Bool) throws(Diagnostic) -> SyncReport {
     var health = try recentHealth()
     let from = fromScratch ? 0 : app.anchor ?? 0
@@ -31,8 +31,8 @@ extension Session {
     // Health's clock: during `advance` it is the time of the delivery that runs this sync.
     newApp.lastSync = Instant.seconds(of: health.now)
     newApp.syncCount += 1
-    changes.append(.setDocument(name: "app", value: newApp.json))
-    undo.append(.setDocument(name: "app", value: oldApp.json))
+    changes.append(.set(.app, to: newApp.json))
+    undo.append(.set(.app, to: oldApp.json))
     try commit(changes, undo: UndoStep(description: "sync", changes: undo))
     return SyncReport(
       imported: imported, removed: removed, skipped: skipped, anchor: newApp.anchor ?? 0)
@@ -65,7 +65,7 @@ extension Session {
       case .deleted: return true
       case .added(let sample, let position):
         return sample.source?.bundleIdentifier != ownBundle
-          && (app.dedup == "fuzzy" || position.rawValue <= linkedThrough)
+          && (app.dedup == .fuzzy || position.rawValue <= linkedThrough)
       }
     }
     let original = readsLog ? try entries() : []
@@ -136,7 +136,7 @@ extension Session {
     }
     var newApp = app
     newApp.pendingDeletes.removeAll { deletions.contains($0) }
-    changes.append(.setDocument(name: "app", value: newApp.json))
+    changes.append(.set(.app, to: newApp.json))
     try commit(changes, undo: nil)
     return PushReport(added: added, updated: updated, deleted: deletions.count)
   }
@@ -167,6 +167,6 @@ extension Session {
 
   /// Writes the `app` document.
   func saveApp(_ document: AppDocument) throws(Diagnostic) {
-    try commit([.setDocument(name: "app", value: document.json)], undo: nil)
+    try commit([.set(.app, to: document.json)], undo: nil)
   }
 }

@@ -45,7 +45,7 @@ public final class Session {
   /// rather than as the `health` document, which would cost an encoding per commit.
   var memoryHealthState: HealthSmallState?
   /// Whether the store holds a Health (its `health` document, or the memory store's state).
-  var hasStoredHealth: Bool { store.documents["health"] != nil || memoryHealthState != nil }
+  var hasStoredHealth: Bool { store.document(.health) != nil || memoryHealthState != nil }
   /// Entry numbers by the Health UUID they hold, once a sync needed it; kept up to date
   /// by `commit`, so an incremental sync costs what changed, not the whole log.
   var healthIndex: HealthUUIDIndex?
@@ -81,8 +81,8 @@ public final class Session {
     store = try Self.openStore(options.store, lockTimeout: options.lockTimeout, waiting: waiting)
     do throws(DocumentProblem) {
       // The store checked both when it read them (`StoreDocuments`).
-      settings = try Settings(document: store.documents["settings"])
-      app = try AppDocument(document: store.documents["app"])
+      settings = try Settings(document: store.document(.settings))
+      app = try AppDocument(document: store.document(.app))
     } catch {
       throw Diagnostic("cannot read the store: \(error)", kind: .unreadableStore)
     }
@@ -142,12 +142,13 @@ public final class Session {
   /// session (re)opened on the wall clock catches up before its first command.
   func loadLiveHealth() {
     guard healthLink == nil else { return }
-    let simulations = store.documents["health"]?["simulations"]
-    if case .array(let running)? = simulations, !running.isEmpty {
-      _ = try? recentHealth()
-    } else if app.observing != nil {
-      _ = try? recentHealth()
-    } else {
+    let running =
+      store.document(.health).flatMap { DocumentCoding.decode(HealthSmallState.self, from: $0) }
+      .map { !$0.simulations.isEmpty } ?? false
+    guard running || app.observing != nil else { return }
+    // A Health that cannot be read is said now, once: nothing can catch up without it.
+    do throws(Diagnostic) { _ = try recentHealth() } catch {
+      fail(error)
       return
     }
     // What catching up wrote is committed now, not with the next command: a command that
@@ -245,10 +246,10 @@ public final class Session {
     switch error.kind {
     case .corrupt, .newerFormat:
       // Most store messages already name the fix; say only what they leave out.
-      let text = "\(error)"
+      let text = error.message
       let unchanged = text.contains("nothing was changed") ? "" : "; nothing was changed"
       let report = text.contains("weigh check") ? "" : ". Run weigh check for a full report"
-      return Diagnostic("cannot read the store: \(text)\(unchanged)\(report)", kind: .unreadableStore)
+      return error.diagnostic(message: "cannot read the store: \(text)\(unchanged)\(report)")
     case .locked, .io, .invalidChange:
       return Diagnostic("\(error)")
     }
@@ -260,7 +261,12 @@ public final class Session {
       // Health answered without the records it could not read: keep the store as it is.
       throw Self.diagnostic(for: failure)
     }
-    let pending = healthLink?.takePending(encodingState: options.store != .memory)
+    let pending: (changes: [StoreChange], state: HealthSmallState?)?
+    do throws(StoreError) {
+      pending = try healthLink?.takePending(encodingState: options.store != .memory)
+    } catch {
+      throw Diagnostic("could not write the store, so nothing changed: \(error)")
+    }
     let changes = pending.map { $0.changes + changes } ?? changes
     do throws(StoreError) { try store.commit(changes) } catch {
       // Health's pending changes were taken: its state in memory is ahead of the store now.
@@ -269,8 +275,9 @@ public final class Session {
       throw Diagnostic("could not write the store, so nothing changed: \(error)")
     }
     for change in changes {
-      if case .setDocument("settings", let value) = change { settings = Settings(json: value) }
-      if case .setDocument("app", let value) = change { app = AppDocument(json: value) }
+      guard case .setDocument(let name, let value) = change else { continue }
+      if name == DocumentName.settings.rawValue { settings = Settings(json: value) }
+      if name == DocumentName.app.rawValue { app = AppDocument(json: value) }
     }
     if let state = pending?.state { memoryHealthState = state }
     if let step = undo { self.undo.record(step) }
@@ -286,6 +293,7 @@ public final class Session {
     }
   }
 }
+
 
 extension Session {
   /// The numbers of the app's entries, for completion of `#12`.

@@ -70,10 +70,8 @@ public struct Settings: Equatable, Sendable {
       parts.allSatisfy({ $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
       // checked: integer parses of text, nil when out of range
       let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]),
-      (1900...9999).contains(year), (1...12).contains(month), (1...31).contains(day)
+      (1900...9999).contains(year), CivilDate.isValid(year: year, month: month, day: day)
     else { return nil }
-    let date = CivilDate(year: year, month: month, day: day)
-    // 2026-02-30 comes back as another day.
-    return CivilDate(daysSinceEpoch: date.daysSinceEpoch) == date ? date : nil
+    return CivilDate(year: year, month: month, day: day)
   }
 }

@@ -8,27 +8,30 @@ public enum StoreCheck {
   public static func run(_ location: StoreLocation) -> (ok: Bool, text: String) {
     let findings = Store.check(location, tables: tables)
     let errors = findings.filter { $0.severity == .error }
-    var text = findings.map { "\($0)\n" }.joined()
+    let renderer = DiagnosticRenderer()
+    var text = findings.map { renderer.render($0.diagnostic) }.joined()
     if errors.isEmpty { text += "ok: the store reads in full\n" }
     return (errors.isEmpty, text)
   }
 
   /// Repairs the store at `location`: the report of what was kept and lost, and the exit
-  /// status (0 when the store reads in full afterwards, 65 when it still cannot be read, 1
-  /// when the repair could not run: the store is busy, or a file could not be written).
-  public static func repair(_ location: StoreLocation) -> (status: Int32, text: String) {
+  /// status (success when the store reads in full afterwards, `unreadableStore` when it
+  /// still cannot be read, `commandFailed` when the repair could not run: the store is busy,
+  /// or a file could not be written).
+  public static func repair(_ location: StoreLocation) -> (status: ExitStatus, text: String) {
     let report: StoreRepairReport
     do throws(StoreError) {
       report = try Store.repair(location, tables: tables)
     } catch {
       let unreadable = error.kind == .corrupt || error.kind == .newerFormat
-      return (unreadable ? 65 : 1, "error: \(error)\nnothing was repaired\n")
+      let text = DiagnosticRenderer().render(error.diagnostic()) + "nothing was repaired\n"
+      return (unreadable ? .unreadableStore : .commandFailed, text)
     }
     var text = ""
     if report.copies == nil {
       text += report.kept.map { "warning: \($0)\n" }.joined()
       text += "nothing to repair: the store reads in full\n"
-      return (0, text)
+      return (.success, text)
     }
     text += report.problems.map { "damaged: \($0)\n" }.joined()
     text += report.kept.map { "kept: \($0)\n" }.joined()
@@ -40,6 +43,6 @@ public enum StoreCheck {
     } else {
       text += after.text + "the store still cannot be read in full; restore it from a backup\n"
     }
-    return (after.ok ? 0 : 65, text)
+    return (after.ok ? .success : .unreadableStore, text)
   }
 }

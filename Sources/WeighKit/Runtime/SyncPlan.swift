@@ -1,6 +1,6 @@
 import HealthSim
 
-/// What one sync does to the app's log (HEALTHKIT.md "The app's sync"), worked out from
+/// What one sync does to the app's log (docs/language.md, "Commands"), worked out from
 /// Health's anchored changes and the log as it is, without touching either: the session
 /// commits `changes` (and keeps `undo` to revert them).
 struct SyncPlan {
@@ -19,7 +19,7 @@ struct SyncPlan {
   /// Samples the app wrote itself, or that an entry links already, are skipped; a deleted
   /// sample removes the entry it came from, and only unlinks a manual entry.
   init(
-    changes found: [AnchoredChange], log: [Entry], index: HealthUUIDIndex, dedup: String,
+    changes found: [AnchoredChange], log: [Entry], index: HealthUUIDIndex, dedup: DedupMode,
     nextID firstID: Int
   ) throws(Diagnostic) {
     // Entries this sync changes (nil: removed), over the untouched log.
@@ -46,7 +46,7 @@ struct SyncPlan {
           continue
         }
         let instant = sample.startInstant
-        if dedup == "fuzzy",
+        if dedup == .fuzzy,
           let match = (log.map(\.id) + overlay.keys).compactMap(entry).filter({
             $0.healthUUID == nil && abs($0.instant - instant) <= 60
               && abs($0.kilograms - sample.value) <= tolerance + 1e-9

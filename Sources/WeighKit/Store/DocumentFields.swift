@@ -60,6 +60,13 @@ struct DocumentFields {
     return text
   }
 
+  /// The string `key` as one of `Choice`'s cases, by raw value.
+  func word<Choice: CaseIterable & RawRepresentable<String>>(
+    _ key: String, _ choice: Choice.Type
+  ) throws(DocumentProblem) -> Choice? {
+    try word(key, Choice.allCases.map(\.rawValue)).flatMap(Choice.init(rawValue:))
+  }
+
   /// The time zone name `key`, which this system must know.
   func timeZone(_ key: String) throws(DocumentProblem) -> String? {
     guard let text = try string(key) else { return nil }

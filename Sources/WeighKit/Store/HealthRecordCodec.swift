@@ -416,14 +416,27 @@ public enum HealthRecordCodec: StoreTableCodec {
 
 /// Converts Codable values to and from store documents.
 enum DocumentCoding {
-  static func encode<T: Encodable>(_ value: T) -> JSONValue {
+  /// `value` as a JSON document.
+  ///
+  /// - Throws: `StoreError.invalidChange` when it cannot be encoded (a non-finite number):
+  ///   such a document is not stored, rather than stored as `null`.
+  static func encode<T: Encodable>(_ value: T) throws(StoreError) -> JSONValue {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys]
-    guard let data = try? encoder.encode(value) else { return .null }
-    return
-      (try? JSONReader.withReader(over: Array(data)) { reader throws(JSONSyntaxError) in
+    let data: Data
+    do {
+      data = try encoder.encode(value)
+    } catch {
+      throw StoreError(.invalidChange, message: "cannot encode \(T.self): \(error)")
+    }
+    do throws(JSONSyntaxError) {
+      return try JSONReader.withReader(over: Array(data)) { reader throws(JSONSyntaxError) in
         try reader.readValue()
-      }) ?? .null
+      }
+    } catch {
+      throw StoreError(
+        .invalidChange, message: "cannot read back \(T.self) as encoded: \(error.message)")
+    }
   }
 
   static func decode<T: Decodable>(_ type: T.Type, from value: JSONValue) -> T? {

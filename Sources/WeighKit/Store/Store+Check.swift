@@ -226,7 +226,7 @@ extension Store {
       let newlines = lostBytes.filter { $0 == 0x0A }.count
       let lines = newlines + (lostBytes.last == 0x0A ? 0 : 1)
       report.lost.append(
-        "\(journalPath): \(lines) line\(lines == 1 ? "" : "s") from line \(from) on "
+        "\(journalPath): \(English.counted(lines, "line")) from line \(from) on "
           + "(\(inspection.journal.problem?.message ?? "not valid"))")
     } else {
       lostBytes = []

@@ -11,20 +11,20 @@ public enum StoreDocuments {
   ///
   /// - Throws: `DocumentProblem` whose path starts inside the document.
   public static func validate(name: String, value: JSONValue) throws(DocumentProblem) {
-    switch name {
-    case "settings":
+    switch DocumentName(rawValue: name) {
+    case .settings:
       _ = try Settings(document: value)
-    case "app":
+    case .app:
       _ = try AppDocument(document: value)
-    case "health":
+    case .health:
       _ = try HealthStateDocument.decode(value)
-    case HealthLink.syncIndexDocument:
+    case .healthSyncIndex:
       guard case .bool = value else {
         throw DocumentProblem(
           path: [],
           message: "\"\(name)\" must be true or false, not \(DocumentFields.kind(of: value))")
       }
-    default:
+    case nil:
       break
     }
   }

@@ -42,18 +42,23 @@ public struct StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     self.init(kind, file: file, line: syntax.line, column: syntax.column, message: syntax.message)
   }
 
-  /// `file:line:column: message`, with the parts that are known.
+  /// The file and position concerned, when there is a file.
+  public var location: SourceLocation? {
+    file.map { SourceLocation(file: $0, line: line, column: column) }
+  }
+
+  /// `file:line:column: message`, with the parts that are known (in prose: a failed write).
   public var description: String {
-    var text = ""
-    if let file {
-      text += file
-      if let line {
-        text += ":\(line)"
-        if let column { text += ":\(column)" }
-      }
-      text += ": "
-    }
-    return text + message
+    (location.map { "\($0): " } ?? "") + message
+  }
+
+  /// The error as a diagnostic at its position in the store's file (with the line and a
+  /// caret when the file can be read there), under `message` when given.
+  public func diagnostic(message: String? = nil) -> Diagnostic {
+    let kind: FailureKind =
+      self.kind == .corrupt || self.kind == .newerFormat ? .unreadableStore : .command
+    guard let location else { return Diagnostic(message ?? self.message, kind: kind) }
+    return Diagnostic(message ?? self.message, in: location, kind: kind)
   }
 }
 

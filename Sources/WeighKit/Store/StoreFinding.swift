@@ -1,14 +1,7 @@
 /// One thing `Store.check` found in a store's files.
 public struct StoreFinding: Equatable, Sendable, CustomStringConvertible {
-  /// How serious a finding is.
-  public enum Severity: String, Equatable, Sendable {
-    /// The store cannot be opened or read as it is.
-    case error
-    /// Harmless now, worth knowing (an interrupted commit that was never acknowledged).
-    case note
-  }
-
-  /// How serious the finding is.
+  /// How serious the finding is: `error` when the store cannot be opened or read as it is,
+  /// `note` when it is harmless now (an interrupted commit that was never acknowledged).
   public var severity: Severity
   /// The file concerned, as a path.
   public var file: String
@@ -37,13 +30,15 @@ public struct StoreFinding: Equatable, Sendable, CustomStringConvertible {
       message: error.message)
   }
 
-  /// `file:line:column: severity: message`.
-  public var description: String {
-    var text = file
-    if let line {
-      text += ":\(line)"
-      if let column { text += ":\(column)" }
-    }
-    return text + ": \(severity.rawValue): \(message)"
+  /// The file and position concerned.
+  public var location: SourceLocation { SourceLocation(file: file, line: line, column: column) }
+
+  /// The finding as a diagnostic, with the line and a caret when the file can be read there.
+  public var diagnostic: Diagnostic {
+    Diagnostic(message, in: location, severity: severity, kind: .unreadableStore)
   }
+
+  /// `file:line:column: severity: message`, as ``DiagnosticRenderer`` shows it without the
+  /// source line.
+  public var description: String { "\(location): \(severity.rawValue): \(message)" }
 }

@@ -140,7 +140,9 @@ enum StoreJournal {
                       ? "sequence \(transaction.sequence) is not greater than the \(previous) "
                         + "before it: records were copied or reordered"
                       : "sequence \(transaction.sequence) follows \(previous): "
-                        + "\(transaction.sequence - previous - 1 == 1 ? "a record is" : "records are") "
+                        + English.noun(
+                          transaction.sequence - previous - 1, "a record is", "records are")
+                        + " "
                         + "missing (removed from the journal)", at: offset)
                 }
               } else {

@@ -31,16 +31,16 @@ import Testing
     let end = data.map(\.instant).max()! + 1
     for interval in StatisticsInterval.allCases {
       let buckets = StatisticsBucket.buckets(
-        of: data, interval: interval, timeZone: Zones.berlin, from: start, to: end,
+        of: data, interval: interval, zone: Zones.berlin, from: start, to: end,
         includeEmpty: true)
       #expect(buckets.map(\.count).reduce(0, +) == data.count)
       for (bucket, next) in zip(buckets, buckets.dropFirst()) {
         #expect(bucket.end == next.start)
       }
       for bucket in buckets {
-        let local = LocalTime(instant: bucket.start, timeZone: Zones.berlin)
-        #expect(local.day == bucket.firstDay)
-        #expect(local.secondsIntoDay == 0)
+        let local = Zones.berlin.local(bucket.start)
+        #expect(local.date == bucket.firstDay)
+        #expect(local.secondOfDay == 0)
         if let low = bucket.minimum, let high = bucket.maximum, let mean = bucket.average {
           #expect(low <= mean + 1e-9 && mean <= high + 1e-9)
         }
@@ -52,7 +52,7 @@ import Testing
   func trendCoversEveryDayAndStaysInsideTheWeights(seed: UInt64) {
     let data = readings(seed: seed)
     for policy in DailyPolicy.allCases {
-      let days = DailyValue.days(of: data, policy: policy, timeZone: Zones.berlin)
+      let days = DailyValue.days(of: data, policy: policy, zone: Zones.berlin)
       #expect(days.map(\.readingCount).reduce(0, +) == data.count)
       let trend = Trend(days: days)
       #expect(trend.points.count == days.first!.day.days(to: days.last!.day) + 1)

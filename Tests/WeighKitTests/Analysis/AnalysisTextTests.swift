@@ -40,7 +40,7 @@ import Testing
       reading(2026, 3, 30, 8, 0, 74),
     ]
     let buckets = StatisticsBucket.buckets(
-      of: readings, interval: .weekly, timeZone: Zones.berlin,
+      of: readings, interval: .weekly, zone: Zones.berlin,
       from: instant(2026, 3, 25), to: instant(2026, 4, 1))
     #expect(
       StatisticsBucket.tableLines(buckets, interval: .weekly, unit: .kg) == [
@@ -49,7 +49,7 @@ import Testing
         "2026-03-30  74.0 kg  74.0 kg  74.0 kg      1",
       ])
     let monthly = StatisticsBucket.buckets(
-      of: readings, interval: .monthly, timeZone: Zones.berlin,
+      of: readings, interval: .monthly, zone: Zones.berlin,
       from: instant(2026, 2, 1), to: instant(2026, 4, 1), includeEmpty: true)
     let lines = StatisticsBucket.tableLines(monthly, interval: .monthly, unit: .kg)
     #expect(lines[1] == "2026-02        -        -        -      0")
@@ -140,7 +140,7 @@ import Testing
     ]
     #expect(
       DailyValue.dayLines(
-        readings: readings, day: day(2026, 1, 3), policy: .latest, timeZone: Zones.berlin, unit: .kg
+        readings: readings, day: day(2026, 1, 3), policy: .latest, zone: Zones.berlin, unit: .kg
       ) == [
         "07:30  70.0 kg",
         "13:00  70.6 kg",
@@ -149,7 +149,7 @@ import Testing
       ])
     #expect(
       DailyValue.dayLines(
-        readings: readings, day: day(2026, 1, 9), policy: .first, timeZone: Zones.berlin, unit: .kg)
+        readings: readings, day: day(2026, 1, 9), policy: .first, zone: Zones.berlin, unit: .kg)
         == ["no weights on 2026-01-09"])
   }
 

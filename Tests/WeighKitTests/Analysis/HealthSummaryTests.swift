@@ -31,7 +31,7 @@ import Testing
     let summary = HealthSummary(
       weightKilograms: 68.5, weightInstant: instant(2026, 1, 3, 7, 30), steps: 4321)
     #expect(
-      summary.lines(unit: .kg, timeZone: Zones.berlin) == [
+      summary.lines(unit: .kg, zone: Zones.berlin) == [
         "glucose:       none",
         "weight:        68.5 kg at 2026-01-03 07:30",
         "steps:         4321",

@@ -12,7 +12,7 @@ import Testing
       reading(2026, 3, 30, 0, 10, 69),
     ]
     let buckets = StatisticsBucket.buckets(
-      of: readings, interval: .daily, timeZone: Zones.berlin,
+      of: readings, interval: .daily, zone: Zones.berlin,
       from: instant(2026, 3, 28), to: instant(2026, 3, 31))
     #expect(buckets.map(\.firstDay) == [day(2026, 3, 28), day(2026, 3, 29), day(2026, 3, 30)])
     #expect(buckets.map(\.count) == [1, 2, 1])
@@ -24,7 +24,7 @@ import Testing
 
   @Test func autumnDayIsTwentyFiveHours() {
     let buckets = StatisticsBucket.buckets(
-      of: [reading(2026, 10, 25, 12, 0, 70)], interval: .daily, timeZone: Zones.berlin,
+      of: [reading(2026, 10, 25, 12, 0, 70)], interval: .daily, zone: Zones.berlin,
       from: instant(2026, 10, 25), to: instant(2026, 10, 26))
     #expect(buckets.count == 1)
     #expect(buckets[0].end - buckets[0].start == 25 * 3600)
@@ -40,7 +40,7 @@ import Testing
       reading(2026, 4, 1, 8, 0, 90),  // at or after the end: not counted
     ]
     let buckets = StatisticsBucket.buckets(
-      of: readings, interval: .weekly, timeZone: Zones.berlin,
+      of: readings, interval: .weekly, zone: Zones.berlin,
       from: instant(2026, 3, 25), to: instant(2026, 4, 1))
     #expect(buckets.map(\.firstDay) == [day(2026, 3, 23), day(2026, 3, 30)])
     #expect(buckets[0].start == instant(2026, 3, 23))
@@ -53,11 +53,11 @@ import Testing
   @Test func monthlyBucketsAndEmptyOnes() {
     let readings = [reading(2026, 1, 31, 22, 0, 70), reading(2026, 3, 1, 0, 0, 68)]
     let compact = StatisticsBucket.buckets(
-      of: readings, interval: .monthly, timeZone: Zones.berlin,
+      of: readings, interval: .monthly, zone: Zones.berlin,
       from: instant(2026, 1, 15), to: instant(2026, 3, 15))
     #expect(compact.map(\.firstDay) == [day(2026, 1, 1), day(2026, 3, 1)])
     let full = StatisticsBucket.buckets(
-      of: readings, interval: .monthly, timeZone: Zones.berlin,
+      of: readings, interval: .monthly, zone: Zones.berlin,
       from: instant(2026, 1, 15), to: instant(2026, 3, 15), includeEmpty: true)
     #expect(full.map(\.firstDay) == [day(2026, 1, 1), day(2026, 2, 1), day(2026, 3, 1)])
     #expect(full[1].count == 0)
@@ -68,7 +68,7 @@ import Testing
   @Test func anEmptyRangeHasNoBuckets() {
     #expect(
       StatisticsBucket.buckets(
-        of: [WeightReading(instant: 5, kilograms: 70)], interval: .daily, timeZone: Zones.utc,
+        of: [WeightReading(instant: 5, kilograms: 70)], interval: .daily, zone: Zones.utc,
         from: 10, to: 10, includeEmpty: true
       ).isEmpty)
   }

@@ -6,7 +6,7 @@ import Testing
 @Suite struct TrendTests {
   let lb = MassUnit.lb
 
-  func days(_ values: [(CalendarDay, Double)]) -> [DailyValue] {
+  func days(_ values: [(CivilDate, Double)]) -> [DailyValue] {
     values.map { DailyValue(day: $0.0, kilograms: lb.toKilograms($0.1), readingCount: 1) }
   }
 
@@ -73,9 +73,9 @@ import Testing
     let readings = [
       reading(2026, 1, 5, 7, 0, 80), reading(2026, 1, 5, 20, 0, 90), reading(2026, 1, 6, 7, 0, 81),
     ]
-    let first = Trend(readings: readings, policy: .first, timeZone: Zones.berlin)
+    let first = Trend(readings: readings, policy: .first, zone: Zones.berlin)
     #expect(isClose(first.current, 80.1))
-    let latest = Trend(readings: readings, policy: .latest, timeZone: Zones.berlin)
+    let latest = Trend(readings: readings, policy: .latest, zone: Zones.berlin)
     #expect(isClose(latest.current, 90 + 0.1 * (81 - 90)))
   }
 

@@ -1,3 +1,4 @@
+import HealthSim
 import Testing
 
 @testable import WeighKit

@@ -8,7 +8,7 @@ import ZIPFoundation
   import FoundationXML
 #endif
 
-private let amsterdam = TimeZone(identifier: "Europe/Amsterdam")!
+private let amsterdam = ZonedClock(identifier: "Europe/Amsterdam")!
 
 private func date(_ text: String) -> HealthExportDate { HealthExportDate.parse(text)! }
 
@@ -76,7 +76,7 @@ private func readBack(_ bytes: [UInt8]) throws -> [HealthExportItem] {
 }
 
 @Suite struct AppleHealthExportWriterTests {
-  let exportDate = HealthExportDate(instant: 1_767_600_000, timeZone: amsterdam)
+  let exportDate = HealthExportDate(instant: 1_767_600_000, zone: amsterdam)
 
   @Test func writesApplesShape() throws {
     let xml = try AppleHealthExportWriter.xml(exportDate: exportDate, body: writeSample)

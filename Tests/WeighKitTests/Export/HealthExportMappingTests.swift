@@ -4,7 +4,7 @@ import Testing
 
 @testable import WeighKit
 
-private let amsterdam = TimeZone(identifier: "Europe/Amsterdam")!
+private let amsterdam = ZonedClock(identifier: "Europe/Amsterdam")!
 
 /// A saved sample as the store would hold it.
 private func saved(
@@ -29,9 +29,9 @@ private func roundTrip(_ samples: [HealthSample]) throws -> [HealthExportMapping
     writer in
     for sample in samples {
       if sample.type == .workout {
-        try writer.write(HealthExportMapping.workout(for: sample, timeZone: amsterdam))
+        try writer.write(HealthExportMapping.workout(for: sample, zone: amsterdam))
       } else {
-        try writer.write(HealthExportMapping.record(for: sample, timeZone: amsterdam))
+        try writer.write(HealthExportMapping.record(for: sample, zone: amsterdam))
       }
     }
   }
@@ -65,7 +65,7 @@ private func roundTrip(_ samples: [HealthSample]) throws -> [HealthExportMapping
       for: saved(
         .bodyMass, 68.5, start: winter, device: watch,
         metadata: [MetadataKey.wasUserEntered: .number(1), "b": .string("x"), "a": .bool(false)]),
-      timeZone: amsterdam)
+      zone: amsterdam)
     #expect(record.type == "HKQuantityTypeIdentifierBodyMass")
     #expect(record.sourceName == "Withings")
     #expect(record.sourceVersion == "6.4")
@@ -80,7 +80,7 @@ private func roundTrip(_ samples: [HealthSample]) throws -> [HealthExportMapping
     #expect(record.metadata.map(\.key) == ["HKWasUserEntered", "a", "b"])
     #expect(record.metadata.map(\.value) == ["1", "0", "x"])
     let july = HealthExportMapping.record(
-      for: saved(.stepCount, 8000, start: summer, end: summer + 1800), timeZone: amsterdam)
+      for: saved(.stepCount, 8000, start: summer, end: summer + 1800), zone: amsterdam)
     #expect(july.startDate.description == "2026-07-03 07:30:00 +0200")
     #expect(july.endDate.description == "2026-07-03 08:00:00 +0200")
     #expect(july.value == "8000")
@@ -91,7 +91,7 @@ private func roundTrip(_ samples: [HealthSample]) throws -> [HealthExportMapping
     let units = [
       SampleType.bodyMass, .bloodGlucose, .stepCount, .activeEnergyBurned, .appleExerciseTime,
     ]
-    .map { HealthExportMapping.record(for: saved($0, 1, start: winter), timeZone: amsterdam).unit }
+    .map { HealthExportMapping.record(for: saved($0, 1, start: winter), zone: amsterdam).unit }
     #expect(units == ["kg", "mg/dL", "count", "kcal", "min"])
   }
 
@@ -143,7 +143,7 @@ private func roundTrip(_ samples: [HealthSample]) throws -> [HealthExportMapping
         source: HealthSource(name: "Strava", bundleIdentifier: "sim.strava"), version: "300"),
       device: nil, metadata: [MetadataKey.timeZone: .string("Europe/Amsterdam")],
       creationDate: nil, workout: details)
-    let exported = HealthExportMapping.workout(for: original, timeZone: amsterdam)
+    let exported = HealthExportMapping.workout(for: original, zone: amsterdam)
     #expect(exported.activityType == "HKWorkoutActivityTypeCycling")
     #expect(exported.duration == "45")
     #expect(exported.durationUnit == "min")

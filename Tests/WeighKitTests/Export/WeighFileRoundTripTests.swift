@@ -164,9 +164,10 @@ private func roundTrip(_ entries: [Entry], as format: WeighExportFormat) throws 
     ]
     for name in ["out.csv", "out.json"] {
       let url = folder.appendingPathComponent(name)
-      try WeighExporter.export(entries, to: url)
+      let format = WeighExportFormat(fileName: name)
+      try Data(WeighExporter.text(entries, as: format).utf8).write(to: url)
       let result = try WeightImporter.importWeights(
-        from: url, timeZone: TimeZone(identifier: "UTC")!)
+        from: url, zone: ZonedClock(identifier: "UTC")!)
       #expect(result.format == (name.hasSuffix("json") ? .weighJSON : .weighCSV))
       #expect(result.weights.compactMap(\.entry) == entries)
     }

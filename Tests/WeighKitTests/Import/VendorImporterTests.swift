@@ -3,12 +3,12 @@ import Testing
 
 @testable import WeighKit
 
-private let utc = TimeZone(identifier: "UTC")!
+private let utc = ZonedClock.utc
 
 @Suite struct VendorImporterTests {
   @Test func withingsReadsTheUnitFromTheHeader() throws {
     let result = try WithingsCSVImporter.importWeights(
-      Fixtures.bytes("vendors/withings-weight.csv"), timeZone: utc)
+      Fixtures.bytes("vendors/withings-weight.csv"), zone: utc)
     #expect(result.format == .withingsCSV)
     #expect(result.weights.map(\.kilograms) == [80.9, 81.15, 80.7])
     #expect(result.weights.map(\.line) == [2, 3, 8])
@@ -24,25 +24,59 @@ private let utc = TimeZone(identifier: "UTC")!
   }
 
   @Test func withingsLocalTimesFollowTheTimeZone() throws {
-    let amsterdam = try #require(TimeZone(identifier: "Europe/Amsterdam"))
+    let amsterdam = try #require(ZonedClock(identifier: "Europe/Amsterdam"))
     let result = try WithingsCSVImporter.importWeights(
-      Fixtures.bytes("vendors/withings-weight.csv"), timeZone: amsterdam)
+      Fixtures.bytes("vendors/withings-weight.csv"), zone: amsterdam)
     #expect(result.weights[0].instant == 1_777_104_711 - 7200)
+  }
+
+  @Test func vendorLocalTimesAroundClockChangesFollowTheLanguage() throws {
+    let berlin = try #require(ZonedClock(identifier: "Europe/Berlin"))
+    // Before the spring gap, in it, and in the autumn overlap: 00:30Z, 01:30Z, 00:30Z.
+    let expected: [Int64] = [1_774_744_200, 1_774_747_800, 1_792_888_200]
+    let withings = try WithingsCSVImporter.importWeights(
+      Array(
+        """
+        Date,"Weight (kg)","Fat mass (kg)","Bone mass (kg)","Muscle mass (kg)","Hydration (kg)",Comments
+        "2026-03-29 01:30:00",70,,,,,
+        "2026-03-29 02:30:00",70,,,,,
+        "2026-10-25 02:30:00",70,,,,,
+
+        """.utf8), zone: berlin)
+    #expect(withings.weights.map(\.instant) == expected)
+    let openScale = try OpenScaleCSVImporter.importWeights(
+      Array(
+        """
+        DATE,TIME,WEIGHT
+        2026-03-29,01:30,70
+        2026-03-29,02:30,70
+        2026-10-25,02:30,70
+
+        """.utf8), zone: berlin)
+    #expect(openScale.weights.map(\.instant) == expected)
+    let fitbit = try FitbitJSONImporter.importWeights(
+      Array(
+        """
+        [{"logId":1,"weight":70,"date":"03/29/26","time":"01:30:00"},
+        {"logId":2,"weight":70,"date":"03/29/26","time":"02:30:00"},
+        {"logId":3,"weight":70,"date":"10/25/26","time":"02:30:00"}]
+        """.utf8), zone: berlin, unit: .kg)
+    #expect(fitbit.weights.map(\.instant) == expected)
   }
 
   @Test func withingsPoundsAndMissingUnit() throws {
     let pounds = try WithingsCSVImporter.importWeights(
-      Fixtures.bytes("vendors/withings-weight-lb.csv"), timeZone: utc)
+      Fixtures.bytes("vendors/withings-weight-lb.csv"), zone: utc)
     #expect(pounds.weights.map(\.kilograms) == [170.5 * 0.45359237])
     #expect(throws: ImportError.self) {
       try WithingsCSVImporter.importWeights(
-        Fixtures.bytes("vendors/withings-weight-nounit.csv"), timeZone: utc)
+        Fixtures.bytes("vendors/withings-weight-nounit.csv"), zone: utc)
     }
   }
 
   @Test func openScale3() throws {
     let result = try OpenScaleCSVImporter.importWeights(
-      Fixtures.bytes("vendors/openscale-3x.csv"), timeZone: utc)
+      Fixtures.bytes("vendors/openscale-3x.csv"), zone: utc)
     #expect(result.weights.map(\.kilograms) == [68.5, 68.3, 68.1])
     #expect(result.weights.map(\.note) == ["morning", nil, "late, again"])
     // 2026-01-04 without a time is read at 12:00, as openScale does.
@@ -51,21 +85,21 @@ private let utc = TimeZone(identifier: "UTC")!
     #expect(result.rejections[0].reason.contains("weight is 0"))
     #expect(result.unitNote?.contains("kg") == true)
     let pounds = try OpenScaleCSVImporter.importWeights(
-      Fixtures.bytes("vendors/openscale-3x.csv"), timeZone: utc, unit: .lb)
+      Fixtures.bytes("vendors/openscale-3x.csv"), zone: utc, unit: .lb)
     #expect(pounds.weights.first?.kilograms == 68.5 * 0.45359237)
     #expect(pounds.unitNote == nil)
   }
 
   @Test func openScale2AndHeaderless() throws {
     let result = try OpenScaleCSVImporter.importWeights(
-      Fixtures.bytes("vendors/openscale-2x.csv"), timeZone: utc)
+      Fixtures.bytes("vendors/openscale-2x.csv"), zone: utc)
     #expect(result.weights.map(\.kilograms) == [77.35, 77.10])
     #expect(result.weights.map(\.note) == [nil, "new scale"])
     #expect(result.weights[1].instant == 1_618_832_400)
     #expect(result.rejections.map(\.line) == [4])
     #expect(result.unitNote == nil)
     let legacy = try OpenScaleCSVImporter.importWeights(
-      Fixtures.bytes("vendors/openscale-1x-headerless.csv"), timeZone: utc)
+      Fixtures.bytes("vendors/openscale-1x-headerless.csv"), zone: utc)
     #expect(legacy.weights.map(\.kilograms) == [80.1, 79.9])
     #expect(legacy.weights.map(\.line) == [1, 2])
     #expect(legacy.weights.map(\.note) == ["first", nil])
@@ -73,7 +107,7 @@ private let utc = TimeZone(identifier: "UTC")!
 
   @Test func fitbitIsPoundsWithAmericanDates() throws {
     let result = try FitbitJSONImporter.importWeights(
-      Fixtures.bytes("vendors/fitbit-weight-2017-07-05.json"), timeZone: utc)
+      Fixtures.bytes("vendors/fitbit-weight-2017-07-05.json"), zone: utc)
     #expect(
       result.weights.map(\.kilograms) == [
         193.9 * 0.45359237, 193.2 * 0.45359237, 192.5 * 0.45359237,
@@ -89,11 +123,11 @@ private let utc = TimeZone(identifier: "UTC")!
   @Test func brokenJSONIsAnErrorWithItsLine() throws {
     #expect(throws: ImportError.self) {
       try FitbitJSONImporter.importWeights(
-        Fixtures.bytes("vendors/fitbit-weight-broken.json"), timeZone: utc)
+        Fixtures.bytes("vendors/fitbit-weight-broken.json"), zone: utc)
     }
     do {
       _ = try FitbitJSONImporter.importWeights(
-        Fixtures.bytes("vendors/fitbit-weight-broken.json"), timeZone: utc)
+        Fixtures.bytes("vendors/fitbit-weight-broken.json"), zone: utc)
     } catch let error as ImportError {
       #expect(error.line == 2)
       #expect(error.column == 12)
@@ -132,11 +166,11 @@ private let utc = TimeZone(identifier: "UTC")!
 
   @Test func importsThroughDetection() throws {
     let result = try WeightImporter.importWeights(
-      from: Fixtures.url("vendors/openscale-2x.csv"), timeZone: utc)
+      from: Fixtures.url("vendors/openscale-2x.csv"), zone: utc)
     #expect(result.format == .openScaleCSV)
     #expect(throws: ImportError.self) {
       try WeightImporter.importWeights(
-        from: Fixtures.url("vendors/withings-weight-nounit.csv"), timeZone: utc)
+        from: Fixtures.url("vendors/withings-weight-nounit.csv"), zone: utc)
     }
   }
 

@@ -121,7 +121,7 @@ import Testing
     settings.timeZone = "Europe/Paris"
     #expect(try Settings(document: settings.json) == settings)
     let health = HealthStore(app: HealthLink.app, seed: 1, clock: Date(timeIntervalSince1970: 1e9))
-    let state = DocumentCoding.encode(health.smallState)
+    let state = try DocumentCoding.encode(health.smallState)
     #expect(try HealthStateDocument.decode(state) == health.smallState)
     // Missing members keep their defaults; unknown ones are ignored.
     #expect(try AppDocument(document: ["future": 1]) == AppDocument(document: [:]))
@@ -130,7 +130,7 @@ import Testing
 
   @Test func theHealthDocumentIsCheckedThroughCodableAndRanges() throws {
     let health = HealthStore(app: HealthLink.app, seed: 1, clock: Date(timeIntervalSince1970: 1e9))
-    guard case .object(var state) = DocumentCoding.encode(health.smallState),
+    guard case .object(var state) = try DocumentCoding.encode(health.smallState),
       case .object(var settings)? = state["settings"]
     else {
       Issue.record("the health state is not an object")

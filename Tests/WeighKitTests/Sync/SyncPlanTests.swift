@@ -46,7 +46,7 @@ import Testing
     let uuid = UUID()
     let plan = try SyncPlan(
       changes: [Self.added(Self.sample(70.2, at: 1_000, uuid: uuid), 1)], log: [],
-      index: HealthUUIDIndex([]), dedup: "uuid", nextID: 7)
+      index: HealthUUIDIndex([]), dedup: .uuid, nextID: 7)
     #expect((plan.imported, plan.removed, plan.skipped) == (1, 0, 0))
     let entry = try #require(Self.effect(plan.changes).put[7])
     #expect(entry.origin == .health)
@@ -69,7 +69,7 @@ import Testing
         Self.added(Self.sample(69, at: 900, source: HealthLink.app), 1),
         Self.added(Self.sample(70, at: 500, uuid: linked), 2),
       ],
-      log: log, index: HealthUUIDIndex(log), dedup: "uuid", nextID: 2)
+      log: log, index: HealthUUIDIndex(log), dedup: .uuid, nextID: 2)
     #expect((plan.imported, plan.removed, plan.skipped) == (0, 0, 2))
     #expect(plan.changes.isEmpty)
   }
@@ -83,7 +83,7 @@ import Testing
     let far = Self.sample(80.0, at: 5_061)
     let plan = try SyncPlan(
       changes: [Self.added(near, 1), Self.added(far, 2)], log: log,
-      index: HealthUUIDIndex(log), dedup: "fuzzy", nextID: 3)
+      index: HealthUUIDIndex(log), dedup: .fuzzy, nextID: 3)
     #expect((plan.imported, plan.removed, plan.skipped) == (1, 0, 1))
     let put = Self.effect(plan.changes).put
     #expect(put[1]?.healthUUID == near.uuid?.uuidString)
@@ -104,7 +104,7 @@ import Testing
     ]
     let plan = try SyncPlan(
       changes: [Self.deleted(fromHealth, 3), Self.deleted(matched, 4), Self.deleted(UUID(), 5)],
-      log: log, index: HealthUUIDIndex(log), dedup: "uuid", nextID: 3)
+      log: log, index: HealthUUIDIndex(log), dedup: .uuid, nextID: 3)
     #expect((plan.imported, plan.removed, plan.skipped) == (0, 1, 0))
     let effect = Self.effect(plan.changes)
     #expect(effect.removed == [1])
@@ -119,7 +119,7 @@ import Testing
     let uuid = UUID()
     let plan = try SyncPlan(
       changes: [Self.added(Self.sample(70, at: 100, uuid: uuid), 1), Self.deleted(uuid, 2)],
-      log: [], index: HealthUUIDIndex([]), dedup: "uuid", nextID: 1)
+      log: [], index: HealthUUIDIndex([]), dedup: .uuid, nextID: 1)
     #expect((plan.imported, plan.removed) == (1, 1))
     #expect(plan.changes.isEmpty)
     #expect(plan.undo.isEmpty)

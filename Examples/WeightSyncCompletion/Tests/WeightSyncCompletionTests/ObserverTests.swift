@@ -29,6 +29,8 @@ import Testing
     let app = try AppHarness()
     let backend = StalledBackend()
     app.device.completionGrace = 0.05
+    // The stalled upload keeps the app's Task alive; give up on it after 0.3 s of quiet.
+    app.device.taskGrace = 0.3
     try await app.device.run {
       let sync = try app.launch(backend: backend)
       _ = try await sync.start()

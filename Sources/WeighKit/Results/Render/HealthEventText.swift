@@ -28,7 +28,7 @@ struct HealthEventText {
     case .retryScheduled(_, let at, let failures):
       let retryTime = zone.secondText(Instant.seconds(of: at))
       return
-        "\(time) retry scheduled at \(retryTime) after \(failures) failed \(failures == 1 ? "delivery" : "deliveries")"
+        "\(time) retry scheduled at \(retryTime) after \(English.counted(failures, "failed delivery", "failed deliveries"))"
     case .backgroundDeliveryStopped(_, let failures):
       return "\(time) background delivery stopped after \(failures) failed deliveries"
     }

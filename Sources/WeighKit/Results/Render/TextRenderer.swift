@@ -58,7 +58,7 @@ enum TextRenderer {
     case .healthSummary(let report):
       if report.json { return [report.summary.json()] }
       return ["summary of \(report.date.description)"]
-        + report.summary.lines(unit: unit, timeZone: context.zone.zone).map { "  " + $0 }
+        + report.summary.lines(unit: unit, zone: context.zone).map { "  " + $0 }
     }
   }
 

@@ -1,22 +1,7 @@
-/// A workout activity type, spelled as HealthKit's `HKWorkoutActivityType` cases.
-public enum WorkoutActivityType: String, CaseIterable, Sendable, Codable {
-  /// Squats, push-ups, lunges, wall sits.
-  case functionalStrengthTraining
-  /// Plank.
-  case coreTraining
-  /// Jumping jacks.
-  case jumpRope
-  /// Stretching.
-  case flexibility
-  /// Yoga.
-  case yoga
-  /// Walking.
-  case walking
-  /// Running.
-  case running
-  /// Any other exercise.
-  case other
+import HealthSim
 
+/// Exercise names of the `workout` command, mapped to HealthKit's activity types.
+extension WorkoutActivityType {
   /// The activity type of an exercise name, as StandFit maps it.
   ///
   /// Case, spaces, hyphens and underscores are ignored (`Push-Ups`, `push ups`, `wall_sit`),
