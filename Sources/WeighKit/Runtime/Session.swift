@@ -294,7 +294,6 @@ public final class Session {
   }
 }
 
-
 extension Session {
   /// The numbers of the app's entries, for completion of `#12`.
   public func entryNumbers() -> [Int] {
