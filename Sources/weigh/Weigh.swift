@@ -19,7 +19,7 @@ struct Weigh: ParsableCommand {
 
       Options of `weigh` (see `weigh help run`): --store <dir>, --memory, --keep-going, \
       --clock <instant>, --seed <n>, --tz <zone>, --unit kg|lb|st, \
-      --color auto|always|never, -e <command>.
+      --format text|json|csv, --color auto|always|never, -e <command>.
 
       Exit status: 0 success, 1 a command or expect failed, 64 bad usage, 65 the store \
       cannot be read, 66 a script or input file cannot be read.
@@ -107,6 +107,13 @@ struct Run: ParsableCommand {
 
   @Option(
     parsing: .unconditional,
+    help: ArgumentHelp(
+      "How data is printed: text, json (JSON Lines) or csv; see docs/output.md.",
+      valueName: "format"))
+  var format: String = OutputFormat.text.rawValue
+
+  @Option(
+    parsing: .unconditional,
     help: ArgumentHelp("Colour diagnostics: auto, always or never.", valueName: "when"))
   var color: String = ColorMode.auto.rawValue
 
@@ -122,6 +129,10 @@ struct Run: ParsableCommand {
     if let unit, DisplayUnit(rawValue: unit.lowercased()) == nil {
       throw ValidationError(
         "--unit takes kg, lb or st; got '\(TerminalText.escaped(unit))'")
+    }
+    if OutputFormat(rawValue: format.lowercased()) == nil {
+      throw ValidationError(
+        "--format takes text, json or csv; got '\(TerminalText.escaped(format))'")
     }
     if ColorMode(rawValue: color.lowercased()) == nil {
       throw ValidationError(
@@ -157,6 +168,7 @@ struct Run: ParsableCommand {
     if let seed, let value = UInt64(seed) { options.seed = value }  // checked: parses text
     options.timeZone = tz
     options.unit = unit.flatMap { DisplayUnit(rawValue: $0.lowercased()) }
+    options.format = OutputFormat(rawValue: format.lowercased()) ?? .text
     options.color = (ColorMode(rawValue: color.lowercased()) ?? .auto).resolved()
     let interactive = files.isEmpty && commands.isEmpty && LineEditor.isInteractive
     options.interactive = interactive

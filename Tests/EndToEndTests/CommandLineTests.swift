@@ -21,6 +21,33 @@ import Testing
         == "#1 2026-01-01 08:00 68.5 kg\n#1  2026-01-01 08:00  68.5 kg  manual  weigh\n")
   }
 
+  @Test func formatFlagPrintsJSONLinesOrCSV() throws {
+    let script = ["-e", "log 68.5kg at 07:00 note \"a, b\"", "-e", "log 68.25kg", "-e", "list"]
+    let base = ["--memory", "--clock", "2026-01-01T08:00Z", "--tz", "Europe/Berlin"]
+    let json = try WeighProcess.run(base + ["--format", "json"] + script)
+    #expect(json.status == 0)
+    let rows = json.standardOutput.split(separator: "\n").map { line in
+      (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
+    }
+    #expect(rows.count == 4)
+    #expect(rows.allSatisfy { $0 != nil })
+    #expect(rows[2]?["time"] as? String == "2026-01-01T06:00:00Z")
+    #expect(rows[3]?["weight_kg"] as? Double == 68.25)
+    #expect(rows[2]?["note"] as? String == "a, b")
+    let csv = try WeighProcess.run(base + ["--format", "CSV"] + script)
+    #expect(csv.status == 0)
+    let lines = csv.standardOutput.split(separator: "\n")
+    #expect(
+      lines.suffix(3) == [
+        "id,time,weight_kg,origin,source,note,revision",
+        "1,2026-01-01T06:00:00Z,68.5,manual,weigh,\"a, b\",1",
+        "2,2026-01-01T08:00:00Z,68.25,manual,weigh,,1",
+      ])
+    let bad = try WeighProcess.run(["--format", "yaml", "--memory", "-e", "list"])
+    #expect(bad.status == 64)
+    #expect(bad.standardError.contains("--format takes text, json or csv; got 'yaml'"))
+  }
+
   @Test func aFailedCommandStopsTheScriptWithStatusOne() throws {
     let result = try WeighProcess.run(["--memory", "-e", "log 68.5", "-e", "echo after"])
     #expect(result.status == 1)

@@ -38,18 +38,28 @@ public struct HealthSummary: Equatable, Sendable {
     self.exerciseMinutes = exerciseMinutes
   }
 
-  /// The summary as one JSON object on one line, keys always present in `keys` order and
-  /// `null` when missing. Timestamps are ISO 8601 with the offset of `zone`; the weight is
-  /// in pounds to 0.1 lb, glucose and energy to 0.1, steps and minutes as given (to 0.1).
-  public func json(zone: ZonedClock) -> String {
-    let values: [String] = [
-      number(glucose), timestamp(glucoseInstant, zone),
-      number(weightKilograms.map { MassUnit.lb.fromKilograms($0) }),
-      timestamp(weightInstant, zone), number(steps), number(activeEnergyKilocalories),
-      number(exerciseMinutes),
+  /// The summary as one JSON object on one line: the object ViiRaa's web view reads
+  /// (LANGUAGE.md, `summary json`). Keys come in `keys` order, and a key is left out when
+  /// there is no data for it; numbers are unrounded (the weight in pounds), timestamps are
+  /// Unix seconds as numbers.
+  public func json() -> String {
+    let values: [Double?] = [
+      glucose, glucoseInstant.map(Double.init), weightKilograms.map(MassUnit.lb.fromKilograms),
+      weightInstant.map(Double.init), steps, activeEnergyKilocalories, exerciseMinutes,
     ]
-    let fields = zip(Self.keys, values).map { "\"\($0)\": \($1)" }
+    let fields = zip(Self.keys, values).compactMap { key, value in
+      value.flatMap { value in value.isFinite ? "\"\(key)\": \(Self.jsonNumber(value))" : nil }
+    }
     return "{" + fields.joined(separator: ", ") + "}"
+  }
+
+  /// A whole number without a fraction (`8000`, a timestamp), else the shortest text that
+  /// reads back as the same Double (`154.3235835294...`).
+  static func jsonNumber(_ value: Double) -> String {
+    if value.rounded() == value, let whole = Int64(exactly: value), whole.magnitude < 1 << 53 {
+      return String(whole)
+    }
+    return value.description
   }
 
   /// Plain aligned lines for `summary`, weights in `unit`.
@@ -71,10 +81,5 @@ public struct HealthSummary: Equatable, Sendable {
     guard let value, value.isFinite else { return "null" }
     let text = DisplayUnit.formatNumber(value, decimals: 1)
     return text.hasSuffix(".0") ? String(text.dropLast(2)) : text
-  }
-
-  private func timestamp(_ instant: Int64?, _ zone: ZonedClock) -> String {
-    guard let instant else { return "null" }
-    return "\"" + zone.offsetISOText(instant) + "\""
   }
 }

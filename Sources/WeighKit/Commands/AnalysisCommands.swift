@@ -97,18 +97,15 @@ struct StatsCommand: Executable {
   var interval: StatisticsInterval
   var range: EntryRange
 
-  func execute(in session: Session) throws(Diagnostic) {
+  func execute(in session: Session) throws(Diagnostic) -> CommandResult {
     let readings = try session.readings(in: range)
-    guard let first = readings.first, let last = readings.last else {
-      session.print("no weights in the range")
-      return
+    var buckets: [StatisticsBucket] = []
+    if let first = readings.first, let last = readings.last {
+      buckets = StatisticsBucket.buckets(
+        of: readings, interval: interval, zone: session.zone, from: first.instant,
+        to: last.instant + 1)
     }
-    let buckets = StatisticsBucket.buckets(
-      of: readings, interval: interval, zone: session.zone, from: first.instant,
-      to: last.instant + 1)
-    for line in StatisticsBucket.tableLines(buckets, interval: interval, unit: session.unit) {
-      session.print(line)
-    }
+    return CommandResult(.statistics(StatisticsReport(interval: interval, buckets: buckets)))
   }
 }
 
@@ -116,21 +113,19 @@ struct StatsCommand: Executable {
 struct TrendCommand: Executable {
   var range: EntryRange
 
-  func execute(in session: Session) throws(Diagnostic) {
+  func execute(in session: Session) throws(Diagnostic) -> CommandResult {
     let trend = try session.trend()
+    var points: [TrendPoint]?
     if range != .all {
       let shown = try session.readings(in: range)
+      points = []
       if let first = shown.first, let last = shown.last {
         let zone = session.zone
-        let points = trend.points(
-          from: zone.local(first.instant).date,
-          through: zone.local(last.instant).date)
-        for line in Trend.tableLines(points: points, unit: session.unit) { session.print(line) }
-      } else {
-        session.print("no weights in the range")
+        points = trend.points(
+          from: zone.local(first.instant).date, through: zone.local(last.instant).date)
       }
     }
-    for line in trend.summaryLines(unit: session.unit) { session.print(line) }
+    return CommandResult(.trend(TrendReport(points: points, trend: trend)))
   }
 }
 
@@ -139,14 +134,14 @@ struct GoalCommand: Executable {
   var goal: Double?
   var span: SourceSpan
 
-  func execute(in session: Session) throws(Diagnostic) {
+  func execute(in session: Session) throws(Diagnostic) -> CommandResult {
     guard let goal = goal ?? session.settings.goal else {
       throw Diagnostic("no goal set; give one (goal 65kg) or set it with set goal 65kg", at: span)
     }
     guard let projection = GoalProjection(goal: goal, trend: try session.trend()) else {
       throw Diagnostic("no weights yet, so there is no trend to project; log one first", at: span)
     }
-    for line in projection.lines(unit: session.unit) { session.print(line) }
+    return CommandResult(.goal(projection))
   }
 }
 
@@ -154,13 +149,10 @@ struct GoalCommand: Executable {
 struct BMICommand: Executable {
   var span: SourceSpan
 
-  func execute(in session: Session) throws(Diagnostic) {
+  func execute(in session: Session) throws(Diagnostic) -> CommandResult {
     let (kilograms, height) = try Self.inputs(session, at: span)
-    for line in BodyMassIndex.lines(
-      kilograms: kilograms, weightSource: "trend", heightMeters: height, unit: session.unit)
-    {
-      session.print(line)
-    }
+    return CommandResult(
+      .bmi(BMIReport(kilograms: kilograms, weightSource: "trend", heightMeters: height)))
   }
 
   /// The trend weight and the height, or an error naming what is missing.
@@ -181,7 +173,7 @@ struct RangeCommand: Executable {
   var week: Int
   var span: SourceSpan
 
-  func execute(in session: Session) throws(Diagnostic) {
+  func execute(in session: Session) throws(Diagnostic) -> CommandResult {
     let result = PregnancyRange.at(
       week: week, prePregnancyKilograms: session.settings.prePregnancy,
       heightMeters: session.settings.height)
@@ -190,8 +182,8 @@ struct RangeCommand: Executable {
       throw Diagnostic(error.message, at: span)
     case .success(let range):
       let latest = Session.newest(in: try session.entries())?.kilograms
-      for line in range.lines(latestKilograms: latest, unit: session.unit) { session.print(line) }
-      session.lastRange = (range.low, range.high)
+      return CommandResult(
+        .pregnancyRange(PregnancyRangeReport(range: range, latestKilograms: latest)))
     }
   }
 }
@@ -201,12 +193,13 @@ struct ChartCommand: Executable {
   var range: EntryRange
   var file: (path: String, span: SourceSpan)?
 
-  func execute(in session: Session) throws(Diagnostic) {
+  func execute(in session: Session) throws(Diagnostic) -> CommandResult {
+    var result = CommandResult()
     let trend = try session.trend()
     let shown = try session.readings(in: range)
     guard let first = shown.first, let last = shown.last else {
-      session.print("no weights to chart in the range")
-      return
+      result.say("no weights to chart in the range")
+      return result
     }
     let zone = session.zone
     let points = trend.points(
@@ -217,8 +210,7 @@ struct ChartCommand: Executable {
       let chart = TerminalChart(
         points: points, unit: session.unit, width: columns.map { max(40, $0 - 1) } ?? 72,
         height: 12, style: columns == nil ? .ascii : .unicode)
-      for line in chart.lines() { session.print(line) }
-      return
+      return CommandResult(.chart(chart))
     }
     let svg = SVGChart(
       title: "weight \(points.first!.day) to \(points.last!.day)", points: points,
@@ -229,8 +221,9 @@ struct ChartCommand: Executable {
     }
     // On stdout the SVG is the output; a report line would spoil it.
     if file.path != "-" {
-      session.print("wrote \(file.path) (\(points.count) days)\(outcome.note)")
+      result.say("wrote \(file.path) (\(points.count) days)\(outcome.note)")
     }
+    return result
   }
 }
 

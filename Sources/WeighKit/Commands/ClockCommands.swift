@@ -47,9 +47,10 @@ extension CommandTable {
 struct ClockCommand: Executable {
   var instant: Int64
 
-  func execute(in session: Session) throws(Diagnostic) {
+  func execute(in session: Session) throws(Diagnostic) -> CommandResult {
     session.virtualNow = instant
     session.healthLink?.health.setClock(Date(seconds: instant))
+    return .empty
   }
 }
 
@@ -58,7 +59,7 @@ struct AdvanceCommand: Executable {
   var duration: TimeSpan
   var span: SourceSpan
 
-  func execute(in session: Session) throws(Diagnostic) {
+  func execute(in session: Session) throws(Diagnostic) -> CommandResult {
     guard let target = Instant.adding(duration, to: session.now) else {
       throw Diagnostic(
         "the clock cannot pass 9999-12-31; advance by less than \(duration.description)",
@@ -66,13 +67,14 @@ struct AdvanceCommand: Executable {
     }
     // Events on the way print their own lines; moving the clock itself is silent.
     session.virtualNow = target
+    return .empty
   }
 }
 
 /// `now`
 struct NowCommand: Executable {
-  func execute(in session: Session) throws(Diagnostic) {
-    session.print("\(session.zone.secondText(session.now)) \(session.zoneName)")
+  func execute(in session: Session) throws(Diagnostic) -> CommandResult {
+    .message("\(session.zone.secondText(session.now)) \(session.zoneName)")
   }
 }
 
@@ -80,9 +82,9 @@ struct NowCommand: Executable {
 struct SeedCommand: Executable {
   var seed: UInt64
 
-  func execute(in session: Session) throws(Diagnostic) {
+  func execute(in session: Session) throws(Diagnostic) -> CommandResult {
     session.seed = seed
     session.healthLink?.health.seed(seed)
-    session.print("seed \(seed)")
+    return .message("seed \(seed)")
   }
 }

@@ -1,10 +1,11 @@
 /// A parsed command, ready to apply to a session.
 public protocol Executable {
-  /// Applies the command completely, or throws and changes nothing.
+  /// Applies the command completely and returns what it produced, or throws and changes
+  /// nothing.
   ///
   /// - Throws: a ``Diagnostic``, or ``IncludeStop`` when an included script stopped after
   ///   reporting its own failure.
-  func execute(in session: Session) throws
+  func execute(in session: Session) throws -> CommandResult
 }
 
 /// The families `help` groups commands under, in the order it lists them.

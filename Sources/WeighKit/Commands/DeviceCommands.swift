@@ -145,27 +145,28 @@ struct SimulateCommand: Executable {
     return command
   }
 
-  func execute(in session: Session) throws(Diagnostic) {
+  func execute(in session: Session) throws(Diagnostic) -> CommandResult {
+    var result = CommandResult()
     let health = try session.recentHealth()
     switch kind {
     case "list":
       guard !health.simulations.isEmpty else {
-        session.print("no simulations")
-        return
+        result.say("no simulations")
+        return result
       }
       for simulation in health.simulations {
         let definition = simulation.definition
         let next = Instant.seconds(of: simulation.nextReading)
-        session.print(
+        result.say(
           "\(definition.name)  \(definition.model.sampleType.rawValue)  every \((TimeSpan(checkedSeconds: definition.interval) ?? .maximum).description)  next \(session.zone.minuteText(next))  \(simulation.readings) readings  source \(definition.source.name)"
         )
       }
     case "stop":
       if stopName?.lowercased() == "all" {
         let count = health.stopAllSimulations()
-        session.print("stopped \(English.counted(count, "simulation"))")
+        result.say("stopped \(English.counted(count, "simulation"))")
       } else if health.stopSimulation(named: stopName!) {
-        session.print("stopped \(stopName!)")
+        result.say("stopped \(stopName!)")
       } else {
         let names = health.simulations.map(\.definition.name)
         throw Diagnostic(
@@ -174,11 +175,15 @@ struct SimulateCommand: Executable {
           at: span)
       }
     default:
-      try startSimulation(health, session)
+      result.say(try startSimulation(health, session))
     }
+    return result
   }
 
-  private func startSimulation(_ health: HealthStore, _ session: Session) throws(Diagnostic) {
+  /// Starts the simulation; returns the line that says so.
+  private func startSimulation(_ health: HealthStore, _ session: Session) throws(Diagnostic)
+    -> String
+  {
     let taken = Set(health.simulations.map(\.definition.name))
     var chosen = name ?? kind
     if name == nil {
@@ -220,8 +225,7 @@ struct SimulateCommand: Executable {
       throw Diagnostic("cannot start the simulation: \(Session.describe(error))", at: span)
     }
     let first = Instant.seconds(of: definition.firstReading)
-    session.print(
+    return
       "simulating \(kind) \"\(chosen)\" every \(interval.description), first reading \(session.zone.minuteText(first))"
-    )
   }
 }

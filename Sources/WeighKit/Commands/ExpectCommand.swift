@@ -26,7 +26,7 @@ struct Fact: Sendable {
     Fact(name: "latest.source") { session throws(Diagnostic) in
       .text(try newest(session).source)
     },
-    Fact(name: "output") { session in .text(session.lastOutput) },
+    Fact(name: "output") { session in .text(session.memory.output) },
     Fact(name: "health.samples") { session throws(Diagnostic) in
       .number(Double(try session.health().liveSampleCount(of: .bodyMass)))
     },
@@ -66,12 +66,16 @@ struct Fact: Sendable {
       return .number(BodyMassIndex(kilograms: kilograms, heightMeters: height).value)
     },
     Fact(name: "range.low") { session throws(Diagnostic) in
-      guard let range = session.lastRange else { throw Diagnostic("run range week <n> first") }
-      return .weight(range.low)
+      guard let report = session.memory.range else {
+        throw Diagnostic("run range week <n> first")
+      }
+      return .weight(report.range.low)
     },
     Fact(name: "range.high") { session throws(Diagnostic) in
-      guard let range = session.lastRange else { throw Diagnostic("run range week <n> first") }
-      return .weight(range.high)
+      guard let report = session.memory.range else {
+        throw Diagnostic("run range week <n> first")
+      }
+      return .weight(report.range.high)
     },
     Fact(name: "glucose.mean") { session throws(Diagnostic) in
       .number(try glucose(session, "glucose.mean").mean!)
@@ -100,7 +104,7 @@ struct Fact: Sendable {
     Fact(name: "workout.duration") { session throws(Diagnostic) in
       .number(try newestWorkout(session, "workout.duration").duration)
     },
-    Fact(name: "error") { session in .text(session.lastError) },
+    Fact(name: "error") { session in .text(session.memory.error) },
   ]
 
   static let names = available.map(\.name)
@@ -242,7 +246,7 @@ struct ExpectCommand: Executable {
     return .text(token.text)
   }
 
-  func execute(in session: Session) throws(Diagnostic) {
+  func execute(in session: Session) throws(Diagnostic) -> CommandResult {
     let actual = try fact.read(session).located(at: factSpan)
     let passed: Bool
     let shown: String
@@ -277,6 +281,7 @@ struct ExpectCommand: Executable {
       throw Diagnostic(
         "expect failed: \(fact.name) is \(shown), expected \(op.rawValue) \(written)", at: factSpan)
     }
+    return .empty
   }
 
   private func compare(_ actual: Double, _ value: Double, _ slack: Double) throws(Diagnostic)

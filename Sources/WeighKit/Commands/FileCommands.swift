@@ -127,7 +127,8 @@ struct ImportCommand: Executable {
     return types
   }
 
-  func execute(in session: Session) throws(Diagnostic) {
+  func execute(in session: Session) throws(Diagnostic) -> CommandResult {
+    var shown = CommandResult()
     let url = URL(fileURLWithPath: session.resolvePath(path))
     try InputFile.checkReadable(url.path, shownAs: path, at: pathSpan)
     let format = try detectFormat(url)
@@ -184,7 +185,7 @@ struct ImportCommand: Executable {
     }
     try healthPlan?.decide(in: session)
     if !plan.entries.isEmpty, let note = unitWarning(format: format, result: result) {
-      session.report(Diagnostic(note, at: unitSpan ?? pathSpan, severity: .warning))
+      shown.warn(Diagnostic(note, at: unitSpan ?? pathSpan, severity: .warning))
     }
     if var samples = healthPlan, !samples.isEmpty {
       try samples.save(in: session)
@@ -212,8 +213,9 @@ struct ImportCommand: Executable {
     if let first = plan.rejections.min(by: { $0.line < $1.line }) {
       line += " (first: line \(first.line): \(first.reason))"
     }
-    session.print(line)
-    if let healthPlan { session.print(healthPlan.summary) }
+    shown.say(line)
+    if let healthPlan { shown.say(healthPlan.summary) }
+    return shown
   }
 
   /// The format of the file, checked against `as`.
@@ -413,15 +415,17 @@ struct ExportCommand: Executable {
     return ExportCommand(path: path, pathSpan: cursor.span(fileToken), format: format)
   }
 
-  func execute(in session: Session) throws(Diagnostic) {
+  func execute(in session: Session) throws(Diagnostic) -> CommandResult {
+    var result = CommandResult()
     let entries = try session.entries()
     let bytes = Array(WeighExporter.text(entries, as: format).utf8)
     let outcome = try session.writeOutputFile(path, at: pathSpan) { write in try write(bytes) }
     // On stdout the file is the output; a report line would spoil it.
-    guard path != "-" else { return }
-    session.print(
+    guard path != "-" else { return result }
+    result.say(
       "exported \(English.counted(entries.count, "entry", "entries")) to \(path)\(outcome.note)"
     )
+    return result
   }
 }
 

@@ -135,7 +135,8 @@ struct HealthAddCommand: Executable {
     return command
   }
 
-  func execute(in session: Session) throws(Diagnostic) {
+  func execute(in session: Session) throws(Diagnostic) -> CommandResult {
+    var result = CommandResult()
     // Health reads older samples itself if a sync identifier needs them.
     let health = try session.recentHealth()
     let start = instant ?? session.now
@@ -160,12 +161,13 @@ struct HealthAddCommand: Executable {
       throw Self.failure(error, at: valueSpan)
     }
     guard let stored = saved.first, let uuid = stored.uuid else {
-      session.print(
+      result.say(
         "ignored: \(name) already has sync-id \(syncID ?? "") at this version or higher")
-      return
+      return result
     }
-    session.print(
+    result.say(
       "added \(uuid.shortText) \(session.zone.minuteText(start)) \(session.describe(stored))")
+    return result
   }
 
   static func failure(_ error: HealthError, at span: SourceSpan) -> Diagnostic {
@@ -190,16 +192,18 @@ struct HealthDeleteCommand: Executable {
   var reference: String
   var span: SourceSpan
 
-  func execute(in session: Session) throws(Diagnostic) {
+  func execute(in session: Session) throws(Diagnostic) -> CommandResult {
+    var result = CommandResult()
     let health = try session.health()
     let sample = try Self.resolve(reference, in: health, at: span)
     do throws(HealthError) { _ = try health.deleteAsOwner([sample.uuid!]) } catch {
       throw Diagnostic("Health refused the deletion: \(Session.describe(error))", at: span)
     }
     let start = sample.startInstant
-    session.print(
+    result.say(
       "deleted \(sample.uuid!.shortText) \(session.zone.minuteText(start)) \(session.describe(sample))"
     )
+    return result
   }
 
   /// The live sample a UUID, a unique prefix of 4+ hex digits, or `last` names.
@@ -246,29 +250,11 @@ struct HealthListCommand: Executable {
   var kind: String
   var range: EntryRange
 
-  func execute(in session: Session) throws(Diagnostic) {
+  func execute(in session: Session) throws(Diagnostic) -> CommandResult {
     let health = try session.health()
     let type = Self.kinds.first { $0.0 == kind }!.1
-    let samples = range.select(
-      health.allSamples(of: type),
-      instant: \.startInstant,
-      in: session)
-    guard !samples.isEmpty else {
-      session.print("no \(kind) samples")
-      return
-    }
-    for sample in samples {
-      let start = sample.startInstant
-      var line =
-        "\(sample.uuid!.shortText)  \(session.zone.minuteText(start))  \(session.describeValue(sample))"
-      line += "  \(TerminalText.field(sample.source?.name ?? "unknown"))"
-      if let device = sample.device?.name { line += "  device \(quoted(device))" }
-      if sample.wasUserEntered { line += "  user-entered" }
-      if let id = sample.syncIdentifier {
-        line += "  sync-id \(id) v\(DisplayUnit.formatNumber(sample.syncVersion ?? 0, decimals: 0))"
-      }
-      session.print(line)
-    }
+    let samples = range.select(health.allSamples(of: type), instant: \.startInstant, in: session)
+    return CommandResult(.healthSamples(HealthSampleList(kind: kind, samples: samples)))
   }
 }
 
@@ -276,7 +262,8 @@ struct HealthListCommand: Executable {
 struct HealthAuthCommand: Executable {
   var change: (which: String, decision: String)?
 
-  func execute(in session: Session) throws(Diagnostic) {
+  func execute(in session: Session) throws(Diagnostic) -> CommandResult {
+    var result = CommandResult()
     let health = try session.recentHealth()
     if let change {
       let decision: AuthorizationDecision =
@@ -287,11 +274,12 @@ struct HealthAuthCommand: Executable {
       } else {
         health.setWriteAuthorization(decision)
       }
-      session.print("\(change.which): \(decision.rawValue) (decided by the user, outside the app)")
-      return
+      result.say("\(change.which): \(decision.rawValue) (decided by the user, outside the app)")
+      return result
     }
     let status = health.authorizationStatus(for: .bodyMass)
-    session.print("write: \(status.name) (the app cannot see whether it may read)")
+    result.say("write: \(status.name) (the app cannot see whether it may read)")
+    return result
   }
 }
 
@@ -310,9 +298,11 @@ extension AuthorizationStatus {
 struct HealthAvailableCommand: Executable {
   var available: Bool
 
-  func execute(in session: Session) throws(Diagnostic) {
+  func execute(in session: Session) throws(Diagnostic) -> CommandResult {
+    var result = CommandResult()
     try session.recentHealth().setHealthDataAvailable(available)
-    session.print("health data \(available ? "available" : "unavailable") on this device")
+    result.say("health data \(available ? "available" : "unavailable") on this device")
+    return result
   }
 }
 
@@ -320,9 +310,11 @@ struct HealthAvailableCommand: Executable {
 struct HealthPurgeCommand: Executable {
   var age: TimeSpan?
 
-  func execute(in session: Session) throws(Diagnostic) {
+  func execute(in session: Session) throws(Diagnostic) -> CommandResult {
+    var result = CommandResult()
     let count = try session.health().purgeDeletedObjects(
       olderThan: age.map { TimeInterval($0.seconds) })
-    session.print("purged \(English.counted(count, "deleted-object record"))")
+    result.say("purged \(English.counted(count, "deleted-object record"))")
+    return result
   }
 }

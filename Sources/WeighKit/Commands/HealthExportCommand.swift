@@ -26,7 +26,8 @@ struct HealthExportCommand: Executable {
       path: path, pathSpan: cursor.span(fileToken), zipped: lowered.hasSuffix(".zip"))
   }
 
-  func execute(in session: Session) throws(Diagnostic) {
+  func execute(in session: Session) throws(Diagnostic) -> CommandResult {
+    var result = CommandResult()
     let health = try session.health()
     let zone = session.zone
     // Apple lists records type by type in time order, then correlations, then workouts.
@@ -81,11 +82,12 @@ struct HealthExportCommand: Executable {
       }
     }
     // On stdout the XML is the output; a report line would spoil it.
-    guard path != "-" else { return }
+    guard path != "-" else { return result }
     let correlated =
       correlations.isEmpty ? "" : ", \(English.counted(correlations.count, "correlation"))"
-    session.print(
+    result.say(
       "exported \(English.counted(records.count, "record"))\(correlated) and \(English.counted(workouts.count, "workout")) to \(path)\(outcome.note)"
     )
+    return result
   }
 }

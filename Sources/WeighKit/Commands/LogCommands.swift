@@ -84,7 +84,7 @@ struct LogCommand: Executable {
     }
   }
 
-  func execute(in session: Session) throws(Diagnostic) {
+  func execute(in session: Session) throws(Diagnostic) -> CommandResult {
     let at = instant ?? session.now
     try FutureRule.check(at, at: instantSpan ?? weightSpan, in: session)
     let id = session.nextEntryID
@@ -96,12 +96,14 @@ struct LogCommand: Executable {
     let entry = Entry(
       id: id, instant: at, kilograms: kilograms, origin: .manual, source: "weigh",
       note: note.flatMap { $0.isEmpty ? nil : $0 })
-    if let warning = WeightRule.warning(kilograms, at: weightSpan) { session.report(warning) }
+    let warnings = WeightRule.warning(kilograms, at: weightSpan).map { [$0] } ?? []
     try session.commit(
       [.putEntry(entry)],
       undo: UndoStep(description: "log #\(id)", changes: [.removeEntry(id: id)]))
-    session.print(session.entryLine(entry))
-    try session.autopushIfOn(entry, done: "logged #\(id)")
+    var result = CommandResult(
+      .entryChange(EntryChange(kind: .logged, entry: entry)), warnings: warnings)
+    result.then { () throws(Diagnostic) in try session.autopushIfOn(entry, done: "logged #\(id)") }
+    return result
   }
 }
 
@@ -133,7 +135,7 @@ struct EditCommand: Executable {
     return command
   }
 
-  func execute(in session: Session) throws(Diagnostic) {
+  func execute(in session: Session) throws(Diagnostic) -> CommandResult {
     let old = try session.resolve(reference, at: referenceSpan)
     var entry = old
     if let kilograms { entry.kilograms = kilograms }
@@ -148,14 +150,19 @@ struct EditCommand: Executable {
         at: referenceSpan)
     }
     entry.revision = revision
+    var warnings: [Diagnostic] = []
     if let kilograms, let weightSpan, let warning = WeightRule.warning(kilograms, at: weightSpan) {
-      session.report(warning)
+      warnings.append(warning)
     }
     try session.commit(
       [.putEntry(entry)],
       undo: UndoStep(description: "edit #\(entry.id)", changes: [.putEntry(old)]))
-    session.print("\(session.entryLine(entry)) (revision \(entry.revision))")
-    try session.autopushIfOn(entry, done: "edited #\(entry.id)")
+    var result = CommandResult(
+      .entryChange(EntryChange(kind: .edited, entry: entry)), warnings: warnings)
+    result.then { () throws(Diagnostic) in
+      try session.autopushIfOn(entry, done: "edited #\(entry.id)")
+    }
+    return result
   }
 }
 
@@ -164,7 +171,7 @@ struct DeleteCommand: Executable {
   var reference: EntryReference
   var span: SourceSpan
 
-  func execute(in session: Session) throws(Diagnostic) {
+  func execute(in session: Session) throws(Diagnostic) -> CommandResult {
     let entry = try session.resolve(reference, at: span)
     var changes: [StoreChange] = [.removeEntry(id: entry.id)]
     var undo: [StoreChange] = [.putEntry(entry)]
@@ -176,8 +183,11 @@ struct DeleteCommand: Executable {
       undo.append(.set(.app, to: session.app.json))
     }
     try session.commit(changes, undo: UndoStep(description: "delete #\(entry.id)", changes: undo))
-    session.print("deleted \(session.entryLine(entry))")
-    try session.autopushIfOn(entry, deleted: true, done: "deleted #\(entry.id)")
+    var result = CommandResult(.entryChange(EntryChange(kind: .deleted, entry: entry)))
+    result.then { () throws(Diagnostic) in
+      try session.autopushIfOn(entry, deleted: true, done: "deleted #\(entry.id)")
+    }
+    return result
   }
 }
 
@@ -185,9 +195,9 @@ struct DeleteCommand: Executable {
 struct UndoCommand: Executable {
   var span: SourceSpan
 
-  func execute(in session: Session) throws(Diagnostic) {
-    guard let step = session.undoStack.last else {
-      if session.undoDroppedByOtherProcess {
+  func execute(in session: Session) throws(Diagnostic) -> CommandResult {
+    guard let step = session.undo.last else {
+      if session.undo.droppedByOtherProcess {
         throw Diagnostic(
           "nothing to undo: another process changed the store since this session's last change, so undo would overwrite its changes; use edit or delete",
           at: span)
@@ -196,12 +206,19 @@ struct UndoCommand: Executable {
     }
     let (changes, pushes, deletions) = try Self.keepingHealthInStep(step.changes, in: session)
     try session.commit(changes, undo: nil)
-    session.undoStack.removeLast()
-    session.print("undid \(step.description)")
-    for entry in pushes { try session.autopushIfOn(entry, done: "undid \(step.description)") }
-    for entry in deletions {
-      try session.autopushIfOn(entry, deleted: true, done: "undid \(step.description)")
+    session.undo.removeLast()
+    var result = CommandResult.message("undid \(step.description)")
+    for entry in pushes where result.failure == nil {
+      result.then { () throws(Diagnostic) in
+        try session.autopushIfOn(entry, done: "undid \(step.description)")
+      }
     }
+    for entry in deletions where result.failure == nil {
+      result.then { () throws(Diagnostic) in
+        try session.autopushIfOn(entry, deleted: true, done: "undid \(step.description)")
+      }
+    }
+    return result
   }
 
   /// The step's changes, adjusted so that what `sync push` wrote to Health follows the log:
@@ -275,24 +292,8 @@ struct UndoCommand: Executable {
 struct ListCommand: Executable {
   var range: EntryRange
 
-  func execute(in session: Session) throws(Diagnostic) {
-    let entries = try range.select(from: session.entries(), in: session)
-    guard !entries.isEmpty else {
-      session.print("no entries")
-      return
-    }
-    let idWidth = entries.map { String($0.id).count }.max()! + 1
-    let weights = entries.map { session.format($0.kilograms) }
-    let weightWidth = weights.map(\.count).max()!
-    for (entry, weight) in zip(entries, weights) {
-      var line = "#\(entry.id)".padding(toLength: idWidth, withPad: " ", startingAt: 0)
-      line += "  \(session.zone.minuteText(entry.instant))  "
-      line += String(repeating: " ", count: weightWidth - weight.count) + weight
-      line +=
-        "  \(entry.origin.rawValue.padding(toLength: 6, withPad: " ", startingAt: 0))  \(TerminalText.field(entry.source))"
-      if let note = entry.note { line += "  \(quoted(note))" }
-      session.print(line)
-    }
+  func execute(in session: Session) throws(Diagnostic) -> CommandResult {
+    .init(.entries(try range.select(from: session.entries(), in: session)))
   }
 }
 
@@ -300,7 +301,7 @@ struct ListCommand: Executable {
 struct DayCommand: Executable {
   var date: CivilDate?
 
-  func execute(in session: Session) throws(Diagnostic) {
+  func execute(in session: Session) throws(Diagnostic) -> CommandResult {
     let day = date ?? session.zone.local(session.now).date
     let start = session.zone.startOfDay(day)
     let end = session.zone.startOfDay(CivilDate(daysSinceEpoch: day.daysSinceEpoch + 1))
@@ -311,21 +312,11 @@ struct DayCommand: Executable {
       of: readings.map(WeightReading.init), policy: session.settings.daily,
       zone: session.zone
     ).first?.kilograms
-    guard let value else {
-      session.print("\(day.description): no readings")
-      return
-    }
-    let count = English.counted(readings.count, "reading")
-    session.print(
-      "\(day.description): \(session.format(value)) (\(session.settings.daily.rawValue) of \(count))"
-    )
-    for entry in readings {
-      var line =
-        "  #\(entry.id)  \(session.zone.timeText(entry.instant))  \(session.format(entry.kilograms))"
-      line += "  \(entry.origin.rawValue)  \(TerminalText.field(entry.source))"
-      if let note = entry.note { line += "  \(quoted(note))" }
-      session.print(line)
-    }
+    return CommandResult(
+      .day(
+        DayReport(
+          date: day, kilograms: value, policy: session.settings.daily,
+          readings: value == nil ? [] : readings)))
   }
 }
 
@@ -354,11 +345,6 @@ func quoted(_ text: String) -> String {
 }
 
 extension Session {
-  /// `#1 2026-01-01 08:00 68.5 kg`
-  func entryLine(_ entry: Entry) -> String {
-    "#\(entry.id) \(zone.minuteText(entry.instant)) \(format(entry.kilograms))"
-  }
-
   /// The entry `reference` names.
   func resolve(_ reference: EntryReference, at span: SourceSpan) throws(Diagnostic) -> Entry {
     let entries = try entries()

@@ -136,7 +136,8 @@ struct WorkoutCommand: Executable {
     return token
   }
 
-  func execute(in session: Session) throws(Diagnostic) {
+  func execute(in session: Session) throws(Diagnostic) -> CommandResult {
+    var result = CommandResult()
     let start = instant ?? session.now
     if start > session.now + 60 {
       throw Diagnostic(
@@ -158,9 +159,10 @@ struct WorkoutCommand: Executable {
         "Health refused to save the workout: \(Session.describe(error))", at: countSpan)
     }
     let uuid = saved.first?.uuid?.shortText ?? "?"
-    session.print(
+    result.say(
       "saved workout \(uuid) \(session.zone.minuteText(start)) \(activity.rawValue) \(Self.durationText(seconds)) (\(exercise), \(count) \(unit.rawValue))"
     )
+    return result
   }
 
   /// `40 s`, `5 min`, `1 min 30 s`, `2 h 5 min`.
@@ -183,18 +185,11 @@ struct GlucoseCommand: Executable {
   var range: EntryRange
   var span: SourceSpan
 
-  func execute(in session: Session) throws(Diagnostic) {
+  func execute(in session: Session) throws(Diagnostic) -> CommandResult {
     let readings = try session.glucoseReadings(in: range, at: span)
-    guard !readings.isEmpty else {
-      session.lastGlucose = GlucoseSummary(milligramsPerDeciliter: [])
-      session.print(range == .all ? "no glucose readings" : "no glucose readings in the range")
-      return
-    }
-    for line in Self.readingLines(readings, zone: session.zone) { session.print(line) }
-    session.print("")
     let summary = GlucoseSummary(milligramsPerDeciliter: readings.map(\.value))
-    session.lastGlucose = summary
-    for line in summary.lines() { session.print(line) }
+    return CommandResult(
+      .glucose(GlucoseReport(readings: readings, summary: summary, ranged: range != .all)))
   }
 
   /// One row per reading: time, mg/dL (right-aligned), band, source.
@@ -232,7 +227,7 @@ struct SummaryCommand: Executable {
   var json: Bool
   var span: SourceSpan
 
-  func execute(in session: Session) throws(Diagnostic) {
+  func execute(in session: Session) throws(Diagnostic) -> CommandResult {
     let today = session.zone.local(session.now).date
     let day = date?.day ?? today
     if day > today {
@@ -241,14 +236,8 @@ struct SummaryCommand: Executable {
         at: date?.span ?? span)
     }
     let summary = try session.healthSummary(of: day, at: span)
-    if json {
-      session.print(summary.json(zone: session.zone))
-      return
-    }
-    session.print("summary of \(day.description)")
-    for line in summary.lines(unit: session.unit, zone: session.zone) {
-      session.print("  " + line)
-    }
+    return CommandResult(
+      .healthSummary(HealthSummaryReport(date: day, summary: summary, json: json)))
   }
 }
 
@@ -277,7 +266,7 @@ extension Session {
   ///
   /// The readings of the most recent `glucose` command; all readings before one is run.
   func glucoseFactSummary() throws(Diagnostic) -> GlucoseSummary {
-    if let lastGlucose { return lastGlucose }
+    if let glucose = memory.glucose { return glucose }
     return GlucoseSummary(milligramsPerDeciliter: try glucoseReadings(in: .all).map(\.value))
   }
 

@@ -92,7 +92,7 @@ extension CommandTable {
 /// `echo <string>`
 struct EchoCommand: Executable {
   var text: String
-  func execute(in session: Session) throws(Diagnostic) { session.print(text) }
+  func execute(in session: Session) throws(Diagnostic) -> CommandResult { .message(text) }
 }
 
 /// `try <command>`
@@ -101,18 +101,26 @@ struct TryCommand: Executable {
   /// The tried command's word, where errors without a position point.
   var span: SourceSpan
 
-  func execute(in session: Session) throws(Diagnostic) {
+  func execute(in session: Session) throws(Diagnostic) -> CommandResult {
+    var result: CommandResult
     do {
-      try session.perform(inner.get())
+      result = try session.perform(inner.get())
     } catch is IncludeStop {
       // The included script reported its failure; `try` goes on after it.
+      return .empty
     } catch {
-      let error = Diagnostic(error)
-      let word = SourceSpan(
-        file: span.file, line: span.line, text: span.text, start: span.start, end: span.end)
-      session.report(error.located(at: word))
-      session.lastError = error.message
+      result = CommandResult()
+      result.failure = Diagnostic(error)
     }
+    guard let failure = result.failure else { return result }
+    result.failure = nil
+    // The tried command's values are shown before its error, as when it runs alone.
+    session.show(result)
+    let word = SourceSpan(
+      file: span.file, line: span.line, text: span.text, start: span.start, end: span.end)
+    session.report(failure.located(at: word))
+    session.memory.error = failure.message
+    return .empty
   }
 }
 
@@ -122,13 +130,13 @@ struct IncludeCommand: Executable {
   var path: String
   var span: SourceSpan
 
-  func execute(in session: Session) throws {
-    guard session.sourceStack.count < Self.nestingLimit else {
+  func execute(in session: Session) throws -> CommandResult {
+    guard session.script.sources.count < Self.nestingLimit else {
       throw Diagnostic(
         "includes nest deeper than \(Self.nestingLimit); check for a script that includes itself",
         at: span)
     }
-    let current = session.sourceStack.last
+    let current = session.script.sources.last
     let fullPath = session.resolvePath(path)
     let shown: String
     if path.hasPrefix("/") {
@@ -155,6 +163,7 @@ struct IncludeCommand: Executable {
     {
       throw IncludeStop()
     }
+    return .empty
   }
 }
 
@@ -166,29 +175,34 @@ struct IncludeStop: Error {}
 struct HelpCommand: Executable {
   var spec: CommandSpec?
 
-  func execute(in session: Session) throws(Diagnostic) {
+  func execute(in session: Session) throws(Diagnostic) -> CommandResult {
+    var result = CommandResult()
     if let spec {
-      for line in spec.usage { session.print(line) }
-      session.print("  \(spec.summary)")
-      session.print("  example: \(spec.example)")
-      return
+      for line in spec.usage { result.say(line) }
+      result.say("  \(spec.summary)")
+      result.say("  example: \(spec.example)")
+      return result
     }
     for group in CommandGroup.allCases {
       let specs = CommandTable.all.filter { $0.group == group }
       guard !specs.isEmpty else { continue }
-      session.print("\(group.rawValue):")
+      result.say("\(group.rawValue):")
       for spec in specs {
-        for line in spec.usage { session.print("  \(line)") }
-        session.print("      e.g. \(spec.example)")
+        for line in spec.usage { result.say("  \(line)") }
+        result.say("      e.g. \(spec.example)")
       }
     }
-    session.print("type help <command> for what a command does")
+    result.say("type help <command> for what a command does")
+    return result
   }
 }
 
 /// `quit`, `exit`
 struct QuitCommand: Executable {
-  func execute(in session: Session) throws(Diagnostic) { session.quitRequested = true }
+  func execute(in session: Session) throws(Diagnostic) -> CommandResult {
+    session.quitRequested = true
+    return .empty
+  }
 }
 
 /// Short descriptions of file errors for messages, in weigh's own words.

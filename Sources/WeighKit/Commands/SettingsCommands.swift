@@ -11,7 +11,7 @@ extension CommandTable {
         "set pregnancy-start <date>|none",
         "set dedup uuid|fuzzy", "set autopush on|off", "set sync on|off",
         "set entitlement on|off", "set spurious on|off", "set backoff <duration>",
-        "set platform ios|watchos",
+        "set platform ios|watchos", "set format text|json|csv",
       ],
       summary: "change a setting or the profile (kept in the store)",
       example: "set unit lb", keywords: SetCommand.names,
@@ -41,6 +41,8 @@ struct SetCommand: Executable {
     case backoff(TimeSpan)
     /// Health's platform: watchOS caps deliveries at hourly and budgets wakes per day.
     case platform(Platform)
+    /// How results are shown for the rest of the session (not kept in the store).
+    case format(OutputFormat)
   }
 
   /// What `set` changes, by the word that names it.
@@ -49,7 +51,7 @@ struct SetCommand: Executable {
     case prePregnancy = "pre-pregnancy"
     case goal
     case pregnancyStart = "pregnancy-start"
-    case dedup, autopush, sync, platform, entitlement, spurious, backoff
+    case dedup, autopush, sync, platform, entitlement, spurious, backoff, format
   }
 
   /// The settings that are on or off: autopush, sync (the app's switches); entitlement,
@@ -113,6 +115,8 @@ struct SetCommand: Executable {
         throw cursor.error("the backoff must be longer than 0s", at: token)
       }
       change = .backoff(span)
+    case .format:
+      change = .format(try cursor.expect(OutputFormat.self, what: "an output format"))
     case .prePregnancy:
       change = .prePregnancy(try readProfileWeight(&cursor))
     case .pregnancyStart:
@@ -137,7 +141,8 @@ struct SetCommand: Executable {
     return kilograms
   }
 
-  func execute(in session: Session) throws(Diagnostic) {
+  func execute(in session: Session) throws(Diagnostic) -> CommandResult {
+    var result = CommandResult()
     var settings = session.settings
     let shown: String
     switch change {
@@ -145,8 +150,8 @@ struct SetCommand: Executable {
       var app = session.app
       app.dedup = mode
       try session.saveApp(app)
-      session.print("dedup: \(mode.rawValue)")
-      return
+      result.say("dedup: \(mode.rawValue)")
+      return result
     case .flag(let flag, let on):
       switch flag {
       case .autopush, .sync:
@@ -158,16 +163,20 @@ struct SetCommand: Executable {
       case .spurious:
         try session.recentHealth().settings.spuriousForegroundFire = on
       }
-      session.print("\(flag.rawValue): \(on ? "on" : "off")")
-      return
+      result.say("\(flag.rawValue): \(on ? "on" : "off")")
+      return result
     case .platform(let platform):
       try session.recentHealth().settings.platform = platform == .watchos ? .watchOS : .iOS
-      session.print("platform: \(platform.rawValue)")
-      return
+      result.say("platform: \(platform.rawValue)")
+      return result
     case .backoff(let span):
       try session.recentHealth().settings.retryBackoff = TimeInterval(span.seconds)
-      session.print("backoff: \(span.description)")
-      return
+      result.say("backoff: \(span.description)")
+      return result
+    case .format(let format):
+      session.format = format
+      result.say("format: \(format.rawValue)")
+      return result
     case .unit(let unit):
       settings.unit = unit
       shown = "unit: \(unit.rawValue)"
@@ -193,7 +202,8 @@ struct SetCommand: Executable {
     try session.commit([.set(.settings, to: settings.json)], undo: nil)
     if case .unit = change { session.unitOverride = nil }
     if case .timeZone(let identifier) = change { session.useTimeZone(identifier) }
-    session.print(shown)
+    result.say(shown)
+    return result
   }
 
   static func formatHeight(_ metres: Double) -> String {
@@ -203,7 +213,8 @@ struct SetCommand: Executable {
 
 /// `settings`
 struct ShowSettings: Executable {
-  func execute(in session: Session) throws(Diagnostic) {
+  func execute(in session: Session) throws(Diagnostic) -> CommandResult {
+    var result = CommandResult()
     let settings = session.settings
     let rows: [(String, String)] = [
       ("unit", session.unit.rawValue),
@@ -226,8 +237,9 @@ struct ShowSettings: Executable {
     ]
     let width = rows.map(\.0.count).max()!
     for (name, value) in rows + knobs {
-      session.print(name.padding(toLength: width + 2, withPad: " ", startingAt: 0) + value)
+      result.say(name.padding(toLength: width + 2, withPad: " ", startingAt: 0) + value)
     }
+    return result
   }
 }
 

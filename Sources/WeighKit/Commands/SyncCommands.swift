@@ -70,17 +70,18 @@ struct SyncCommand: Executable {
 
   var action: Action
 
-  func execute(in session: Session) throws(Diagnostic) {
+  func execute(in session: Session) throws(Diagnostic) -> CommandResult {
+    var result = CommandResult()
     switch action {
     case .since, .all:
-      session.print(try session.runSync(fromScratch: action == .all))
+      result.append(.sync(try session.runSync(fromScratch: action == .all)))
     case .push:
-      session.print(try session.push())
+      result.append(.push(try session.push()))
     case .reset:
       var app = session.app
       app.anchor = nil
       try session.saveApp(app)
-      session.print("anchor forgotten; the next sync reads everything")
+      result.say("anchor forgotten; the next sync reads everything")
     case .status:
       let app = session.app
       let entries = try session.entries()
@@ -103,9 +104,10 @@ struct SyncCommand: Executable {
         ("observer", session.observerFact()),
       ]
       for (label, value) in rows {
-        session.print(label.padding(toLength: 11, withPad: " ", startingAt: 0) + value)
+        result.say(label.padding(toLength: 11, withPad: " ", startingAt: 0) + value)
       }
     }
+    return result
   }
 }
 
@@ -113,7 +115,8 @@ struct SyncCommand: Executable {
 struct ObserveCommand: Executable {
   var frequency: UpdateFrequency?
 
-  func execute(in session: Session) throws(Diagnostic) {
+  func execute(in session: Session) throws(Diagnostic) -> CommandResult {
+    var result = CommandResult()
     let health = try session.recentHealth()
     var app = session.app
     if let frequency {
@@ -121,7 +124,7 @@ struct ObserveCommand: Executable {
       app.observing = frequency.word
       try session.saveApp(app)
       let effective = health.effectiveFrequency(for: .bodyMass) ?? frequency
-      session.print("observing body mass, background delivery \(effective.word)")
+      result.say("observing body mass, background delivery \(effective.word)")
     } else {
       // Health may refuse (unavailable): the query keeps running then.
       do throws(HealthError) { try health.disableBackgroundDelivery(for: .bodyMass) } catch {
@@ -131,8 +134,9 @@ struct ObserveCommand: Executable {
       session.observerQuery = nil
       app.observing = nil
       try session.saveApp(app)
-      session.print("observer stopped, background delivery off")
+      result.say("observer stopped, background delivery off")
     }
+    return result
   }
 }
 
@@ -145,7 +149,8 @@ struct AppEventCommand: Executable {
 
   var event: Event
 
-  func execute(in session: Session) throws(Diagnostic) {
+  func execute(in session: Session) throws(Diagnostic) -> CommandResult {
+    var result = CommandResult()
     let health = try session.recentHealth()
     switch event {
     case .launch:
@@ -155,31 +160,34 @@ struct AppEventCommand: Executable {
       if let word = session.app.observing, let frequency = UpdateFrequency(word: word) {
         try session.registerObserver(frequency)
       }
-      session.print("app launched")
+      result.say("app launched")
       if session.app.syncOnLaunch, health.isHealthDataAvailable() {
         do throws(Diagnostic) {
-          session.print("launch sync: " + (try session.runSync(fromScratch: false)))
+          var report = try session.runSync(fromScratch: false)
+          report.trigger = .launch
+          result.append(.sync(report))
         } catch {
-          session.print("launch sync failed: \(error.message)")
+          result.say("launch sync failed: \(error.message)")
         }
       }
     case .foreground:
       health.foregroundApp()
-      session.print("app in the foreground")
+      result.say("app in the foreground")
     case .background:
       health.backgroundApp()
-      session.print("app in the background")
+      result.say("app in the background")
     case .quit:
       health.quitApp()
       session.observerQuery = nil
-      session.print("app force-quit by the user: nothing is delivered until app launch")
+      result.say("app force-quit by the user: nothing is delivered until app launch")
     case .lock:
       health.lockDevice()
-      session.print("device locked")
+      result.say("device locked")
     case .unlock:
       health.unlockDevice()
-      session.print("device unlocked")
+      result.say("device unlocked")
     }
+    return result
   }
 }
 
@@ -188,15 +196,17 @@ struct FaultCommand: Executable {
   var completion: Bool
   var count: Int
 
-  func execute(in session: Session) throws(Diagnostic) {
+  func execute(in session: Session) throws(Diagnostic) -> CommandResult {
+    var result = CommandResult()
     if completion {
-      session.skipCompletions = count
-      session.print(
+      session.faults.skipCompletions = count
+      result.say(
         "the observer handler will not call its completion for the next \(count) deliveries")
     } else {
-      session.failSyncs = count
-      session.print("the next \(count) sync attempts will fail")
+      session.faults.failSyncs = count
+      result.say("the next \(count) sync attempts will fail")
     }
+    return result
   }
 }
 

@@ -85,7 +85,7 @@ extension Session {
   /// the REPL and for -e): the one resolver of the files commands name.
   func resolvePath(_ path: String) -> String {
     if path.hasPrefix("/") { return path }
-    let base = sourceStack.last?.directory ?? FileManager.default.currentDirectoryPath
+    let base = script.sources.last?.directory ?? FileManager.default.currentDirectoryPath
     return (base as NSString).appendingPathComponent(path)
   }
 }

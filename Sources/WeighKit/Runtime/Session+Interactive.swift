@@ -25,8 +25,8 @@ extension Session {
   /// closed, so other processes can use it, and each statement opens it again and sees
   /// what they committed.
   public func runInteractive(_ reader: LineReader, directory: String) {
-    sourceStack.append(("<stdin>", directory))
-    defer { sourceStack.removeLast() }
+    script.sources.append(("<stdin>", directory))
+    defer { script.sources.removeLast() }
     releaseStore()
     var statements = StatementReader()
     var number = 0
@@ -41,7 +41,7 @@ extension Session {
       case .line(let text):
         number += 1
         renderer.interactivePromptWidth = prompt.count
-        interactiveLine = number
+        script.interactiveLine = number
         for statement in statements.feed(text, file: "<stdin>", number: number) {
           do throws(Diagnostic) { try acquireStore() } catch {
             fail(error)

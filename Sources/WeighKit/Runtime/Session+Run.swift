@@ -14,8 +14,8 @@ extension Session {
   public func run<Lines: Sequence<String>>(lines: Lines, display file: String, directory: String)
     -> Bool
   {
-    sourceStack.append((file, directory))
-    defer { sourceStack.removeLast() }
+    script.sources.append((file, directory))
+    defer { script.sources.removeLast() }
     var reader = StatementReader()
     var number = 0
     for line in lines {
@@ -32,8 +32,8 @@ extension Session {
   public func run<Lines: Sequence<[UInt8]>>(
     byteLines lines: Lines, display file: String, directory: String
   ) -> Bool {
-    sourceStack.append((file, directory))
-    defer { sourceStack.removeLast() }
+    script.sources.append((file, directory))
+    defer { script.sources.removeLast() }
     var reader = StatementReader()
     var number = 0
     for bytes in lines {
@@ -84,7 +84,7 @@ extension Session {
       } catch {
         return fail(error)
       }
-      let outermost = repeatWork == nil
+      let outermost = script.repeatWork == nil
       if outermost {
         let span = SourceSpan(
           file: header.file, line: header.number, text: header.text, start: tokens[1].start,
@@ -93,13 +93,13 @@ extension Session {
         guard steps <= ScriptLimits.repeatSteps else {
           return fail(RepeatWork.tooMuch(steps, at: span))
         }
-        repeatWork = RepeatWork(remaining: ScriptLimits.repeatSteps, header: span)
+        script.repeatWork = RepeatWork(remaining: ScriptLimits.repeatSteps, header: span)
       }
-      defer { if outermost { repeatWork = nil } }
+      defer { if outermost { script.repeatWork = nil } }
       for _ in 0..<count {
         if let goesOn = takeRepeatStep() { return goesOn }
         for inner in body where !execute(inner) { return false }
-        if let goesOn = repeatWork?.spent { return goesOn }
+        if let goesOn = script.repeatWork?.spent { return goesOn }
       }
       return true
     }
@@ -108,40 +108,77 @@ extension Session {
   /// Counts one step of the running `repeat` block, if any: nil to go on, or, once the
   /// block's steps are spent, whether the session goes on after the error (reported once).
   private func takeRepeatStep() -> Bool? {
-    guard var work = repeatWork else { return nil }
+    guard var work = script.repeatWork else { return nil }
     if let goesOn = work.spent { return goesOn }
     guard work.remaining > 0 else {
       work.spent = fail(RepeatWork.spentError(at: work.header))
-      repeatWork = work
+      script.repeatWork = work
       return work.spent
     }
     work.remaining -= 1
-    repeatWork = work
+    script.repeatWork = work
     return nil
   }
 
   private func runCommand(_ line: SourceLine, _ tokens: [Token]) -> Bool {
     let context = context(file: line.file, line: line.number, text: line.text)
-    commandOutput = ""
-    // Declared first, so it runs last: after what settling Health prints.
+    // An included script's commands run inside `include`: its collection waits meanwhile.
+    let outer = collected
+    collected = CommandResult()
+    defer { collected = outer }
     defer { flushAfterCommand() }
-    defer { lastOutput = trimmedOutput() }
-    defer { settleHealth() }
+    var result: CommandResult
+    var failure: Diagnostic?
+    // An included script that stopped has reported its own failure.
+    var includeStopped = false
+    // `expect` reads the facts and leaves them; so does `include` for the output, which is
+    // its last command's.
+    var leaves: FactsLeft = .none
     do {
       let command = try CommandTable.parse(tokens, context: context)
-      try perform(command)
+      if command is ExpectCommand {
+        leaves = .all
+      } else if command is IncludeCommand {
+        leaves = .output
+      }
+      let own = try perform(command)
+      failure = own.failure
+      // What the session produced meanwhile (Health catching up) comes first.
+      result = collected.map { $0.isEmpty ? own : $0.appending(own) } ?? own
     } catch is IncludeStop {
-      return false
+      includeStopped = true
+      result = collected ?? CommandResult()
     } catch {
-      let error = Diagnostic(error)
+      failure = Diagnostic(error)
+      result = collected ?? CommandResult()
+      if tokens.first?.isWord("expect") == true { leaves = .all }
+    }
+    result.failure = nil
+    let shownIn = renderContext
+    show(result, in: shownIn)
+    var goesOn = !quitRequested && !includeStopped
+    if let failure {
       // Errors from deeper down (the store, Health) point at the command word.
       let word = SourceSpan(
         file: line.file, line: line.number, text: line.text, start: tokens[0].start,
         end: tokens[0].end)
-      return fail(error.located(at: word))
+      goesOn = fail(failure.located(at: word), remembered: leaves != .all)
     }
-    return !quitRequested
+    // What settling Health produces is shown after the command and its error.
+    if healthLink != nil {
+      collected = CommandResult()
+      settleHealth()
+      if let settled = collected, !settled.isEmpty {
+        show(settled)
+        result.append(contentsOf: settled)
+      }
+    }
+    if leaves == .none { memory.remember(result, in: shownIn) }
+    return goesOn
   }
+
+  /// Which facts a command leaves as they were.
+  private enum FactsLeft { case none, output, all }
 
   /// With a store on disk, what a command printed is written out before the next command
   /// runs: a committed change's report ("imported 1") must not wait in a buffer that a
@@ -151,15 +188,13 @@ extension Session {
     if case .directory = options.store { sink.flush() }
   }
 
-  private func trimmedOutput() -> String {
-    commandOutput.hasSuffix("\n") ? String(commandOutput.dropLast()) : commandOutput
-  }
-
   /// Reports a failure; returns false when the session must stop because of it.
+  ///
+  /// The failure becomes the `error` fact unless `remembered` is false (`expect` fails).
   @discardableResult
-  func fail(_ diagnostic: Diagnostic) -> Bool {
+  func fail(_ diagnostic: Diagnostic, remembered: Bool = true) -> Bool {
     report(diagnostic)
-    lastError = diagnostic.message
+    if remembered { memory.error = diagnostic.message }
     failureCount += 1
     if diagnostic.kind.outranks(failure) { failure = diagnostic.kind }
     return options.interactive || options.keepGoing

@@ -65,11 +65,8 @@ extension Session {
     if settings.timeZone != oldZone, options.timeZone == nil { useTimeZone(settings.timeZone) }
     dropHealth()
     healthIndex = nil
-    if !undoStack.isEmpty {
-      // Undoing now would write old values over what the other process changed.
-      undoStack = []
-      undoDroppedByOtherProcess = true
-    }
+    // Undoing now would write old values over what the other process changed.
+    undo.dropForOtherProcess()
   }
 
   // MARK: Commands as transactions
@@ -79,11 +76,16 @@ extension Session {
   /// Health and did not commit is dropped on failure, with Health read again from the
   /// store when next needed.
   ///
+  /// A result that carries a failure (its own change stands, a follow-up failed) rolls
+  /// Health back as a thrown error does.
+  ///
   /// - Throws: what `command` throws: a ``Diagnostic``, or ``IncludeStop``.
-  func perform(_ command: any Executable) throws {
+  func perform(_ command: any Executable) throws -> CommandResult {
     let observer = observerQuery
     do {
-      try command.execute(in: self)
+      let result = try command.execute(in: self)
+      if result.failure != nil { rollBack(force: observerQuery !== observer) }
+      return result
     } catch {
       // The command may have stopped the app's observer query (`observe`, `app launch`);
       // a query runs only once, so Health is read again and the app registers anew.

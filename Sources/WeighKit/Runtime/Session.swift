@@ -24,25 +24,21 @@ public final class Session {
   var seed: UInt64
   /// `--unit` and `--tz` hold for the session until `set unit` or `set tz` replaces them.
   var unitOverride: DisplayUnit?
+  /// How results are shown: `--format`, until `set format` changes it (not kept in the store).
+  var format: OutputFormat
   private(set) var zone: ZonedClock
   /// The time zone's name as the user wrote it (Linux calls UTC "GMT").
   private(set) var zoneName: String
 
-  /// What the running command has printed to stdout so far.
-  var commandOutput = ""
-  /// What the previous command printed (the `output` fact).
-  var lastOutput = ""
-  /// The most recent error message (the `error` fact).
-  var lastError = ""
-  var undoStack: [UndoStep] = []
-  /// Whether the undo history was dropped because another process changed the store.
-  var undoDroppedByOtherProcess = false
-  /// The bounds the most recent `range week` printed (the `range.low`/`range.high` facts).
-  var lastRange: (low: Double, high: Double)?
-  /// The scripts being run, innermost last (for `include`).
-  var sourceStack: [(display: String, directory: String)] = []
-  /// The readings of the most recent `glucose` command (the `glucose.*` facts).
-  var lastGlucose: GlucoseSummary?
+  /// The results `expect` reads.
+  var memory = ResultMemory()
+  /// While a command runs: what the session itself produced meanwhile (Health's events),
+  /// shown with the command's result. Nil between commands, when it is shown at once.
+  var collected: CommandResult?
+  /// What `undo` can revert.
+  var undo = UndoHistory()
+  /// The script runner's state: the scripts being run, a `repeat` block's budget.
+  var script = ScriptState()
   /// The simulated Health store, once a command needed it.
   var healthLink: HealthLink?
   /// In a memory store, Health's small state as of the last commit: kept as a value
@@ -55,17 +51,11 @@ public final class Session {
   var healthIndex: HealthUUIDIndex?
   /// The app's observer query while it observes.
   var observerQuery: ObserverQuery?
-  /// `fault completion skip n`: deliveries left whose handler skips its completion.
-  var skipCompletions = 0
-  /// `fault sync fail n`: sync attempts left that fail.
-  var failSyncs = 0
+  /// The faults `fault` asked for that are still to happen.
+  var faults = PendingFaults()
   /// What the observer handler's syncs printed, waiting for their delivery events.
   var handlerNotes: [String] = []
-  /// In the REPL, the number of the line just typed: its errors show only a caret.
-  var interactiveLine: Int?
   var warnedAboutCompaction = false
-  /// While a `repeat` block runs: the steps it may still take (``RepeatWork``).
-  var repeatWork: RepeatWork?
   /// Set by `quit`.
   public internal(set) var quitRequested = false
   /// The worst failure so far, which decides the exit status.
@@ -99,6 +89,7 @@ public final class Session {
     virtualNow = options.clock
     seed = options.seed
     unitOverride = options.unit
+    format = options.format
     zoneName = options.timeZone ?? settings.timeZone
     zone = ZonedClock(zone: TimeZone(identifier: zoneName) ?? .gmt)
     reportRecovery()
@@ -107,7 +98,7 @@ public final class Session {
 
   /// Says once what opening the store recovered from (a torn last record moved aside).
   func reportRecovery() {
-    for warning in store.recoveryWarnings { report(Diagnostic(warning, severity: .warning)) }
+    for warning in store.recoveryWarnings { warn(Diagnostic(warning, severity: .warning)) }
   }
 
   /// Opens the store at `location` with the tables the session uses, waiting up to
@@ -192,17 +183,42 @@ public final class Session {
 
   // MARK: Output
 
-  /// Prints a line to stdout.
-  func print(_ line: String) {
-    commandOutput += line
-    commandOutput += "\n"
-    sink.write(line + "\n", to: .standardOutput)
+  /// The unit and zone results are shown in.
+  var renderContext: RenderContext { RenderContext(unit: unit, zone: zone, format: format) }
+
+  /// Adds `item` to the running command's result; between commands, shows it at once.
+  func emit(_ item: ResultItem) {
+    if collected != nil {
+      collected?.append(item)
+    } else {
+      show(CommandResult(item))
+    }
+  }
+
+  /// Adds a line of prose to the running command's result (see ``emit(_:)``).
+  func emitLine(_ text: String) { emit(.message(text)) }
+
+  /// Adds `warning` to the running command's warnings; between commands, reports it at once.
+  func warn(_ warning: Diagnostic) {
+    if collected != nil {
+      collected?.warn(warning)
+    } else {
+      report(warning)
+    }
+  }
+
+  /// Shows `result`: its items on stdout, then its warnings on stderr, in order.
+  func show(_ result: CommandResult, in context: RenderContext? = nil) {
+    ResultRenderer.forEachLine(of: result, in: context ?? renderContext) { line in
+      sink.write(line + "\n", to: .standardOutput)
+    }
+    for warning in result.warnings { report(warning) }
   }
 
   /// Prints a diagnostic to stderr.
   func report(_ diagnostic: Diagnostic) {
     var renderer = renderer
-    if diagnostic.span?.line != interactiveLine || diagnostic.span?.file != "<stdin>" {
+    if diagnostic.span?.line != script.interactiveLine || diagnostic.span?.file != "<stdin>" {
       renderer.interactivePromptWidth = nil
     }
     sink.write(renderer.render(diagnostic), to: .standardError)
@@ -264,67 +280,18 @@ public final class Session {
       if name == DocumentName.app.rawValue { app = AppDocument(json: value) }
     }
     if let state = pending?.state { memoryHealthState = state }
-    if let undo { undoStack.append(undo) }
+    if let step = undo { self.undo.record(step) }
     healthIndex?.apply(changes)
     // The commit itself is durable; a failed compaction only means the journal keeps
     // growing, which the user should hear about once.
     if let problem = store.lastCompactionError, !warnedAboutCompaction {
       warnedAboutCompaction = true
-      report(
+      warn(
         Diagnostic(
           "the store could not be compacted (\(problem)); your changes are saved, but run weigh check",
           severity: .warning))
     }
   }
-}
-
-/// The app's small state that must survive restarts (the `app` document): its sync
-/// anchor and sync settings, and whether it observes Health.
-struct AppDocument: Equatable {
-  /// The stored anchor of the last committed sync.
-  var anchor: Int64?
-  var lastSync: Int64?
-  var syncCount = 0
-  /// The observer's frequency while `observe on`.
-  var observing: String?
-  /// Samples of deleted pushed entries, deleted from Health at the next push.
-  var pendingDeletes: [String] = []
-  var dedup = DedupMode.uuid
-  var autopush = false
-  var syncOnLaunch = true
-  /// No entry links a Health sample saved after this change position, so a sync that
-  /// only adds newer samples need not read the log. Nil when not known yet (a store from
-  /// before this was kept): the next sync finds out. `linksAnywhere` after entries came
-  /// from a file with links of their own.
-  var linkedThrough: Int64? = 0
-
-  /// Entries may link any sample: every sync reads the log.
-  static let linksAnywhere = Int64.max
-
-  init() {}
-
-  var json: JSONValue {
-    var object: [String: JSONValue] = [
-      "sync_count": .integer(syncCount), "dedup": .string(dedup.rawValue),
-      "autopush": .bool(autopush),
-      "sync": .bool(syncOnLaunch), "pending_deletes": .array(pendingDeletes.map(JSONValue.string)),
-    ]
-    // checked: Int64 and Int have one width
-    if let anchor { object["anchor"] = .integer(Int(anchor)) }
-    // checked: Int64 and Int have one width
-    if let lastSync { object["last_sync"] = .integer(Int(lastSync)) }
-    if let observing { object["observing"] = .string(observing) }
-    // checked: Int64 and Int have one width
-    if let linkedThrough { object["linked_through"] = .integer(Int(linkedThrough)) }
-    return .object(object)
-  }
-}
-
-/// What `undo` does to revert one change.
-struct UndoStep {
-  /// `log #3`, `edit #2`: what is reverted, for the message.
-  var description: String
-  var changes: [StoreChange]
 }
 
 extension Session {
@@ -335,42 +302,5 @@ extension Session {
     guard (try? acquireStore(lockTimeout: 0)) != nil else { return [] }
     defer { releaseStore() }
     return (try? entries().map(\.id)) ?? []
-  }
-}
-
-/// Entry numbers by Health UUID, and the reverse, for sync.
-struct HealthUUIDIndex {
-  private(set) var entryByUUID: [String: Int] = [:]
-  private var uuidByEntry: [Int: String] = [:]
-
-  init(_ entries: [Entry]) {
-    for entry in entries {
-      if let uuid = entry.healthUUID { set(uuid, entry.id) }
-    }
-  }
-
-  private mutating func set(_ uuid: String, _ id: Int) {
-    entryByUUID[uuid] = id
-    uuidByEntry[id] = uuid
-  }
-
-  private mutating func forget(entry id: Int) {
-    if let uuid = uuidByEntry.removeValue(forKey: id) { entryByUUID[uuid] = nil }
-  }
-
-  /// Follows committed changes to the entries table.
-  mutating func apply(_ changes: [StoreChange]) {
-    for change in changes {
-      switch change {
-      case .put(let row) where row.table == EntryCodec.tableName:
-        guard let entry = row.value as? Entry else { continue }
-        forget(entry: entry.id)
-        if let uuid = entry.healthUUID { set(uuid, entry.id) }
-      case .remove(let table, let id) where table == EntryCodec.tableName:
-        forget(entry: id)
-      default:
-        continue
-      }
-    }
   }
 }

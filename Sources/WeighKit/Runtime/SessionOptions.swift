@@ -10,6 +10,8 @@ public struct SessionOptions: Sendable {
   public var timeZone: String?
   /// Overrides the stored display unit for this session.
   public var unit: DisplayUnit?
+  /// How results are shown (`--format`).
+  public var format: OutputFormat = .text
   /// The REPL: an error never ends the session, diagnostics show only a caret.
   public var interactive = false
   public var color = false

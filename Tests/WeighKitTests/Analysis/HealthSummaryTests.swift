@@ -4,25 +4,27 @@ import Testing
 @testable import WeighKit
 
 @Suite struct HealthSummaryTests {
-  @Test func jsonHasEveryKeyInOrder() {
+  @Test func jsonFollowsTheContractKeysInOrderUnrounded() {
     let summary = HealthSummary(
       glucose: 105, glucoseInstant: instant(2026, 1, 3, 8, 15),
       weightKilograms: 68.5, weightInstant: instant(2026, 1, 3, 7, 30),
       steps: 8000, activeEnergyKilocalories: 350.25, exerciseMinutes: nil)
+    let pounds = 68.5 / 0.45359237
     #expect(
-      summary.json(zone: Zones.berlin)
-        == "{\"glucose_mg_dl\": 105, \"glucose_timestamp\": \"2026-01-03T08:15:00+01:00\", "
-        + "\"weight_lbs\": 151, \"weight_timestamp\": \"2026-01-03T07:30:00+01:00\", "
-        + "\"steps\": 8000, \"active_energy_kcal\": 350.3, \"exercise_minutes\": null}")
+      summary.json()
+        == "{\"glucose_mg_dl\": 105, \"glucose_timestamp\": \(instant(2026, 1, 3, 8, 15)), "
+        + "\"weight_lbs\": \(pounds), \"weight_timestamp\": \(instant(2026, 1, 3, 7, 30)), "
+        + "\"steps\": 8000, \"active_energy_kcal\": 350.25}")
   }
 
-  @Test func jsonParsesAndKeepsNulls() throws {
-    let text = HealthSummary().json(zone: Zones.utc)
+  @Test func jsonLeavesOutWhatIsMissingAndParses() throws {
+    #expect(HealthSummary().json() == "{}")
+    let text = HealthSummary(weightKilograms: 70, weightInstant: 1_767_254_400).json()
     let object = try #require(
       try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
-    #expect(Set(object.keys) == Set(HealthSummary.keys))
-    #expect(object.values.allSatisfy { $0 is NSNull })
-    #expect(text.contains("\"exercise_minutes\": null}"))
+    #expect(Set(object.keys) == ["weight_lbs", "weight_timestamp"])
+    #expect(object["weight_timestamp"] as? Int == 1_767_254_400)
+    #expect(object["weight_lbs"] as? Double == 70 / 0.45359237)
   }
 
   @Test func textLinesAreAligned() {

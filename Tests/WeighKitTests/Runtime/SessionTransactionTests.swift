@@ -147,9 +147,9 @@ import Testing
           let failures = session.failureCount
           _ = session.run(script: line, display: "property", directory: ".")
           // Autopush is the documented exception: the entry is committed, Health refused.
-          guard session.failureCount > failures, !session.lastError.contains(", but Health")
+          guard session.failureCount > failures, !session.memory.error.contains(", but Health")
           else { continue }
-          #expect(state(session) == before, "\(line): \(session.lastError)")
+          #expect(state(session) == before, "\(line): \(session.memory.error)")
         }
       }
     }

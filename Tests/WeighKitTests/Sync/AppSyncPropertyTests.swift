@@ -73,7 +73,7 @@ import Testing
         run(session, "sync all")
         #expect(try session.entries().count <= count)
         #expect(try healthEntries(session).isSuperset(of: live))
-        #expect(session.lastOutput.hasPrefix("imported 0,"))
+        #expect(session.memory.output.hasPrefix("imported 0,"))
       }
     }
   }
@@ -86,7 +86,7 @@ import Testing
       session,
       "clock 2025-01-01T00:00Z\nsimulate scale every 1h start 70kg noise 0.5kg\nadvance 1234h\nsimulate stop all\nsync"
     )
-    #expect(session.lastOutput.hasPrefix("imported 1234,"))
+    #expect(session.memory.output.hasPrefix("imported 1234,"))
     #expect(try healthEntries(session) == foreignLive(session))
   }
 }

@@ -104,14 +104,16 @@ import Testing
     let session = try Session(options: options, output: CapturedOutput())
     defer { session.close() }
     _ = session.run(script: "sync", display: "test", directory: ".")
-    #expect(session.lastOutput == "imported 1, removed 0, skipped 0 (anchor 31)")
+    #expect(session.memory.output == "imported 1, removed 0, skipped 0 (anchor 31)")
     #expect(session.healthLink?.health.isHistoryLoaded == false)
     #expect(session.healthIndex == nil)
     // A command about the whole history reads it, and sees everything.
     _ = session.run(script: "expect health.samples == 31", display: "test", directory: ".")
     #expect(session.healthLink?.health.isHistoryLoaded == true)
     _ = session.run(script: "expect entries == 31", display: "test", directory: ".")
-    #expect(session.lastOutput.isEmpty)
+    #expect(session.failureCount == 0)
+    // expect reads the facts and leaves them: the output is still the sync's.
+    #expect(session.memory.output == "imported 1, removed 0, skipped 0 (anchor 31)")
   }
   /// A session on the store in `directory`, for looking inside.
   func open(_ directory: String) throws -> Session {
@@ -130,15 +132,15 @@ import Testing
     let session = try open(directory)
     defer { session.close() }
     _ = session.run(script: "edit #1 68.9kg", display: "test", directory: ".")
-    #expect(session.lastOutput.hasSuffix("autopush: pushed 0 new, 1 updated, 0 deleted"))
+    #expect(session.memory.output.hasSuffix("autopush: pushed 0 new, 1 updated, 0 deleted"))
     _ = session.run(script: "log 68.8kg at 07:20", display: "test", directory: ".")
     _ = session.run(script: "delete #1", display: "test", directory: ".")
-    #expect(session.lastOutput.hasSuffix("autopush: pushed 0 new, 0 updated, 1 deleted"))
+    #expect(session.memory.output.hasSuffix("autopush: pushed 0 new, 0 updated, 1 deleted"))
     #expect(session.healthLink?.health.isHistoryLoaded == false)
     _ = session.run(script: "health list", display: "test", directory: ".")
-    #expect(session.lastOutput.contains("weigh  user-entered  sync-id weigh-32 v1"))
-    #expect(!session.lastOutput.contains("weigh-1 "))
-    #expect(session.lastOutput.split(separator: "\n").count == 31)
+    #expect(session.memory.output.contains("weigh  user-entered  sync-id weigh-32 v1"))
+    #expect(!session.memory.output.contains("weigh-1 "))
+    #expect(session.memory.output.split(separator: "\n").count == 31)
   }
 
   @Test("a store without the sync index gets it when Health's history is next read")

@@ -1,0 +1,36 @@
+/// Entry numbers by Health UUID, and the reverse, for sync.
+struct HealthUUIDIndex {
+  private(set) var entryByUUID: [String: Int] = [:]
+  private var uuidByEntry: [Int: String] = [:]
+
+  init(_ entries: [Entry]) {
+    for entry in entries {
+      if let uuid = entry.healthUUID { set(uuid, entry.id) }
+    }
+  }
+
+  private mutating func set(_ uuid: String, _ id: Int) {
+    entryByUUID[uuid] = id
+    uuidByEntry[id] = uuid
+  }
+
+  private mutating func forget(entry id: Int) {
+    if let uuid = uuidByEntry.removeValue(forKey: id) { entryByUUID[uuid] = nil }
+  }
+
+  /// Follows committed changes to the entries table.
+  mutating func apply(_ changes: [StoreChange]) {
+    for change in changes {
+      switch change {
+      case .put(let row) where row.table == EntryCodec.tableName:
+        guard let entry = row.value as? Entry else { continue }
+        forget(entry: entry.id)
+        if let uuid = entry.healthUUID { set(uuid, entry.id) }
+      case .remove(let table, let id) where table == EntryCodec.tableName:
+        forget(entry: id)
+      default:
+        continue
+      }
+    }
+  }
+}
