@@ -68,7 +68,7 @@ let package = Package(
 // that have no HealthKit (Linux). On Apple platforms the real framework is used instead, so
 // the target is not declared there.
 #if !canImport(Darwin)
-package.products.append(.library(name: "HealthKit", targets: ["HealthKit"]))
-package.targets.append(.target(name: "HealthKit", dependencies: ["HealthSim"]))
-package.targets.append(.testTarget(name: "HealthKitTests", dependencies: ["HealthKit"]))
+  package.products.append(.library(name: "HealthKit", targets: ["HealthKit"]))
+  package.targets.append(.target(name: "HealthKit", dependencies: ["HealthSim"]))
+  package.targets.append(.testTarget(name: "HealthKitTests", dependencies: ["HealthKit"]))
 #endif

@@ -308,8 +308,10 @@ import Testing
   private func makeSmallStore() throws -> String {
     let store = WeighProcess.temporaryDirectory()
     let made = try WeighProcess.run(
-      ["--store", store, "--clock", "2026-01-01T08:00Z", "--tz", "UTC", "-e", "log 70kg",
-       "-e", "log 71kg", "-e", "log 72kg"])
+      [
+        "--store", store, "--clock", "2026-01-01T08:00Z", "--tz", "UTC", "-e", "log 70kg",
+        "-e", "log 71kg", "-e", "log 72kg",
+      ])
     try #require(made.status == 0, "\(made.standardError)")
     return store
   }
@@ -358,8 +360,10 @@ import Testing
         == before.contents["journal.jsonl"])
 
     let after = try WeighProcess.run(
-      ["--store", store, "--clock", "2026-01-01T09:00Z", "--tz", "UTC", "-e", "log 74kg",
-       "-e", "list"])
+      [
+        "--store", store, "--clock", "2026-01-01T09:00Z", "--tz", "UTC", "-e", "log 74kg",
+        "-e", "list",
+      ])
     #expect(after.status == 0, "\(after.standardError)")
     #expect(after.standardOutput.hasPrefix("#4 "), "\(after.standardOutput)")
     #expect(!after.standardOutput.contains("#3 "))
@@ -392,8 +396,11 @@ import Testing
 
     let list = try WeighProcess.run(["--store", store, "--tz", "UTC", "-e", "list"])
     #expect(list.status == 0)
-    #expect(list.standardOutput.components(separatedBy: "\n").filter { $0.hasPrefix("#") }.count == 3)
-    #expect(list.standardError.hasPrefix("warning: \(store)/journal.jsonl:5:1: the last record was incomplete"))
+    #expect(
+      list.standardOutput.components(separatedBy: "\n").filter { $0.hasPrefix("#") }.count == 3)
+    #expect(
+      list.standardError.hasPrefix(
+        "warning: \(store)/journal.jsonl:5:1: the last record was incomplete"))
     #expect(list.standardError.contains("moved aside to damaged/journal-torn-"))
     let aside = try FileManager.default.contentsOfDirectory(atPath: store + "/damaged")
     #expect(aside.count == 1)
@@ -404,7 +411,9 @@ import Testing
     #expect(again.standardError.isEmpty, "warned twice: \(again.standardError)")
     // The torn commit's number 4 was never shown, and is not given again.
     #expect(again.standardOutput.hasPrefix("#5 "), "\(again.standardOutput)")
-    #expect(try WeighProcess.run(["check", "--store", store]).standardOutput == "ok: the store reads in full\n")
+    #expect(
+      try WeighProcess.run(["check", "--store", store]).standardOutput
+        == "ok: the store reads in full\n")
   }
 
   /// Runs weigh as the unprivileged user `nobody` when the tests run as root (root reads
@@ -452,7 +461,8 @@ import Testing
     let before = try StoreFiles(store, ignoringLock: true)
     let list = try runUnprivileged(["--store", store, "--tz", "UTC", "-e", "list"])
     #expect(list.status == 0, "\(list.standardError)")
-    #expect(list.standardOutput.components(separatedBy: "\n").filter { $0.hasPrefix("#") }.count == 3)
+    #expect(
+      list.standardOutput.components(separatedBy: "\n").filter { $0.hasPrefix("#") }.count == 3)
     let log = try runUnprivileged(["--store", store, "-e", "log 73kg"])
     #expect(log.status == 1)
     #expect(log.standardError.contains("the journal is read-only"), "\(log.standardError)")
@@ -1096,7 +1106,8 @@ enum StoreDamage: String, CaseIterable, CustomTestStringConvertible, Sendable {
       let bytes = try #require(FileManager.default.contents(atPath: file("journal.jsonl")))
       try bytes.prefix(bytes.count - 40).write(to: URL(fileURLWithPath: file("journal.jsonl")))
       // The file ends with a newline, so the last line (the one cut) is the one before "".
-      return Damaged(directory: directory, position: file("journal.jsonl") + ":\(text.count - 1):1:")
+      return Damaged(
+        directory: directory, position: file("journal.jsonl") + ":\(text.count - 1):1:")
     case .changedDigitInJournal:
       var text = try lines("journal.jsonl")
       try #require(text.count > 6)

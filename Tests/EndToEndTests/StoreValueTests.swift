@@ -61,8 +61,9 @@ import Testing
   static func acknowledge(_ store: String) throws {
     let path = store + "/journal.ack"
     let ack = try String(contentsOfFile: path, encoding: .utf8)
-    let length = try FileManager.default.attributesOfItem(atPath: store + "/journal.jsonl")[
-      .size] as! Int
+    let length =
+      try FileManager.default.attributesOfItem(atPath: store + "/journal.jsonl")[
+        .size] as! Int
     let body = ack.trimmingCharacters(in: .whitespacesAndNewlines).replacingOccurrences(
       of: #""length":[0-9]+"#, with: "\"length\":\(length)", options: .regularExpression)
     var line = sealed(body)

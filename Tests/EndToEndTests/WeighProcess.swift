@@ -15,7 +15,8 @@ struct WeighProcess {
     _ arguments: [String], input: String = "", directory: String? = nil,
     environment: [String: String] = [:]
   ) throws -> Result {
-    try runBytes(arguments, input: Array(input.utf8), directory: directory, environment: environment)
+    try runBytes(
+      arguments, input: Array(input.utf8), directory: directory, environment: environment)
   }
 
   /// Runs `weigh arguments…` with `input` (any bytes, UTF-8 or not) on stdin.

@@ -114,7 +114,8 @@ public struct AtomicFileWriter: Sendable {
     to target: Target, original path: String, _ body: (TemporaryFile) throws -> Void
   ) throws(FileWriteError) -> FileWriteOutcome {
     if target.streamed {
-      let descriptor = target.descriptor.map { dup($0) } ?? open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC)
+      let descriptor =
+        target.descriptor.map { dup($0) } ?? open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC)
       guard descriptor >= 0 else { throw Self.failure("opening it") }
       defer { close(descriptor) }
       try run(body, on: TemporaryFile(descriptor: descriptor, path: path))

@@ -37,7 +37,9 @@ enum SystemProblem {
   static func describe(_ error: any Error) -> String {
     if let error = error as? FileWriteError { return error.reason }
     let nsError = error as NSError
-    if nsError.domain == NSPOSIXErrorDomain { return describe(errno: Int32(clamping: nsError.code)) }
+    if nsError.domain == NSPOSIXErrorDomain {
+      return describe(errno: Int32(clamping: nsError.code))
+    }
     if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError,
       underlying.domain == NSPOSIXErrorDomain
     {

@@ -156,7 +156,8 @@ public enum FuzzTargets {
         repeats += 1
         // A repeat inside a repeat multiplies; two levels of 50 are plenty.
         if repeats > 2 { return true }
-        if index + 1 < words.count, let count = Int(words[index + 1]), count > 50 { return true }  // checked: parses text
+        // checked: parses text
+        if index + 1 < words.count, let count = Int(words[index + 1]), count > 50 { return true }
       }
       if lowered == "advance" || lowered == "every" || lowered == "older-than" {
         // Simulations and observers do work per step of simulated time; keep it short.

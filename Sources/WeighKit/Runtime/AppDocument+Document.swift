@@ -17,7 +17,8 @@ extension AppDocument {
     let fields = try DocumentFields(document, path: [], what: "the app document")
     anchor = try fields.whole("anchor", .sequence)
     lastSync = try fields.whole("last_sync", .wholeInstant)
-    if let count = try fields.whole("sync_count", .count) { syncCount = Int(count) }  // checked: inside the count range
+    // checked: inside the count range
+    if let count = try fields.whole("sync_count", .count) { syncCount = Int(count) }
     observing = try fields.word("observing", Self.observingWords)
     if let items = try fields.array("pending_deletes") {
       pendingDeletes = []

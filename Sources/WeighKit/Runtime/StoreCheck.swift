@@ -2,7 +2,9 @@
 /// makes a damaged store readable from what is intact.
 public enum StoreCheck {
   /// The tables of the app's store.
-  static let tables: [any StoreTableCodec.Type] = [HealthRecordCodec.self, HealthSyncIndexCodec.self]
+  static let tables: [any StoreTableCodec.Type] = [
+    HealthRecordCodec.self, HealthSyncIndexCodec.self,
+  ]
 
   /// The report of checking the store at `location`, and whether it is sound.
   public static func run(_ location: StoreLocation) -> (ok: Bool, text: String) {

@@ -87,7 +87,8 @@ public enum EntryCodec: StoreTableCodec {
           }
           instant = parsed
         } else {
-          instant = Int64(try reader.readWhole("at", .wholeInstant))  // checked: inside the instant range
+          // checked: inside the instant range
+          instant = Int64(try reader.readWhole("at", .wholeInstant))
         }
       } else if key.equals("kg") {
         kilograms = try reader.readNumber("kg", .kilograms)

@@ -287,8 +287,9 @@ struct StoreInspection {
       let atAck = journal.transactions.first { $0.end == acknowledged }
       let matches =
         atAck.map { $0.sequence == acknowledgedSequence }
-        ?? (acknowledgedSequence == base && (headerEnd == acknowledged
-          || StoreJournal.header(base: base).count == acknowledged))
+        ?? (acknowledgedSequence == base
+          && (headerEnd == acknowledged
+            || StoreJournal.header(base: base).count == acknowledged))
       if !matches {
         errors.append(
           StoreError(

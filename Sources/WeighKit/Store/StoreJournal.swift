@@ -96,8 +96,8 @@ enum StoreJournal {
       while offset < buffer.count {
         var end = offset
         while end < buffer.count && buffer[end] != 0x0A { end += 1 }
-        let line_ = UnsafeBufferPointer(rebasing: buffer[offset..<end])
-        let isBlank = line_.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
+        let lineBytes = UnsafeBufferPointer(rebasing: buffer[offset..<end])
+        let isBlank = lineBytes.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
         if end == buffer.count && !isBlank {
           // No newline: an append cut short (torn by a crash, or the file cut).
           fail(

@@ -252,7 +252,8 @@ private func roundTrip(_ samples: [HealthSample]) throws -> [HealthExportMapping
         == "weight 1500 kg is out of range: a weight must be more than 0 kg and at most 1000 kg")
     #expect(
       reason(.stepCount, "count", "800000000000000000")
-        == "steps 800000000000000000 count is out of range: a step count must be from 0 to 1000000 steps")
+        == "steps 800000000000000000 count is out of range: a step count must be from 0 to 1000000 steps"
+    )
     #expect(
       reason(.bodyMass, "kg", "70", at: -2_208_988_801)
         == "weight is dated outside 1900-01-01 to 9999-12-31")

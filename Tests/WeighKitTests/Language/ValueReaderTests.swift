@@ -55,7 +55,9 @@ import Testing
     #expect(abs(try rate.readRate(.mass, expected: "a rate").perSecond * 604_800 + 0.5) < 1e-12)
     var glucose = try cursor("5.8mmol/L")
     #expect(
-      abs(try glucose.readQuantity([.glucose], expected: "glucose").value - 5.8 * 18.015_588_000_005_408) < 1e-12)
+      abs(
+        try glucose.readQuantity([.glucose], expected: "glucose").value - 5.8
+          * 18.015_588_000_005_408) < 1e-12)
   }
 
   @Test func instants() throws {

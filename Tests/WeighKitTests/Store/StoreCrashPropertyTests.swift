@@ -73,7 +73,8 @@ import Testing
 
   /// Runs the operations on a store in `directory` until one fails; returns the model
   /// before the failed operation and the one it would have made, or the final model twice.
-  static func run(_ operations: [Operation], in directory: String) -> (before: Model, after: Model) {
+  static func run(_ operations: [Operation], in directory: String) -> (before: Model, after: Model)
+  {
     var model = Model()
     let store: Store
     do {

@@ -193,7 +193,8 @@ import Testing
     let store = try Store.open(.directory(directory.path))
     let ids = try store.entries().map(\.id)
     // What the snapshot held survives every damage to the journal.
-    if ![.tableRowDigitChanged, .tableRowRemoved, .tableHeaderChanged, .tableDeleted].contains(kind) {
+    if ![.tableRowDigitChanged, .tableRowRemoved, .tableHeaderChanged, .tableDeleted].contains(kind)
+    {
       #expect(Set([1, 2, 3, 4]).isSubset(of: Set(ids)), "\(ids)")
     }
     #expect(store.nextID() >= 7, "numbers 5 and 6 were given; they must not be given again")

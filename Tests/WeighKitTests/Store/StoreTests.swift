@@ -37,7 +37,8 @@ import Testing
     let journalLines = directory.text("journal.jsonl")!.split(separator: "\n")
     #expect(journalLines.count == 5)
     #expect(journalLines[0].hasPrefix(#"{"format":"weigh-journal","version":2,"base":0,"crc":""#))
-    #expect(journalLines.dropFirst().allSatisfy { $0.hasSuffix("\"}") && $0.contains(",\"crc\":\"") })
+    #expect(
+      journalLines.dropFirst().allSatisfy { $0.hasSuffix("\"}") && $0.contains(",\"crc\":\"") })
     #expect(reopened.check().isEmpty)
   }
 
@@ -63,7 +64,8 @@ import Testing
     try store.compact()
     #expect(directory.bytes("journal.jsonl") == StoreJournal.header(base: 2))
     let table = directory.text("entries.json")!
-    #expect(table.hasPrefix("{\"format\":\"weigh-entries\",\"version\":1,\"sequence\":2,\"crc\":\""))
+    #expect(
+      table.hasPrefix("{\"format\":\"weigh-entries\",\"version\":1,\"sequence\":2,\"crc\":\""))
     #expect(table.contains("\"rows\":[\n{\"crc\":\""))
     #expect(table.contains("\n],\"count\":2,\"sum\":\""))
     #expect(table.hasSuffix("\"}\n"))
