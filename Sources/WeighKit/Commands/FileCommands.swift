@@ -5,10 +5,16 @@ extension CommandTable {
   static let fileCommands: [CommandSpec] = [
     CommandSpec(
       name: "import", group: .files,
-      usage: ["import <file> [as apple-health|csv|json] [unit kg|lb|st] [types <type>,…]"],
+      usage: [
+        "import <file> [as apple-health|csv|json] [unit kg|lb|st] [types <type>,…] [tz <zone>]",
+        "import <file> as csv [date <column>] [time <column>] [weight <column>] [unit kg|lb|st] [format \"<layout>\"] [tz <zone>] [source <name>] [delimiter <char>]",
+      ],
       summary:
         "import weights from a file; types also brings Apple Health's other data into Health; importing twice adds nothing",
-      example: "import export.zip", keywords: ["as", "unit", "types"],
+      example: "import export.zip",
+      keywords: [
+        "as", "unit", "types", "date", "time", "weight", "format", "tz", "source", "delimiter",
+      ],
       parse: { cursor throws(Diagnostic) in try ImportCommand.parse(&cursor) }),
     CommandSpec(
       name: "export", group: .files, usage: ["export <file> [as csv|json]"],
@@ -54,6 +60,12 @@ struct ImportCommand: Executable {
   var types: [(type: ImportDataType, span: SourceSpan)] = []
   /// From `types` to the last type named.
   var typesSpan: SourceSpan?
+  /// What `date`, `time`, `weight`, `format`, `source` and `delimiter` say: any of them
+  /// reads the file as a CSV of the user's own.
+  var csv = GenericCSVOptions()
+  var csvSpan: SourceSpan?
+  /// The zone of the file's local times (`tz`), instead of the session's.
+  var zone: ZonedClock?
 
   static func parse(_ cursor: inout ArgumentCursor) throws(Diagnostic) -> ImportCommand {
     let fileToken = cursor.peek()
@@ -79,15 +91,94 @@ struct ImportCommand: Executable {
         let keyword = cursor.next()!
         command.types = try readTypes(&cursor)
         command.typesSpan = cursor.span(from: keyword, to: cursor.tokens[cursor.index - 1])
-      } else if ["as", "unit", "types"].contains(token.text.lowercased()), token.kind == .word {
+      } else if try command.readCSVOption(&cursor) {
+        continue
+      } else if ImportCommand.optionWords.contains(token.text.lowercased()), token.kind == .word {
         throw cursor.error("\(token.text.lowercased()) is given twice; keep one", at: token)
       } else {
         throw cursor.error(
-          "expected as apple-health|csv|json, unit kg|lb|st or types <type>,…, \(cursor.got(token))",
+          "expected as apple-health|csv|json, unit kg|lb|st, types <type>,…, tz <zone>, or for a CSV of your own date, time, weight, format, source or delimiter, \(cursor.got(token))",
           at: token)
       }
     }
+    if let csvSpan = command.csvSpan, let family = command.family, family != .csv {
+      throw Diagnostic(
+        "date, time, weight, format, source and delimiter read a CSV of your own; write as csv, or leave them out",
+        at: csvSpan)
+    }
     return command
+  }
+
+  static let optionWords: Set<String> = [
+    "as", "unit", "types", "date", "time", "weight", "format", "tz", "source", "delimiter",
+  ]
+
+  /// Reads one of `date`, `time`, `weight`, `format`, `source`, `delimiter` or `tz` and its
+  /// value; false when the next word is none of them or was given already.
+  mutating func readCSVOption(_ cursor: inout ArgumentCursor) throws(Diagnostic) -> Bool {
+    guard let token = cursor.peek(), token.kind == .word else { return false }
+    let word = token.text.lowercased()
+    func value(_ what: String) throws(Diagnostic) -> (String, SourceSpan) {
+      _ = cursor.next()
+      let valueToken = cursor.peek()
+      let text = try cursor.readString(what)
+      guard !text.isEmpty else {
+        throw cursor.error("expected \(what), got an empty string", at: valueToken)
+      }
+      return (text, cursor.span(valueToken))
+    }
+    func mark(_ span: SourceSpan) {
+      if csvSpan == nil { csvSpan = cursor.span(token) }
+      _ = span
+    }
+    switch word {
+    case "date" where csv.date == nil:
+      let (text, span) = try value("a column name or number after date")
+      csv.date = text
+      mark(span)
+    case "time" where csv.time == nil:
+      let (text, span) = try value("a column name or number after time")
+      csv.time = text
+      mark(span)
+    case "weight" where csv.weight == nil:
+      let (text, span) = try value("a column name or number after weight")
+      csv.weight = text
+      mark(span)
+    case "source" where csv.source == nil:
+      let (text, span) = try value("a source name after source")
+      csv.source = text
+      mark(span)
+    case "format" where csv.format == nil:
+      let (text, span) = try value("a date layout such as \"dd/MM/yyyy HH:mm\" after format")
+      switch CSVDatePattern.make(text) {
+      case .success(let pattern): csv.format = pattern
+      case .failure(let error): throw Diagnostic("format \"\(text)\": \(error.message)", at: span)
+      }
+      mark(span)
+    case "delimiter" where csv.delimiter == nil:
+      let (text, span) = try value("a delimiter such as ; or tab after delimiter")
+      switch text.lowercased() {
+      case "tab", "\t": csv.delimiter = 0x09
+      case _ where text.utf8.count == 1 && text != "\"" && text != "\n":
+        csv.delimiter = text.utf8.first
+      default:
+        throw Diagnostic(
+          "delimiter \"\(text)\" is not one character; write delimiter \";\", delimiter \",\" or delimiter tab",
+          at: span)
+      }
+      mark(span)
+    case "tz" where zone == nil:
+      let (text, span) = try value("a time zone such as Europe/Berlin after tz")
+      guard let found = ZonedClock(identifier: text) else {
+        throw Diagnostic(
+          "unknown time zone \"\(text)\"; use an IANA name such as Europe/Berlin, America/New_York or UTC",
+          at: span)
+      }
+      zone = found
+    default:
+      return false
+    }
+    return true
   }
 
   /// Reads `glucose,steps` (commas may be followed by a space) after `types`.
@@ -131,7 +222,8 @@ struct ImportCommand: Executable {
     var shown = CommandResult()
     let url = URL(fileURLWithPath: session.resolvePath(path))
     try InputFile.checkReadable(url.path, shownAs: path, at: pathSpan)
-    let format = try detectFormat(url)
+    let format = csvSpan != nil ? ImportFormat.genericCSV : try detectFormat(url)
+    let zone = self.zone ?? session.zone
     if let unit, let unitSpan, !format.omitsUnit {
       throw Diagnostic(
         "\(path) is \(format.displayName), which names its units; leave out unit \(unit.rawValue)",
@@ -148,7 +240,7 @@ struct ImportCommand: Executable {
     do {
       if healthTypes.isEmpty {
         result = try WeightImporter.importWeights(
-          from: url, format: format, zone: session.zone, unit: unit)
+          from: url, format: format, zone: zone, unit: unit, csv: csv)
       } else {
         // One pass; nothing is applied until the reader has seen the whole file well-formed.
         var samples = HealthImportPlan(types: Set(healthTypes))
@@ -170,7 +262,7 @@ struct ImportCommand: Executable {
             : .init("the problem is here", in: location, readingFrom: url.path))
       }
       throw Diagnostic(
-        "cannot import \(path): \(InputFile.shown(error.message, path: url.path, as: path)); nothing was imported",
+        "cannot import \(path): \(InputFile.shown(error.message, path: url.path, as: path)); nothing was imported\(format.genericHint(path))",
         at: pathSpan, notes: notes)
     } catch {
       throw Diagnostic(
@@ -231,14 +323,21 @@ struct ImportCommand: Executable {
       let expected: String
       switch family {
       case .appleHealth: expected = "an Apple Health export.zip or export.xml"
-      case .csv: expected = "a Withings weight.csv, an openScale CSV or weigh's own CSV"
+      case .csv:
+        expected =
+          "a Withings, openScale, Renpho, Google Fit, Samsung Health, Garmin, Libra or MyFitnessPal CSV, or weigh's own"
       case .json: expected = "a Fitbit weight JSON or weigh's own JSON"
       case nil:
         expected =
-          "an Apple Health export, Withings weight.csv, openScale CSV, Fitbit weight JSON or weigh's own CSV or JSON"
+          "an Apple Health export, a Withings, openScale, Renpho, Google Fit, Samsung Health, Garmin, Libra or MyFitnessPal CSV, a Fitbit weight JSON or weigh's own CSV or JSON"
       }
+      let hint =
+        family == .appleHealth || family == .json
+        ? ""
+        : "; for a CSV of your own, name its columns: import \(path) as csv date <column> weight <column> unit kg|lb|st"
       throw Diagnostic(
-        "cannot tell the format of \(path); expected \(expected)", at: familySpan ?? pathSpan)
+        "cannot tell the format of \(path); expected \(expected)\(hint)", at: familySpan ?? pathSpan
+      )
     }
     if let family, let familySpan, family != format.family {
       throw Diagnostic(
@@ -372,11 +471,29 @@ extension ImportFormat {
     case .fitbitJSON: "a Fitbit weight JSON"
     case .weighCSV: "weigh's own CSV"
     case .weighJSON: "weigh's own JSON"
+    case .renphoCSV: "a Renpho CSV"
+    case .googleFitCSV: "a Google Fit daily metrics CSV"
+    case .samsungHealthCSV: "a Samsung Health weight CSV"
+    case .garminCSV: "a Garmin Connect weight CSV"
+    case .libraCSV: "a Libra export"
+    case .myFitnessPalCSV: "a MyFitnessPal Date,Weight CSV"
+    case .genericCSV: "a CSV of your own"
     }
   }
 
   /// Whether the format leaves its unit unsaid, so `import … unit` applies.
-  var omitsUnit: Bool { self == .openScaleCSV || self == .fitbitJSON }
+  var omitsUnit: Bool {
+    [.openScaleCSV, .fitbitJSON, .myFitnessPalCSV, .genericCSV].contains(self)
+  }
+
+  /// For a vendor CSV that cannot be read as its vendor's: how to read it as the user's own.
+  func genericHint(_ path: String) -> String {
+    guard family == .csv, ![.genericCSV, .weighCSV, .myFitnessPalCSV].contains(self) else {
+      return ""
+    }
+    return
+      "; to read it as a CSV of your own instead, name its columns: import \(path) as csv date <column> weight <column> unit kg|lb|st"
+  }
 }
 
 /// `export <file> [as csv|json]`

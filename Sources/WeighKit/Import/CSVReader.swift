@@ -28,6 +28,18 @@ public enum CSVReader {
   /// - Complexity: O(n).
   public static func rows(_ bytes: [UInt8], separator: UInt8 = 0x2C) throws -> [CSVRow] {
     var rows: [CSVRow] = []
+    try forEachRow(bytes, separator: separator) { rows.append($0) }
+    return rows
+  }
+
+  /// Calls `body` with each row of `bytes` in order, holding one row at a time.
+  ///
+  /// - Throws: `ImportError` at the line of a quote that is never closed (rows before it
+  ///   have been passed to `body`), or what `body` throws.
+  /// - Complexity: O(n).
+  public static func forEachRow(
+    _ bytes: [UInt8], separator: UInt8 = 0x2C, _ body: (CSVRow) throws -> Void
+  ) throws {
     var fields: [CSVField] = []
     var field: [UInt8] = []
     var quoted = false
@@ -40,10 +52,10 @@ public enum CSVReader {
       field.removeAll(keepingCapacity: true)
       quoted = false
     }
-    func endRow() {
+    func endRow() throws {
       endField()
       if !(fields.count == 1 && fields[0].text.isEmpty && !fields[0].quoted) {
-        rows.append(CSVRow(line: rowLine, fields: fields))
+        try body(CSVRow(line: rowLine, fields: fields))
       }
       fields.removeAll(keepingCapacity: true)
     }
@@ -77,7 +89,7 @@ public enum CSVReader {
       if byte == separator {
         endField()
       } else if byte == 0x0A {
-        endRow()
+        try endRow()
         line += 1
         rowLine = line
       } else if byte == 0x0D, i + 1 < n, bytes[i + 1] == 0x0A {
@@ -87,7 +99,6 @@ public enum CSVReader {
       }
       i += 1
     }
-    if !field.isEmpty || !fields.isEmpty || quoted { endRow() }
-    return rows
+    if !field.isEmpty || !fields.isEmpty || quoted { try endRow() }
   }
 }

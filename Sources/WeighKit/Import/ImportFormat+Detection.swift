@@ -5,7 +5,9 @@ extension ImportFormat {
   public var family: ImportFamily {
     switch self {
     case .appleHealthZip, .appleHealthXML: .appleHealth
-    case .withingsCSV, .openScaleCSV, .weighCSV: .csv
+    case .withingsCSV, .openScaleCSV, .weighCSV, .renphoCSV, .googleFitCSV, .samsungHealthCSV,
+      .garminCSV, .libraCSV, .myFitnessPalCSV, .genericCSV:
+      .csv
     case .fitbitJSON, .weighJSON: .json
     }
   }
@@ -33,13 +35,30 @@ extension ImportFormat {
       if compact.hasPrefix("[]"), fileName.lowercased().hasPrefix("weight") { return .fitbitJSON }
       return nil
     }
+    if LibraCSVImporter.matches(head: head) { return .libraCSV }
     let firstLine =
       head.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
       .first.map(String.init) ?? ""
     guard let header = try? CSVReader.rows(Array(firstLine.utf8)).first else { return nil }
     if WeighCSVImporter.matches(header: header) { return .weighCSV }
     if WithingsCSVImporter.matches(header: header) { return .withingsCSV }
-    if OpenScaleCSVImporter.matches(firstRow: header) { return .openScaleCSV }
+    if MyFitnessPalCSVImporter.matches(header: header) { return .myFitnessPalCSV }
+    if GoogleFitCSVImporter.matches(header: header) { return .googleFitCSV }
+    // openScale writes DATE (3.x) or dateTime (2.x), never Date: a Date header that no
+    // vendor claimed is a CSV of the user's own.
+    if header[0]?.trimmingCharacters(in: .whitespaces) != "Date",
+      OpenScaleCSVImporter.matches(firstRow: header)
+    {
+      return .openScaleCSV
+    }
+    if SamsungHealthCSVImporter.matches(firstRow: header) { return .samsungHealthCSV }
+    if RenphoCSVImporter.matches(header: header) { return .renphoCSV }
+    if GarminWeightCSVImporter.matches(header: header) { return .garminCSV }
+    if let row = try? CSVReader.rows(
+      Array(firstLine.utf8), separator: GenericCSVImporter.delimiter(Array(firstLine.utf8), .init())
+    ).first, GenericCSVImporter.matches(header: row) {
+      return .genericCSV
+    }
     return nil
   }
 
@@ -67,7 +86,8 @@ public enum WeightImporter {
   /// - Throws: `ImportError` when the format is unknown or the file is not well-formed;
   ///   nothing is imported then.
   public static func importWeights(
-    from url: URL, format: ImportFormat? = nil, zone: ZonedClock, unit: MassUnit? = nil
+    from url: URL, format: ImportFormat? = nil, zone: ZonedClock, unit: MassUnit? = nil,
+    csv: GenericCSVOptions = GenericCSVOptions()
   ) throws -> WeightImportResult {
     guard let format = try format ?? ImportFormat.detect(url: url) else {
       throw ImportError(
@@ -94,6 +114,21 @@ public enum WeightImporter {
       return try FitbitJSONImporter.importWeights(bytes, zone: zone, unit: unit)
     case .weighCSV: return try WeighCSVImporter.importWeights(bytes)
     case .weighJSON: return try WeighJSONImporter.importWeights(bytes)
+    case .renphoCSV: return try RenphoCSVImporter.importWeights(bytes, zone: zone)
+    case .googleFitCSV: return try GoogleFitCSVImporter.importWeights(bytes, zone: zone)
+    case .samsungHealthCSV: return try SamsungHealthCSVImporter.importWeights(bytes)
+    case .garminCSV: return try GarminWeightCSVImporter.importWeights(bytes, zone: zone)
+    case .libraCSV: return try LibraCSVImporter.importWeights(bytes, zone: zone)
+    case .myFitnessPalCSV:
+      guard let unit else {
+        throw ImportError(
+          "MyFitnessPal's Date,Weight export does not name its unit; add unit kg or unit lb")
+      }
+      return try MyFitnessPalCSVImporter.importWeights(bytes, zone: zone, unit: unit)
+    case .genericCSV:
+      var options = csv
+      options.unit = options.unit ?? unit
+      return try GenericCSVImporter.importWeights(bytes, zone: zone, options: options)
     case .appleHealthZip, .appleHealthXML: fatalError("handled above")
     }
   }

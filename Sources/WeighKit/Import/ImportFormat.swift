@@ -14,4 +14,18 @@ public enum ImportFormat: String, CaseIterable, Sendable {
   case weighCSV = "weigh csv"
   /// weigh's own JSON (`export FILE as json`).
   case weighJSON = "weigh json"
+  /// Renpho `Time of Measurement,Weight(kg),…`.
+  case renphoCSV = "renpho csv"
+  /// Google Fit Takeout daily metrics (`Date,…,Average weight (kg),…`).
+  case googleFitCSV = "google-fit csv"
+  /// Samsung Health `com.samsung.health.weight.*.csv`.
+  case samsungHealthCSV = "samsung-health csv"
+  /// Garmin Connect weight export (`Time,Weight,Change,BMI,…`).
+  case garminCSV = "garmin csv"
+  /// Libra `#date;weight;weight trend;…`.
+  case libraCSV = "libra csv"
+  /// MyFitnessPal `Date,Weight`.
+  case myFitnessPalCSV = "myfitnesspal csv"
+  /// A CSV of the user's own, read with `import … as csv date … weight … unit …`.
+  case genericCSV = "generic csv"
 }

@@ -1,51 +1,51 @@
 import Foundation
 
-/// Reads Withings Health Mate `weight.csv`:
-/// `Date,"Weight (kg)","Fat mass (kg)",…,Comments` with local `YYYY-MM-DD HH:MM:SS` dates.
+/// Reads Withings Health Mate `weight.csv` in any language the account uses:
+/// `Date,"Weight (kg)","Fat mass (kg)",…,Comments` in English,
+/// `Date,"Gewicht (kg)","Fettmasse (kg)",…,Kommentare` in German. The first column is always
+/// `Date` and the second the weight with its unit in brackets (kg, lb or st); the last column,
+/// when it names no unit, holds comments. Times are local: `2026-04-25 08:11:51`, and in older
+/// exports `2014-02-13 6:04 Uhr` or `2014-02-13 6:04 AM`.
 public enum WithingsCSVImporter {
-  /// Whether a header row is Withings' (`Date` first, capitalized so, and a `Weight`
-  /// column); openScale 3.x writes `DATE`.
+  /// Whether a header row is Withings': `Date` first, capitalized so (openScale 3.x writes
+  /// `DATE`), then a weight column whose name carries a mass unit in brackets.
   static func matches(header: CSVRow) -> Bool {
-    header[0]?.trimmingCharacters(in: .whitespaces) == "Date"
-      && header.fields.contains { $0.text.lowercased().hasPrefix("weight") }
+    header[0]?.trimmingCharacters(in: .whitespaces) == "Date" && header.fields.count >= 2
+      && WeightValue.unit(inHeader: header.fields[1].text) != nil
   }
 
   /// The weights of a `weight.csv`, local times read in `zone`.
   ///
-  /// - Throws: `ImportError` when the header is not Withings' or names no mass unit.
+  /// - Throws: `ImportError` when the header is not Withings'.
   public static func importWeights(_ bytes: [UInt8], zone: ZonedClock) throws
     -> WeightImportResult
   {
-    let rows = try CSVReader.rows(bytes)
-    guard let header = rows.first, matches(header: header) else {
-      throw ImportError(line: 1, "expected the Withings header Date,\"Weight (kg)\",…")
-    }
-    let weightColumn = header.fields.firstIndex { $0.text.lowercased().hasPrefix("weight") }!
-    guard let unit = WeightValue.unit(inHeader: header.fields[weightColumn].text) else {
-      throw ImportError(
-        line: header.line,
-        "the weight column '\(header.fields[weightColumn].text)' names no mass unit; expected (kg), (lb) or (st)"
-      )
-    }
-    let commentColumn = header.fields.firstIndex { $0.text == "Comments" }
-    var result = WeightImportResult(format: .withingsCSV)
-    var seen = Set<WeightKey>()
-    for row in rows.dropFirst() {
-      do throws(ImportRejection) {
-        guard let date = row[0].flatMap(LocalDateTime.parse) else {
-          throw ImportRejection(
-            line: row.line, reason: "date '\(row[0] ?? "")' is not like 2026-04-25 08:11:51")
-        }
-        let kilograms = try WeightValue.kilograms(row[weightColumn], unit: unit, line: row.line)
-        let note = commentColumn.flatMap { row[$0] }.flatMap { $0.isEmpty ? nil : $0 }
-        result.add(
-          ImportedWeight(
-            instant: date.instant(in: zone), kilograms: kilograms, source: "Withings",
-            note: note, line: row.line), seen: &seen)
-      } catch {
-        result.rejections.append(error)
+    try CSVWeightColumns.readRows(bytes, format: .withingsCSV, zone: zone) { header in
+      guard matches(header: header), let unit = WeightValue.unit(inHeader: header.fields[1].text)
+      else {
+        throw ImportError(
+          line: header.line,
+          "expected the Withings header Date,\"Weight (kg)\",…; to read it as a spreadsheet of your own, add as csv with date, weight and unit"
+        )
       }
+      let last = header.fields.count - 1
+      let hasComments = last >= 2 && WeightValue.unit(inHeader: header.fields[last].text) == nil
+      return CSVWeightColumns(
+        date: 0, weight: 1, note: hasComments ? last : nil, unit: unit, source: "Withings",
+        readDate: readDate,
+        dateReason: { "date '\($0)' is not like 2026-04-25 08:11:51" })
     }
-    return result
+  }
+
+  /// The date shapes Withings has written: ISO with seconds, and older `6:04 Uhr` and
+  /// `6:04 AM` clocks.
+  static let shapes: [CSVDatePattern] =
+    CSVDatePattern.isoShapes
+    + [
+      "yyyy-MM-dd H:mm 'Uhr'", "yyyy-MM-dd h:mm a", "yyyy-MM-dd h:mm:ss a",
+    ].map(CSVDatePattern.known)
+
+  static func readDate(_ text: Substring) -> CSVDatePattern.Reading? {
+    CSVDatePattern.first(shapes, text)
   }
 }

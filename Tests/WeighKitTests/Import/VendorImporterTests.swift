@@ -144,7 +144,7 @@ private let utc = ZonedClock.utc
       ("vendors/fitbit-weight-2017-07-05.json", .fitbitJSON),
       ("apple/export-with-dtd.xml", .appleHealthXML),
       ("apple/export-no-dtd.xml", .appleHealthXML),
-      ("vendors/withings-weight-nounit.csv", .withingsCSV),
+      ("vendors/withings-weight-nounit.csv", .genericCSV),
     ]
     for (path, expected) in cases {
       #expect(try ImportFormat.detect(url: Fixtures.url(path)) == expected, "\(path)")

@@ -1,0 +1,92 @@
+/// Where a CSV keeps its weights and how to read them: what every column-based reader
+/// (Withings, Renpho, Google Fit, MyFitnessPal, Libra, Samsung Health, generic CSV) shares.
+struct CSVWeightColumns {
+  /// The column of the date, or of date and time together.
+  var date: Int
+  /// The column of the time, when the file keeps it apart from the date.
+  var time: Int?
+  var weight: Int
+  /// A free-text column kept as the entry's note.
+  var note: Int?
+  var unit: MassUnit
+  var source: String
+  /// Reads a date cell (joined to the time cell with a space when there is one).
+  var readDate: (Substring) -> CSVDatePattern.Reading?
+  /// Why a date cell could not be read: `date 'x' is not like 2026-01-03 07:00`.
+  var dateReason: (String) -> String
+  /// Rows whose weight cell is empty hold other data (Google Fit's daily rows): skipped, not
+  /// rejected.
+  var skipsRowsWithoutWeight = false
+
+  /// A date without a time of day is read as 12:00, as openScale does.
+  static let noon = 12 * 3600
+
+  /// Reads one row into `result`, or records why not.
+  func take(
+    _ row: CSVRow, zone: ZonedClock, into result: inout WeightImportResult,
+    seen: inout Set<WeightKey>
+  ) {
+    let weightCell = row[weight]?.trimmingCharacters(in: .whitespaces) ?? ""
+    if skipsRowsWithoutWeight, weightCell.isEmpty { return }
+    do throws(ImportRejection) {
+      let dateText = row[date] ?? ""
+      let text = time.flatMap { row[$0] }.map { dateText + " " + $0 } ?? dateText
+      guard var reading = readDate(Substring(text)) else {
+        throw ImportRejection(line: row.line, reason: dateReason(text))
+      }
+      if !reading.hasTime { reading.local.secondOfDay = Self.noon }
+      let kilograms = try WeightValue.kilograms(weightCell, unit: unit, line: row.line)
+      let noteText = note.flatMap { row[$0] }?.trimmingCharacters(in: .whitespaces)
+      result.add(
+        ImportedWeight(
+          instant: reading.instant(in: zone), kilograms: kilograms, source: source,
+          note: noteText.flatMap { $0.isEmpty ? nil : $0 }, line: row.line,
+          local: reading.zoneLess), seen: &seen)
+    } catch {
+      result.rejections.append(error)
+    }
+  }
+
+  /// The reader's rows after the header, read in order.
+  static func readRows(
+    _ bytes: [UInt8], separator: UInt8 = 0x2C, format: ImportFormat, zone: ZonedClock,
+    header: (CSVRow) throws -> CSVWeightColumns?
+  ) throws -> WeightImportResult {
+    var result = WeightImportResult(format: format)
+    var seen = Set<WeightKey>()
+    var columns: CSVWeightColumns?
+    try CSVReader.forEachRow(bytes, separator: separator) { row in
+      if let columns {
+        columns.take(row, zone: zone, into: &result, seen: &seen)
+      } else {
+        columns = try header(row)
+      }
+    }
+    guard columns != nil else { throw ImportError("the file is empty") }
+    return result
+  }
+
+  /// Lower-cased, trimmed header names, for matching.
+  static func names(_ header: CSVRow) -> [String] {
+    header.fields.map { $0.text.trimmingCharacters(in: .whitespaces).lowercased() }
+  }
+}
+
+extension CSVDatePattern {
+  /// The ISO shapes vendors write: `2026-01-03 07:00[:00][.000]`, with `T`, with an offset
+  /// or `Z`, or a date alone.
+  static let isoShapes: [CSVDatePattern] = [
+    "yyyy-MM-dd HH:mm:ss", "yyyy-MM-dd'T'HH:mm:ss", "yyyy-MM-dd HH:mm", "yyyy-MM-dd'T'HH:mm",
+    "yyyy-MM-dd HH:mm:ss.S", "yyyy-MM-dd'T'HH:mm:ss.S", "yyyy-MM-dd'T'HH:mm:ssXXX",
+    "yyyy-MM-dd'T'HH:mm:ss.SXXX", "yyyy-MM-dd'T'HH:mmXXX", "yyyy-MM-dd HH:mm:ssXXX",
+    "yyyy-MM-dd HH:mm:ss.SXXX", "yyyy-MM-dd",
+  ].map(known)
+
+  /// The first of `shapes` that reads `text`.
+  static func first(_ shapes: [CSVDatePattern], _ text: Substring) -> Reading? {
+    for shape in shapes {
+      if let reading = shape.read(text) { return reading }
+    }
+    return nil
+  }
+}

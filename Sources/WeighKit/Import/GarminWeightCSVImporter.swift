@@ -1,0 +1,95 @@
+/// Reads Garmin Connect's weight export (Health Stats › Weight › Export):
+/// `Time,Weight,Change,BMI,Body Fat,Skeletal Muscle Mass,Bone Mass,Body Water`, where a row
+/// holding only a date (` Dec 31, 2017`) starts a day and the rows after it hold a local time
+/// (`01:00` or `7:23 AM`) and values with their units (`80.4 kg`, `177.2 lbs`; `--` for none).
+public enum GarminWeightCSVImporter {
+  /// Whether a header row is Garmin's: `Time,Weight` first and a `BMI` column.
+  static func matches(header: CSVRow) -> Bool {
+    let names = CSVWeightColumns.names(header)
+    return names.count >= 3 && names[0] == "time" && names[1] == "weight" && names.contains("bmi")
+  }
+
+  static let dayShape = CSVDatePattern.known("MMM d, yyyy")
+
+  /// The weights of a Garmin weight CSV, local times read in `zone`.
+  ///
+  /// - Throws: `ImportError` when the header is not Garmin's.
+  public static func importWeights(_ bytes: [UInt8], zone: ZonedClock) throws
+    -> WeightImportResult
+  {
+    var result = WeightImportResult(format: .garminCSV)
+    var seen = Set<WeightKey>()
+    var sawHeader = false
+    var day: CivilDate?
+    try CSVReader.forEachRow(bytes) { row in
+      guard sawHeader else {
+        guard matches(header: row) else {
+          throw ImportError(line: row.line, "expected Garmin's header Time,Weight,Change,BMI,…")
+        }
+        sawHeader = true
+        return
+      }
+      let first = row[0] ?? ""
+      if let reading = dayShape.read(Substring(first)) {
+        day = reading.local.date
+        return
+      }
+      do throws(ImportRejection) {
+        guard let day else {
+          throw ImportRejection(
+            line: row.line,
+            reason: "time '\(first)' comes before any date row such as \"Dec 31, 2017\"")
+        }
+        guard let clock = time(first) else {
+          throw ImportRejection(
+            line: row.line,
+            reason:
+              "'\(first)' is neither a date like Dec 31, 2017 nor a time like 07:23 or 7:23 AM")
+        }
+        let (number, unit) = try value(row[1], line: row.line)
+        let kilograms = try WeightValue.kilograms(number, unit: unit, line: row.line)
+        let local = LocalDateTime(date: day, secondOfDay: clock)
+        result.add(
+          ImportedWeight(
+            instant: local.instant(in: zone), kilograms: kilograms, source: "Garmin Connect",
+            line: row.line, local: local), seen: &seen)
+      } catch {
+        result.rejections.append(error)
+      }
+    }
+    guard sawHeader else { throw ImportError("the file is empty") }
+    return result
+  }
+
+  static let clockShapes = ["HH:mm", "H:mm", "h:mm a", "HH:mm:ss", "h:mm:ss a"].map {
+    CSVDatePattern.known("yyyy-MM-dd " + $0)
+  }
+
+  /// Seconds since midnight of `07:23`, `7:23 AM` and the like.
+  static func time(_ text: String) -> Int? {
+    let trimmed = text.trimmingCharacters(in: .whitespaces)
+    return CSVDatePattern.first(clockShapes, Substring("2000-01-01 " + trimmed))?.local.secondOfDay
+  }
+
+  /// `80.4 kg` → ("80.4", kg); Garmin writes the unit after each value.
+  static func value(_ cell: String?, line: Int) throws(ImportRejection) -> (String, MassUnit) {
+    let parts = (cell ?? "").split(separator: " ", omittingEmptySubsequences: true)
+    guard let number = parts.first, number != "--", number != "–" else {
+      throw ImportRejection(line: line, reason: "no weight in this row")
+    }
+    guard parts.count == 2, let unit = WeightValue.unit(named: String(parts[1])) else {
+      throw ImportRejection(
+        line: line,
+        reason: "weight '\(cell ?? "")' is not a number and unit such as 80.4 kg or 177.2 lbs")
+    }
+    return (String(number), unit)
+  }
+}
+
+extension LocalDateTime {
+  /// A date and a second of its day, 0 ..< 86 400.
+  init(date: CivilDate, secondOfDay: Int) {
+    self.date = date
+    self.secondOfDay = secondOfDay
+  }
+}

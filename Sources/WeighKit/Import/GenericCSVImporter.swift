@@ -1,0 +1,187 @@
+/// What `import FILE as csv date COL time COL weight COL unit U format "…" source NAME
+/// delimiter ;` says about a spreadsheet of the user's own (the zone comes apart, as `tz`).
+public struct GenericCSVOptions: Hashable, Sendable {
+  /// The date column (or date and time together), by name or 1-based number.
+  public var date: String?
+  /// The time column, when the time is kept apart from the date.
+  public var time: String?
+  /// The weight column.
+  public var weight: String?
+  /// The unit, when the weight column's name does not say it.
+  public var unit: MassUnit?
+  /// The layout of the date (and time) text.
+  public var format: CSVDatePattern?
+  /// The source the entries get; `CSV` when not said.
+  public var source: String?
+  /// The byte between fields; detected from the header (`,`, `;` or tab) when not said.
+  public var delimiter: UInt8?
+
+  /// Options; nil everywhere means: detect.
+  public init(
+    date: String? = nil, time: String? = nil, weight: String? = nil, unit: MassUnit? = nil,
+    format: CSVDatePattern? = nil, source: String? = nil, delimiter: UInt8? = nil
+  ) {
+    self.date = date
+    self.time = time
+    self.weight = weight
+    self.unit = unit
+    self.format = format
+    self.source = source
+    self.delimiter = delimiter
+  }
+
+  /// Whether any option says something.
+  public var isEmpty: Bool { self == GenericCSVOptions() }
+}
+
+/// Reads any CSV with a header: a date column (or date and time), a weight column and a unit,
+/// named plainly (`Date`, `datetime`, `Weight`, `kg`, `weight (lbs)`) or said with options.
+/// When it cannot tell, the error names exactly the option to add.
+public enum GenericCSVImporter {
+  static let dateNames: Set<String> = [
+    "date", "datetime", "date time", "date/time", "date_time", "timestamp", "time of measurement",
+    "measured at", "day", "when",
+  ]
+  static let timeNames: Set<String> = ["time", "clock"]
+  static let weightNames: Set<String> = [
+    "weight", "body weight", "bodyweight", "mass", "body mass",
+  ]
+
+  /// The weight-column name without a unit in brackets, and the unit a name says: `kg`,
+  /// `Weight (kg)`, `weight(lbs)`.
+  static func weightName(_ name: String) -> (isWeight: Bool, unit: MassUnit?) {
+    let lowered = name.trimmingCharacters(in: .whitespaces).lowercased()
+    if let unit = WeightValue.unit(named: lowered), lowered != "g" { return (true, unit) }
+    let unit = WeightValue.unit(inHeader: lowered)
+    var bare = lowered
+    if let open = lowered.lastIndex(of: "("), unit != nil {
+      bare = String(lowered[..<open]).trimmingCharacters(in: .whitespaces)
+    }
+    return (weightNames.contains(bare), unit)
+  }
+
+  /// Whether a first line looks like a header this reader can read without options: a date
+  /// column and a weight column, both named plainly.
+  static func matches(header: CSVRow) -> Bool {
+    let names = CSVWeightColumns.names(header)
+    return names.contains(where: dateNames.contains)
+      && names.contains { weightName($0).isWeight }
+  }
+
+  /// The field separator: the option, else `;` or tab when the first line has one and no comma.
+  static func delimiter(_ bytes: [UInt8], _ options: GenericCSVOptions) -> UInt8 {
+    if let delimiter = options.delimiter { return delimiter }
+    let firstLine = bytes.prefix { $0 != 0x0A }
+    if firstLine.contains(0x2C) { return 0x2C }
+    if firstLine.contains(0x3B) { return 0x3B }
+    if firstLine.contains(0x09) { return 0x09 }
+    return 0x2C
+  }
+
+  /// The weights of a CSV of the user's own, local times read in `zone`.
+  ///
+  /// - Throws: `ImportError` naming the option to add when a column or the unit cannot be
+  ///   told, or a named column is missing.
+  public static func importWeights(_ bytes: [UInt8], zone: ZonedClock, options: GenericCSVOptions)
+    throws -> WeightImportResult
+  {
+    try CSVWeightColumns.readRows(
+      bytes, separator: delimiter(bytes, options), format: .genericCSV, zone: zone
+    ) { header in try columns(header, options) }
+  }
+
+  /// The columns of `header` under `options`.
+  static func columns(_ header: CSVRow, _ options: GenericCSVOptions) throws -> CSVWeightColumns {
+    let names = CSVWeightColumns.names(header)
+    let shown = header.fields.map { "'\($0.text)'" }.joined(separator: ", ")
+    func find(_ reference: String, _ what: String) throws -> Int {
+      let lowered = reference.trimmingCharacters(in: .whitespaces).lowercased()
+      if let index = names.firstIndex(of: lowered) { return index }
+      // checked: parses text, nil when out of range
+      if let number = Int(lowered), (1...names.count).contains(number) { return number - 1 }
+      throw ImportError(
+        line: header.line,
+        "there is no column '\(reference)' (columns: \(shown)); write \(what) with one of those names or a number from 1 to \(names.count)"
+      )
+    }
+    let date: Int
+    if let reference = options.date {
+      date = try find(reference, "date")
+    } else if let found = names.firstIndex(where: dateNames.contains) {
+      date = found
+    } else {
+      throw ImportError(
+        line: header.line,
+        "cannot tell which column holds the date (columns: \(shown)); add date with its name, such as date \"\(header.fields[0].text)\""
+      )
+    }
+    var time: Int?
+    if let reference = options.time {
+      time = try find(reference, "time")
+    } else if names[date] == "date", let found = names.firstIndex(where: timeNames.contains) {
+      time = found
+    }
+    let weight: Int
+    if let reference = options.weight {
+      weight = try find(reference, "weight")
+    } else if let found = names.firstIndex(where: { weightName($0).isWeight }) {
+      weight = found
+    } else {
+      throw ImportError(
+        line: header.line,
+        "cannot tell which column holds the weight (columns: \(shown)); add weight with its name, such as weight \"\(header.fields[min(1, names.count - 1)].text)\""
+      )
+    }
+    let weightHeader = header.fields[weight].text
+    let named = weightName(weightHeader).unit
+    let unit: MassUnit
+    switch (named, options.unit) {
+    case (let named?, let said?) where named != said:
+      throw ImportError(
+        line: header.line,
+        "the weight column '\(weightHeader)' says \(named.rawValue); leave out unit \(said.rawValue)"
+      )
+    case (let named?, _): unit = named
+    case (nil, let said?): unit = said
+    case (nil, nil):
+      throw ImportError(
+        line: header.line,
+        "the weight column '\(weightHeader)' names no unit; add unit kg, unit lb or unit st")
+    }
+    let format = options.format
+    var last: CSVDatePattern?
+    return CSVWeightColumns(
+      date: date, time: time, weight: weight, unit: unit, source: options.source ?? "CSV",
+      readDate: { text in
+        if let format { return format.read(text) }
+        if let last, let reading = last.read(text) { return reading }
+        for shape in autoShapes {
+          if let reading = shape.read(text) {
+            last = shape
+            return reading
+          }
+        }
+        return nil
+      },
+      dateReason: { text in
+        if let format {
+          return "date '\(text)' does not fit format \"\(format.text)\"; check the format"
+        }
+        if text.contains("/") {
+          return
+            "date '\(text)' could be day/month or month/day; add format \"dd/MM/yyyy HH:mm\" or format \"MM/dd/yyyy HH:mm\" (leave out HH:mm for dates alone)"
+        }
+        return
+          "date '\(text)' is not like 2026-01-03 07:00; add format \"…\" that fits, such as format \"dd.MM.yyyy HH:mm\""
+      })
+  }
+
+  /// The shapes read without `format`: ISO in every variant, `yyyy/MM/dd` and `dd.MM.yyyy`
+  /// (both unambiguous); day/month with slashes needs `format`.
+  static let autoShapes: [CSVDatePattern] =
+    CSVDatePattern.isoShapes
+    + [
+      "yyyy/MM/dd HH:mm:ss", "yyyy/MM/dd HH:mm", "yyyy/MM/dd", "dd.MM.yyyy HH:mm:ss",
+      "dd.MM.yyyy HH:mm", "dd.MM.yyyy",
+    ].map(CSVDatePattern.known)
+}

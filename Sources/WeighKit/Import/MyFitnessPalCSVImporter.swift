@@ -1,0 +1,28 @@
+/// Reads MyFitnessPal's weight export: `Date,Weight` (or `Date,Body Fat %,Weight`), one row a
+/// day, `2024-01-01` dates. The file does not name its unit (the account's, kg or lb), so
+/// the import says it with `unit`; a day's weight is read at 12:00 local.
+public enum MyFitnessPalCSVImporter {
+  /// Whether a header row is MyFitnessPal's: `Date` and `Weight`, optionally
+  /// `Body Fat %` between, and nothing else.
+  static func matches(header: CSVRow) -> Bool {
+    let names = header.fields.map { $0.text.trimmingCharacters(in: .whitespaces) }
+    return names == ["Date", "Weight"] || names == ["Date", "Body Fat %", "Weight"]
+  }
+
+  /// The weights of a MyFitnessPal export in `unit`, days read at 12:00 in `zone`.
+  ///
+  /// - Throws: `ImportError` when the header is not MyFitnessPal's.
+  public static func importWeights(_ bytes: [UInt8], zone: ZonedClock, unit: MassUnit) throws
+    -> WeightImportResult
+  {
+    try CSVWeightColumns.readRows(bytes, format: .myFitnessPalCSV, zone: zone) { header in
+      guard matches(header: header) else {
+        throw ImportError(line: header.line, "expected the MyFitnessPal header Date,Weight")
+      }
+      return CSVWeightColumns(
+        date: 0, weight: header.fields.count - 1, unit: unit, source: "MyFitnessPal",
+        readDate: { CSVDatePattern.first(CSVDatePattern.isoShapes, $0) },
+        dateReason: { "date '\($0)' is not like 2024-01-01" })
+    }
+  }
+}
