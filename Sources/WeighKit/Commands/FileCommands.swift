@@ -488,9 +488,12 @@ extension ImportFormat {
 
   /// For a vendor CSV that cannot be read as its vendor's: how to read it as the user's own.
   func genericHint(_ path: String) -> String {
-    guard family == .csv, ![.genericCSV, .weighCSV, .myFitnessPalCSV].contains(self) else {
-      return ""
-    }
+    // Libra and Samsung Health files start with lines before the header, which a CSV of
+    // your own cannot have; MyFitnessPal's one missing piece is the unit.
+    let excluded: [ImportFormat] = [
+      .genericCSV, .weighCSV, .myFitnessPalCSV, .libraCSV, .samsungHealthCSV,
+    ]
+    guard family == .csv, !excluded.contains(self) else { return "" }
     return
       "; to read it as a CSV of your own instead, name its columns: import \(path) as csv date <column> weight <column> unit kg|lb|st"
   }

@@ -111,6 +111,7 @@ public struct CSVDatePattern: Hashable, Sendable {
       var value = 0
       var count = 0
       while i < bytes.endIndex, count < range.upperBound, (0x30...0x39).contains(bytes[i]) {
+        // checked: a byte 0…9, at most nine digits
         value = value * 10 + Int(bytes[i] - 0x30)
         count += 1
         i += 1
@@ -197,7 +198,7 @@ extension CSVDatePattern.Reading {
   func instant(in zone: ZonedClock) -> Int64 {
     if let offset {
       return ZonedClock.utc.instant(of: local.date, secondOfDay: local.secondOfDay)
-        - Int64(offset)
+        - Int64(offset)  // checked: an offset under a day
     }
     return local.instant(in: zone)
   }
