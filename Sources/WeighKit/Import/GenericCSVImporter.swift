@@ -52,12 +52,18 @@ public enum GenericCSVImporter {
   static func weightName(_ name: String) -> (isWeight: Bool, unit: MassUnit?) {
     let lowered = name.trimmingCharacters(in: .whitespaces).lowercased()
     if let unit = WeightValue.unit(named: lowered), lowered != "g" { return (true, unit) }
-    let unit = WeightValue.unit(inHeader: lowered)
-    var bare = lowered
-    if let open = lowered.lastIndex(of: "("), unit != nil {
-      bare = String(lowered[..<open]).trimmingCharacters(in: .whitespaces)
+    if let unit = WeightValue.unit(inHeader: lowered), let open = lowered.lastIndex(of: "(") {
+      let bare = lowered[..<open].trimmingCharacters(in: .whitespaces)
+      return (weightNames.contains(bare), unit)
     }
-    return (weightNames.contains(bare), unit)
+    // `weight_kg`, `weight-lbs`, `weight kg`: a weight name, a separator, a unit.
+    if let cut = lowered.lastIndex(where: { $0 == "_" || $0 == "-" || $0 == " " }),
+      let unit = WeightValue.unit(named: String(lowered[lowered.index(after: cut)...])),
+      weightNames.contains(String(lowered[..<cut]))
+    {
+      return (true, unit)
+    }
+    return (weightNames.contains(lowered), nil)
   }
 
   /// Whether a first line looks like a header this reader can read without options: a date

@@ -262,6 +262,10 @@ private func check(
       }
     }
     #expect(message("when,kg\n2025-01-01,80\n") == nil)
+    #expect(message("timestamp,weight_lbs\n2025-01-01T07:00Z,180\n") == nil)
+    #expect(message("Date,Body Weight (st)\n2025-01-01,12.5\n") == nil)
+    #expect(GenericCSVImporter.weightName("weight-kg") == (true, .kg))
+    #expect(GenericCSVImporter.weightName("height_cm").isWeight == false)
     #expect(message("moment,kg\n2025-01-01,80\n")?.contains("add date with its name") == true)
     #expect(message("date,scale\n2025-01-01,80\n")?.contains("add weight with its name") == true)
     #expect(
