@@ -127,34 +127,32 @@ struct ImportCommand: Executable {
       }
       return (text, cursor.span(valueToken))
     }
-    func mark(_ span: SourceSpan) {
-      if csvSpan == nil { csvSpan = cursor.span(token) }
-      _ = span
-    }
+    // The first of these options is where a clash with `as` is shown.
+    let keywordSpan = cursor.span(token)
     switch word {
     case "date" where csv.date == nil:
-      let (text, span) = try value("a column name or number after date")
+      let (text, _) = try value("a column name or number after date")
       csv.date = text
-      mark(span)
+      if csvSpan == nil { csvSpan = keywordSpan }
     case "time" where csv.time == nil:
-      let (text, span) = try value("a column name or number after time")
+      let (text, _) = try value("a column name or number after time")
       csv.time = text
-      mark(span)
+      if csvSpan == nil { csvSpan = keywordSpan }
     case "weight" where csv.weight == nil:
-      let (text, span) = try value("a column name or number after weight")
+      let (text, _) = try value("a column name or number after weight")
       csv.weight = text
-      mark(span)
+      if csvSpan == nil { csvSpan = keywordSpan }
     case "source" where csv.source == nil:
-      let (text, span) = try value("a source name after source")
+      let (text, _) = try value("a source name after source")
       csv.source = text
-      mark(span)
+      if csvSpan == nil { csvSpan = keywordSpan }
     case "format" where csv.format == nil:
       let (text, span) = try value("a date layout such as \"dd/MM/yyyy HH:mm\" after format")
       switch CSVDatePattern.make(text) {
       case .success(let pattern): csv.format = pattern
       case .failure(let error): throw Diagnostic("format \"\(text)\": \(error.message)", at: span)
       }
-      mark(span)
+      if csvSpan == nil { csvSpan = keywordSpan }
     case "delimiter" where csv.delimiter == nil:
       let (text, span) = try value("a delimiter such as ; or tab after delimiter")
       switch text.lowercased() {
@@ -166,7 +164,7 @@ struct ImportCommand: Executable {
           "delimiter \"\(text)\" is not one character; write delimiter \";\", delimiter \",\" or delimiter tab",
           at: span)
       }
-      mark(span)
+      if csvSpan == nil { csvSpan = keywordSpan }
     case "tz" where zone == nil:
       let (text, span) = try value("a time zone such as Europe/Berlin after tz")
       guard let found = ZonedClock(identifier: text) else {
