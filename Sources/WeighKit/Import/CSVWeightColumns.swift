@@ -41,7 +41,7 @@ struct CSVWeightColumns {
         ImportedWeight(
           instant: reading.instant(in: zone), kilograms: kilograms, source: source,
           note: noteText.flatMap { $0.isEmpty ? nil : $0 }, line: row.line,
-          local: reading.zoneLess), seen: &seen)
+          fileTime: reading.zoneLess?.instant(in: .utc)), seen: &seen)
     } catch {
       result.rejections.append(error)
     }

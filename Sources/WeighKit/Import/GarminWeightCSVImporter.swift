@@ -52,7 +52,7 @@ public enum GarminWeightCSVImporter {
         result.add(
           ImportedWeight(
             instant: local.instant(in: zone), kilograms: kilograms, source: "Garmin Connect",
-            line: row.line, local: local), seen: &seen)
+            line: row.line, fileTime: local.instant(in: .utc)), seen: &seen)
       } catch {
         result.rejections.append(error)
       }

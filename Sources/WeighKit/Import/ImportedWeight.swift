@@ -12,14 +12,14 @@ public struct ImportedWeight: Equatable, Sendable {
   public var line: Int
   /// The whole entry, when the file is weigh's own export (which keeps everything).
   public var entry: Entry?
-  /// The wall-clock time the file wrote, when it wrote one without an offset (read in the
-  /// session's or the `tz` zone): with the zone rule, what the file says, whatever the zone.
-  public var local: LocalDateTime?
+  /// The wall-clock time the file wrote, as seconds since 1970 read as if UTC, when the
+  /// format names no zone (see `Entry.fileTime`).
+  public var fileTime: Int64?
 
   /// A weight read from a file.
   public init(
     instant: Int64, kilograms: Double, source: String, note: String? = nil, line: Int,
-    entry: Entry? = nil, local: LocalDateTime? = nil
+    entry: Entry? = nil, fileTime: Int64? = nil
   ) {
     self.instant = instant
     self.kilograms = kilograms
@@ -27,7 +27,7 @@ public struct ImportedWeight: Equatable, Sendable {
     self.note = note
     self.line = line
     self.entry = entry
-    self.local = local
+    self.fileTime = fileTime
   }
 
   /// Weights above this are rejected (Health Connect's limit; the heaviest person recorded

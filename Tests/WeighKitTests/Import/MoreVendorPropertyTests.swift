@@ -38,14 +38,14 @@ private func records(_ seeds: [Int], oneADay: Bool = false) -> [Record] {
 /// What a record is keyed on whatever the zone: the file's wall-clock time, or the instant
 /// when the file wrote UTC or an offset.
 private enum FileIdentity: Hashable {
-  case local(LocalDateTime, String)
+  case wallClock(Int64, String)
   case instant(Int64, String)
 }
 
 private func identities(_ result: WeightImportResult) -> Set<FileIdentity> {
   Set(
     result.weights.map { weight in
-      weight.local.map { FileIdentity.local($0, weight.source) }
+      weight.fileTime.map { FileIdentity.wallClock($0, weight.source) }
         ?? .instant(weight.instant, weight.source)
     })
 }
@@ -70,10 +70,10 @@ private func check(
       var local = record.local
       if noon { local.secondOfDay = CSVWeightColumns.noon }
       if utc {
-        #expect(weight.local == nil)
+        #expect(weight.fileTime == nil)
         #expect(weight.instant == local.instant(in: .utc))
       } else {
-        #expect(weight.local == local)
+        #expect(weight.fileTime == local.instant(in: .utc))
         #expect(weight.instant == local.instant(in: rome))
       }
     }
