@@ -7,7 +7,7 @@ extension CommandTable {
       name: "import", group: .files,
       usage: [
         "import <file> [as apple-health|csv|json] [unit kg|lb|st] [types <type>,…] [tz <zone>]",
-        "import <file> as csv [date <column>] [time <column>] [weight <column>] [unit kg|lb|st] [format \"<layout>\"] [tz <zone>] [source <name>] [delimiter <char>]",
+        "import <file> as csv [date <column>] [time <column>] [weight <column>] [unit kg|lb|st] [format \"<layout>\"] [tz <zone>] [source <name>] [delimiter \"<char>\"]",
       ],
       summary:
         "import weights from a file; types also brings Apple Health's other data into Health; importing twice adds nothing",
@@ -154,7 +154,7 @@ struct ImportCommand: Executable {
       }
       if csvSpan == nil { csvSpan = keywordSpan }
     case "delimiter" where csv.delimiter == nil:
-      let (text, span) = try value("a delimiter such as ; or tab after delimiter")
+      let (text, span) = try value("a delimiter such as \";\" (quoted) or tab after delimiter")
       switch text.lowercased() {
       case "tab", "\t": csv.delimiter = 0x09
       case _ where text.utf8.count == 1 && text != "\"" && text != "\n":
