@@ -27,6 +27,17 @@ struct Weigh: ParsableCommand {
     version: WeighVersion.current,
     subcommands: [Run.self, Test.self, Check.self],
     defaultSubcommand: Run.self)
+
+  /// Options may stand before or after a subcommand, and `weigh log 70kg` is shorthand for
+  /// `weigh -e 'log 70kg'` (``ArgumentLayout``).
+  static func main() {
+    let arguments = ArgumentLayout.arrange(Array(CommandLine.arguments.dropFirst())) { path in
+      var isFolder: ObjCBool = false
+      return FileManager.default.fileExists(atPath: path, isDirectory: &isFolder)
+        && !isFolder.boolValue
+    }
+    main(arguments)
+  }
 }
 
 /// Options shared by the commands that open a store.
@@ -80,10 +91,17 @@ struct Run: ParsableCommand {
   @Flag(help: "Run on after a failed command and report every failure.")
   var keepGoing = false
 
+  @Flag(help: "Print each statement before its output.")
+  var echo = false
+
+  @Flag(help: "Keep weights far outside any body weight as written (as log … force does).")
+  var force = false
+
   @Option(
     parsing: .unconditional,
     help: ArgumentHelp(
-      "Start the virtual clock at an instant, e.g. 2026-01-01T08:00Z.", valueName: "instant"))
+      "Start the virtual clock at an instant: 2026-01-01T08:00Z, today 07:30, yesterday, now, -3d.",
+      valueName: "instant"))
   var clock: String?
 
   // Read as text and checked here, so `--seed -1` is a value to refuse, not a missing one.
@@ -117,7 +135,7 @@ struct Run: ParsableCommand {
     help: ArgumentHelp("Colour diagnostics: auto, always or never.", valueName: "when"))
   var color: String = ColorMode.auto.rawValue
 
-  @Argument(help: ArgumentHelp("Scripts (.wcfg) to run.", valueName: "file"))
+  @Argument(help: ArgumentHelp("Scripts (.wcfg) to run; - reads one from stdin.", valueName: "file"))
   var files: [String] = []
 
   func validate() throws {
@@ -144,27 +162,24 @@ struct Run: ParsableCommand {
       )
     }
     if let clock {
-      let shown = TerminalText.escaped(clock)
-      do { _ = try parseClock() } catch let error as Diagnostic {
-        throw ValidationError("cannot read --clock '\(shown)': \(error.message)")
+      // Checked here for the exit status; the session reads it again in its own zone.
+      let zone = ZonedClock(zone: TimeZone(identifier: tz ?? "UTC") ?? .gmt)
+      do throws(Diagnostic) {
+        _ = try InstantParser.parse(clock, clock: zone, now: Instant.seconds(of: Date()))
       } catch {
         throw ValidationError(
-          "cannot read --clock '\(shown)'; use an instant such as 2026-01-01T08:00Z")
+          "cannot read --clock '\(TerminalText.escaped(clock))': \(error.message)")
       }
     }
-  }
-
-  private func parseClock() throws -> Int64? {
-    guard let clock else { return nil }
-    let zone = ZonedClock(zone: TimeZone(identifier: tz ?? "UTC") ?? .gmt)
-    return try InstantParser.parse(clock, clock: zone)
   }
 
   func run() throws {
     var options = SessionOptions()
     options.store = store.location()
     options.keepGoing = keepGoing
-    options.clock = try parseClock()
+    options.echo = echo
+    options.force = force
+    options.clockWords = clock
     if let seed, let value = UInt64(seed) { options.seed = value }  // checked: parses text
     options.timeZone = tz
     options.unit = unit.flatMap { DisplayUnit(rawValue: $0.lowercased()) }
@@ -207,10 +222,20 @@ struct Run: ParsableCommand {
       session.run(lines: commands, display: "-e", directory: here)
     }
     for file in files where session.exitStatus == .success || keepGoing {
+      if file == "-" {
+        let goesOn = session.run(
+          byteLines: StandardInputLines(output: output), display: "<stdin>", directory: here)
+        if !goesOn { break }
+        continue
+      }
       let text: String
       do throws(Diagnostic) {
         text = try ScriptFile.read(file, shownAs: file, noun: "script")
       } catch {
+        var error = error
+        if !FileManager.default.fileExists(atPath: file) {
+          error.message += ArgumentLayout.hint(forMissing: file)
+        }
         // The whole script is checked before any of it runs: nothing of a bad file is done.
         output.write(renderer.render(error), to: .standardError)
         output.flush()
@@ -237,6 +262,10 @@ struct Test: ParsableCommand {
 
   @Flag(help: "Write the .out files anew and list those that changed (such a run does not pass).")
   var update = false
+
+  // Golden tests always run in a fresh in-memory store; `weigh --memory test` says no more.
+  @Flag(help: .hidden)
+  var memory = false
 
   @Argument(help: ArgumentHelp("Scripts or folders (default: Tests/golden).", valueName: "path"))
   var paths: [String] = []

@@ -90,6 +90,17 @@ extension Session {
   func trend() throws(Diagnostic) -> Trend {
     Trend(readings: try readings(), policy: settings.daily, zone: zone)
   }
+
+  /// A note when the trend's last day lies more than a week before the clock's day: the
+  /// trend and the rate then say how things stood then, not now.
+  func staleness(of trend: Trend) -> Diagnostic? {
+    guard let lastDay = trend.lastDay else { return nil }
+    let age = lastDay.days(to: zone.local(now).date)
+    guard age > 7 else { return nil }
+    return Diagnostic(
+      "trend is \(English.counted(age, "day")) old (last reading \(lastDay)); log a weight to bring it up to date",
+      severity: .note)
+  }
 }
 
 /// `stats daily|weekly|monthly [<range>]`
@@ -125,7 +136,9 @@ struct TrendCommand: Executable {
           from: zone.local(first.instant).date, through: zone.local(last.instant).date)
       }
     }
-    return CommandResult(.trend(TrendReport(points: points, trend: trend)))
+    var result = CommandResult(.trend(TrendReport(points: points, trend: trend)))
+    if let note = session.staleness(of: trend) { result.warn(note) }
+    return result
   }
 }
 
@@ -138,10 +151,14 @@ struct GoalCommand: Executable {
     guard let goal = goal ?? session.settings.goal else {
       throw Diagnostic("no goal set; give one (goal 65kg) or set it with set goal 65kg", at: span)
     }
-    guard let projection = GoalProjection(goal: goal, trend: try session.trend()) else {
+    let trend = try session.trend()
+    let today = session.zone.local(session.now).date
+    guard let projection = GoalProjection(goal: goal, trend: trend, today: today) else {
       throw Diagnostic("no weights yet, so there is no trend to project; log one first", at: span)
     }
-    return CommandResult(.goal(projection))
+    var result = CommandResult(.goal(projection))
+    if let note = session.staleness(of: trend) { result.warn(note) }
+    return result
   }
 }
 

@@ -177,7 +177,8 @@ struct ImportCommand: Executable {
         "cannot read \(path): \(FileProblem.describe(error)); nothing was imported", at: pathSpan,
         kind: .unreadableInput)
     }
-    let plan = try ImportPlan(result, into: session.entries(), session: session)
+    let existing = try session.entries()
+    let plan = ImportPlan(result, into: existing, session: session)
     if let highest = plan.entries.last?.id, !Entry.isValidNumber(highest) {
       throw Diagnostic(
         "cannot import \(path): the log would pass the highest entry number, \(ValueLimits.entryNumber.upperBound); nothing was imported",
@@ -191,9 +192,24 @@ struct ImportCommand: Executable {
       try samples.save(in: session)
       healthPlan = samples
     }
-    if !plan.entries.isEmpty {
+    // Settings come along into an empty store only: a store in use keeps its own.
+    var settingsChanges: (apply: [StoreChange], undo: [StoreChange]) = ([], [])
+    if let imported = result.settings, imported.applied(to: session.settings) != session.settings {
+      if existing.isEmpty {
+        settingsChanges = (
+          [.set(.settings, to: imported.applied(to: session.settings).json)],
+          [.set(.settings, to: session.settings.json)]
+        )
+      } else {
+        shown.warn(
+          Diagnostic(
+            "kept this store's settings: it already has entries, so the settings of \(path) (\(imported.summary)) were not applied",
+            severity: .note))
+      }
+    }
+    if !plan.entries.isEmpty || !settingsChanges.apply.isEmpty {
       let count = English.counted(plan.entries.count, "entry", "entries")
-      var changes = plan.entries.map(StoreChange.putEntry)
+      var changes = plan.entries.map(StoreChange.putEntry) + settingsChanges.apply
       if plan.entries.contains(where: { $0.healthUUID != nil }) {
         // Links from a file may name any sample, past or future: sync looks them all up.
         var app = session.app
@@ -204,7 +220,7 @@ struct ImportCommand: Executable {
         changes,
         undo: UndoStep(
           description: "import \(path) (\(count))",
-          changes: plan.entries.map { .removeEntry(id: $0.id) }))
+          changes: plan.entries.map { .removeEntry(id: $0.id) } + settingsChanges.undo))
     } else if healthPlan.map({ !$0.isEmpty }) ?? false {
       try session.commit([], undo: nil)
     }
@@ -214,6 +230,9 @@ struct ImportCommand: Executable {
       line += " (first: line \(first.line): \(first.reason))"
     }
     shown.say(line)
+    if let imported = result.settings, !settingsChanges.apply.isEmpty {
+      shown.say("settings restored: \(imported.summary)")
+    }
     if let healthPlan { shown.say(healthPlan.summary) }
     return shown
   }
@@ -418,7 +437,8 @@ struct ExportCommand: Executable {
   func execute(in session: Session) throws(Diagnostic) -> CommandResult {
     var result = CommandResult()
     let entries = try session.entries()
-    let bytes = Array(WeighExporter.text(entries, as: format).utf8)
+    let bytes = Array(
+      WeighExporter.text(entries, as: format, settings: ExportedSettings(session.settings)).utf8)
     let outcome = try session.writeOutputFile(path, at: pathSpan) { write in try write(bytes) }
     // On stdout the file is the output; a report line would spoil it.
     guard path != "-" else { return result }

@@ -118,7 +118,11 @@ struct TryCommand: Executable {
     session.show(result)
     let word = SourceSpan(
       file: span.file, line: span.line, text: span.text, start: span.start, end: span.end)
-    session.report(failure.located(at: word))
+    // A failure `try` tolerates is worth knowing but is no error: it is shown as a note.
+    var tolerated = failure.located(at: word)
+    tolerated.severity = .note
+    tolerated.message += " (tolerated by try)"
+    session.report(tolerated)
     session.memory.error = failure.message
     return .empty
   }

@@ -14,6 +14,8 @@ public struct Token: Equatable, Sendable {
     case openBrace
     /// `}`
     case closeBrace
+    /// `;`, which ends a statement on a line that holds several.
+    case separator
   }
 
   public var kind: Kind

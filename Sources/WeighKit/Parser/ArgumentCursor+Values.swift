@@ -70,13 +70,31 @@ extension ArgumentCursor {
     UnitDefinition.durationWords[unit].map { UnitDefinition(kind: .time, factor: $0) }
   }
 
-  /// Reads a weight (`68.5kg`, `151.2 lbs`, `11st 4lb`) in kilograms.
+  /// Reads a weight (`68.5kg`, `151.2 lbs`, `11st 4lb`) in kilograms; a bare number (`181.2`)
+  /// is read in the display unit.
   public mutating func readWeight(_ expected: String = "a weight such as 68.5kg") throws(Diagnostic)
     -> (kilograms: Double, span: SourceSpan)
   {
     let start = peek()
+    if let start, start.kind == .word, let number = NumberPrefix(start.text), number.unit.isEmpty,
+      !nextIsUnit(after: start)
+    {
+      let kilograms = context.unit.mass.toKilograms(number.value)
+      guard number.value.isFinite, kilograms.isFinite else {
+        throw Diagnostic("the number in \"\(start.text)\" is too large; \(expected)", at: span(start))
+      }
+      index += 1
+      return (kilograms, span(start))
+    }
     let quantity = try readQuantity([.mass], expected: expected)
     return (quantity.value, span(from: start!, to: tokens[index - 1]))
+  }
+
+  /// Whether the word after `token` is a unit (`68.5 kg`, `3 days`).
+  private func nextIsUnit(after token: Token) -> Bool {
+    guard let next = peek(1), next.kind == .word else { return false }
+    let word = next.text.lowercased()
+    return UnitDefinition.table[word] != nil || UnitDefinition.durationWords[word] != nil
   }
 
   /// Reads a length (`165cm`, `1.65m`, `5ft 6in`) in metres.

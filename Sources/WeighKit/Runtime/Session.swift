@@ -92,6 +92,10 @@ public final class Session {
     format = options.format
     zoneName = options.timeZone ?? settings.timeZone
     zone = ZonedClock(zone: TimeZone(identifier: zoneName) ?? .gmt)
+    if let words = options.clockWords {
+      virtualNow = try InstantParser.parse(
+        words, clock: zone, now: Instant.seconds(of: Date()), shownAs: "--clock")
+    }
     reportRecovery()
     loadLiveHealth()
   }
@@ -226,7 +230,7 @@ public final class Session {
 
   /// A parse context for a line of `file`.
   func context(file: String, line: Int, text: String) -> ParseContext {
-    ParseContext(file: file, line: line, text: text, clock: zone, now: now)
+    ParseContext(file: file, line: line, text: text, clock: zone, now: now, unit: unit)
   }
 
   // MARK: Data
