@@ -135,7 +135,8 @@ struct Run: ParsableCommand {
     help: ArgumentHelp("Colour diagnostics: auto, always or never.", valueName: "when"))
   var color: String = ColorMode.auto.rawValue
 
-  @Argument(help: ArgumentHelp("Scripts (.wcfg) to run; - reads one from stdin.", valueName: "file"))
+  @Argument(
+    help: ArgumentHelp("Scripts (.wcfg) to run; - reads one from stdin.", valueName: "file"))
   var files: [String] = []
 
   func validate() throws {

@@ -15,7 +15,8 @@ extension GoalProjection {
       rows.append(("status", "at goal (within \(band) of it)"))
     case .projected(let date, let days):
       let when =
-        days > 0 ? "in \(English.counted(days, "day"))"
+        days > 0
+        ? "in \(English.counted(days, "day"))"
         : days == 0 ? "today" : "\(English.counted(-days, "day")) ago"
       rows.append(("projected", "\(date) (\(when))"))
     case .beyondThreeYears:

@@ -107,7 +107,8 @@ struct LogCommand: Executable {
     let entry = Entry(
       id: id, instant: at, kilograms: kilograms, origin: .manual, source: "weigh",
       note: note.flatMap { $0.isEmpty ? nil : $0 })
-    let warnings = WeightRule.warning(kilograms, at: weightSpan, unit: session.unit).map { [$0] } ?? []
+    let warnings =
+      WeightRule.warning(kilograms, at: weightSpan, unit: session.unit).map { [$0] } ?? []
     try session.commit(
       [.putEntry(entry)],
       undo: UndoStep(description: "log #\(id)", changes: [.removeEntry(id: id)]))

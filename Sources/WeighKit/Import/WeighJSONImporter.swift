@@ -75,7 +75,8 @@ public enum WeighJSONImporter {
   /// - Throws: `ImportError` at the member that is wrong: the file is refused as a whole.
   static func settings(_ node: JSONNode) throws -> ExportedSettings {
     guard case .object = node.value else {
-      throw ImportError(line: node.line, "\"settings\" must be an object such as {\"unit\": \"kg\"}")
+      throw ImportError(
+        line: node.line, "\"settings\" must be an object such as {\"unit\": \"kg\"}")
     }
     guard let unitNode = node.value["unit"], let word = unitNode.string,
       let unit = DisplayUnit(rawValue: word)

@@ -78,7 +78,7 @@ extension ArgumentCursor {
         ? Instant.subtracting(shift, from: context.now) : Instant.adding(shift, to: context.now)
     else {
       throw Diagnostic(
-        "\(first.text) moves the clock past \(Instant.rangeText); give a shorter duration",
+        "an instant must lie between \(Instant.rangeText), and \(first.text) goes beyond; give a shorter duration",
         at: whole)
     }
     return (instant, whole)

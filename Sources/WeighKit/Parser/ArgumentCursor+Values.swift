@@ -81,7 +81,8 @@ extension ArgumentCursor {
     {
       let kilograms = context.unit.mass.toKilograms(number.value)
       guard number.value.isFinite, kilograms.isFinite else {
-        throw Diagnostic("the number in \"\(start.text)\" is too large; \(expected)", at: span(start))
+        throw Diagnostic(
+          "the number in \"\(start.text)\" is too large; \(expected)", at: span(start))
       }
       index += 1
       return (kilograms, span(start))
