@@ -9,17 +9,20 @@ struct Weigh: ParsableCommand {
     commandName: "weigh",
     abstract: "A weight log and a simulated HealthKit, driven by a small command language.",
     usage: """
-      weigh [<options>] [<file.wcfg> ...] [-e <command> ...]
+      weigh [<options>] [<file.wcfg> | - ...] [-e <command> ...]
+      weigh [<options>] <command> [<argument> ...]
       weigh test [<path> ...] [--update]
       weigh check [--store <dir>] [--repair]
       """,
     discussion: """
       With no file, no -e and a terminal on stdin, weigh opens the REPL; otherwise it \
-      runs the scripts, the -e commands, or stdin, headless.
+      runs the scripts, the -e commands, or stdin, headless. A first argument that names a \
+      command of the language and no file runs that one command: weigh log 70kg, \
+      weigh list last 5. `;` separates statements on one line.
 
-      Options of `weigh` (see `weigh help run`): --store <dir>, --memory, --keep-going, \
-      --clock <instant>, --seed <n>, --tz <zone>, --unit kg|lb|st, \
-      --format text|json|csv, --color auto|always|never, -e <command>.
+      Options of `weigh` (see `weigh help run`), before or after a subcommand: --store <dir>, \
+      --memory, --keep-going, --echo, --force, --clock <instant>, --seed <n>, --tz <zone>, \
+      --unit kg|lb|st, --format text|json|csv, --color auto|always|never, -e <command>.
 
       Exit status: 0 success, 1 a command or expect failed, 64 bad usage, 65 the store \
       cannot be read, 66 a script or input file cannot be read.
