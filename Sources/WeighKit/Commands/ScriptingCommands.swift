@@ -14,7 +14,7 @@ extension CommandTable {
       }),
     CommandSpec(
       name: "try", group: .scripting, usage: ["try <command>"],
-      summary: "run a command; if it fails, its error is printed and recorded but not counted",
+      summary: "run a command; if it fails, its error is shown as a note and recorded, not counted",
       example: "try delete #99",
       parse: { cursor throws(Diagnostic) in
         let inner = Array(cursor.rest)
