@@ -37,13 +37,14 @@ enum ArgumentLayout {
     guard first != "help", !isFile(first), CommandTable.spec(named: first) != nil else {
       return arguments
     }
-    // Shorthand: what follows is the command's, except weigh's own options.
-    var options = leading
+    // Shorthand: what follows is the command's, except weigh's own options (an `-e` after
+    // it runs after it, as written).
+    var options: [String] = []
     var words = [first]
     var position = index + 1
     while position < arguments.count {
       let argument = arguments[position]
-      if valued.contains(argument), argument != "-e", position + 1 < arguments.count {
+      if valued.contains(argument), position + 1 < arguments.count {
         options += [argument, arguments[position + 1]]
         position += 2
         continue
@@ -56,7 +57,7 @@ enum ArgumentLayout {
       }
       position += 1
     }
-    return options + ["-e", words.map(quoted).joined(separator: " ")]
+    return leading + ["-e", words.map(quoted).joined(separator: " ")] + options
   }
 
   /// An argument as a word of the language: quoted when the shell kept spaces or quotes in

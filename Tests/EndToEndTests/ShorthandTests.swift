@@ -79,6 +79,13 @@ import Testing
       listed.standardOutput
         == "#2  2026-01-01 06:00  70.0 kg  manual  weigh\n"
         + "#1  2026-01-01 08:00  70.2 kg  manual  weigh  \"after run\"\n")
+    let then = try WeighProcess.run(base + ["-e", "echo first", "delete", "#2", "-e", "list"])
+    #expect(then.status == 0)
+    #expect(
+      then.standardOutput
+        == "first\ndeleted #2 2026-01-01 06:00 70.0 kg\n"
+        + "#1  2026-01-01 08:00  70.2 kg  manual  weigh  \"after run\"\n")
+    #expect(try WeighProcess.run(base + ["undo"]).status == 1)
     let trend = try WeighProcess.run(["trend"] + base)
     #expect(trend.standardOutput.hasPrefix("trend: "))
     // A weight far from any body weight needs --force, after the command too.
