@@ -201,10 +201,11 @@ struct FaultCommand: Executable {
     if completion {
       session.faults.skipCompletions = count
       result.say(
-        "the observer handler will not call its completion for the next \(count) deliveries")
+        "the observer handler will not call its completion for the next \(English.counted(count, "delivery", "deliveries"))"
+      )
     } else {
       session.faults.failSyncs = count
-      result.say("the next \(count) sync attempts will fail")
+      result.say("the next \(English.counted(count, "sync attempt")) will fail")
     }
     return result
   }
