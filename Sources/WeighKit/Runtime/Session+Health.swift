@@ -119,7 +119,9 @@ extension Session {
     guard !events.isEmpty else { return }
     let rows = events.map { event in
       var note: String?
-      if case .delivered = event.kind, !handlerNotes.isEmpty { note = handlerNotes.removeFirst() }
+      if case .delivered = event.kind, !observer.handlerNotes.isEmpty {
+        note = observer.handlerNotes.removeFirst()
+      }
       return HealthEventList.Row(event: event, handlerNote: note)
     }
     emit(.healthEvents(HealthEventList(rows: rows)))
