@@ -130,8 +130,8 @@ struct ObserveCommand: Executable {
       do throws(HealthError) { try health.disableBackgroundDelivery(for: .bodyMass) } catch {
         throw Session.healthFailure(error, doing: "disable background delivery")
       }
-      if let query = session.observerQuery { health.stop(query) }
-      session.observerQuery = nil
+      if let query = session.observer.query { health.stop(query) }
+      session.observer.query = nil
       app.observing = nil
       try session.saveApp(app)
       result.say("observer stopped, background delivery off")
@@ -155,7 +155,7 @@ struct AppEventCommand: Executable {
     switch event {
     case .launch:
       health.launchApp()
-      session.observerQuery = nil
+      session.observer.query = nil
       // The app registers its observer again at every launch.
       if let word = session.app.observing, let frequency = UpdateFrequency(word: word) {
         try session.registerObserver(frequency)
@@ -178,7 +178,7 @@ struct AppEventCommand: Executable {
       result.say("app in the background")
     case .quit:
       health.quitApp()
-      session.observerQuery = nil
+      session.observer.query = nil
       result.say("app force-quit by the user: nothing is delivered until app launch")
     case .lock:
       health.lockDevice()
@@ -199,12 +199,13 @@ struct FaultCommand: Executable {
   func execute(in session: Session) throws(Diagnostic) -> CommandResult {
     var result = CommandResult()
     if completion {
-      session.faults.skipCompletions = count
+      session.observer.faults.skipCompletions = count
       result.say(
-        "the observer handler will not call its completion for the next \(count) deliveries")
+        "the observer handler will not call its completion for the next \(English.counted(count, "delivery", "deliveries"))"
+      )
     } else {
-      session.faults.failSyncs = count
-      result.say("the next \(count) sync attempts will fail")
+      session.observer.faults.failSyncs = count
+      result.say("the next \(English.counted(count, "sync attempt")) will fail")
     }
     return result
   }
