@@ -80,6 +80,34 @@ import Testing
     #expect(words("log 70kg note \"open ", "x").isEmpty)
   }
 
+  @Test func everyPrefixOfTheGoldenScriptsCompletesWithoutTrouble() throws {
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("golden")
+    let scripts = try FileManager.default.subpathsOfDirectory(atPath: root.path)
+      .filter { $0.hasSuffix(".wcfg") }
+    #expect(scripts.count > 30)
+    var data = CompletionData()
+    data.directory = root.path
+    var offered = 0
+    for script in scripts {
+      // Some scripts hold bytes that are not UTF-8 on purpose; they are read as the REPL would.
+      let bytes = FileManager.default.contents(atPath: root.path + "/" + script) ?? Data()
+      let text = String(decoding: bytes, as: UTF8.self)
+      for line in text.split(separator: "\n").prefix(200) {
+        // Every cut at a space: the words before it, and the next word half typed.
+        for (index, character) in zip(line.indices, line) where character == " " {
+          let before = String(line[...index])
+          let rest = line[line.index(after: index)...]
+          let half = String(rest.prefix { $0 != " " }.prefix(2))
+          let candidates = Completion.candidates(lineBeforeWord: before, word: half, data: data)
+          #expect(candidates.allSatisfy { $0.word.lowercased().hasPrefix(half.lowercased()) })
+          offered += candidates.count
+        }
+      }
+    }
+    #expect(offered > 100)
+  }
+
   @Test func filesAreFilteredByExtensionAndFoldersEndInASlash() throws {
     let folder = FileManager.default.temporaryDirectory
       .appendingPathComponent("weigh-completion-\(UUID().uuidString)").path
