@@ -118,11 +118,13 @@ struct ShellCompletion {
         local options="\(words(options.flatMap(\.flags))) --help --version"
         case "$prev" in
       \(valueCases)  esac
-        local i first="" rest=()
+        local i first="" rest=() store=()
         for ((i = 1; i < COMP_CWORD; i++)); do
           local word="${COMP_WORDS[i]}"
           if [[ -n "$first" ]]; then rest+=("$word"); continue; fi
           case "$word" in
+            --store) store=(--store "${COMP_WORDS[i+1]}"); ((i++)) ;;
+            --memory) store=(--memory) ;;
             \(valueOptions.joined(separator: "|"))) ((i++)) ;;
             -*) ;;
             *) first="$word" ;;
@@ -144,7 +146,7 @@ struct ShellCompletion {
           *)
             if [[ " $commands " == *" $first "* ]]; then
               local IFS=$'\\n'
-              COMPREPLY=($(weigh complete -- "$first" "${rest[@]}" "$cur" 2>/dev/null))
+              COMPREPLY=($(weigh complete "${store[@]}" -- "$first" "${rest[@]}" "$cur" 2>/dev/null))
             else
               COMPREPLY=($(compgen -f -X '!*.wcfg' -- "$cur") $(compgen -d -- "$cur"))
             fi
@@ -177,7 +179,7 @@ struct ShellCompletion {
       # Use: weigh completion zsh > ~/.zfunc/_weigh (with ~/.zfunc in $fpath), then compinit.
       _weigh() {
         local cur="${words[CURRENT]}" prev="${words[CURRENT-1]}"
-        local -a subcommands commands options rest
+        local -a subcommands commands options rest store
         subcommands=(\(words(subcommandNames)))
         commands=(\(words(languageCommands)))
         options=(\(words(options.flatMap(\.flags))) --help --version)
@@ -187,6 +189,8 @@ struct ShellCompletion {
         while (( i < CURRENT )); do
           if [[ -n "$first" ]]; then rest+=("${words[i]}"); (( i++ )); continue; fi
           case "${words[i]}" in
+            --store) store=(--store "${words[i+1]}"); (( i++ )) ;;
+            --memory) store=(--memory) ;;
             \(valueOptions.joined(separator: "|"))) (( i++ )) ;;
             -*) ;;
             *) first="${words[i]}" ;;
@@ -210,8 +214,8 @@ struct ShellCompletion {
           *)
             if (( ${commands[(Ie)$first]} )); then
               local -a found
-              found=(${(f)"$(weigh complete -- "$first" "${rest[@]}" "$cur" 2>/dev/null)"})
-              compadd -- $found
+              found=(${(f)"$(weigh complete "${store[@]}" -- "$first" "${rest[@]}" "$cur" 2>/dev/null)"})
+              compadd -V weigh -- $found
             else
               _files -g '*.wcfg'
             fi
@@ -255,8 +259,16 @@ struct ShellCompletion {
       "    set -l first (__weigh_words_after_first)[1]",
       "    contains -- \"$first\" $argv",
       "end",
+      "function __weigh_store",
+      "    set -l words (commandline -opc)",
+      "    if set -l index (contains -i -- --store $words)",
+      "        printf '%s\\n' --store $words[(math $index + 1)]",
+      "    else if contains -- --memory $words",
+      "        echo --memory",
+      "    end",
+      "end",
       "function __weigh_shorthand",
-      "    weigh complete -- (__weigh_words_after_first) (commandline -ct) 2>/dev/null",
+      "    weigh complete (__weigh_store) -- (__weigh_words_after_first) (commandline -ct) 2>/dev/null",
       "end",
       "complete -c weigh -f",
     ]
@@ -299,7 +311,7 @@ struct ShellCompletion {
       "complete -c weigh -n '__weigh_first_is test' -l update",
       "complete -c weigh -n '__weigh_first_is test' -a '(__fish_complete_suffix .wcfg)'",
       "complete -c weigh -n '__weigh_first_is check' -l repair",
-      "complete -c weigh -n '__weigh_first_is \(words(languageCommands))' -a '(__weigh_shorthand)'",
+      "complete -c weigh -n '__weigh_first_is \(words(languageCommands))' -k -a '(__weigh_shorthand)'",
     ]
     return lines.joined(separator: "\n") + "\n"
   }

@@ -88,6 +88,21 @@ import Testing
     #expect(output == "lb\n")
   }
 
+  /// `zsh -n` and `fish -n` parse a script without running it; run where those shells are.
+  @Test(
+    arguments: ["zsh", "fish"].filter { FileManager.default.fileExists(atPath: "/usr/bin/\($0)") })
+  func theZshAndFishScriptsParse(_ shell: String) throws {
+    let script = try WeighProcess.run(["completion", shell]).standardOutput
+    let path = WeighProcess.temporaryDirectory() + "/weigh.\(shell)"
+    try script.write(toFile: path, atomically: true, encoding: .utf8)
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/\(shell)")
+    process.arguments = ["-n", path]
+    try process.run()
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 0)
+  }
+
   @Test func anUnknownShellIsAUsageError() throws {
     let result = try WeighProcess.run(["completion", "tcsh"])
     #expect(result.status == 64)
@@ -104,6 +119,21 @@ import Testing
     #expect(result.standardOutput == "#1\n#10\n#11\n")
     let next = try WeighProcess.run(["complete", "--store", store, "--", "delete", "last", ""])
     #expect(next.standardOutput == "")
+    // The bash script passes the store on to weigh complete.
+    let bash = Process()
+    bash.executableURL = URL(fileURLWithPath: "/bin/bash")
+    bash.arguments = [
+      "-c",
+      "source <(\"$0\" completion bash) && weigh() { \"$0\" \"$@\"; } && "
+        + "COMP_WORDS=(weigh --store \"$1\" delete '#1') COMP_CWORD=4 && _weigh && echo \"${COMPREPLY[@]}\"",
+      WeighProcess.executable, store,
+    ]
+    let pipe = Pipe()
+    bash.standardOutput = pipe
+    try bash.run()
+    let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    bash.waitUntilExit()
+    #expect(output == "#1 #10 #11\n")
   }
 
   @Test func theManPageIsCurrent() throws {
