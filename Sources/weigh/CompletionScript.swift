@@ -47,6 +47,8 @@ struct CompleteLine: ParsableCommand {
       location = .memory
     }
     options.store = location
+    // Tab never waits for another process: a busy store offers no entries.
+    options.lockTimeout = 0
     let output = CapturedOutput()
     guard let session = try? Session(options: options, output: output) else { return }
     defer { session.close() }
