@@ -28,7 +28,9 @@ struct Weigh: ParsableCommand {
       cannot be read, 66 a script or input file cannot be read.
       """,
     version: WeighVersion.current,
-    subcommands: [Run.self, Test.self, Check.self],
+    subcommands: [
+      Run.self, Test.self, Check.self, Help.self, CompletionScript.self, CompleteLine.self,
+    ],
     defaultSubcommand: Run.self)
 
   /// Options may stand before or after a subcommand, and `weigh log 70kg` is shorthand for
@@ -211,7 +213,8 @@ struct Run: ParsableCommand {
         completer: { line, word in
           Completion.candidates(
             lineBeforeWord: String(line.dropLast(word.count)), word: word,
-            entryNumbers: session.entryNumbers())
+            data: session.completionData(directory: here)
+          ).map { LineCompletion($0.word, detail: $0.detail) }
         })
       if let problem = editor.historyProblem {
         output.write(

@@ -60,6 +60,29 @@ import Testing
     #expect(try repl.waitForExit() == .exited(0))
   }
 
+  @Test func tabListsEntriesInNumericOrderWithDateAndWeight() throws {
+    let repl = try start(history: "")
+    try repl.expect("weigh> ")
+    for day in 1...10 {
+      try repl.send("log \(60 + day)kg at 2025-12-\(day < 10 ? "0" : "")\(day) 07:00\r")
+      try repl.expect("weigh> ")
+    }
+    try repl.send("delete \t\t")
+    let listed = try repl.expect("last  #10  2025-12-10 07:00  70.0 kg")
+    let second = try #require(listed.range(of: "#2    2025-12-02 07:00  62.0 kg"))
+    let tenth = try #require(listed.range(of: "#10   2025-12-10 07:00  70.0 kg"))
+    #expect(second.lowerBound < tenth.lowerBound)
+    try repl.send(PseudoTerminal.controlC)
+    try repl.expect("weigh> ")
+    try repl.send("delete last \t\t")
+    try repl.send("\r")
+    // Nothing was offered after the entry, so the line ran as typed.
+    try repl.expect("deleted #10 2025-12-10 07:00 70.0 kg")
+    try repl.expect("weigh> ")
+    try repl.send(PseudoTerminal.controlD)
+    #expect(try repl.waitForExit() == .exited(0))
+  }
+
   @Test func historyIsRecalledInTheNextSession() throws {
     let history = WeighProcess.temporaryDirectory() + "/history"
     let first = try start(history: history)

@@ -7,7 +7,6 @@ extension CommandTable {
       summary:
         "per bucket: average, min, max, count (buckets anchored at midnight, Monday, the 1st)",
       example: "stats weekly month",
-      keywords: ["daily", "weekly", "monthly"] + EntryRange.keywords,
       parse: { cursor throws(Diagnostic) in
         let interval = try cursor.expect(
           oneOf: ["daily", "weekly", "monthly"], what: "a bucket size")
@@ -18,7 +17,7 @@ extension CommandTable {
     CommandSpec(
       name: "trend", group: .analysis, usage: ["trend [<range>]"],
       summary: "the trend as TrendWeight computes it; with a range, the daily trend line too",
-      example: "trend month", keywords: EntryRange.keywords,
+      example: "trend month",
       parse: { cursor throws(Diagnostic) in
         let range = try EntryRange.parse(&cursor)
         try cursor.expectEnd(after: "the range")
@@ -48,7 +47,7 @@ extension CommandTable {
       name: "range", group: .analysis, usage: ["range week <n>"],
       summary:
         "the IOM 2009 weight range at pregnancy week n, and whether the latest weight is in it",
-      example: "range week 20", keywords: ["week"],
+      example: "range week 20",
       parse: { cursor throws(Diagnostic) in
         try cursor.expect("week", in: "range week <n>")
         let token = cursor.peek()
@@ -59,14 +58,15 @@ extension CommandTable {
     CommandSpec(
       name: "chart", group: .analysis, usage: ["chart [<range>] [to <file.svg>]"],
       summary: "a chart of daily weights and the trend; with to, a standalone SVG file",
-      example: "chart month to weight.svg", keywords: EntryRange.keywords + ["to"],
+      example: "chart month to weight.svg",
       parse: { cursor throws(Diagnostic) in
         var range = EntryRange.all
         if let token = cursor.peek(), !token.isWord("to") { range = try EntryRange.parse(&cursor) }
         var file: (String, SourceSpan)?
         if cursor.take("to") {
           let token = cursor.peek()
-          let path = try cursor.readString("an SVG file name such as weight.svg")
+          let path = try cursor.readPath(
+            "an SVG file name such as weight.svg", extensions: ["svg"])
           guard path.lowercased().hasSuffix(".svg") || path == "-" else {
             throw cursor.error(
               "a chart file must end in .svg, e.g. weight.svg (or be - for standard output)",

@@ -8,12 +8,12 @@ extension CommandTable {
       usage: ["import <file> [as apple-health|csv|json] [unit kg|lb|st] [types <type>,…]"],
       summary:
         "import weights from a file; types also brings Apple Health's other data into Health; importing twice adds nothing",
-      example: "import export.zip", keywords: ["as", "unit", "types"],
+      example: "import weights.csv",
       parse: { cursor throws(Diagnostic) in try ImportCommand.parse(&cursor) }),
     CommandSpec(
       name: "export", group: .files, usage: ["export <file> [as csv|json]"],
       summary: "export the app's entries as CSV or JSON that import reads back losslessly",
-      example: "export weights.csv", keywords: ["as"],
+      example: "export weights.csv",
       parse: { cursor throws(Diagnostic) in try ExportCommand.parse(&cursor) }),
   ]
 }
@@ -57,25 +57,27 @@ struct ImportCommand: Executable {
 
   static func parse(_ cursor: inout ArgumentCursor) throws(Diagnostic) -> ImportCommand {
     let fileToken = cursor.peek()
-    let path = try cursor.readString("a file name such as export.zip or weight.csv")
+    let path = try cursor.readPath(
+      "a file name such as export.zip or weight.csv",
+      extensions: ["zip", "xml", "csv", "json"])
     guard !path.isEmpty else {
       throw cursor.error("expected a file name, got an empty string", at: fileToken)
     }
     var command = ImportCommand(path: path, pathSpan: cursor.span(fileToken))
     while let token = cursor.peek() {
-      if token.isWord("as"), command.family == nil {
+      if command.family == nil, token.isWord("as") {
         _ = cursor.next()
         let valueToken = cursor.peek()
         command.family = try cursor.expect(ImportFamily.self, what: "a format after as")
         command.familySpan = cursor.span(valueToken)
-      } else if token.isWord("unit"), command.unit == nil {
+      } else if command.unit == nil, token.isWord("unit") {
         _ = cursor.next()
         let valueToken = cursor.peek()
         let word = try cursor.expect(
           oneOf: ["kg", "lb", "lbs", "st", "g"], what: "a mass unit after unit")
         command.unit = word == "lbs" ? .lb : MassUnit(rawValue: word)
         command.unitSpan = cursor.span(valueToken)
-      } else if token.isWord("types"), command.types.isEmpty {
+      } else if command.types.isEmpty, token.isWord("types") {
         let keyword = cursor.next()!
         command.types = try readTypes(&cursor)
         command.typesSpan = cursor.span(from: keyword, to: cursor.tokens[cursor.index - 1])
@@ -406,7 +408,8 @@ struct ExportCommand: Executable {
 
   static func parse(_ cursor: inout ArgumentCursor) throws(Diagnostic) -> ExportCommand {
     let fileToken = cursor.peek()
-    let path = try cursor.readString("a file name such as weights.csv or weights.json")
+    let path = try cursor.readPath(
+      "a file name such as weights.csv or weights.json", extensions: ["csv", "json"])
     guard !path.isEmpty else {
       throw cursor.error("expected a file name, got an empty string", at: fileToken)
     }

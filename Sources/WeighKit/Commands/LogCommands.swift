@@ -3,17 +3,17 @@ extension CommandTable {
     CommandSpec(
       name: "log", group: .log, usage: ["log <weight> [at <when>] [note <string>] [force]"],
       summary: "add an entry; prints #N <date> <time> <weight>",
-      example: "log 68.5kg at 07:30 note \"after run\"", keywords: ["at", "note", "force"],
+      example: "log 68.5kg at 07:30 note \"after run\"",
       parse: { cursor throws(Diagnostic) in try LogCommand.parse(&cursor) }),
     CommandSpec(
       name: "edit", group: .log,
       usage: ["edit #N|last [<weight>] [at <when>] [note <string>] [force]"],
       summary: "change an entry (its revision goes up by one)",
-      example: "edit last 68.2kg", keywords: ["last", "at", "note", "force"],
+      example: "edit last 68.2kg",
       parse: { cursor throws(Diagnostic) in try EditCommand.parse(&cursor) }),
     CommandSpec(
       name: "delete", group: .log, usage: ["delete #N|last"], summary: "remove an entry",
-      example: "delete #3", keywords: ["last"],
+      example: "delete #3",
       parse: { cursor throws(Diagnostic) in
         let (reference, span) = try cursor.readEntryReference()
         try cursor.expectEnd(after: "the entry")
@@ -30,7 +30,6 @@ extension CommandTable {
       name: "list", group: .log,
       usage: ["list [last <n>|today|week|month|since <when>|from <when> to <when>|<duration>]"],
       summary: "entries, oldest first, with origin and source", example: "list week",
-      keywords: ["last", "today", "week", "month", "since", "from", "to"],
       parse: { cursor throws(Diagnostic) in
         let range = try EntryRange.parse(&cursor)
         try cursor.expectEnd(after: "the range")
@@ -39,7 +38,7 @@ extension CommandTable {
     CommandSpec(
       name: "day", group: .log, usage: ["day [<date>]"],
       summary: "all readings of a day and the value that stands for it under set daily",
-      example: "day 2026-01-03", keywords: ["today", "yesterday"],
+      example: "day 2026-01-03",
       parse: { cursor throws(Diagnostic) in
         let date = cursor.isAtEnd ? nil : try cursor.readDate()
         try cursor.expectEnd(after: "the date")
@@ -74,16 +73,16 @@ struct LogCommand: Executable {
     note: inout String?, forced: inout Bool
   ) throws(Diagnostic) {
     while let token = cursor.peek() {
-      if token.isWord("force"), !forced {
+      if !forced, token.isWord("force") {
         _ = cursor.next()
         forced = true
         continue
       }
-      if token.isWord("at"), instant == nil {
+      if instant == nil, token.isWord("at") {
         _ = cursor.next()
         let (value, valueSpan) = try cursor.readInstant()
         (instant, span) = (value, valueSpan)
-      } else if token.isWord("note"), note == nil {
+      } else if note == nil, token.isWord("note") {
         _ = cursor.next()
         note = try cursor.readString("a note such as \"after run\"")
       } else {

@@ -14,7 +14,7 @@ extension CommandTable {
         "set platform ios|watchos", "set format text|json|csv",
       ],
       summary: "change a setting or the profile (kept in the store)",
-      example: "set unit lb", keywords: SetCommand.names,
+      example: "set unit lb",
       parse: { cursor throws(Diagnostic) in try SetCommand.parse(&cursor) }),
     CommandSpec(
       name: "settings", group: .settings, usage: ["settings"],
@@ -78,6 +78,7 @@ struct SetCommand: Executable {
       change = .unit(DisplayUnit(rawValue: unit)!)
     case .tz:
       let token = cursor.peek()
+      CompletionProbe.offer(.timeZone, if: token)
       let identifier = try cursor.readString("a time zone such as Europe/Berlin or UTC")
       guard TimeZone(identifier: identifier) != nil else {
         throw cursor.error(

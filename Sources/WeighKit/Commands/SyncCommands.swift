@@ -8,7 +8,6 @@ extension CommandTable {
       usage: ["sync [since anchor]", "sync all", "sync push", "sync status", "sync reset"],
       summary: "anchored import from Health; prints imported N, removed N, skipped N (anchor A)",
       example: "sync since anchor",
-      keywords: ["since", "anchor", "all", "push", "status", "reset"],
       parse: { cursor throws(Diagnostic) in
         var action = SyncCommand.Action.since
         if !cursor.isAtEnd {
@@ -23,7 +22,6 @@ extension CommandTable {
       usage: ["observe on [immediate|hourly|daily|weekly]", "observe off"],
       summary: "register the observer query and background delivery for body mass",
       example: "observe on hourly",
-      keywords: ["on", "off", "immediate", "hourly", "daily", "weekly"],
       parse: { cursor throws(Diagnostic) in
         let state = try cursor.expect(oneOf: ["on", "off"], what: "observe on or off")
         var frequency = UpdateFrequency.immediate
@@ -39,7 +37,6 @@ extension CommandTable {
       name: "app", group: .life, usage: ["app launch|foreground|background|quit|lock|unlock"],
       summary: "app and device life-cycle events (quit = force-quit by the user)",
       example: "app background",
-      keywords: ["launch", "foreground", "background", "quit", "lock", "unlock"],
       parse: { cursor throws(Diagnostic) in
         let event = try cursor.expect(AppEventCommand.Event.self, what: "a life-cycle event")
         try cursor.expectEnd(after: "app \(event.rawValue)")
@@ -48,7 +45,7 @@ extension CommandTable {
     CommandSpec(
       name: "fault", group: .life, usage: ["fault completion skip <n>", "fault sync fail <n>"],
       summary: "the observer handler skips its completion, or syncs fail, for the next n times",
-      example: "fault completion skip 3", keywords: ["completion", "skip", "sync", "fail"],
+      example: "fault completion skip 3",
       parse: { cursor throws(Diagnostic) in
         let what = try cursor.expect(oneOf: ["completion", "sync"], what: "completion or sync")
         try cursor.expect(

@@ -19,6 +19,7 @@ extension ArgumentCursor {
 
   private mutating func readAnyInstant() throws(Diagnostic) -> (instant: Int64, span: SourceSpan) {
     let first = peek()
+    CompletionProbe.offer(.instant, if: first)
     guard let first, first.kind == .word else {
       throw error("expected \(Self.instantExample), \(got(first))", at: first)
     }
@@ -49,6 +50,7 @@ extension ArgumentCursor {
       throw error("expected \(Self.instantExample), \(got(first))", at: first)
     }
     var last = first
+    if timeText == nil { CompletionProbe.offer(.time, if: peek()) }
     if timeText == nil, let next = peek(), next.kind == .word, looksLikeTime(next.text) {
       timeText = Substring(next.text)
       last = next
@@ -87,6 +89,7 @@ extension ArgumentCursor {
   /// Reads a calendar date (`2026-01-03`, `today`, `yesterday`).
   public mutating func readDate() throws(Diagnostic) -> CivilDate {
     let token = peek()
+    CompletionProbe.offer(.date, if: token)
     if let token, token.isWord("today") || token.isWord("yesterday") {
       index += 1
       let today = context.clock.local(context.now).date

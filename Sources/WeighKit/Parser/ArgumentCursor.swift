@@ -63,6 +63,9 @@ public struct ArgumentCursor {
 
   /// Consumes the next token when it is one of `words`; returns which, lower-cased.
   public mutating func take(oneOf words: [String]) -> String? {
+    if let token = peek(), token.kind == .probe {
+      for word in words { CompletionProbe.current?.offer(.keyword(word)) }
+    }
     guard let token = peek(), token.kind == .word else { return nil }
     let lowered = token.text.lowercased()
     guard words.contains(lowered) else { return nil }
