@@ -7,7 +7,7 @@
 #       are not flushed inside it); then the million-entry store's worst cases: a journal just
 #       under the 1 MiB an open may read, and the one `log` in about 7,500 whose commit
 #       compacts (rewrites entries.json).
-# Goals (PRODUCT.md "The store"): (a) no slower than orjson; (b) under 20 ms, and the large
+# Goals (docs/performance.md, "The store"): (a) no slower than orjson; (b) under 20 ms, and the large
 # store at most 2x the small one. Stores are generated once under bench-data/ (git-ignored)
 # by scripts/gen-store.py; the release binary is built when missing.
 #

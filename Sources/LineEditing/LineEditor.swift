@@ -37,11 +37,15 @@ public final class LineEditor {
   /// the words that may replace it.
   ///
   /// Words are separated by spaces only, so `2026-01-03`, `mg/dL` and `#12` are single words.
-  /// A unique candidate is completed with a trailing space; file names are never offered.
+  /// A unique candidate is completed with a trailing space (a folder, ending in `/`, without
+  /// one); candidates are listed in the order given, with their details when they have any;
+  /// readline never offers file names of its own.
   public init(
     programName: String,
     historyPath: String?,
-    completer: @escaping (_ lineBeforeCursor: String, _ wordBeingCompleted: String) -> [String]
+    completer:
+      @escaping (_ lineBeforeCursor: String, _ wordBeingCompleted: String) ->
+      [LineCompletion]
   ) {
     interactive = Self.isInteractive
     guard interactive else {
@@ -80,6 +84,8 @@ public final class LineEditor {
     rl_readline_name = previousReadlineName
     ReadlineBridge.completer = nil
     ReadlineBridge.pendingCandidates = []
+    ReadlineBridge.details = [:]
+    rl_completion_display_matches_hook = nil
     for pointer in ownedCStrings { free(pointer) }
   }
 

@@ -16,12 +16,20 @@ enum ReadlineBridge {
   typealias CandidateGenerator =
     @convention(c) (UnsafePointer<CChar>?, Int32) ->
     UnsafeMutablePointer<CChar>?
+  /// Readline's `rl_compdisp_func_t`: the match list (substitution first), its count and
+  /// the longest match's length.
+  typealias MatchDisplay =
+    @convention(c) (UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, Int32, Int32) -> Void
+
+  /// At most this many candidates are listed with their details; the rest are counted.
+  static let listedLimit = 100
 
   // The only unchecked state in the package: readline calls these callbacks synchronously,
   // from inside `rl_callback_read_char`, on the thread that drives `LineEditor`, which is
   // confined to the main thread. Nothing else reads or writes them.
-  nonisolated(unsafe) static var completer: ((String, String) -> [String])?
+  nonisolated(unsafe) static var completer: ((String, String) -> [LineCompletion])?
   nonisolated(unsafe) static var pendingCandidates: [String] = []
+  nonisolated(unsafe) static var details: [String: String] = [:]
   nonisolated(unsafe) static var acceptedLine: String??
 
   /// Handles a finished line (or end of input, as nil) from readline's callback interface.
@@ -41,15 +49,47 @@ enum ReadlineBridge {
     rl_attempted_completion_over = 1
     guard let completer, let text else { return nil }
     // checked: a line offset; Int32 to Int widens
-    pendingCandidates = completer(lineBeforeCursor(end: Int(end)), String(cString: text))
-    guard !pendingCandidates.isEmpty else { return nil }
+    let candidates = completer(lineBeforeCursor(end: Int(end)), String(cString: text))
+    guard !candidates.isEmpty else { return nil }
+    // The grammar's order (entries by number, the display unit first) is the order shown.
+    rl_sort_completion_matches = 0
+    // A folder is completed without a space, so its files can follow.
+    rl_completion_suppress_append =
+      candidates.count == 1 && candidates[0].word.hasSuffix("/") ? 1 : 0
+    pendingCandidates = candidates.map(\.word).reversed()
+    details = Dictionary(
+      candidates.map { ($0.word, $0.detail) }, uniquingKeysWith: { first, _ in first })
+    rl_completion_display_matches_hook =
+      candidates.contains { !$0.detail.isEmpty } ? displayWithDetails : nil
     return rl_completion_matches(text, nextCandidate)
   }
 
   /// Hands readline the precomputed candidates one by one, as malloc'ed copies it will free.
   static let nextCandidate: CandidateGenerator = { _, _ in
-    guard !pendingCandidates.isEmpty else { return nil }
-    return strdup(pendingCandidates.removeFirst())
+    guard let next = pendingCandidates.popLast() else { return nil }
+    return strdup(next)
+  }
+
+  /// Lists the matches one a line with their details (`#3  2026-01-03 07:30  68.5 kg`),
+  /// then redraws the prompt and the line.
+  static let displayWithDetails: MatchDisplay = { matches, count, _ in
+    guard let matches, count > 0 else { return }
+    var words: [String] = []
+    // checked: readline's match count; Int32 to Int widens
+    for index in 1...Int(count) {
+      if let match = matches[index] { words.append(String(cString: match)) }
+    }
+    let width = words.map(\.count).max() ?? 0
+    var text = "\n"
+    for word in words.prefix(listedLimit) {
+      let detail = details[word] ?? ""
+      let padding = String(repeating: " ", count: width - word.count)
+      text += detail.isEmpty ? "\(word)\n" : "\(word)\(padding)  \(detail)\n"
+    }
+    if words.count > listedLimit { text += "… and \(words.count - listedLimit) more\n" }
+    fputs(text, stdout)
+    fflush(stdout)
+    rl_forced_update_display()
   }
 
   /// The bytes of readline's buffer before byte offset `end`, decoded as UTF-8.

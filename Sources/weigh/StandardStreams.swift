@@ -33,6 +33,11 @@ final class StandardStreams: OutputSink {
     if buffer.count >= 1 << 16 { flush() }
   }
 
+  func page(_ text: String) -> Bool {
+    flush()
+    return Pager.show(text)
+  }
+
   func flush() {
     guard !buffer.isEmpty else { return }
     Self.writeAll(buffer, to: STDOUT_FILENO)

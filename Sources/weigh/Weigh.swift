@@ -9,24 +9,40 @@ struct Weigh: ParsableCommand {
     commandName: "weigh",
     abstract: "A weight log and a simulated HealthKit, driven by a small command language.",
     usage: """
-      weigh [<options>] [<file.wcfg> ...] [-e <command> ...]
+      weigh [<options>] [<file.wcfg> | - ...] [-e <command> ...]
+      weigh [<options>] <command> [<argument> ...]
       weigh test [<path> ...] [--update]
       weigh check [--store <dir>] [--repair]
       """,
     discussion: """
       With no file, no -e and a terminal on stdin, weigh opens the REPL; otherwise it \
-      runs the scripts, the -e commands, or stdin, headless.
+      runs the scripts, the -e commands, or stdin, headless. A first argument that names a \
+      command of the language and no file runs that one command: weigh log 70kg, \
+      weigh list last 5. `;` separates statements on one line.
 
-      Options of `weigh` (see `weigh help run`): --store <dir>, --memory, --keep-going, \
-      --clock <instant>, --seed <n>, --tz <zone>, --unit kg|lb|st, \
-      --format text|json|csv, --color auto|always|never, -e <command>.
+      Options of `weigh` (see `weigh help run`), before or after a subcommand: --store <dir>, \
+      --memory, --keep-going, --echo, --force, --clock <instant>, --seed <n>, --tz <zone>, \
+      --unit kg|lb|st, --format text|json|csv, --color auto|always|never, -e <command>.
 
       Exit status: 0 success, 1 a command or expect failed, 64 bad usage, 65 the store \
       cannot be read, 66 a script or input file cannot be read.
       """,
     version: WeighVersion.current,
-    subcommands: [Run.self, Test.self, Check.self],
+    subcommands: [
+      Run.self, Test.self, Check.self, Help.self, CompletionScript.self, CompleteLine.self,
+    ],
     defaultSubcommand: Run.self)
+
+  /// Options may stand before or after a subcommand, and `weigh log 70kg` is shorthand for
+  /// `weigh -e 'log 70kg'` (``ArgumentLayout``).
+  static func main() {
+    let arguments = ArgumentLayout.arrange(Array(CommandLine.arguments.dropFirst())) { path in
+      var isFolder: ObjCBool = false
+      return FileManager.default.fileExists(atPath: path, isDirectory: &isFolder)
+        && !isFolder.boolValue
+    }
+    main(arguments)
+  }
 }
 
 /// Options shared by the commands that open a store.
@@ -80,10 +96,17 @@ struct Run: ParsableCommand {
   @Flag(help: "Run on after a failed command and report every failure.")
   var keepGoing = false
 
+  @Flag(help: "Print each statement before its output.")
+  var echo = false
+
+  @Flag(help: "Keep weights far outside any body weight as written (as log … force does).")
+  var force = false
+
   @Option(
     parsing: .unconditional,
     help: ArgumentHelp(
-      "Start the virtual clock at an instant, e.g. 2026-01-01T08:00Z.", valueName: "instant"))
+      "Start the virtual clock at an instant: 2026-01-01T08:00Z, today 07:30, yesterday, now, -3d.",
+      valueName: "instant"))
   var clock: String?
 
   // Read as text and checked here, so `--seed -1` is a value to refuse, not a missing one.
@@ -117,7 +140,8 @@ struct Run: ParsableCommand {
     help: ArgumentHelp("Colour diagnostics: auto, always or never.", valueName: "when"))
   var color: String = ColorMode.auto.rawValue
 
-  @Argument(help: ArgumentHelp("Scripts (.wcfg) to run.", valueName: "file"))
+  @Argument(
+    help: ArgumentHelp("Scripts (.wcfg) to run; - reads one from stdin.", valueName: "file"))
   var files: [String] = []
 
   func validate() throws {
@@ -144,27 +168,24 @@ struct Run: ParsableCommand {
       )
     }
     if let clock {
-      let shown = TerminalText.escaped(clock)
-      do { _ = try parseClock() } catch let error as Diagnostic {
-        throw ValidationError("cannot read --clock '\(shown)': \(error.message)")
+      // Checked here for the exit status; the session reads it again in its own zone.
+      let zone = ZonedClock(zone: TimeZone(identifier: tz ?? "UTC") ?? .gmt)
+      do throws(Diagnostic) {
+        _ = try InstantParser.parse(clock, clock: zone, now: Instant.seconds(of: Date()))
       } catch {
         throw ValidationError(
-          "cannot read --clock '\(shown)'; use an instant such as 2026-01-01T08:00Z")
+          "cannot read --clock '\(TerminalText.escaped(clock))': \(error.message)")
       }
     }
-  }
-
-  private func parseClock() throws -> Int64? {
-    guard let clock else { return nil }
-    let zone = ZonedClock(zone: TimeZone(identifier: tz ?? "UTC") ?? .gmt)
-    return try InstantParser.parse(clock, clock: zone)
   }
 
   func run() throws {
     var options = SessionOptions()
     options.store = store.location()
     options.keepGoing = keepGoing
-    options.clock = try parseClock()
+    options.echo = echo
+    options.force = force
+    options.clockWords = clock
     if let seed, let value = UInt64(seed) { options.seed = value }  // checked: parses text
     options.timeZone = tz
     options.unit = unit.flatMap { DisplayUnit(rawValue: $0.lowercased()) }
@@ -192,7 +213,8 @@ struct Run: ParsableCommand {
         completer: { line, word in
           Completion.candidates(
             lineBeforeWord: String(line.dropLast(word.count)), word: word,
-            entryNumbers: session.entryNumbers())
+            data: session.completionData(directory: here)
+          ).map { LineCompletion($0.word, detail: $0.detail) }
         })
       if let problem = editor.historyProblem {
         output.write(
@@ -207,10 +229,20 @@ struct Run: ParsableCommand {
       session.run(lines: commands, display: "-e", directory: here)
     }
     for file in files where session.exitStatus == .success || keepGoing {
+      if file == "-" {
+        let goesOn = session.run(
+          byteLines: StandardInputLines(output: output), display: "<stdin>", directory: here)
+        if !goesOn { break }
+        continue
+      }
       let text: String
       do throws(Diagnostic) {
         text = try ScriptFile.read(file, shownAs: file, noun: "script")
       } catch {
+        var error = error
+        if !FileManager.default.fileExists(atPath: file) {
+          error.message += ArgumentLayout.hint(forMissing: file)
+        }
         // The whole script is checked before any of it runs: nothing of a bad file is done.
         output.write(renderer.render(error), to: .standardError)
         output.flush()
@@ -237,6 +269,10 @@ struct Test: ParsableCommand {
 
   @Flag(help: "Write the .out files anew and list those that changed (such a run does not pass).")
   var update = false
+
+  // Golden tests always run in a fresh in-memory store; `weigh --memory test` says no more.
+  @Flag(help: .hidden)
+  var memory = false
 
   @Argument(help: ArgumentHelp("Scripts or folders (default: Tests/golden).", valueName: "path"))
   var paths: [String] = []

@@ -16,10 +16,10 @@ import Testing
     try repl.expect("weigh> ")
     try repl.send("log 68.5kg\r")
     #expect(try repl.expect("weigh> ").contains("#1 2026-01-01 08:00 68.5 kg"))
-    try repl.send("log 68.5\r")
+    try repl.send("log heavy\r")
     let error = try repl.expect("weigh> ")
-    #expect(error.contains("^^^^"))
-    #expect(error.contains("error: expected a weight such as 68.5kg, got \"68.5\""))
+    #expect(error.contains("^^^^^"))
+    #expect(error.contains("error: expected a weight such as 68.5kg, got \"heavy\""))
     try repl.send("expect entries == 1\r")
     try repl.expect("weigh> ")
     try repl.send(PseudoTerminal.controlD)
@@ -56,6 +56,29 @@ import Testing
     try repl.send("expect entries == 0\r")
     let after = try repl.expect("weigh> ")
     #expect(!after.contains("expect failed"))
+    try repl.send(PseudoTerminal.controlD)
+    #expect(try repl.waitForExit() == .exited(0))
+  }
+
+  @Test func tabListsEntriesInNumericOrderWithDateAndWeight() throws {
+    let repl = try start(history: "")
+    try repl.expect("weigh> ")
+    for day in 1...10 {
+      try repl.send("log \(60 + day)kg at 2025-12-\(day < 10 ? "0" : "")\(day) 07:00\r")
+      try repl.expect("weigh> ")
+    }
+    try repl.send("delete \t\t")
+    let listed = try repl.expect("last  #10  2025-12-10 07:00  70.0 kg")
+    let second = try #require(listed.range(of: "#2    2025-12-02 07:00  62.0 kg"))
+    let tenth = try #require(listed.range(of: "#10   2025-12-10 07:00  70.0 kg"))
+    #expect(second.lowerBound < tenth.lowerBound)
+    try repl.send(PseudoTerminal.controlC)
+    try repl.expect("weigh> ")
+    try repl.send("delete last \t\t")
+    try repl.send("\r")
+    // Nothing was offered after the entry, so the line ran as typed.
+    try repl.expect("deleted #10 2025-12-10 07:00 70.0 kg")
+    try repl.expect("weigh> ")
     try repl.send(PseudoTerminal.controlD)
     #expect(try repl.waitForExit() == .exited(0))
   }

@@ -1,6 +1,7 @@
 import Foundation
 
-/// The simulator's knobs for behaviour Apple does not document; defaults follow HEALTHKIT.md.
+/// The simulator's knobs for behaviour Apple does not document; defaults are those of
+/// docs/healthsim.md ("Knobs").
 public struct HealthSettings: Codable, Hashable, Sendable {
   /// What `save` does with a sync version equal to or lower than the stored one (Y3, Y4).
   public enum StaleSyncVersion: String, Codable, Sendable {
@@ -84,7 +85,7 @@ public struct HealthSettings: Codable, Hashable, Sendable {
   /// entry, and deleting it there removes both values.
   public var deletingCorrelationDeletesObjects = true
 
-  /// HEALTHKIT.md's defaults.
+  /// The defaults docs/healthsim.md lists.
   public init() {}
 
   /// Decodes settings; a key that is missing (saved before the knob existed) keeps its default.

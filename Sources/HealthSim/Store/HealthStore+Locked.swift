@@ -1,7 +1,7 @@
 import Foundation
 
 extension HealthStore {
-  /// Keeps the app's save for the unlock (HEALTHKIT.md: a save while locked succeeds, and
+  /// Keeps the app's save for the unlock (docs/healthsim.md, "Resolved ambiguities": a save while locked succeeds, and
   /// its samples take their change positions, and wake observers, at unlock).
   ///
   /// The batch is checked now, as any save is, and its samples get their UUIDs, writer

@@ -14,7 +14,11 @@ extension GoalProjection {
     case .atGoal:
       rows.append(("status", "at goal (within \(band) of it)"))
     case .projected(let date, let days):
-      rows.append(("projected", "\(date) (in \(English.counted(days, "day")))"))
+      let when =
+        days > 0
+        ? "in \(English.counted(days, "day"))"
+        : days == 0 ? "today" : "\(English.counted(-days, "day")) ago"
+      rows.append(("projected", "\(date) (\(when))"))
     case .beyondThreeYears:
       rows.append(("projected", "more than 3 years away"))
     case .movingAway:

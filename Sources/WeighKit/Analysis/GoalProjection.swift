@@ -7,8 +7,8 @@ public struct GoalProjection: Equatable, Sendable {
   public enum Status: Equatable, Sendable {
     /// The trend is within ±1.134 kg of the goal.
     case atGoal
-    /// The trend moves toward the goal and gets there on `date`, `days` days after the last
-    /// day with a reading.
+    /// The trend moves toward the goal and gets there on `date`, `days` days after today
+    /// (negative when the date has passed since the last reading).
     case projected(date: CivilDate, days: Int)
     /// The trend moves toward the goal so slowly that the date is more than 3 years out.
     case beyondThreeYears(days: Int)
@@ -34,8 +34,12 @@ public struct GoalProjection: Equatable, Sendable {
   public var weeklyRate: Double? { dailySlope.map { $0 * 7 } }
 
   /// Projects `trend` toward `goal`: the date is the last day plus ⌊|(trend − goal) / slope|⌋
-  /// days, as TrendWeight shows it.
-  public init(goal: Double, trend: Double, dailySlope: Double?, lastDay: CivilDate) {
+  /// days, as TrendWeight shows it; the days to go and the 3-year limit count from `today`
+  /// (the session's clock; the last day when nil), not from the last reading.
+  public init(
+    goal: Double, trend: Double, dailySlope: Double?, lastDay: CivilDate, today: CivilDate? = nil
+  ) {
+    let today = today ?? lastDay
     self.goal = goal
     self.trend = trend
     self.dailySlope = dailySlope
@@ -48,10 +52,11 @@ public struct GoalProjection: Equatable, Sendable {
         status = .movingAway
       } else {
         // checked: clamped to 0…1e9 on this line
-        let days = Int((abs(distance / slope)).rounded(.down).clamped(to: 0...1e9))
-        let date = lastDay.adding(days: days)
+        let fromLastDay = Int((abs(distance / slope)).rounded(.down).clamped(to: 0...1e9))
+        let date = lastDay.adding(days: fromLastDay)
+        let days = today.days(to: date)
         status =
-          date > lastDay.adding(years: 3)
+          date > today.adding(years: 3)
           ? .beyondThreeYears(days: days) : .projected(date: date, days: days)
       }
     } else {
@@ -59,10 +64,12 @@ public struct GoalProjection: Equatable, Sendable {
     }
   }
 
-  /// The projection of `trend` toward `goal`; nil when the trend has no days.
-  public init?(goal: Double, trend: Trend) {
+  /// The projection of `trend` toward `goal`, counted from `today`; nil when the trend has
+  /// no days.
+  public init?(goal: Double, trend: Trend, today: CivilDate? = nil) {
     guard let current = trend.current, let lastDay = trend.lastDay else { return nil }
-    self.init(goal: goal, trend: current, dailySlope: trend.dailySlope, lastDay: lastDay)
+    self.init(
+      goal: goal, trend: current, dailySlope: trend.dailySlope, lastDay: lastDay, today: today)
   }
 }
 

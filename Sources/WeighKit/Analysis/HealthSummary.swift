@@ -39,7 +39,7 @@ public struct HealthSummary: Equatable, Sendable {
   }
 
   /// The summary as one JSON object on one line: the object ViiRaa's web view reads
-  /// (LANGUAGE.md, `summary json`). Keys come in `keys` order, and a key is left out when
+  /// (docs/language.md and docs/output.md, `summary json`). Keys come in `keys` order, and a key is left out when
   /// there is no data for it; numbers are unrounded (the weight in pounds), timestamps are
   /// Unix seconds as numbers.
   public func json() -> String {

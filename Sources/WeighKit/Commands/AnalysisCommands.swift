@@ -7,7 +7,6 @@ extension CommandTable {
       summary:
         "per bucket: average, min, max, count (buckets anchored at midnight, Monday, the 1st)",
       example: "stats weekly month",
-      keywords: ["daily", "weekly", "monthly"] + EntryRange.keywords,
       parse: { cursor throws(Diagnostic) in
         let interval = try cursor.expect(
           oneOf: ["daily", "weekly", "monthly"], what: "a bucket size")
@@ -18,7 +17,7 @@ extension CommandTable {
     CommandSpec(
       name: "trend", group: .analysis, usage: ["trend [<range>]"],
       summary: "the trend as TrendWeight computes it; with a range, the daily trend line too",
-      example: "trend month", keywords: EntryRange.keywords,
+      example: "trend month",
       parse: { cursor throws(Diagnostic) in
         let range = try EntryRange.parse(&cursor)
         try cursor.expectEnd(after: "the range")
@@ -48,7 +47,7 @@ extension CommandTable {
       name: "range", group: .analysis, usage: ["range week <n>"],
       summary:
         "the IOM 2009 weight range at pregnancy week n, and whether the latest weight is in it",
-      example: "range week 20", keywords: ["week"],
+      example: "range week 20",
       parse: { cursor throws(Diagnostic) in
         try cursor.expect("week", in: "range week <n>")
         let token = cursor.peek()
@@ -59,14 +58,15 @@ extension CommandTable {
     CommandSpec(
       name: "chart", group: .analysis, usage: ["chart [<range>] [to <file.svg>]"],
       summary: "a chart of daily weights and the trend; with to, a standalone SVG file",
-      example: "chart month to weight.svg", keywords: EntryRange.keywords + ["to"],
+      example: "chart month to weight.svg",
       parse: { cursor throws(Diagnostic) in
         var range = EntryRange.all
         if let token = cursor.peek(), !token.isWord("to") { range = try EntryRange.parse(&cursor) }
         var file: (String, SourceSpan)?
         if cursor.take("to") {
           let token = cursor.peek()
-          let path = try cursor.readString("an SVG file name such as weight.svg")
+          let path = try cursor.readPath(
+            "an SVG file name such as weight.svg", extensions: ["svg"])
           guard path.lowercased().hasSuffix(".svg") || path == "-" else {
             throw cursor.error(
               "a chart file must end in .svg, e.g. weight.svg (or be - for standard output)",
@@ -89,6 +89,17 @@ extension Session {
   /// The trend over every reading (the smoothing depends on all earlier days).
   func trend() throws(Diagnostic) -> Trend {
     Trend(readings: try readings(), policy: settings.daily, zone: zone)
+  }
+
+  /// A note when the trend's last day lies more than a week before the clock's day: the
+  /// trend and the rate then say how things stood then, not now.
+  func staleness(of trend: Trend) -> Diagnostic? {
+    guard let lastDay = trend.lastDay else { return nil }
+    let age = lastDay.days(to: zone.local(now).date)
+    guard age > 7 else { return nil }
+    return Diagnostic(
+      "trend is \(English.counted(age, "day")) old (last reading \(lastDay)); log a weight to bring it up to date",
+      severity: .note)
   }
 }
 
@@ -125,7 +136,9 @@ struct TrendCommand: Executable {
           from: zone.local(first.instant).date, through: zone.local(last.instant).date)
       }
     }
-    return CommandResult(.trend(TrendReport(points: points, trend: trend)))
+    var result = CommandResult(.trend(TrendReport(points: points, trend: trend)))
+    if let note = session.staleness(of: trend) { result.warn(note) }
+    return result
   }
 }
 
@@ -138,10 +151,14 @@ struct GoalCommand: Executable {
     guard let goal = goal ?? session.settings.goal else {
       throw Diagnostic("no goal set; give one (goal 65kg) or set it with set goal 65kg", at: span)
     }
-    guard let projection = GoalProjection(goal: goal, trend: try session.trend()) else {
+    let trend = try session.trend()
+    let today = session.zone.local(session.now).date
+    guard let projection = GoalProjection(goal: goal, trend: trend, today: today) else {
       throw Diagnostic("no weights yet, so there is no trend to project; log one first", at: span)
     }
-    return CommandResult(.goal(projection))
+    var result = CommandResult(.goal(projection))
+    if let note = session.staleness(of: trend) { result.warn(note) }
+    return result
   }
 }
 

@@ -23,8 +23,8 @@ public enum CommandGroup: String, CaseIterable, Sendable {
   case scripting = "scripting"
 }
 
-/// One command of the language: its grammar for humans, its help, the words completion
-/// offers after it, and its parser.
+/// One command of the language: its grammar for humans, its help, and its parser (which
+/// completion also reads: see `Completion`).
 public struct CommandSpec: Sendable {
   public var name: String
   public var aliases: [String] = []
@@ -35,8 +35,6 @@ public struct CommandSpec: Sendable {
   public var summary: String
   /// One example line.
   public var example: String
-  /// Keywords completion offers as the command's next words.
-  public var keywords: [String] = []
   /// Reads the tokens after the command word.
   public var parse: @Sendable (inout ArgumentCursor) throws(Diagnostic) -> any Executable
 }
@@ -70,6 +68,7 @@ public enum CommandTable {
   {
     var cursor = ArgumentCursor(tokens: tokens, context: context)
     let first = cursor.peek()
+    CompletionProbe.offer(.command, if: first)
     guard let first, first.kind == .word else {
       if first?.kind == .closeBrace {
         throw cursor.error("unexpected }: no repeat block is open", at: first)

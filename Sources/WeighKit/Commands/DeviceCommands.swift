@@ -13,10 +13,6 @@ extension CommandTable {
       ],
       summary: "simulated devices writing to Health on schedule (noise from the seeded generator)",
       example: "simulate scale every 1d at 07:00 start 80kg drift -0.5kg/w noise 0.3kg",
-      keywords: [
-        "scale", "glucose", "steps", "list", "stop", "every", "at", "start", "drift", "noise",
-        "source", "device", "as", "mean", "all",
-      ],
       parse: { cursor throws(Diagnostic) in try SimulateCommand.parse(&cursor) })
   ]
 }
@@ -71,6 +67,9 @@ struct SimulateCommand: Executable {
       }
     var seen: Set<String> = []
     while let token = cursor.peek() {
+      for option in allowed where !seen.contains(option) {
+        CompletionProbe.offer(.keyword(option), if: token)
+      }
       guard token.kind == .word, allowed.contains(token.text.lowercased()),
         !seen.contains(token.text.lowercased())
       else {

@@ -42,6 +42,7 @@ public enum EntryRange: Equatable, Sendable {
       }
       return .between(start, end)
     }
+    CompletionProbe.offer(.quantity(.time), if: token)
     if let word = token.kind == .word ? token.text : nil, NumberPrefix(word) != nil {
       return .back(
         try cursor.readDuration(

@@ -163,6 +163,7 @@ struct ExpectCommand: Executable {
 
   static func parse(_ cursor: inout ArgumentCursor) throws(Diagnostic) -> ExpectCommand {
     let factToken = cursor.peek()
+    for name in Fact.names { CompletionProbe.offer(.keyword(name), if: factToken) }
     guard let factToken, factToken.kind == .word else {
       throw cursor.error(
         "expected a fact such as entries or latest, \(cursor.got(factToken))", at: factToken)
@@ -179,6 +180,9 @@ struct ExpectCommand: Executable {
     }
     _ = cursor.next()
     let opToken = cursor.peek()
+    for op in ["==", "!=", "<", "<=", ">", ">="] {
+      CompletionProbe.offer(.keyword(op), if: opToken)
+    }
     let op: Operator
     if let opToken, opToken.kind == .comparison, let parsed = Operator(rawValue: opToken.text) {
       op = parsed

@@ -11,15 +11,12 @@ extension CommandTable {
       ],
       summary:
         "import weights from a file; types also brings Apple Health's other data into Health; importing twice adds nothing",
-      example: "import export.zip",
-      keywords: [
-        "as", "unit", "types", "date", "time", "weight", "format", "tz", "source", "delimiter",
-      ],
+      example: "import weights.csv",
       parse: { cursor throws(Diagnostic) in try ImportCommand.parse(&cursor) }),
     CommandSpec(
       name: "export", group: .files, usage: ["export <file> [as csv|json]"],
       summary: "export the app's entries as CSV or JSON that import reads back losslessly",
-      example: "export weights.csv", keywords: ["as"],
+      example: "export weights.csv",
       parse: { cursor throws(Diagnostic) in try ExportCommand.parse(&cursor) }),
   ]
 }
@@ -69,25 +66,27 @@ struct ImportCommand: Executable {
 
   static func parse(_ cursor: inout ArgumentCursor) throws(Diagnostic) -> ImportCommand {
     let fileToken = cursor.peek()
-    let path = try cursor.readString("a file name such as export.zip or weight.csv")
+    let path = try cursor.readPath(
+      "a file name such as export.zip or weight.csv",
+      extensions: ["zip", "xml", "csv", "json"])
     guard !path.isEmpty else {
       throw cursor.error("expected a file name, got an empty string", at: fileToken)
     }
     var command = ImportCommand(path: path, pathSpan: cursor.span(fileToken))
     while let token = cursor.peek() {
-      if token.isWord("as"), command.family == nil {
+      if command.family == nil, token.isWord("as") {
         _ = cursor.next()
         let valueToken = cursor.peek()
         command.family = try cursor.expect(ImportFamily.self, what: "a format after as")
         command.familySpan = cursor.span(valueToken)
-      } else if token.isWord("unit"), command.unit == nil {
+      } else if command.unit == nil, token.isWord("unit") {
         _ = cursor.next()
         let valueToken = cursor.peek()
         let word = try cursor.expect(
           oneOf: ["kg", "lb", "lbs", "st", "g"], what: "a mass unit after unit")
         command.unit = word == "lbs" ? .lb : MassUnit(rawValue: word)
         command.unitSpan = cursor.span(valueToken)
-      } else if token.isWord("types"), command.types.isEmpty {
+      } else if command.types.isEmpty, token.isWord("types") {
         let keyword = cursor.next()!
         command.types = try readTypes(&cursor)
         command.typesSpan = cursor.span(from: keyword, to: cursor.tokens[cursor.index - 1])
@@ -114,10 +113,10 @@ struct ImportCommand: Executable {
   ]
 
   /// Reads one of `date`, `time`, `weight`, `format`, `source`, `delimiter` or `tz` and its
-  /// value; false when the next word is none of them or was given already.
+  /// value; false when the next word is none of them or was given already. Each is offered
+  /// to completion only while it may still come.
   mutating func readCSVOption(_ cursor: inout ArgumentCursor) throws(Diagnostic) -> Bool {
-    guard let token = cursor.peek(), token.kind == .word else { return false }
-    let word = token.text.lowercased()
+    guard let token = cursor.peek() else { return false }
     func value(_ what: String) throws(Diagnostic) -> (String, SourceSpan) {
       _ = cursor.next()
       let valueToken = cursor.peek()
@@ -129,31 +128,21 @@ struct ImportCommand: Executable {
     }
     // The first of these options is where a clash with `as` is shown.
     let keywordSpan = cursor.span(token)
-    switch word {
-    case "date" where csv.date == nil:
-      let (text, _) = try value("a column name or number after date")
-      csv.date = text
-      if csvSpan == nil { csvSpan = keywordSpan }
-    case "time" where csv.time == nil:
-      let (text, _) = try value("a column name or number after time")
-      csv.time = text
-      if csvSpan == nil { csvSpan = keywordSpan }
-    case "weight" where csv.weight == nil:
-      let (text, _) = try value("a column name or number after weight")
-      csv.weight = text
-      if csvSpan == nil { csvSpan = keywordSpan }
-    case "source" where csv.source == nil:
-      let (text, _) = try value("a source name after source")
-      csv.source = text
-      if csvSpan == nil { csvSpan = keywordSpan }
-    case "format" where csv.format == nil:
+    if csv.date == nil, token.isWord("date") {
+      csv.date = try value("a column name or number after date").0
+    } else if csv.time == nil, token.isWord("time") {
+      csv.time = try value("a column name or number after time").0
+    } else if csv.weight == nil, token.isWord("weight") {
+      csv.weight = try value("a column name or number after weight").0
+    } else if csv.source == nil, token.isWord("source") {
+      csv.source = try value("a source name after source").0
+    } else if csv.format == nil, token.isWord("format") {
       let (text, span) = try value("a date layout such as \"dd/MM/yyyy HH:mm\" after format")
       switch CSVDatePattern.make(text) {
       case .success(let pattern): csv.format = pattern
       case .failure(let error): throw Diagnostic("format \"\(text)\": \(error.message)", at: span)
       }
-      if csvSpan == nil { csvSpan = keywordSpan }
-    case "delimiter" where csv.delimiter == nil:
+    } else if csv.delimiter == nil, token.isWord("delimiter") {
       let (text, span) = try value("a delimiter such as \";\" (quoted) or tab after delimiter")
       switch text.lowercased() {
       case "tab", "\t": csv.delimiter = 0x09
@@ -164,8 +153,7 @@ struct ImportCommand: Executable {
           "delimiter \"\(text)\" is not one character; write delimiter \";\", delimiter \",\" or delimiter tab",
           at: span)
       }
-      if csvSpan == nil { csvSpan = keywordSpan }
-    case "tz" where zone == nil:
+    } else if zone == nil, token.isWord("tz") {
       let (text, span) = try value("a time zone such as Europe/Berlin after tz")
       guard let found = ZonedClock(identifier: text) else {
         throw Diagnostic(
@@ -173,9 +161,11 @@ struct ImportCommand: Executable {
           at: span)
       }
       zone = found
-    default:
+      return true
+    } else {
       return false
     }
+    if csvSpan == nil { csvSpan = keywordSpan }
     return true
   }
 
@@ -267,7 +257,8 @@ struct ImportCommand: Executable {
         "cannot read \(path): \(FileProblem.describe(error)); nothing was imported", at: pathSpan,
         kind: .unreadableInput)
     }
-    let plan = try ImportPlan(result, into: session.entries(), session: session)
+    let existing = try session.entries()
+    let plan = ImportPlan(result, into: existing, session: session)
     if let highest = plan.entries.last?.id, !Entry.isValidNumber(highest) {
       throw Diagnostic(
         "cannot import \(path): the log would pass the highest entry number, \(ValueLimits.entryNumber.upperBound); nothing was imported",
@@ -281,9 +272,24 @@ struct ImportCommand: Executable {
       try samples.save(in: session)
       healthPlan = samples
     }
-    if !plan.entries.isEmpty {
+    // Settings come along into an empty store only: a store in use keeps its own.
+    var settingsChanges: (apply: [StoreChange], undo: [StoreChange]) = ([], [])
+    if let imported = result.settings, imported.applied(to: session.settings) != session.settings {
+      if existing.isEmpty {
+        settingsChanges = (
+          [.set(.settings, to: imported.applied(to: session.settings).json)],
+          [.set(.settings, to: session.settings.json)]
+        )
+      } else {
+        shown.warn(
+          Diagnostic(
+            "kept this store's settings: it already has entries, so the settings of \(path) (\(imported.summary)) were not applied",
+            severity: .note))
+      }
+    }
+    if !plan.entries.isEmpty || !settingsChanges.apply.isEmpty {
       let count = English.counted(plan.entries.count, "entry", "entries")
-      var changes = plan.entries.map(StoreChange.putEntry)
+      var changes = plan.entries.map(StoreChange.putEntry) + settingsChanges.apply
       if plan.entries.contains(where: { $0.healthUUID != nil }) {
         // Links from a file may name any sample, past or future: sync looks them all up.
         var app = session.app
@@ -294,7 +300,7 @@ struct ImportCommand: Executable {
         changes,
         undo: UndoStep(
           description: "import \(path) (\(count))",
-          changes: plan.entries.map { .removeEntry(id: $0.id) }))
+          changes: plan.entries.map { .removeEntry(id: $0.id) } + settingsChanges.undo))
     } else if healthPlan.map({ !$0.isEmpty }) ?? false {
       try session.commit([], undo: nil)
     }
@@ -304,6 +310,9 @@ struct ImportCommand: Executable {
       line += " (first: line \(first.line): \(first.reason))"
     }
     shown.say(line)
+    if let imported = result.settings, !settingsChanges.apply.isEmpty {
+      shown.say("settings restored: \(imported.summary)")
+    }
     if let healthPlan { shown.say(healthPlan.summary) }
     return shown
   }
@@ -505,7 +514,8 @@ struct ExportCommand: Executable {
 
   static func parse(_ cursor: inout ArgumentCursor) throws(Diagnostic) -> ExportCommand {
     let fileToken = cursor.peek()
-    let path = try cursor.readString("a file name such as weights.csv or weights.json")
+    let path = try cursor.readPath(
+      "a file name such as weights.csv or weights.json", extensions: ["csv", "json"])
     guard !path.isEmpty else {
       throw cursor.error("expected a file name, got an empty string", at: fileToken)
     }
@@ -536,7 +546,8 @@ struct ExportCommand: Executable {
   func execute(in session: Session) throws(Diagnostic) -> CommandResult {
     var result = CommandResult()
     let entries = try session.entries()
-    let bytes = Array(WeighExporter.text(entries, as: format).utf8)
+    let bytes = Array(
+      WeighExporter.text(entries, as: format, settings: ExportedSettings(session.settings)).utf8)
     let outcome = try session.writeOutputFile(path, at: pathSpan) { write in try write(bytes) }
     // On stdout the file is the output; a report line would spoil it.
     guard path != "-" else { return result }

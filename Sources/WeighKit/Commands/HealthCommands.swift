@@ -14,7 +14,6 @@ extension CommandTable {
       ],
       summary: "act on the simulated HealthKit database as another app, a device or the user",
       example: "health add 70.2kg source Withings device \"Body+\"",
-      keywords: ["add", "delete", "list", "auth", "available", "purge", "export"],
       parse: { cursor throws(Diagnostic) in try parseHealth(&cursor) })
   ]
 
@@ -28,7 +27,7 @@ extension CommandTable {
     case "add": return try HealthAddCommand.parse(&cursor)
     case "delete":
       let token = cursor.peek()
-      let reference = try cursor.readString("a sample such as 3f2a (a UUID prefix) or last")
+      let reference = try cursor.readSampleReference()
       try cursor.expectEnd(after: "the sample")
       return HealthDeleteCommand(reference: reference, span: cursor.span(token))
     case "list":
@@ -100,20 +99,20 @@ struct HealthAddCommand: Executable {
         type: .appleExerciseTime, value: quantity.value / 60, valueSpan: span)
     }
     while let token = cursor.peek() {
-      if token.isWord("at"), command.instant == nil {
+      if command.instant == nil, token.isWord("at") {
         _ = cursor.next()
         let (instant, instantSpan) = try cursor.readInstant()
         (command.instant, command.instantSpan) = (instant, instantSpan)
-      } else if token.isWord("source"), command.source == nil {
+      } else if command.source == nil, token.isWord("source") {
         _ = cursor.next()
         command.source = try cursor.readString("a source name such as Withings")
-      } else if token.isWord("device"), command.device == nil {
+      } else if command.device == nil, token.isWord("device") {
         _ = cursor.next()
         command.device = try cursor.readString("a device name such as \"Body+\"")
       } else if token.isWord("user-entered") {
         _ = cursor.next()
         command.userEntered = true
-      } else if token.isWord("sync-id"), command.syncID == nil {
+      } else if command.syncID == nil, token.isWord("sync-id") {
         _ = cursor.next()
         command.syncID = try cursor.readString("a sync identifier such as w-17")
         try cursor.expect("version", in: "sync-id <id> version <n>")

@@ -11,7 +11,8 @@ struct HealthExportCommand: Executable {
 
   static func parse(_ cursor: inout ArgumentCursor) throws(Diagnostic) -> HealthExportCommand {
     let fileToken = cursor.peek()
-    let path = try cursor.readString("a file name such as export.zip or export.xml")
+    let path = try cursor.readPath(
+      "a file name such as export.zip or export.xml", extensions: ["zip", "xml"])
     guard !path.isEmpty else {
       throw cursor.error("expected a file name, got an empty string", at: fileToken)
     }

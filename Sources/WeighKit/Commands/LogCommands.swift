@@ -1,18 +1,19 @@
 extension CommandTable {
   static let logCommands: [CommandSpec] = [
     CommandSpec(
-      name: "log", group: .log, usage: ["log <weight> [at <when>] [note <string>]"],
+      name: "log", group: .log, usage: ["log <weight> [at <when>] [note <string>] [force]"],
       summary: "add an entry; prints #N <date> <time> <weight>",
-      example: "log 68.5kg at 07:30 note \"after run\"", keywords: ["at", "note"],
+      example: "log 68.5kg at 07:30 note \"after run\"",
       parse: { cursor throws(Diagnostic) in try LogCommand.parse(&cursor) }),
     CommandSpec(
-      name: "edit", group: .log, usage: ["edit #N|last [<weight>] [at <when>] [note <string>]"],
+      name: "edit", group: .log,
+      usage: ["edit #N|last [<weight>] [at <when>] [note <string>] [force]"],
       summary: "change an entry (its revision goes up by one)",
-      example: "edit last 68.2kg", keywords: ["last", "at", "note"],
+      example: "edit last 68.2kg",
       parse: { cursor throws(Diagnostic) in try EditCommand.parse(&cursor) }),
     CommandSpec(
       name: "delete", group: .log, usage: ["delete #N|last"], summary: "remove an entry",
-      example: "delete #3", keywords: ["last"],
+      example: "delete #3",
       parse: { cursor throws(Diagnostic) in
         let (reference, span) = try cursor.readEntryReference()
         try cursor.expectEnd(after: "the entry")
@@ -29,7 +30,6 @@ extension CommandTable {
       name: "list", group: .log,
       usage: ["list [last <n>|today|week|month|since <when>|from <when> to <when>|<duration>]"],
       summary: "entries, oldest first, with origin and source", example: "list week",
-      keywords: ["last", "today", "week", "month", "since", "from", "to"],
       parse: { cursor throws(Diagnostic) in
         let range = try EntryRange.parse(&cursor)
         try cursor.expectEnd(after: "the range")
@@ -38,7 +38,7 @@ extension CommandTable {
     CommandSpec(
       name: "day", group: .log, usage: ["day [<date>]"],
       summary: "all readings of a day and the value that stands for it under set daily",
-      example: "day 2026-01-03", keywords: ["today", "yesterday"],
+      example: "day 2026-01-03",
       parse: { cursor throws(Diagnostic) in
         let date = cursor.isAtEnd ? nil : try cursor.readDate()
         try cursor.expectEnd(after: "the date")
@@ -47,44 +47,54 @@ extension CommandTable {
   ]
 }
 
-/// `log <weight> [at <when>] [note <string>]`
+/// `log <weight> [at <when>] [note <string>] [force]`
 struct LogCommand: Executable {
   var kilograms: Double
   var weightSpan: SourceSpan
   var instant: Int64?
   var instantSpan: SourceSpan?
   var note: String?
+  /// `force`: keep a weight far outside any body weight as written.
+  var forced = false
 
   static func parse(_ cursor: inout ArgumentCursor) throws(Diagnostic) -> LogCommand {
     let (kilograms, span) = try cursor.readWeight()
     var command = LogCommand(kilograms: kilograms, weightSpan: span)
     try readOptions(
-      &cursor, instant: &command.instant, span: &command.instantSpan, note: &command.note)
+      &cursor, instant: &command.instant, span: &command.instantSpan, note: &command.note,
+      forced: &command.forced)
     try WeightRule.validate(kilograms, at: span)
     return command
   }
 
-  /// Reads `at <when>` and `note <string>`, each at most once, in any order.
+  /// Reads `at <when>`, `note <string>` and `force`, each at most once, in any order.
   static func readOptions(
     _ cursor: inout ArgumentCursor, instant: inout Int64?, span: inout SourceSpan?,
-    note: inout String?
+    note: inout String?, forced: inout Bool
   ) throws(Diagnostic) {
     while let token = cursor.peek() {
-      if token.isWord("at"), instant == nil {
+      if !forced, token.isWord("force") {
+        _ = cursor.next()
+        forced = true
+        continue
+      }
+      if instant == nil, token.isWord("at") {
         _ = cursor.next()
         let (value, valueSpan) = try cursor.readInstant()
         (instant, span) = (value, valueSpan)
-      } else if token.isWord("note"), note == nil {
+      } else if note == nil, token.isWord("note") {
         _ = cursor.next()
         note = try cursor.readString("a note such as \"after run\"")
       } else {
         throw cursor.error(
-          "expected at <when> or note <string>, \(cursor.got(token))", at: token)
+          "expected at <when>, note <string> or force, \(cursor.got(token))", at: token)
       }
     }
   }
 
   func execute(in session: Session) throws(Diagnostic) -> CommandResult {
+    try WeightRule.checkPlausible(
+      kilograms, at: weightSpan, unit: session.unit, forced: forced || session.options.force)
     let at = instant ?? session.now
     try FutureRule.check(at, at: instantSpan ?? weightSpan, in: session)
     let id = session.nextEntryID
@@ -96,7 +106,8 @@ struct LogCommand: Executable {
     let entry = Entry(
       id: id, instant: at, kilograms: kilograms, origin: .manual, source: "weigh",
       note: note.flatMap { $0.isEmpty ? nil : $0 })
-    let warnings = WeightRule.warning(kilograms, at: weightSpan).map { [$0] } ?? []
+    let warnings =
+      WeightRule.warning(kilograms, at: weightSpan, unit: session.unit).map { [$0] } ?? []
     try session.commit(
       [.putEntry(entry)],
       undo: UndoStep(description: "log #\(id)", changes: [.removeEntry(id: id)]))
@@ -116,18 +127,22 @@ struct EditCommand: Executable {
   var instant: Int64?
   var instantSpan: SourceSpan?
   var note: String?
+  var forced = false
 
   static func parse(_ cursor: inout ArgumentCursor) throws(Diagnostic) -> EditCommand {
     let (reference, span) = try cursor.readEntryReference()
     var command = EditCommand(reference: reference, referenceSpan: span)
-    if let token = cursor.peek(), !token.isWord("at"), !token.isWord("note") {
+    if let token = cursor.peek(), !token.isWord("at"), !token.isWord("note"),
+      !token.isWord("force")
+    {
       let (kilograms, weightSpan) = try cursor.readWeight(
         "a weight such as 68.5kg, at <when> or note <string>")
       try WeightRule.validate(kilograms, at: weightSpan)
       (command.kilograms, command.weightSpan) = (kilograms, weightSpan)
     }
     try LogCommand.readOptions(
-      &cursor, instant: &command.instant, span: &command.instantSpan, note: &command.note)
+      &cursor, instant: &command.instant, span: &command.instantSpan, note: &command.note,
+      forced: &command.forced)
     if command.kilograms == nil, command.instant == nil, command.note == nil {
       throw cursor.error(
         "nothing to change; give a weight, at <when> or note <string>", at: nil)
@@ -136,6 +151,10 @@ struct EditCommand: Executable {
   }
 
   func execute(in session: Session) throws(Diagnostic) -> CommandResult {
+    if let kilograms, let weightSpan {
+      try WeightRule.checkPlausible(
+        kilograms, at: weightSpan, unit: session.unit, forced: forced || session.options.force)
+    }
     let old = try session.resolve(reference, at: referenceSpan)
     var entry = old
     if let kilograms { entry.kilograms = kilograms }
@@ -151,7 +170,9 @@ struct EditCommand: Executable {
     }
     entry.revision = revision
     var warnings: [Diagnostic] = []
-    if let kilograms, let weightSpan, let warning = WeightRule.warning(kilograms, at: weightSpan) {
+    if let kilograms, let weightSpan,
+      let warning = WeightRule.warning(kilograms, at: weightSpan, unit: session.unit)
+    {
       warnings.append(warning)
     }
     try session.commit(

@@ -8,13 +8,13 @@ extension CommandTable {
       usage: ["workout <exercise> <count> [reps|s|min] [at <when>]"],
       summary:
         "save an exercise to Health as a workout: activity type from the name, duration from the count (reps × 2 s)",
-      example: "workout squats 20 reps", keywords: ["reps", "s", "min", "at"],
+      example: "workout squats 20 reps",
       parse: { cursor throws(Diagnostic) in try WorkoutCommand.parse(&cursor) }),
     CommandSpec(
       name: "glucose", group: .other, usage: ["glucose [<range>]"],
       summary:
         "glucose readings from Health by ATTD band; mean, SD, CV, share per band, targets met",
-      example: "glucose week", keywords: EntryRange.keywords,
+      example: "glucose week",
       parse: { cursor throws(Diagnostic) in
         let span = cursor.span(cursor.tokens[0])
         let range = try EntryRange.parse(&cursor)
@@ -25,7 +25,7 @@ extension CommandTable {
       name: "summary", group: .other, usage: ["summary [<date>] [json]"],
       summary:
         "a day's health summary: latest glucose and weight, steps, active energy, exercise minutes",
-      example: "summary json", keywords: ["today", "yesterday", "json"],
+      example: "summary json",
       parse: { cursor throws(Diagnostic) in
         let span = cursor.span(cursor.tokens[0])
         var date: (CivilDate, SourceSpan)?

@@ -14,7 +14,7 @@ extension CommandTable {
       }),
     CommandSpec(
       name: "try", group: .scripting, usage: ["try <command>"],
-      summary: "run a command; if it fails, its error is printed and recorded but not counted",
+      summary: "run a command; if it fails, its error is shown as a note and recorded, not counted",
       example: "try delete #99",
       parse: { cursor throws(Diagnostic) in
         let inner = Array(cursor.rest)
@@ -38,7 +38,7 @@ extension CommandTable {
       }),
     CommandSpec(
       name: "repeat", group: .scripting, usage: ["repeat <n> {", "  <commands>", "}"],
-      summary: "run the enclosed lines n times", example: "repeat 7 { … }",
+      summary: "run the enclosed lines n times", example: "repeat 3 {\n  log 70kg\n  advance 1d\n}",
       parse: { cursor throws(Diagnostic) in
         throw cursor.error(
           "repeat needs a block: write repeat <n> { at the end of the line, the commands, then }",
@@ -49,7 +49,6 @@ extension CommandTable {
       usage: ["expect <fact> ==|!=|<|<=|>|>=|contains <value> [± <tolerance>]"],
       summary: "an assertion; a failed expect is an error",
       example: "expect latest == 151.2lb ± 0.1lb",
-      keywords: Fact.names,
       parse: { cursor throws(Diagnostic) in try ExpectCommand.parse(&cursor) }),
     CommandSpec(
       name: "include", group: .scripting, usage: ["include <file.wcfg>"],
@@ -57,27 +56,32 @@ extension CommandTable {
       example: "include setup.wcfg",
       parse: { cursor throws(Diagnostic) in
         let token = cursor.peek()
-        let path = try cursor.readString("a script path such as setup.wcfg")
+        let path = try cursor.readPath(
+          "a script path such as setup.wcfg", extensions: ["wcfg"])
         try cursor.expectEnd(after: "the path")
         return IncludeCommand(path: path, span: cursor.span(token))
       }),
     CommandSpec(
-      name: "help", group: .scripting, usage: ["help [<command>]"],
-      summary: "syntax and one example for every command", example: "help log",
+      name: "help", group: .scripting, usage: ["help [<command>|all]"],
+      summary:
+        "the commands by group; with a command, its syntax and an example; with all, every command",
+      example: "help log",
       parse: { cursor throws(Diagnostic) in
-        guard let token = cursor.next() else { return HelpCommand(spec: nil) }
-        guard let spec = CommandTable.spec(named: token.text) else {
-          var message = "no command \"\(token.text)\""
-          if let guess = Suggestion.closest(to: token.text.lowercased(), among: CommandTable.names)
-          {
-            message += "; did you mean \"\(guess)\"?"
-          } else {
-            message += "; type help for the list"
-          }
-          throw cursor.error(message, at: token)
+        CompletionProbe.offer(.command, if: cursor.peek())
+        guard let token = cursor.peek() else { return HelpCommand(topic: "") }
+        if cursor.take("all") {
+          try cursor.expectEnd(after: "all")
+          return HelpCommand(topic: "all")
         }
+        guard token.kind == .word, CommandTable.spec(named: token.text) != nil else {
+          if case .failure(let error) = CommandHelp.text(for: token.text) {
+            throw cursor.error(error.message, at: token)
+          }
+          throw cursor.error("expected a command name such as log, \(cursor.got(token))", at: token)
+        }
+        _ = cursor.next()
         try cursor.expectEnd(after: "the command name")
-        return HelpCommand(spec: spec)
+        return HelpCommand(topic: token.text)
       }),
     CommandSpec(
       name: "quit", aliases: ["exit"], group: .scripting, usage: ["quit", "exit"],
@@ -118,7 +122,11 @@ struct TryCommand: Executable {
     session.show(result)
     let word = SourceSpan(
       file: span.file, line: span.line, text: span.text, start: span.start, end: span.end)
-    session.report(failure.located(at: word))
+    // A failure `try` tolerates is worth knowing but is no error: it is shown as a note.
+    var tolerated = failure.located(at: word)
+    tolerated.severity = .note
+    tolerated.message += " (tolerated by try)"
+    session.report(tolerated)
     session.memory.error = failure.message
     return .empty
   }
@@ -171,28 +179,17 @@ struct IncludeCommand: Executable {
 /// script stops too, without a second report.
 struct IncludeStop: Error {}
 
-/// `help [<command>]`
+/// `help [<command>|all]`: the text `weigh help` prints too (``CommandHelp``).
 struct HelpCommand: Executable {
-  var spec: CommandSpec?
+  /// Empty for the index, `all`, or a command name.
+  var topic: String
 
   func execute(in session: Session) throws(Diagnostic) -> CommandResult {
+    guard case .success(let lines) = CommandHelp.text(for: topic) else { return .empty }
+    // Every command at once is longer than a screen: a terminal shows it in the pager.
+    if topic == "all", session.page(lines) { return .empty }
     var result = CommandResult()
-    if let spec {
-      for line in spec.usage { result.say(line) }
-      result.say("  \(spec.summary)")
-      result.say("  example: \(spec.example)")
-      return result
-    }
-    for group in CommandGroup.allCases {
-      let specs = CommandTable.all.filter { $0.group == group }
-      guard !specs.isEmpty else { continue }
-      result.say("\(group.rawValue):")
-      for spec in specs {
-        for line in spec.usage { result.say("  \(line)") }
-        result.say("      e.g. \(spec.example)")
-      }
-    }
-    result.say("type help <command> for what a command does")
+    for line in lines { result.say(line) }
     return result
   }
 }

@@ -14,7 +14,7 @@ extension CommandTable {
         "set platform ios|watchos", "set format text|json|csv",
       ],
       summary: "change a setting or the profile (kept in the store)",
-      example: "set unit lb", keywords: SetCommand.names,
+      example: "set unit lb",
       parse: { cursor throws(Diagnostic) in try SetCommand.parse(&cursor) }),
     CommandSpec(
       name: "settings", group: .settings, usage: ["settings"],
@@ -78,6 +78,7 @@ struct SetCommand: Executable {
       change = .unit(DisplayUnit(rawValue: unit)!)
     case .tz:
       let token = cursor.peek()
+      CompletionProbe.offer(.timeZone, if: token)
       let identifier = try cursor.readString("a time zone such as Europe/Berlin or UTC")
       guard TimeZone(identifier: identifier) != nil else {
         throw cursor.error(
@@ -245,16 +246,45 @@ struct ShowSettings: Executable {
 
 /// The validation every weight goes through (docs/language.md, "Numbers and their ranges").
 enum WeightRule {
+  /// The weights accepted without a warning, in kilograms.
+  static let usual = 20.0...350.0
+  /// The weights accepted without `force`, in kilograms: beyond them a weight is far from any
+  /// body weight, most likely a slip of the unit (`70g`).
+  static let plausible = 10.0...500.0
+
   /// Fails outside (0, 1000] kg (``Measure/mass``).
   static func validate(_ kilograms: Double, at span: SourceSpan) throws(Diagnostic) {
     try Measure.mass.validate(kilograms, at: span)
   }
 
-  /// A warning for a weight outside 20–350 kg, which is accepted.
-  static func warning(_ kilograms: Double, at span: SourceSpan) -> Diagnostic? {
-    guard kilograms < 20 || kilograms > 350 else { return nil }
+  /// Fails for a weight far outside any body weight unless `forced`, suggesting the number
+  /// in a unit that makes it a usual weight (`70g` → `70kg`).
+  static func checkPlausible(
+    _ kilograms: Double, at span: SourceSpan, unit: DisplayUnit, forced: Bool
+  ) throws(Diagnostic) {
+    guard !forced, !plausible.contains(kilograms) else { return }
+    let utf8 = Array(span.text.utf8)
+    let written = String(
+      decoding: utf8[min(span.start, utf8.count)..<min(span.end, utf8.count)], as: UTF8.self)
+    let side = kilograms < plausible.lowerBound ? "below" : "above"
+    var message = "\(written) is \(unit.format(kilograms: kilograms)), far \(side) any body weight"
+    if let number = NumberPrefix(written) {
+      let digits = written.dropLast(number.unit.count)
+      let units = [unit.mass] + [MassUnit.kg, .lb, .st].filter { $0 != unit.mass }
+      if let guess = units.first(where: { usual.contains($0.toKilograms(number.value)) }) {
+        message += " (did you mean \(digits)\(guess.rawValue)?)"
+      }
+    }
+    throw Diagnostic(message + "; add force to keep it as written", at: span)
+  }
+
+  /// A warning for a weight outside 20–350 kg, which is accepted; in the display unit.
+  static func warning(_ kilograms: Double, at span: SourceSpan, unit: DisplayUnit) -> Diagnostic? {
+    guard !usual.contains(kilograms) else { return nil }
+    let low = DisplayUnit.formatNumber(unit.mass.fromKilograms(usual.lowerBound), decimals: 0)
+    let high = DisplayUnit.formatNumber(unit.mass.fromKilograms(usual.upperBound), decimals: 0)
     return Diagnostic(
-      "\(DisplayUnit.formatNumber(kilograms, decimals: 1)) kg is outside the usual 20–350 kg; check the unit",
+      "\(unit.format(kilograms: kilograms)) is outside the usual \(low)–\(high) \(unit.rawValue); check the unit",
       at: span, severity: .warning)
   }
 }

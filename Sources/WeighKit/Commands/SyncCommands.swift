@@ -8,7 +8,6 @@ extension CommandTable {
       usage: ["sync [since anchor]", "sync all", "sync push", "sync status", "sync reset"],
       summary: "anchored import from Health; prints imported N, removed N, skipped N (anchor A)",
       example: "sync since anchor",
-      keywords: ["since", "anchor", "all", "push", "status", "reset"],
       parse: { cursor throws(Diagnostic) in
         var action = SyncCommand.Action.since
         if !cursor.isAtEnd {
@@ -23,7 +22,6 @@ extension CommandTable {
       usage: ["observe on [immediate|hourly|daily|weekly]", "observe off"],
       summary: "register the observer query and background delivery for body mass",
       example: "observe on hourly",
-      keywords: ["on", "off", "immediate", "hourly", "daily", "weekly"],
       parse: { cursor throws(Diagnostic) in
         let state = try cursor.expect(oneOf: ["on", "off"], what: "observe on or off")
         var frequency = UpdateFrequency.immediate
@@ -39,7 +37,6 @@ extension CommandTable {
       name: "app", group: .life, usage: ["app launch|foreground|background|quit|lock|unlock"],
       summary: "app and device life-cycle events (quit = force-quit by the user)",
       example: "app background",
-      keywords: ["launch", "foreground", "background", "quit", "lock", "unlock"],
       parse: { cursor throws(Diagnostic) in
         let event = try cursor.expect(AppEventCommand.Event.self, what: "a life-cycle event")
         try cursor.expectEnd(after: "app \(event.rawValue)")
@@ -48,7 +45,7 @@ extension CommandTable {
     CommandSpec(
       name: "fault", group: .life, usage: ["fault completion skip <n>", "fault sync fail <n>"],
       summary: "the observer handler skips its completion, or syncs fail, for the next n times",
-      example: "fault completion skip 3", keywords: ["completion", "skip", "sync", "fail"],
+      example: "fault completion skip 3",
       parse: { cursor throws(Diagnostic) in
         let what = try cursor.expect(oneOf: ["completion", "sync"], what: "completion or sync")
         try cursor.expect(
@@ -130,8 +127,8 @@ struct ObserveCommand: Executable {
       do throws(HealthError) { try health.disableBackgroundDelivery(for: .bodyMass) } catch {
         throw Session.healthFailure(error, doing: "disable background delivery")
       }
-      if let query = session.observerQuery { health.stop(query) }
-      session.observerQuery = nil
+      if let query = session.observer.query { health.stop(query) }
+      session.observer.query = nil
       app.observing = nil
       try session.saveApp(app)
       result.say("observer stopped, background delivery off")
@@ -155,7 +152,7 @@ struct AppEventCommand: Executable {
     switch event {
     case .launch:
       health.launchApp()
-      session.observerQuery = nil
+      session.observer.query = nil
       // The app registers its observer again at every launch.
       if let word = session.app.observing, let frequency = UpdateFrequency(word: word) {
         try session.registerObserver(frequency)
@@ -178,7 +175,7 @@ struct AppEventCommand: Executable {
       result.say("app in the background")
     case .quit:
       health.quitApp()
-      session.observerQuery = nil
+      session.observer.query = nil
       result.say("app force-quit by the user: nothing is delivered until app launch")
     case .lock:
       health.lockDevice()
@@ -199,12 +196,13 @@ struct FaultCommand: Executable {
   func execute(in session: Session) throws(Diagnostic) -> CommandResult {
     var result = CommandResult()
     if completion {
-      session.faults.skipCompletions = count
+      session.observer.faults.skipCompletions = count
       result.say(
-        "the observer handler will not call its completion for the next \(count) deliveries")
+        "the observer handler will not call its completion for the next \(English.counted(count, "delivery", "deliveries"))"
+      )
     } else {
-      session.faults.failSyncs = count
-      result.say("the next \(count) sync attempts will fail")
+      session.observer.faults.failSyncs = count
+      result.say("the next \(English.counted(count, "sync attempt")) will fail")
     }
     return result
   }

@@ -13,11 +13,13 @@ public enum WeighExportFormat: String, CaseIterable, Sendable {
 
 /// Writes the app's entries to a file that `import` reads back losslessly.
 public enum WeighExporter {
-  /// The file's text.
-  public static func text(_ entries: [Entry], as format: WeighExportFormat) -> String {
+  /// The file's text; JSON carries `settings` too (CSV has no place for them).
+  public static func text(
+    _ entries: [Entry], as format: WeighExportFormat, settings: ExportedSettings? = nil
+  ) -> String {
     switch format {
     case .csv: WeighCSVExporter.csv(entries)
-    case .json: WeighJSONExporter.json(entries)
+    case .json: WeighJSONExporter.json(entries, settings: settings)
     }
   }
 }

@@ -1,11 +1,14 @@
 /// Writes the app's entries as weigh's own JSON, one entry a line, which `WeighJSONImporter`
 /// reads back exactly.
 public enum WeighJSONExporter {
-  /// The whole file: `{"format":"weigh","version":1,"entries":[…]}`.
+  /// The whole file: `{"format":"weigh","version":1,"settings":{…},"entries":[…]}`
+  /// (`settings` only when given; a file without it is read as well).
   ///
   /// - Complexity: O(n) in the number of entries.
-  public static func json(_ entries: [Entry]) -> String {
-    var out = "{\"format\": \"weigh\", \"version\": 1, \"entries\": ["
+  public static func json(_ entries: [Entry], settings: ExportedSettings? = nil) -> String {
+    var out = "{\"format\": \"weigh\", \"version\": 1, "
+    if let settings { out += "\"settings\": \(settings.jsonText),\n " }
+    out += "\"entries\": ["
     for (index, entry) in entries.enumerated() {
       out += index == 0 ? "\n  " : ",\n  "
       out += object(entry)

@@ -61,6 +61,8 @@ public struct WeightImportResult: Equatable, Sendable {
   /// Said when the format does not name its unit and the importer used the format's
   /// documented one (openScale 3.x: kg; Fitbit: lb).
   public var unitNote: String?
+  /// The settings weigh's own JSON carries, when it does.
+  public var settings: ExportedSettings?
 
   /// An import result.
   public init(

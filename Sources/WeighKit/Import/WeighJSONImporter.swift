@@ -31,6 +31,9 @@ public enum WeighJSONImporter {
           + "import the file with the weigh that wrote it")
     }
     var result = WeightImportResult(format: .weighJSON)
+    if let node = document.value["settings"], !node.isNull {
+      result.settings = try settings(node)
+    }
     var seen = Set<WeightKey>()
     for node in entries {
       do throws(ImportRejection) {
@@ -64,5 +67,36 @@ public enum WeighJSONImporter {
       }
     }
     return result
+  }
+
+  /// The `settings` object: `unit` (kg, lb or st) and optional `height_m`, `goal_kg` and
+  /// `pre_pregnancy_kg`, each in the range `set` accepts.
+  ///
+  /// - Throws: `ImportError` at the member that is wrong: the file is refused as a whole.
+  static func settings(_ node: JSONNode) throws -> ExportedSettings {
+    guard case .object = node.value else {
+      throw ImportError(
+        line: node.line, "\"settings\" must be an object such as {\"unit\": \"kg\"}")
+    }
+    guard let unitNode = node.value["unit"], let word = unitNode.string,
+      let unit = DisplayUnit(rawValue: word)
+    else {
+      throw ImportError(
+        line: node.value["unit"]?.line ?? node.line,
+        "\"settings\" needs \"unit\": \"kg\", \"lb\" or \"st\"")
+    }
+    func number(_ key: String, _ limits: ClosedRange<Double>, _ what: String) throws -> Double? {
+      guard let member = node.value[key], !member.isNull else { return nil }
+      guard let value = member.number, limits.contains(value), value > 0 else {
+        throw ImportError(line: member.line, "\"\(key)\" in \"settings\" must be \(what)")
+      }
+      return value
+    }
+    return ExportedSettings(
+      unit: unit,
+      height: try number("height_m", ValueLimits.heightMeters, "a height from 0.3 to 3 (metres)"),
+      goal: try number("goal_kg", ValueLimits.kilograms, "a weight above 0 and at most 1000 (kg)"),
+      prePregnancy: try number(
+        "pre_pregnancy_kg", ValueLimits.kilograms, "a weight above 0 and at most 1000 (kg)"))
   }
 }

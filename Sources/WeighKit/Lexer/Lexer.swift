@@ -40,6 +40,9 @@ public enum Lexer {
       case UInt8(ascii: "}"):
         tokens.append(Token(.closeBrace, "}", start: index, end: index + 1))
         index += 1
+      case UInt8(ascii: ";"):
+        tokens.append(Token(.separator, ";", start: index, end: index + 1))
+        index += 1
       default:
         if let length = comparisonLength(bytes, at: index) {
           let op = text(bytes, index, index + length)
@@ -75,7 +78,7 @@ public enum Lexer {
   private static func isDelimiter(_ byte: UInt8) -> Bool {
     switch byte {
     case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r"), UInt8(ascii: "\""),
-      UInt8(ascii: "{"), UInt8(ascii: "}"):
+      UInt8(ascii: "{"), UInt8(ascii: "}"), UInt8(ascii: ";"):
       true
     default: false
     }

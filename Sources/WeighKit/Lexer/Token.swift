@@ -14,6 +14,11 @@ public struct Token: Equatable, Sendable {
     case openBrace
     /// `}`
     case closeBrace
+    /// `;`, which ends a statement on a line that holds several.
+    case separator
+    /// The word being completed: never lexed, only placed by completion (see
+    /// `CompletionProbe`).
+    case probe
   }
 
   public var kind: Kind
@@ -33,6 +38,7 @@ public struct Token: Equatable, Sendable {
 
   /// Whether this is the bare word `word`, compared case-insensitively.
   public func isWord(_ word: String) -> Bool {
-    kind == .word && text.count == word.count && text.lowercased() == word
+    if kind == .probe { CompletionProbe.current?.offer(.keyword(word)) }
+    return kind == .word && text.count == word.count && text.lowercased() == word
   }
 }

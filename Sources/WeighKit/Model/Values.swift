@@ -1,7 +1,7 @@
 import HealthSim
 
 /// What a quantity measures; `health add` takes the sample type from it.
-public enum QuantityKind: String, Sendable {
+public enum QuantityKind: String, CaseIterable, Sendable {
   case mass
   case length
   case glucose

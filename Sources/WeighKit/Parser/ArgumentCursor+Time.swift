@@ -1,8 +1,10 @@
 extension ArgumentCursor {
-  static let instantExample = "a date or time such as 2026-01-03 07:30, 07:30, today or now"
+  static let instantExample =
+    "a date or time such as 2026-01-03 07:30, 07:30, today, now or -3d"
 
   /// Reads an instant: `now`, `today`, `yesterday`, a date, a time, a date and a time
-  /// (one word with `T`, or two words), with an optional offset (`Z`, `+01:00`).
+  /// (one word with `T`, or two words), with an optional offset (`Z`, `+01:00`), or the
+  /// clock moved by a signed duration (`-3d`, `+2h`).
   /// Without an offset it is read in the session's time zone.
   /// Instants outside 1900-01-01 … 9999-12-31 (``ValueLimits/instant``) are an error.
   public mutating func readInstant() throws(Diagnostic) -> (instant: Int64, span: SourceSpan) {
@@ -17,6 +19,7 @@ extension ArgumentCursor {
 
   private mutating func readAnyInstant() throws(Diagnostic) -> (instant: Int64, span: SourceSpan) {
     let first = peek()
+    CompletionProbe.offer(.instant, if: first)
     guard let first, first.kind == .word else {
       throw error("expected \(Self.instantExample), \(got(first))", at: first)
     }
@@ -25,6 +28,9 @@ extension ArgumentCursor {
     if word == "now" {
       index += 1
       return (context.now, span(first))
+    }
+    if word.hasPrefix("-") || word.hasPrefix("+"), NumberPrefix(word) != nil {
+      return try readRelativeInstant(from: first)
     }
     var date: CivilDate
     var timeText: Substring?
@@ -44,6 +50,7 @@ extension ArgumentCursor {
       throw error("expected \(Self.instantExample), \(got(first))", at: first)
     }
     var last = first
+    if timeText == nil { CompletionProbe.offer(.time, if: peek()) }
     if timeText == nil, let next = peek(), next.kind == .word, looksLikeTime(next.text) {
       timeText = Substring(next.text)
       last = next
@@ -61,9 +68,28 @@ extension ArgumentCursor {
     return (clock.instant(of: date, secondOfDay: secondOfDay), whole)
   }
 
+  /// `-3d`, `+2h`, `-90 min`: the clock moved by a signed duration.
+  private mutating func readRelativeInstant(from first: Token) throws(Diagnostic) -> (
+    instant: Int64, span: SourceSpan
+  ) {
+    let expected = "a signed duration such as -3d or +2h"
+    let quantity = try readQuantity([.time], expected: expected)
+    let whole = span(from: first, to: tokens[index - 1])
+    guard let shift = TimeSpan(checkedSeconds: abs(quantity.value)),
+      let instant = quantity.value < 0
+        ? Instant.subtracting(shift, from: context.now) : Instant.adding(shift, to: context.now)
+    else {
+      throw Diagnostic(
+        "an instant must lie between \(Instant.rangeText), and \(first.text) goes beyond; give a shorter duration",
+        at: whole)
+    }
+    return (instant, whole)
+  }
+
   /// Reads a calendar date (`2026-01-03`, `today`, `yesterday`).
   public mutating func readDate() throws(Diagnostic) -> CivilDate {
     let token = peek()
+    CompletionProbe.offer(.date, if: token)
     if let token, token.isWord("today") || token.isWord("yesterday") {
       index += 1
       let today = context.clock.local(context.now).date

@@ -13,12 +13,20 @@ extension ArgumentCursor {
     _ kinds: Set<QuantityKind>, expected: String
   ) throws(Diagnostic) -> Quantity {
     let first = peek()
+    for kind in QuantityKind.allCases where kinds.contains(kind) {
+      CompletionProbe.offer(.quantity(kind), if: first)
+    }
     guard let first, first.kind == .word, let number = NumberPrefix(first.text) else {
       throw error("expected \(expected), \(got(first))", at: first)
     }
     index += 1
     var unitText = String(number.unit).lowercased()
     var last = first
+    if unitText.isEmpty {
+      for kind in QuantityKind.allCases where kinds.contains(kind) {
+        CompletionProbe.offer(.unit(kind), if: peek())
+      }
+    }
     if unitText.isEmpty {
       if let next = peek(), next.kind == .word,
         UnitDefinition.table[next.text.lowercased()] != nil
@@ -70,13 +78,32 @@ extension ArgumentCursor {
     UnitDefinition.durationWords[unit].map { UnitDefinition(kind: .time, factor: $0) }
   }
 
-  /// Reads a weight (`68.5kg`, `151.2 lbs`, `11st 4lb`) in kilograms.
+  /// Reads a weight (`68.5kg`, `151.2 lbs`, `11st 4lb`) in kilograms; a bare number (`181.2`)
+  /// is read in the display unit.
   public mutating func readWeight(_ expected: String = "a weight such as 68.5kg") throws(Diagnostic)
     -> (kilograms: Double, span: SourceSpan)
   {
     let start = peek()
+    if let start, start.kind == .word, let number = NumberPrefix(start.text), number.unit.isEmpty,
+      !nextIsUnit(after: start)
+    {
+      let kilograms = context.unit.mass.toKilograms(number.value)
+      guard number.value.isFinite, kilograms.isFinite else {
+        throw Diagnostic(
+          "the number in \"\(start.text)\" is too large; \(expected)", at: span(start))
+      }
+      index += 1
+      return (kilograms, span(start))
+    }
     let quantity = try readQuantity([.mass], expected: expected)
     return (quantity.value, span(from: start!, to: tokens[index - 1]))
+  }
+
+  /// Whether the word after `token` is a unit (`68.5 kg`, `3 days`).
+  private func nextIsUnit(after token: Token) -> Bool {
+    guard let next = peek(1), next.kind == .word else { return false }
+    let word = next.text.lowercased()
+    return UnitDefinition.table[word] != nil || UnitDefinition.durationWords[word] != nil
   }
 
   /// Reads a length (`165cm`, `1.65m`, `5ft 6in`) in metres.
@@ -104,6 +131,7 @@ extension ArgumentCursor {
   /// Reads a rate: a quantity of `kind` per duration (`-0.5kg/w`, `-0.1 kg/d`).
   public mutating func readRate(_ kind: QuantityKind, expected: String) throws(Diagnostic) -> Rate {
     let first = peek()
+    CompletionProbe.offer(.rate(kind), if: first)
     guard let first, first.kind == .word, let number = NumberPrefix(first.text) else {
       throw error("expected \(expected), \(got(first))", at: first)
     }
@@ -135,6 +163,7 @@ extension ArgumentCursor {
     throws(Diagnostic) -> Int
   {
     let token = peek()
+    CompletionProbe.offer(.integer, if: token)
     // checked: parses text, nil when out of range
     guard let token, token.kind == .word, let value = Int(token.text) else {
       throw error("expected \(expected), \(got(token))", at: token)
@@ -159,9 +188,26 @@ extension ArgumentCursor {
     return token.text
   }
 
+  /// Reads a file name (a quoted string or a bare word); completion offers files there,
+  /// those ending in one of `extensions` (without the dot) when any are given.
+  public mutating func readPath(_ expected: String, extensions: [String] = []) throws(Diagnostic)
+    -> String
+  {
+    CompletionProbe.offer(.file(extensions: extensions), if: peek())
+    return try readString(expected)
+  }
+
+  /// Reads a Health sample reference: a UUID, a prefix of one, or `last` (checked when the
+  /// command runs, against Health's samples).
+  public mutating func readSampleReference() throws(Diagnostic) -> String {
+    CompletionProbe.offer(.sample, if: peek())
+    return try readString("a sample such as 3f2a (a UUID prefix) or last")
+  }
+
   /// Reads `#12` or `last`.
   public mutating func readEntryReference() throws(Diagnostic) -> (EntryReference, SourceSpan) {
     let token = peek()
+    CompletionProbe.offer(.entry, if: token)
     // checked: parses text, nil when out of range
     if let token, token.kind == .entryReference, let number = Int(token.text) {
       index += 1

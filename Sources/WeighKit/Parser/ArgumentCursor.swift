@@ -1,18 +1,23 @@
-/// What a command line is read against: where it came from, the session's time zone and
-/// the clock (for `now`, `today` and the future check).
+/// What a command line is read against: where it came from, the session's time zone, the
+/// clock (for `now`, `today` and the future check) and the display unit (for bare weights).
 public struct ParseContext: Sendable {
   public var file: String
   public var line: Int
   public var text: String
   public var clock: ZonedClock
   public var now: Int64
+  /// The display unit, in which a bare number where a weight is expected is read.
+  public var unit: DisplayUnit
 
-  public init(file: String, line: Int, text: String, clock: ZonedClock, now: Int64) {
+  public init(
+    file: String, line: Int, text: String, clock: ZonedClock, now: Int64, unit: DisplayUnit = .kg
+  ) {
     self.file = file
     self.line = line
     self.text = text
     self.clock = clock
     self.now = now
+    self.unit = unit
   }
 }
 
@@ -58,6 +63,9 @@ public struct ArgumentCursor {
 
   /// Consumes the next token when it is one of `words`; returns which, lower-cased.
   public mutating func take(oneOf words: [String]) -> String? {
+    if let token = peek(), token.kind == .probe {
+      for word in words { CompletionProbe.current?.offer(.keyword(word)) }
+    }
     guard let token = peek(), token.kind == .word else { return nil }
     let lowered = token.text.lowercased()
     guard words.contains(lowered) else { return nil }

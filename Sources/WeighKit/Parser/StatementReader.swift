@@ -66,44 +66,62 @@ public struct StatementReader {
       skip(joined)
       return []
     }
-    let statement: Statement
+    let tokens: [Token]
     do {
-      let tokens = try Lexer.tokenize(joined.text)
-      if tokens.isEmpty { return [] }
-      if tokens.count > ScriptLimits.statementTokens {
-        let token = tokens[ScriptLimits.statementTokens]
-        return refuse(
+      tokens = try Lexer.tokenize(joined.text)
+    } catch {
+      return take(.invalid(joined, error))
+    }
+    if tokens.count > ScriptLimits.statementTokens {
+      let token = tokens[ScriptLimits.statementTokens]
+      return refuse(
+        .invalid(
+          joined,
+          LexError(
+            "this statement has more than \(ScriptLimits.statementTokens) tokens; split it into several",
+            start: token.start, end: token.end)),
+        opensBlock: tokens.first!.isWord("repeat") && tokens.last!.kind == .openBrace)
+    }
+    // `;` separates statements on one line; each keeps the whole line for its messages.
+    var statements: [Statement] = []
+    var segmentStart = 0
+    for end in tokens.indices where tokens[end].kind == .separator || end == tokens.count - 1 {
+      let segmentEnd = tokens[end].kind == .separator ? end : end + 1
+      let segment = Array(tokens[segmentStart..<segmentEnd])
+      segmentStart = end + 1
+      if segment.isEmpty { continue }
+      statements += statement(segment, line: joined)
+      if skipping > 0 { break }
+    }
+    return statements
+  }
+
+  /// The statements one `;`-separated part of a line completes.
+  private mutating func statement(_ tokens: [Token], line joined: SourceLine) -> [Statement] {
+    if tokens.first!.isWord("repeat"), tokens.last!.kind == .openBrace {
+      guard open.count < ScriptLimits.repeatDepth else {
+        let brace = tokens.last!
+        skipping = open.count + 1
+        open = []
+        return [
           .invalid(
             joined,
             LexError(
-              "this statement has more than \(ScriptLimits.statementTokens) tokens; split it into several",
-              start: token.start, end: token.end)),
-          opensBlock: tokens.first!.isWord("repeat") && tokens.last!.kind == .openBrace)
+              "repeat blocks nest deeper than \(ScriptLimits.repeatDepth); nest fewer (nothing of the outermost block runs)",
+              start: brace.start, end: brace.end))
+        ]
       }
-      if tokens.first!.isWord("repeat"), tokens.last!.kind == .openBrace {
-        guard open.count < ScriptLimits.repeatDepth else {
-          let brace = tokens.last!
-          skipping = open.count + 1
-          open = []
-          return [
-            .invalid(
-              joined,
-              LexError(
-                "repeat blocks nest deeper than \(ScriptLimits.repeatDepth); nest fewer (nothing of the outermost block runs)",
-                start: brace.start, end: brace.end))
-          ]
-        }
-        open.append((joined, tokens, []))
-        return []
-      }
-      if tokens.count == 1, tokens[0].kind == .closeBrace, let block = open.popLast() {
-        statement = .block(header: block.header, tokens: block.tokens, body: block.body)
-      } else {
-        statement = .line(joined, tokens)
-      }
-    } catch {
-      statement = .invalid(joined, error)
+      open.append((joined, tokens, []))
+      return []
     }
+    if tokens.count == 1, tokens[0].kind == .closeBrace, let block = open.popLast() {
+      return take(.block(header: block.header, tokens: block.tokens, body: block.body))
+    }
+    return take(.line(joined, tokens))
+  }
+
+  /// Hands `statement` on, or adds it to the innermost open block.
+  private mutating func take(_ statement: Statement) -> [Statement] {
     if open.isEmpty { return [statement] }
     open[open.count - 1].body.append(statement)
     return []

@@ -97,6 +97,8 @@ public enum ResultItem {
   case push(PushReport)
   /// `summary`: ViiRaa's summary of a day.
   case healthSummary(HealthSummaryReport)
+  /// Health's events while time ran, in order.
+  case healthEvents(HealthEventList)
 }
 
 /// An entry a command changed, and how.

@@ -21,9 +21,14 @@ public protocol OutputSink: AnyObject {
   /// Learns that the session created the file at `path` (a golden run removes such files
   /// afterwards, so every run starts alike).
   func didCreate(file path: String)
+  /// Shows `text` (whole lines) in a pager when stdout is a terminal; false when it did
+  /// not, and the text is still to be printed.
+  func page(_ text: String) -> Bool
 }
 
 extension OutputSink {
+  public func page(_ text: String) -> Bool { false }
+
   public func writeData(_ bytes: [UInt8]) {
     write(String(decoding: bytes, as: UTF8.self), to: .standardOutput)
   }

@@ -113,14 +113,18 @@ extension Session {
     }
   }
 
-  /// One timestamped line per Health event, added to the running command's result.
+  /// Adds Health's `events` to the running command's result, each delivery with the note
+  /// its observer handler left.
   func printEvents(_ events: [HealthEvent]) {
-    let text = HealthEventText(samples: SampleText(unit: unit), zone: zone)
-    for event in events {
+    guard !events.isEmpty else { return }
+    let rows = events.map { event in
       var note: String?
-      if case .delivered = event.kind, !handlerNotes.isEmpty { note = handlerNotes.removeFirst() }
-      emitLine(text.line(for: event, handlerNote: note))
+      if case .delivered = event.kind, !observer.handlerNotes.isEmpty {
+        note = observer.handlerNotes.removeFirst()
+      }
+      return HealthEventList.Row(event: event, handlerNote: note)
     }
+    emit(.healthEvents(HealthEventList(rows: rows)))
   }
 
   /// `70.2 kg Withings`, `105 mg/dL CGM`, `8000 steps Phone`.

@@ -17,9 +17,9 @@ extension Session {
           note = "sync failed: \(error.message)"
         }
       }
-      self.handlerNotes.append(note)
-      if self.faults.skipCompletions > 0 {
-        self.faults.skipCompletions -= 1
+      self.observer.handlerNotes.append(note)
+      if self.observer.faults.skipCompletions > 0 {
+        self.observer.faults.skipCompletions -= 1
         return
       }
       completion()
@@ -33,7 +33,7 @@ extension Session {
       health.stop(query)
       throw Self.healthFailure(error, doing: "register the observer")
     }
-    if let observerQuery { health.stop(observerQuery) }
-    observerQuery = query
+    if let running = observer.query { health.stop(running) }
+    observer.query = query
   }
 }

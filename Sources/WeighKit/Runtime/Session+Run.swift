@@ -73,8 +73,10 @@ extension Session {
             end: error.end)))
     case .line(let line, let tokens):
       if let goesOn = takeRepeatStep() { return goesOn }
+      echo(line, tokens)
       return runCommand(line, tokens)
     case .block(let header, let tokens, let body):
+      echo(header, tokens)
       let context = context(file: header.file, line: header.number, text: header.text)
       var cursor = ArgumentCursor(tokens: Array(tokens.dropLast()), context: context, index: 1)
       let count: Int
@@ -103,6 +105,16 @@ extension Session {
       }
       return true
     }
+  }
+
+  /// With `--echo`, prints the statement's text (one part of a line split by `;`) before
+  /// its output, as sqlite3's `.echo on` does.
+  private func echo(_ line: SourceLine, _ tokens: [Token]) {
+    guard options.echo, let first = tokens.first, let last = tokens.last else { return }
+    let utf8 = Array(line.text.utf8)
+    let end = min(last.end, utf8.count)
+    let text = String(decoding: utf8[min(first.start, end)..<end], as: UTF8.self)
+    sink.write(TerminalText.escaped(text) + "\n", to: .standardOutput)
   }
 
   /// Counts one step of the running `repeat` block, if any: nil to go on, or, once the

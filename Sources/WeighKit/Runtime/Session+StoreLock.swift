@@ -81,15 +81,15 @@ extension Session {
   ///
   /// - Throws: what `command` throws: a ``Diagnostic``, or ``IncludeStop``.
   func perform(_ command: any Executable) throws -> CommandResult {
-    let observer = observerQuery
+    let running = observer.query
     do {
       let result = try command.execute(in: self)
-      if result.failure != nil { rollBack(force: observerQuery !== observer) }
+      if result.failure != nil { rollBack(force: observer.query !== running) }
       return result
     } catch {
       // The command may have stopped the app's observer query (`observe`, `app launch`);
       // a query runs only once, so Health is read again and the app registers anew.
-      rollBack(force: observerQuery !== observer)
+      rollBack(force: observer.query !== running)
       throw error
     }
   }
@@ -109,7 +109,7 @@ extension Session {
   func dropHealth() {
     guard healthLink != nil else { return }
     healthLink = nil
-    observerQuery = nil
-    handlerNotes = []
+    observer.query = nil
+    observer.handlerNotes = []
   }
 }

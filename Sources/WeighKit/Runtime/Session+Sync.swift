@@ -9,8 +9,8 @@ extension Session {
     var health = try recentHealth()
     let from = fromScratch ? 0 : app.anchor ?? 0
     if from < health.unloadedThrough { health = try self.health() }
-    if faults.failSyncs > 0 {
-      faults.failSyncs -= 1
+    if observer.faults.failSyncs > 0 {
+      observer.faults.failSyncs -= 1
       throw Diagnostic(
         "sync failed (fault sync fail): nothing was imported and the anchor stays at \(app.anchor ?? 0)"
       )

@@ -49,12 +49,8 @@ public final class Session {
   /// Entry numbers by the Health UUID they hold, once a sync needed it; kept up to date
   /// by `commit`, so an incremental sync costs what changed, not the whole log.
   var healthIndex: HealthUUIDIndex?
-  /// The app's observer query while it observes.
-  var observerQuery: ObserverQuery?
-  /// The faults `fault` asked for that are still to happen.
-  var faults = PendingFaults()
-  /// What the observer handler's syncs printed, waiting for their delivery events.
-  var handlerNotes: [String] = []
+  /// The app's observer: its query, the faults still to happen, the handler's notes.
+  var observer = AppObserver()
   var warnedAboutCompaction = false
   /// Set by `quit`.
   public internal(set) var quitRequested = false
@@ -92,6 +88,10 @@ public final class Session {
     format = options.format
     zoneName = options.timeZone ?? settings.timeZone
     zone = ZonedClock(zone: TimeZone(identifier: zoneName) ?? .gmt)
+    if let words = options.clockWords {
+      virtualNow = try InstantParser.parse(
+        words, clock: zone, now: Instant.seconds(of: Date()), shownAs: "--clock")
+    }
     reportRecovery()
     loadLiveHealth()
   }
@@ -226,7 +226,7 @@ public final class Session {
 
   /// A parse context for a line of `file`.
   func context(file: String, line: Int, text: String) -> ParseContext {
-    ParseContext(file: file, line: line, text: text, clock: zone, now: now)
+    ParseContext(file: file, line: line, text: text, clock: zone, now: now, unit: unit)
   }
 
   // MARK: Data

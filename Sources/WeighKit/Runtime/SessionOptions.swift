@@ -3,8 +3,16 @@ public struct SessionOptions: Sendable {
   public var store: StoreLocation = .memory
   /// Run on after a failed command (scripts stop at the first one otherwise).
   public var keepGoing = false
+  /// `--force`: keep weights far outside any body weight as written, as `log … force` does.
+  public var force = false
+  /// `--echo`: print each statement before its output.
+  public var echo = false
   /// A virtual clock to start on; nil runs on the wall clock until `clock` is used.
   public var clock: Int64?
+  /// `--clock` as written (`today 07:30`, `-3d`): read when the session starts, against the
+  /// wall clock in the session's zone (which the store's settings may decide); wins over
+  /// `clock`.
+  public var clockWords: String?
   public var seed: UInt64 = 1
   /// Overrides the stored time zone for this session.
   public var timeZone: String?

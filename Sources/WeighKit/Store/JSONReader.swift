@@ -2,8 +2,8 @@
 /// next (`beginObject`, `nextKey`, `readDouble`, …) and gets it without any intermediate tree.
 ///
 /// Why hand-written: the store must open a million entries faster than orjson
-/// (`reference/measured-baselines.md`: orjson 1.73 s, Python json 1.83 s, Foundation's
-/// `JSONDecoder` with Codable 7.90 s on a file of 1,000,000 weight samples). Measured with
+/// (docs/performance.md; an earlier measurement: orjson 1.73 s, Python json 1.83 s,
+/// Foundation's `JSONDecoder` with Codable 7.90 s on a file of 1,000,000 weight samples). Measured with
 /// hyperfine on the shared 2-core machine (release, `scripts/bench-store.sh`), a whole
 /// process that opens a generated 1,000,000-entry store (112 MB `entries.json`) and reads
 /// every entry through this reader and `EntryCodec` takes 0.62–0.81 s (0.57 s of CPU),

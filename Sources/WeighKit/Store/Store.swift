@@ -354,6 +354,27 @@ public final class Store {
 
   // MARK: Changing
 
+  /// `changes` without the documents they set to the value they already have (or remove
+  /// when absent), so that a command that changed nothing (`sync push` with nothing to
+  /// push) writes nothing.
+  private func withoutNoOps(_ changes: [StoreChange]) -> [StoreChange] {
+    var latest: [String: JSONValue?] = [:]
+    return changes.filter { change in
+      switch change {
+      case .setDocument(let name, let value):
+        let current = latest[name] ?? documents[name]
+        latest[name] = .some(value)
+        return current != value
+      case .removeDocument(let name):
+        let current = latest[name] ?? documents[name]
+        latest[name] = .some(nil)
+        return current != nil
+      case .put, .remove:
+        return true
+      }
+    }
+  }
+
   /// Applies `changes` as one transaction, durable on disk before this returns.
   ///
   /// - Throws: `invalidChange` for a non-finite number, a row or document that loading
@@ -362,6 +383,7 @@ public final class Store {
   /// - Complexity: O(size of the changes), plus an occasional compaction.
   public func commit(_ changes: [StoreChange]) throws(StoreError) {
     guard !isClosed else { throw StoreError(.io, message: "the store is closed") }
+    let changes = withoutNoOps(changes)
     guard !changes.isEmpty else { return }
     for change in changes {
       let table: String

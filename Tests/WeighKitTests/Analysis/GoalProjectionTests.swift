@@ -13,6 +13,17 @@ import Testing
     #expect(isClose(goal.weeklyRate, -0.7))
   }
 
+  @Test func daysCountFromTodayNotFromTheLastReading() {
+    // The date is the last day plus 100 days; 29 days later, 71 are left.
+    let today = start.adding(days: 29)
+    let goal = GoalProjection(goal: 70, trend: 80, dailySlope: -0.1, lastDay: start, today: today)
+    #expect(goal.status == .projected(date: day(2026, 4, 11), days: 71))
+    let passed = GoalProjection(
+      goal: 78, trend: 80, dailySlope: -0.1, lastDay: start, today: today)
+    #expect(passed.status == .projected(date: day(2026, 1, 21), days: -9))
+    #expect(passed.lines(unit: .kg).last == "projected: 2026-01-21 (9 days ago)")
+  }
+
   @Test func partialDaysRoundDown() {
     // 5 kg below the goal, gaining 0.3 kg a day: 16.67 days, shown as 16.
     let goal = GoalProjection(goal: 65, trend: 60, dailySlope: 0.3, lastDay: start)

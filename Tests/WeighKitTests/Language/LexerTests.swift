@@ -17,6 +17,21 @@ import Testing
     #expect(try texts("echo a#b") == ["echo", "a#b"])
   }
 
+  @Test func semicolonsSeparateStatementsOutsideStringsAndComments() throws {
+    #expect(try kinds("log 70kg;list") == [.word, .word, .separator, .word])
+    #expect(try texts(#"echo "a;b"; echo c # d; e"#) == ["echo", "a;b", ";", "echo", "c"])
+    var reader = StatementReader()
+    let statements = reader.feed("log 70kg; ; list last 2;", file: "t", number: 1)
+    let words = statements.map { statement -> [String] in
+      guard case .line(let line, let tokens) = statement else { return [] }
+      #expect(line.text == "log 70kg; ; list last 2;")
+      return tokens.map(\.text)
+    }
+    #expect(words == [["log", "70kg"], ["list", "last", "2"]])
+    #expect(reader.feed("repeat 2 { ; echo hi ; }", file: "t", number: 2).count == 1)
+    #expect(!reader.needsMore)
+  }
+
   @Test func comparisonsStandAloneOrGlued() throws {
     #expect(try texts("expect entries>=2") == ["expect", "entries", ">=", "2"])
     #expect(

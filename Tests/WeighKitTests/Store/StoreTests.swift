@@ -42,6 +42,26 @@ import Testing
     #expect(reopened.check().isEmpty)
   }
 
+  @Test func documentsSetToTheValueTheyHaveWriteNothing() throws {
+    let directory = TemporaryStoreDirectory()
+    defer { directory.remove() }
+    let store = try Store.open(.directory(directory.path))
+    try store.commit([.setDocument(name: "app", value: ["anchor": 7])])
+    let before = directory.text("journal.jsonl")
+    try store.commit([.setDocument(name: "app", value: ["anchor": 7])])
+    try store.commit([.removeDocument(name: "settings")])
+    #expect(directory.text("journal.jsonl") == before)
+    // Within one commit, a value is compared with the one set before it in that commit.
+    try store.commit([
+      .setDocument(name: "app", value: ["anchor": 8]),
+      .setDocument(name: "app", value: ["anchor": 7]),
+    ])
+    #expect(directory.text("journal.jsonl") != before)
+    #expect(store.documents["app"] == ["anchor": 7])
+    store.close()
+    #expect(try Store.open(.directory(directory.path)).documents["app"] == ["anchor": 7])
+  }
+
   @Test func removedIdsAreNotReused() throws {
     let directory = TemporaryStoreDirectory()
     defer { directory.remove() }

@@ -141,7 +141,53 @@ enum DataTables {
             .number(summary.activeEnergyKilocalories), .number(summary.exerciseMinutes),
           ]
         ])
+    case .healthEvents(let list):
+      return DataTable(columns: eventColumns, rows: list.rows.map(eventRow))
     }
+  }
+
+  /// The keys of a Health event; each kind fills the keys that apply to it.
+  static let eventColumns = [
+    "time", "event", "simulation", "type", "value", "unit", "uuid", "delivery", "reason",
+    "completed", "failures", "retry_at", "error", "note",
+  ]
+
+  static func eventRow(_ row: HealthEventList.Row) -> [DataValue] {
+    var simulation: String?
+    var type: SampleType?
+    var value: Double?
+    var uuid: String?
+    var delivery: Int?
+    var reason: String?
+    var completed: Bool?
+    var failures: Int?
+    var retryAt: Int64?
+    var error: String?
+    switch row.event.kind {
+    case .sampleWritten(let name, let sample):
+      (simulation, type, value, uuid) = (name, sample.type, sample.value, sample.uuid?.uuidString)
+    case .writeFailed(let name, let failure):
+      (simulation, error) = (name, Session.describe(failure))
+    case .simulationStopped(let name, let sampleType, let next):
+      (simulation, type, value) = (name, sampleType, next)
+    case .delivered(let sampleType, let number, let why, let done):
+      (type, delivery, reason, completed) = (sampleType, number, why.rawValue, done)
+    case .deliveryLost(let sampleType):
+      type = sampleType
+    case .retryScheduled(let sampleType, let at, let count):
+      (type, failures, retryAt) = (sampleType, count, Instant.seconds(of: at))
+    case .backgroundDeliveryStopped(let sampleType, let count):
+      (type, failures) = (sampleType, count)
+    }
+    return [
+      .instant(Instant.seconds(of: row.event.date)),
+      .text(HealthEventList.kindName(row.event.kind)), .text(simulation), .text(type?.rawValue),
+      .number(value), .text(value == nil ? nil : type?.canonicalUnit.description), .text(uuid),
+      delivery.map(DataValue.integer) ?? .null, .text(reason),
+      completed.map(DataValue.bool) ?? .null,
+      failures.map(DataValue.integer) ?? .null, retryAt.map(DataValue.instant) ?? .null,
+      .text(error), .text(row.handlerNote),
+    ]
   }
 
   /// The keys of an entry.

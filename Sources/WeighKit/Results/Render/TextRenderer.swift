@@ -55,6 +55,9 @@ enum TextRenderer {
       return [report.trigger == .launch ? "launch sync: \(report.summary)" : report.summary]
     case .push(let report):
       return [report.trigger == .autopush ? "autopush: \(report.summary)" : report.summary]
+    case .healthEvents(let list):
+      let text = HealthEventText(samples: SampleText(unit: unit), zone: context.zone)
+      return list.rows.map { text.line(for: $0.event, handlerNote: $0.handlerNote) }
     case .healthSummary(let report):
       if report.json { return [report.summary.json()] }
       return ["summary of \(report.date.description)"]
