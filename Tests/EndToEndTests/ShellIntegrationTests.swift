@@ -144,6 +144,6 @@ import Testing
       generated.standardOutput == committed,
       "docs/weigh.1 is stale: run scripts/gen-man.sh")
     #expect(committed.contains(".SH COMMANDS"))
-    #expect(committed.contains("\\fBlog <weight> [at <when>] [note <string>]\\fR"))
+    #expect(committed.contains("\\fBlog <weight> [at <when>] [note <string>] [force]\\fR"))
   }
 }

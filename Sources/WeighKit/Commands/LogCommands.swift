@@ -73,11 +73,6 @@ struct LogCommand: Executable {
     note: inout String?, forced: inout Bool
   ) throws(Diagnostic) {
     while let token = cursor.peek() {
-      if !forced, token.isWord("force") {
-        _ = cursor.next()
-        forced = true
-        continue
-      }
       if instant == nil, token.isWord("at") {
         _ = cursor.next()
         let (value, valueSpan) = try cursor.readInstant()
@@ -85,6 +80,9 @@ struct LogCommand: Executable {
       } else if note == nil, token.isWord("note") {
         _ = cursor.next()
         note = try cursor.readString("a note such as \"after run\"")
+      } else if !forced, token.isWord("force") {
+        _ = cursor.next()
+        forced = true
       } else {
         throw cursor.error(
           "expected at <when>, note <string> or force, \(cursor.got(token))", at: token)

@@ -87,6 +87,8 @@ extension ArgumentCursor {
     if let start, start.kind == .word, let number = NumberPrefix(start.text), number.unit.isEmpty,
       !nextIsUnit(after: start)
     {
+      // `70 kg` is a weight too: where the next word is being completed, units may come.
+      CompletionProbe.offer(.unit(.mass), if: peek(1))
       let kilograms = context.unit.mass.toKilograms(number.value)
       guard number.value.isFinite, kilograms.isFinite else {
         throw Diagnostic(
