@@ -12,11 +12,14 @@ public struct ImportedWeight: Equatable, Sendable {
   public var line: Int
   /// The whole entry, when the file is weigh's own export (which keeps everything).
   public var entry: Entry?
+  /// The wall-clock time the file wrote, as seconds since 1970 read as if UTC, when the
+  /// format names no zone (see `Entry.fileTime`).
+  public var fileTime: Int64?
 
   /// A weight read from a file.
   public init(
     instant: Int64, kilograms: Double, source: String, note: String? = nil, line: Int,
-    entry: Entry? = nil
+    entry: Entry? = nil, fileTime: Int64? = nil
   ) {
     self.instant = instant
     self.kilograms = kilograms
@@ -24,6 +27,7 @@ public struct ImportedWeight: Equatable, Sendable {
     self.note = note
     self.line = line
     self.entry = entry
+    self.fileTime = fileTime
   }
 
   /// Weights above this are rejected (Health Connect's limit; the heaviest person recorded
@@ -57,6 +61,11 @@ public struct WeightImportResult: Equatable, Sendable {
   /// Said when the format does not name its unit and the importer used the format's
   /// documented one (openScale 3.x: kg; Fitbit: lb).
   public var unitNote: String?
+  /// Apple Health records whose tag had attribute names with spaces (iOS 8's metadata),
+  /// read with those attributes as metadata.
+  public var repairedRecords = 0
+  /// Whether the file's times name no zone, so they were read in the session's zone.
+  public var zoneless = false
 
   /// An import result.
   public init(
@@ -89,7 +98,7 @@ struct WeightKey: Hashable {
   var id: Int?
 
   init(_ weight: ImportedWeight) {
-    instant = weight.instant
+    instant = weight.fileTime ?? weight.instant
     bits = weight.kilograms.bitPattern
     source = weight.source
     id = weight.entry?.id

@@ -29,6 +29,7 @@ public enum WithingsCSVImporter {
     }
     let commentColumn = header.fields.firstIndex { $0.text == "Comments" }
     var result = WeightImportResult(format: .withingsCSV)
+    result.zoneless = true
     var seen = Set<WeightKey>()
     for row in rows.dropFirst() {
       do throws(ImportRejection) {
@@ -41,7 +42,7 @@ public enum WithingsCSVImporter {
         result.add(
           ImportedWeight(
             instant: date.instant(in: zone), kilograms: kilograms, source: "Withings",
-            note: note, line: row.line), seen: &seen)
+            note: note, line: row.line, fileTime: date.wallSeconds), seen: &seen)
       } catch {
         result.rejections.append(error)
       }
