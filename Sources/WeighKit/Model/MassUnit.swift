@@ -84,7 +84,7 @@ public enum DisplayUnit: String, CaseIterable, Sendable, Codable {
 
   /// `value` with `decimals` decimals, or, when that would show a value that is not zero as
   /// zero (0.12 kcal at 0 decimals), with two significant digits (`0.12`, `0.0041`), at
-  /// most 9 decimals.
+  /// most 9 decimals (smaller values keep the plain text).
   public static func formatNonZero(_ value: Double, decimals: Int) -> String {
     let text = formatNumber(value, decimals: decimals)
     guard value != 0, value.isFinite, text.allSatisfy({ $0 == "0" || $0 == "." || $0 == "-" })
@@ -92,6 +92,8 @@ public enum DisplayUnit: String, CaseIterable, Sendable, Codable {
     // |value| rounds to zero, so it is below 1 and above 1e-324: 0 to 324 leading zeros.
     let leading = Int(-(log10(abs(value))).rounded(.down))  // checked: 0 to 324
     var shown = formatNumber(value, decimals: min(max(decimals, leading + 2), 9))
+    // Below a billionth: no shorter text says more than the plain one.
+    guard !shown.allSatisfy({ $0 == "0" || $0 == "." || $0 == "-" }) else { return text }
     while shown.hasSuffix("0"), shown.contains("."), !shown.dropLast().allSatisfy({
       $0 == "0" || $0 == "." || $0 == "-"
     }) {
