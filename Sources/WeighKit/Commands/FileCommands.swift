@@ -318,16 +318,18 @@ struct ImportPlan {
     func claim(_ weight: ImportedWeight, id: Int? = nil) -> Bool {
       var found: Int?
       if let fileTime = weight.fileTime {
-        found = byFileTime[PresenceKey(source: weight.source, instant: fileTime)]?.first {
-          !used.contains($0.id) && same($0.kilograms, weight.kilograms)
-        }?.id
+        found =
+          byFileTime[PresenceKey(source: weight.source, instant: fileTime)]?.first {
+            !used.contains($0.id) && same($0.kilograms, weight.kilograms)
+          }?.id
       }
       if found == nil {
-        found = byInstant[PresenceKey(source: weight.source, instant: weight.instant)]?.first {
-          !used.contains($0.id) && same($0.kilograms, weight.kilograms)
-            && (id == nil || $0.id == id)
-            && (weight.fileTime == nil || !withFileTime.contains($0.id))
-        }?.id
+        found =
+          byInstant[PresenceKey(source: weight.source, instant: weight.instant)]?.first {
+            !used.contains($0.id) && same($0.kilograms, weight.kilograms)
+              && (id == nil || $0.id == id)
+              && (weight.fileTime == nil || !withFileTime.contains($0.id))
+          }?.id
       }
       guard let found else { return false }
       used.insert(found)

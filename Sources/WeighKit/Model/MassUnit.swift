@@ -94,9 +94,11 @@ public enum DisplayUnit: String, CaseIterable, Sendable, Codable {
     var shown = formatNumber(value, decimals: min(max(decimals, leading + 2), 9))
     // Below a billionth: no shorter text says more than the plain one.
     guard !shown.allSatisfy({ $0 == "0" || $0 == "." || $0 == "-" }) else { return text }
-    while shown.hasSuffix("0"), shown.contains("."), !shown.dropLast().allSatisfy({
-      $0 == "0" || $0 == "." || $0 == "-"
-    }) {
+    while shown.hasSuffix("0"), shown.contains("."),
+      !shown.dropLast().allSatisfy({
+        $0 == "0" || $0 == "." || $0 == "-"
+      })
+    {
       shown.removeLast()
     }
     return shown
