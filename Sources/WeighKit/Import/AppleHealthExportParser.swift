@@ -7,6 +7,9 @@
 /// and skips the internal DTD without reading it, because Apple's has been broken since iOS 16.
 /// Foundation's XMLParser is not used: on Linux it crashes on Apple's DTD, and it is slower.
 ///
+/// One defect of real exports is tolerated: attribute names with spaces, which 2015 exports
+/// wrote for third-party metadata; each such element is counted in `repairedElements`.
+///
 /// Not a validating parser: it does not check character classes or duplicate attributes.
 public final class AppleHealthExportParser {
   /// Receives each item and the 1-based line its element starts on.
