@@ -268,6 +268,20 @@ struct ImportCommand: Executable {
     if !plan.entries.isEmpty, let note = unitWarning(format: format, result: result) {
       shown.warn(Diagnostic(note, at: unitSpan ?? pathSpan, severity: .warning))
     }
+    // Said only when the zone was the session's: `tz <zone>` named the file's zone.
+    if !plan.entries.isEmpty, result.zoneless, self.zone == nil {
+      shown.warn(
+        Diagnostic(
+          "\(path) names no time zone, so its times were read in \(session.zoneName), the session's zone; if they were written in another, undo and import again with tz <zone>",
+          at: pathSpan, severity: .note))
+    }
+    if result.repairedRecords > 0 {
+      let count = English.counted(result.repairedRecords, "record", "records")
+      shown.warn(
+        Diagnostic(
+          "\(path): repaired \(count) with metadata written as attributes whose names hold spaces (a defect of 2015 exports); those attributes were kept as metadata",
+          at: pathSpan, severity: .warning))
+    }
     if var samples = healthPlan, !samples.isEmpty {
       try samples.save(in: session)
       healthPlan = samples
@@ -379,46 +393,68 @@ struct ImportPlan {
 
   /// Decides which weights of `result` are new to `existing`.
   ///
-  /// A weight is already present when an entry of any origin has the same source, the same
-  /// instant and a weight within 1e-9 kg; each entry accounts for one weight. New entries from weigh's own files keep their
-  /// number when no entry has it; every other new entry gets a new number after every
-  /// number in use (and never below the session's next number), in time order.
+  /// A weight is already present when an entry of any origin has the same source and a
+  /// weight within 1e-9 kg, and the same moment: for a file whose times name no zone, the
+  /// same wall-clock time as written in the file (`fileTime`), whatever zone either import
+  /// was made in; otherwise, and for entries that have no `fileTime` (older stores, other
+  /// origins), the same instant. Each entry accounts for one weight. New entries from
+  /// weigh's own files keep their number when no entry has it; every other new entry gets
+  /// a new number after every number in use (and never below the session's next number),
+  /// in time order.
   ///
   /// - Complexity: O((n + m) log(n + m)) for n existing entries and m weights.
   init(_ result: WeightImportResult, into existing: [Entry], session: Session) {
     rejections = result.rejections
     alreadyPresent = result.duplicatesInFile
-    var unmatched: [PresenceKey: [(id: Int, kilograms: Double)]] = [:]
+    // Entries by instant (those a weight of any file may match) and by wall-clock time.
+    var byInstant: [PresenceKey: [(id: Int, kilograms: Double)]] = [:]
+    var byFileTime: [PresenceKey: [(id: Int, kilograms: Double)]] = [:]
+    var withFileTime = Set<Int>()
     for entry in existing {
-      unmatched[PresenceKey(source: entry.source, instant: entry.instant), default: []].append(
+      byInstant[PresenceKey(source: entry.source, instant: entry.instant), default: []].append(
         (entry.id, entry.kilograms))
+      if let fileTime = entry.fileTime {
+        byFileTime[PresenceKey(source: entry.source, instant: fileTime), default: []].append(
+          (entry.id, entry.kilograms))
+        withFileTime.insert(entry.id)
+      }
     }
+    var used = Set<Int>()
     func same(_ a: Double, _ b: Double) -> Bool { abs(a - b) <= 1e-9 }
+    /// Claims an unused entry that matches `weight`, by the rule above.
+    func claim(_ weight: ImportedWeight, id: Int? = nil) -> Bool {
+      var found: Int?
+      if let fileTime = weight.fileTime {
+        found =
+          byFileTime[PresenceKey(source: weight.source, instant: fileTime)]?.first {
+            !used.contains($0.id) && same($0.kilograms, weight.kilograms)
+          }?.id
+      }
+      if found == nil {
+        found =
+          byInstant[PresenceKey(source: weight.source, instant: weight.instant)]?.first {
+            !used.contains($0.id) && same($0.kilograms, weight.kilograms)
+              && (id == nil || $0.id == id)
+              && (weight.fileTime == nil || !withFileTime.contains($0.id))
+          }?.id
+      }
+      guard let found else { return false }
+      used.insert(found)
+      return true
+    }
     // Each entry accounts for one weight of the file, so two equal entries of weigh's own
     // file (the same weight logged twice in a minute) both come back, and only once. An
     // entry of weigh's file first claims the entry with its own number.
     var claimed = Array(repeating: false, count: result.weights.count)
     for (position, weight) in result.weights.enumerated() {
       guard let id = weight.entry?.id else { continue }
-      let key = PresenceKey(source: weight.source, instant: weight.instant)
-      if let index = unmatched[key]?.firstIndex(where: {
-        $0.id == id && same($0.kilograms, weight.kilograms)
-      }) {
-        unmatched[key]!.remove(at: index)
-        claimed[position] = true
-      }
+      claimed[position] = claim(weight, id: id)
     }
     var usedIDs = Set(existing.map(\.id))
     let latest = session.now + 60
     var fresh: [ImportedWeight] = []
     for (position, weight) in result.weights.enumerated() {
-      let key = PresenceKey(source: weight.source, instant: weight.instant)
-      if claimed[position] {
-        alreadyPresent += 1
-        continue
-      }
-      if let index = unmatched[key]?.firstIndex(where: { same($0.kilograms, weight.kilograms) }) {
-        unmatched[key]!.remove(at: index)
+      if claimed[position] || claim(weight) {
         alreadyPresent += 1
         continue
       }
@@ -446,7 +482,7 @@ struct ImportPlan {
         entries.append(
           Entry(
             id: 0, instant: weight.instant, kilograms: weight.kilograms, origin: .import,
-            source: weight.source, note: weight.note))
+            source: weight.source, note: weight.note, fileTime: weight.fileTime))
       }
     }
     // New numbers come after every number in use, kept ones included, as log's would.
@@ -461,6 +497,7 @@ struct ImportPlan {
   /// Larger numbers from a file are replaced, so numbering stays far from overflow.
   static let largestKeptID = ValueLimits.entryNumber.upperBound
 
+  /// A source and a moment: an instant, or a wall-clock time read as if UTC.
   struct PresenceKey: Hashable {
     var source: String
     var instant: Int64

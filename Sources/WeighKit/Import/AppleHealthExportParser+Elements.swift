@@ -93,7 +93,9 @@ extension AppleHealthExportParser {
     guard let date = HealthExportDate.parse(text) else {
       throw ImportRejection(
         line: line,
-        reason: "\(name) '\(text)' of <\(element)> is not a date like 2026-01-03 07:30:00 +0100")
+        reason:
+          "\(name) '\(text)' of <\(element)> is not a date like 2026-01-03 07:30:00 +0100 (or iOS 8's 20260103073000+0100)"
+      )
     }
     return date
   }
@@ -153,6 +155,7 @@ extension AppleHealthExportParser {
         case (.healthData, .record):
           if wants(p) {
             let built = try buildRecord(p)
+            if tagRepaired { repairedElements += 1 }
             if selfClosing {
               try handler(.record(built), tagLine)
             } else {
@@ -173,6 +176,7 @@ extension AppleHealthExportParser {
           skipping = true
         case (.healthData, .workout):
           let built = try buildWorkout(p)
+          if tagRepaired { repairedElements += 1 }
           if selfClosing {
             try handler(.workout(built), tagLine)
           } else {
@@ -181,6 +185,7 @@ extension AppleHealthExportParser {
           }
         case (.healthData, .correlation):
           let built = try buildCorrelation(p)
+          if tagRepaired { repairedElements += 1 }
           if selfClosing {
             try handler(.correlation(built), tagLine)
           } else {
@@ -231,7 +236,18 @@ extension AppleHealthExportParser {
           skipping = true
         }
       } catch let rejection as ImportRejection {
-        try handler(.invalid(ImportRejection(line: tagLine, reason: rejection.reason)), tagLine)
+        let type: String?
+        switch (parent.kind, kind) {
+        case (.healthData, .workout), (.workout, _), (.workoutEvent, _), (.workoutRoute, _):
+          type = healthWorkoutType
+        case (.healthData, _): type = string(p, "type")
+        case (.record, _): type = record?.type
+        case (.correlation, _): type = correlation?.type
+        default: type = nil
+        }
+        try handler(
+          .invalid(ImportRejection(line: tagLine, reason: rejection.reason, recordType: type)),
+          tagLine)
         if parent.kind == .workout || parent.kind == .correlation || parent.kind == .record {
           // A bad child spoils its parent: report the parent once, through this rejection.
           record = nil
@@ -290,13 +306,50 @@ extension AppleHealthExportParser {
   }
 
   func buildRecord(_ p: UnsafeBufferPointer<UInt8>) throws(ImportRejection) -> HealthExportRecord {
-    HealthExportRecord(
+    var record = HealthExportRecord(
       type: try required(p, "type", of: "Record"),
-      sourceName: try required(p, "sourceName", of: "Record"),
+      sourceName: try sourceName(p, of: "Record"),
       sourceVersion: string(p, "sourceVersion"), device: string(p, "device"),
       unit: string(p, "unit"), creationDate: try date(p, "creationDate", of: "Record"),
       startDate: try requiredDate(p, "startDate", of: "Record"),
       endDate: try requiredDate(p, "endDate", of: "Record"), value: string(p, "value"))
+    if attributes.count > 4 + record.countOfOptionalAttributes {
+      record.metadata = extraAttributes(p, known: Self.recordAttributes)
+    }
+    return record
+  }
+
+  /// The attributes a `Record` may have; iOS 8 wrote `source` for `sourceName`.
+  static let recordAttributes: [[UInt8]] = [
+    "type", "sourceName", "source", "sourceVersion", "device", "unit", "creationDate",
+    "startDate", "endDate", "value",
+  ].map { Array($0.utf8) }
+
+  /// Attributes not in `known`, as metadata: iOS 8 wrote metadata as attributes named by
+  /// their keys (`HKWasUserEntered="1"`, `Health Mate App Version="2.6.2"`).
+  func extraAttributes(_ p: UnsafeBufferPointer<UInt8>, known: [[UInt8]])
+    -> [HealthExportMetadataEntry]
+  {
+    var entries: [HealthExportMetadataEntry] = []
+    outer: for slice in attributes {
+      let count = slice.nameEnd - slice.nameStart
+      for name in known where name.count == count && ElementKind.equal(p, slice.nameStart, name) {
+        continue outer
+      }
+      entries.append(
+        HealthExportMetadataEntry(
+          key: Self.text(p, slice.nameStart, slice.nameEnd), value: value(p, slice)))
+    }
+    return entries
+  }
+
+  /// `sourceName`, or iOS 8's `source`.
+  func sourceName(_ p: UnsafeBufferPointer<UInt8>, of element: String) throws(ImportRejection)
+    -> String
+  {
+    if let name = string(p, "sourceName") ?? string(p, "source") { return name }
+    throw ImportRejection(
+      line: line, reason: "<\(element)> has no sourceName (or iOS 8's source); it is required")
   }
 
   func buildWorkout(_ p: UnsafeBufferPointer<UInt8>) throws(ImportRejection) -> HealthExportWorkout
@@ -307,7 +360,7 @@ extension AppleHealthExportParser {
       totalDistance: string(p, "totalDistance"), totalDistanceUnit: string(p, "totalDistanceUnit"),
       totalEnergyBurned: string(p, "totalEnergyBurned"),
       totalEnergyBurnedUnit: string(p, "totalEnergyBurnedUnit"),
-      sourceName: try required(p, "sourceName", of: "Workout"),
+      sourceName: try sourceName(p, of: "Workout"),
       sourceVersion: string(p, "sourceVersion"), device: string(p, "device"),
       creationDate: try date(p, "creationDate", of: "Workout"),
       startDate: try requiredDate(p, "startDate", of: "Workout"),
@@ -319,7 +372,7 @@ extension AppleHealthExportParser {
   {
     HealthExportCorrelation(
       type: try required(p, "type", of: "Correlation"),
-      sourceName: try required(p, "sourceName", of: "Correlation"),
+      sourceName: try sourceName(p, of: "Correlation"),
       sourceVersion: string(p, "sourceVersion"), device: string(p, "device"),
       creationDate: try date(p, "creationDate", of: "Correlation"),
       startDate: try requiredDate(p, "startDate", of: "Correlation"),

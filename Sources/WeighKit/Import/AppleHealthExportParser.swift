@@ -7,6 +7,9 @@
 /// and skips the internal DTD without reading it, because Apple's has been broken since iOS 16.
 /// Foundation's XMLParser is not used: on Linux it crashes on Apple's DTD, and it is slower.
 ///
+/// One defect of real exports is tolerated: attribute names with spaces, which 2015 exports
+/// wrote for third-party metadata; each such element is counted in `repairedElements`.
+///
 /// Not a validating parser: it does not check character classes or duplicate attributes.
 public final class AppleHealthExportParser {
   /// Receives each item and the 1-based line its element starts on.
@@ -29,6 +32,11 @@ public final class AppleHealthExportParser {
   var stack: [StackEntry] = []
   var attributes: [AttributeSlice] = []
   var scratch: [UInt8] = []
+  /// Whether the tag just read had attribute names with spaces (see `startTag`).
+  var tagRepaired = false
+  /// Records, workouts and correlations handed over whose tag had attribute names with
+  /// spaces, read as one name each.
+  public internal(set) var repairedElements = 0
 
   var record: HealthExportRecord?
   var recordLine = 0
@@ -327,6 +335,7 @@ public final class AppleHealthExportParser {
     var attributes = self.attributes
     self.attributes = []
     attributes.removeAll(keepingCapacity: true)
+    tagRepaired = false
     defer { self.attributes = attributes }
     var selfClosing = false
     while true {
@@ -351,20 +360,34 @@ public final class AppleHealthExportParser {
       }
       guard sawSpace else { throw error(at: j, "expected a space before the attribute") }
       let attributeNameStart = j
-      while j < n {
+      var attributeNameEnd = j
+      // iOS 8 wrote third-party metadata as attributes named by their keys, spaces and all
+      // (`Health Mate App Version="2.6.2"`). XML has no attribute without a value, so words
+      // up to the `=` can only be one name: read them as one and count the repair.
+      var words = 0
+      while true {
+        let wordStart = j
+        while j < n {
+          let c = p[j]
+          if c == 0x3D || Self.isSpace(c) || c == 0x3E || c == 0x2F || c == 0x3C { break }
+          j += 1
+        }
+        if j > wordStart {
+          words += 1
+          attributeNameEnd = j
+        }
+        while j < n, Self.isSpace(p[j]) {
+          newline(p, j)
+          j += 1
+        }
+        guard j < n else { throw Incomplete() }
         let c = p[j]
-        if c == 0x3D || Self.isSpace(c) || c == 0x3E || c == 0x2F || c == 0x3C { break }
-        j += 1
+        if c == 0x3D || c == 0x3E || c == 0x2F || c == 0x3C { break }
       }
-      let attributeNameEnd = j
-      while j < n, Self.isSpace(p[j]) {
-        newline(p, j)
-        j += 1
-      }
-      guard j < n else { throw Incomplete() }
       guard p[j] == 0x3D, attributeNameEnd > attributeNameStart else {
         throw error(at: attributeNameStart, "expected name=\"value\" in the attribute list")
       }
+      if words > 1 { tagRepaired = true }
       j += 1
       while j < n, Self.isSpace(p[j]) {
         newline(p, j)

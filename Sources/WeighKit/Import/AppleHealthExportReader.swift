@@ -12,19 +12,21 @@ public enum AppleHealthExportReader {
   public static let zipEntryPath = "apple_health_export/export.xml"
 
   /// Reads `url`, a zip or a plain XML file (told apart by the first bytes), handing each
-  /// item to `handler`.
+  /// item to `handler`; returns how many items had attribute names with spaces, read as one
+  /// name each (`AppleHealthExportParser.repairedElements`).
   ///
   /// - Throws: `ImportError` when the file cannot be read or is not well-formed; the items
   ///   already handed over must then be discarded.
   /// - Complexity: O(file size) time; memory independent of the file size.
+  @discardableResult
   public static func read(
     contentsOf url: URL, recordTypes: Set<String>? = nil,
     handler: @escaping AppleHealthExportParser.Handler
-  ) throws {
+  ) throws -> Int {
     if try isZip(url) {
-      try readZip(at: url, recordTypes: recordTypes, handler: handler)
+      return try readZip(at: url, recordTypes: recordTypes, handler: handler)
     } else {
-      try readXML(at: url, recordTypes: recordTypes, handler: handler)
+      return try readXML(at: url, recordTypes: recordTypes, handler: handler)
     }
   }
 
@@ -36,11 +38,12 @@ public enum AppleHealthExportReader {
     return head.elementsEqual([0x50, 0x4B, 0x03, 0x04])
   }
 
-  /// Reads a plain `export.xml`.
+  /// Reads a plain `export.xml`; returns the count of repaired items.
+  @discardableResult
   public static func readXML(
     at url: URL, recordTypes: Set<String>? = nil,
     handler: @escaping AppleHealthExportParser.Handler
-  ) throws {
+  ) throws -> Int {
     let handle = try open(url)
     defer { try? handle.close() }
     let parser = AppleHealthExportParser(recordTypes: recordTypes, handler: handler)
@@ -55,14 +58,16 @@ public enum AppleHealthExportReader {
       try chunk.withUnsafeBytes { try parser.feed($0) }
     }
     try parser.finish()
+    return parser.repairedElements
   }
 
   /// Streams `apple_health_export/export.xml` out of an `export.zip` without unpacking it
-  /// to disk.
+  /// to disk; returns the count of repaired items.
+  @discardableResult
   public static func readZip(
     at url: URL, recordTypes: Set<String>? = nil,
     handler: @escaping AppleHealthExportParser.Handler
-  ) throws {
+  ) throws -> Int {
     let archive: Archive
     do {
       archive = try Archive(url: url, accessMode: .read)
@@ -120,6 +125,7 @@ public enum AppleHealthExportReader {
       )
     }
     try parser.finish()
+    return parser.repairedElements
   }
 
   /// The deflate stream of an entry ran out of bytes before its end.

@@ -24,7 +24,7 @@ public enum AppleHealthWeightImporter {
     let zipped = try AppleHealthExportReader.isZip(url)
     var result = WeightImportResult(format: zipped ? .appleHealthZip : .appleHealthXML)
     var seen = Set<WeightKey>()
-    try AppleHealthExportReader.read(
+    result.repairedRecords = try AppleHealthExportReader.read(
       contentsOf: url,
       recordTypes: recordTypes.union(
         workouts ? [healthBodyMassType, healthWorkoutType] : [healthBodyMassType])
@@ -38,8 +38,12 @@ public enum AppleHealthWeightImporter {
         }
       case .record, .workout:
         try other(item, line)
-      case .invalid(let rejection):
+      case .invalid(let rejection)
+      where rejection.recordType == nil || rejection.recordType == healthBodyMassType:
         result.rejections.append(rejection)
+      case .invalid:
+        // Another type's record: counted on the Health line, with its type.
+        try other(item, line)
       default:
         break
       }

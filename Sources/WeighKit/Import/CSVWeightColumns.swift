@@ -37,11 +37,13 @@ struct CSVWeightColumns {
       if !reading.hasTime { reading.local.secondOfDay = Self.noon }
       let kilograms = try WeightValue.kilograms(weightCell, unit: unit, line: row.line)
       let noteText = note.flatMap { row[$0] }?.trimmingCharacters(in: .whitespaces)
+      // A time that names no zone was read in the session's: the import says which.
+      if reading.zoneLess != nil { result.zoneless = true }
       result.add(
         ImportedWeight(
           instant: reading.instant(in: zone), kilograms: kilograms, source: source,
           note: noteText.flatMap { $0.isEmpty ? nil : $0 }, line: row.line,
-          fileTime: reading.zoneLess?.instant(in: .utc)), seen: &seen)
+          fileTime: reading.zoneLess?.wallSeconds), seen: &seen)
     } catch {
       result.rejections.append(error)
     }

@@ -15,6 +15,7 @@ public enum FitbitJSONImporter {
       throw ImportError(line: document.line, "expected a Fitbit weight file: a JSON array of logs")
     }
     var result = WeightImportResult(format: .fitbitJSON)
+    result.zoneless = true
     if unit == nil {
       result.unitNote =
         "Fitbit weight files do not name their unit; weight was read as lb, as Fitbit exports"
@@ -59,7 +60,7 @@ public enum FitbitJSONImporter {
         result.add(
           ImportedWeight(
             instant: moment.instant(in: zone), kilograms: kilograms, source: source,
-            line: log.line), seen: &seen)
+            line: log.line, fileTime: moment.wallSeconds), seen: &seen)
       } catch {
         result.rejections.append(error)
       }

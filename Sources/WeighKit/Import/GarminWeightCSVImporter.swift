@@ -49,10 +49,11 @@ public enum GarminWeightCSVImporter {
         let (number, unit) = try value(row[1], line: row.line)
         let kilograms = try WeightValue.kilograms(number, unit: unit, line: row.line)
         let local = LocalDateTime(date: day, secondOfDay: clock)
+        result.zoneless = true
         result.add(
           ImportedWeight(
             instant: local.instant(in: zone), kilograms: kilograms, source: "Garmin Connect",
-            line: row.line, fileTime: local.instant(in: .utc)), seen: &seen)
+            line: row.line, fileTime: local.wallSeconds), seen: &seen)
       } catch {
         result.rejections.append(error)
       }

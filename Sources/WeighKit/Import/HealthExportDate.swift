@@ -28,14 +28,21 @@ public struct HealthExportDate: Hashable, Sendable, CustomStringConvertible {
       + "\(sign)\(pad(offsetMinutes / 60, 2))\(pad(offsetMinutes % 60, 2))"
   }
 
-  /// Parses `yyyy-MM-dd HH:mm:ss ±hhmm` by hand; nil when the text has another shape or an
+  /// Parses `yyyy-MM-dd HH:mm:ss ±hhmm` (or iOS 8's `yyyyMMddHHmmss±hhmm`) by hand; nil when the text has another shape or an
   /// impossible field (month 13, 31 April, hour 24).
   ///
   /// - Complexity: O(n) in the length of the text, without allocating.
   public static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> HealthExportDate? {
-    guard bytes.count == 25, bytes[4] == 0x2D, bytes[7] == 0x2D, bytes[10] == 0x20,
-      bytes[13] == 0x3A, bytes[16] == 0x3A, bytes[19] == 0x20
+    // iOS 8 and early iOS 9 wrote the same fields without separators: 20150603050217+0100.
+    let compact = bytes.count == 19
+    guard
+      compact
+        || (bytes.count == 25 && bytes[4] == 0x2D && bytes[7] == 0x2D && bytes[10] == 0x20
+          && bytes[13] == 0x3A && bytes[16] == 0x3A && bytes[19] == 0x20)
     else { return nil }
+    // Where each field starts: yyyy MM dd HH mm ss ± hh mm.
+    let at =
+      compact ? (0, 4, 6, 8, 10, 12, 14, 15, 17) : (0, 5, 8, 11, 14, 17, 20, 21, 23)
     func digits(_ start: Int, _ count: Int) -> Int? {
       var value = 0
       for index in start..<(start + count) {
@@ -45,11 +52,11 @@ public struct HealthExportDate: Hashable, Sendable, CustomStringConvertible {
       }
       return value
     }
-    guard let year = digits(0, 4), let month = digits(5, 2), let day = digits(8, 2),
-      let hour = digits(11, 2), let minute = digits(14, 2), let second = digits(17, 2),
-      let offsetHours = digits(21, 2), let offsetMinutes = digits(23, 2)
+    guard let year = digits(at.0, 4), let month = digits(at.1, 2), let day = digits(at.2, 2),
+      let hour = digits(at.3, 2), let minute = digits(at.4, 2), let second = digits(at.5, 2),
+      let offsetHours = digits(at.7, 2), let offsetMinutes = digits(at.8, 2)
     else { return nil }
-    let signByte = bytes[20]
+    let signByte = bytes[at.6]
     guard signByte == 0x2B || signByte == 0x2D,
       CivilDate.isValid(year: year, month: month, day: day), hour < 24, minute < 60,
       second < 60, offsetHours < 24, offsetMinutes < 60

@@ -48,6 +48,8 @@ struct HealthImportPlan {
       case .workout(let workout):
         candidates.append(
           (try HealthExportMapping.sample(from: workout, line: line, cache: cache), line))
+      case .invalid(let rejection):
+        rejections.append(rejection)
       default:
         return
       }

@@ -4,11 +4,15 @@ public struct ImportRejection: Error, Hashable, Sendable, CustomStringConvertibl
   public var line: Int
   /// Lower case, specific, naming the fix.
   public var reason: String
+  /// The Apple Health type of the rejected record (`HKWorkoutTypeIdentifier` for a workout),
+  /// so that the report counts it on its type's line; nil when unknown or not Apple's.
+  public var recordType: String?
 
   /// A rejection.
-  public init(line: Int, reason: String) {
+  public init(line: Int, reason: String, recordType: String? = nil) {
     self.line = line
     self.reason = reason
+    self.recordType = recordType
   }
 
   /// `line 12: unit 'kcal' is not a mass unit; use kg, lb, g or st`.

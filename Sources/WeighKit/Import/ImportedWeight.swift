@@ -63,6 +63,11 @@ public struct WeightImportResult: Equatable, Sendable {
   public var unitNote: String?
   /// The settings weigh's own JSON carries, when it does.
   public var settings: ExportedSettings?
+  /// Apple Health records whose tag had attribute names with spaces (iOS 8's metadata),
+  /// read with those attributes as metadata.
+  public var repairedRecords = 0
+  /// Whether the file's times name no zone, so they were read in the session's zone.
+  public var zoneless = false
 
   /// An import result.
   public init(
@@ -95,7 +100,7 @@ struct WeightKey: Hashable {
   var id: Int?
 
   init(_ weight: ImportedWeight) {
-    instant = weight.instant
+    instant = weight.fileTime ?? weight.instant
     bits = weight.kilograms.bitPattern
     source = weight.source
     id = weight.entry?.id

@@ -24,6 +24,10 @@ public struct LocalDateTime: Hashable, Sendable {
     zone.instant(of: date, secondOfDay: secondOfDay)
   }
 
+  /// The wall-clock time as seconds since 1970 read as if UTC: what the file says, the same
+  /// in every zone (`Entry.fileTime`).
+  public var wallSeconds: Int64 { date.seconds(at: secondOfDay) }
+
   /// Numbers separated by the given one-byte separators, e.g. `2026-01-03` with `-`.
   static func numbers(_ text: Substring, separators: [Character], widths: [ClosedRange<Int>])
     -> [Int]?

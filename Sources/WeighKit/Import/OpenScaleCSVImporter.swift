@@ -42,6 +42,7 @@ public enum OpenScaleCSVImporter {
     let rows = try CSVReader.rows(bytes)
     guard let first = rows.first else { throw ImportError("the file is empty") }
     var result = WeightImportResult(format: .openScaleCSV)
+    result.zoneless = true
     let columns: Columns
     let dataRows: ArraySlice<CSVRow>
     if let found = Columns(header: first) {
@@ -64,8 +65,19 @@ public enum OpenScaleCSVImporter {
       weightUnit = unit ?? .kg
     }
     var seen = Set<WeightKey>()
+    let fieldCount = first.fields.count
     for row in dataRows {
       do throws(ImportRejection) {
+        if row.fields.count == 1, fieldCount > 1 {
+          // A line break inside a comment, or a line added by hand.
+          let text = row[0] ?? ""
+          throw ImportRejection(
+            line: row.line,
+            reason:
+              "the row has one field ('\(text.prefix(40))'), not the \(fieldCount) of the header; "
+              + "openScale rows start with \(columns.isVersion3 ? "DATE,TIME like 2025-08-11,23:48" : "a date like 2025-08-11 23:48"); "
+              + "join it to the row above or delete it")
+        }
         let moment = try dateTime(row, columns)
         let cell = row[columns.weight]?.trimmingCharacters(in: .whitespaces) ?? ""
         if let value = DecimalText.parse(cell), value == 0 {
@@ -76,7 +88,7 @@ public enum OpenScaleCSVImporter {
         result.add(
           ImportedWeight(
             instant: moment.instant(in: zone), kilograms: kilograms, source: "openScale",
-            note: note, line: row.line), seen: &seen)
+            note: note, line: row.line, fileTime: moment.wallSeconds), seen: &seen)
       } catch {
         result.rejections.append(error)
       }
@@ -90,7 +102,7 @@ public enum OpenScaleCSVImporter {
     if let column = columns.dateTime, let text = row[column], !text.isEmpty {
       guard let value = LocalDateTime.parse(text) else {
         throw ImportRejection(
-          line: row.line, reason: "dateTime '\(text)' is not like 2021-04-18 11:51")
+          line: row.line, reason: "dateTime '\(text)' is not like 2025-08-11 23:48")
       }
       return value
     }
@@ -100,7 +112,7 @@ public enum OpenScaleCSVImporter {
     else {
       throw ImportRejection(
         line: row.line,
-        reason: "date '\(columns.date.flatMap { row[$0] } ?? "")' is not like 2026-01-03")
+        reason: "date '\(columns.date.flatMap { row[$0] } ?? "")' is not like 2025-08-11")
     }
     let clock =
       columns.time.flatMap { row[$0] }.flatMap { LocalDateTime.time(Substring($0)) }

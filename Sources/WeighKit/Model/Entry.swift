@@ -33,11 +33,15 @@ public struct Entry: Equatable, Sendable {
   public var pushedUUID: String?
   /// The revision that sample was written with.
   public var pushedRevision: Int?
+  /// For an entry imported from a file whose times name no zone (Withings, openScale,
+  /// Fitbit): the wall-clock time the file wrote, as seconds since 1970 read as if UTC.
+  /// With the source and weight it identifies the row whatever zone a later import is in.
+  public var fileTime: Int64?
 
   public init(
     id: Int, instant: Int64, kilograms: Double, origin: Origin, source: String,
     note: String? = nil, revision: Int = 1, healthUUID: String? = nil,
-    pushedUUID: String? = nil, pushedRevision: Int? = nil
+    pushedUUID: String? = nil, pushedRevision: Int? = nil, fileTime: Int64? = nil
   ) {
     self.id = id
     self.instant = instant
@@ -49,6 +53,7 @@ public struct Entry: Equatable, Sendable {
     self.healthUUID = healthUUID
     self.pushedUUID = pushedUUID
     self.pushedRevision = pushedRevision
+    self.fileTime = fileTime
   }
 }
 

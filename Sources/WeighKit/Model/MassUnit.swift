@@ -1,3 +1,5 @@
+import Foundation
+
 /// A unit of mass that weigh reads and displays.
 ///
 /// Conversions use the exact factors 1 lb = 0.45359237 kg and 1 st = 14 lb.
@@ -78,6 +80,28 @@ public enum DisplayUnit: String, CaseIterable, Sendable, Codable {
     var fraction = String(scaled % unit)
     while fraction.count < decimals { fraction = "0" + fraction }
     return (negative ? "-" : "") + "\(whole).\(fraction)"
+  }
+
+  /// `value` with `decimals` decimals, or, when that would show a value that is not zero as
+  /// zero (0.12 kcal at 0 decimals), with two significant digits (`0.12`, `0.0041`), at
+  /// most 9 decimals (smaller values keep the plain text).
+  public static func formatNonZero(_ value: Double, decimals: Int) -> String {
+    let text = formatNumber(value, decimals: decimals)
+    guard value != 0, value.isFinite, text.allSatisfy({ $0 == "0" || $0 == "." || $0 == "-" })
+    else { return text }
+    // |value| rounds to zero, so it is below 1 and above 1e-324: 0 to 324 leading zeros.
+    let leading = Int(-(log10(abs(value))).rounded(.down))  // checked: 0 to 324
+    var shown = formatNumber(value, decimals: min(max(decimals, leading + 2), 9))
+    // Below a billionth: no shorter text says more than the plain one.
+    guard !shown.allSatisfy({ $0 == "0" || $0 == "." || $0 == "-" }) else { return text }
+    while shown.hasSuffix("0"), shown.contains("."),
+      !shown.dropLast().allSatisfy({
+        $0 == "0" || $0 == "." || $0 == "-"
+      })
+    {
+      shown.removeLast()
+    }
+    return shown
   }
 
   /// Magnitudes from here on are shown in exponent form.

@@ -2,9 +2,9 @@
 ///
 ///     {"id":1,"at":"2026-01-01T08:00:00Z","kg":68.5,"origin":"manual","source":"weigh","rev":1}
 ///
-/// Optional members (`note`, `healthUUID`, `pushedUUID`, `pushedRev`) are left out when
-/// absent. `at` is UTC; an instant outside years 0000–9999 is written as a number of
-/// seconds instead. `kg` is the shortest text that reads back as the identical Double.
+/// Optional members (`note`, `healthUUID`, `pushedUUID`, `pushedRev`, `fileTime`) are left
+/// out when absent. `at` is UTC; an instant outside years 0000–9999 is written as a number
+/// of seconds instead; `fileTime` is a wall-clock time without a zone. `kg` is the shortest text that reads back as the identical Double.
 public enum EntryCodec: StoreTableCodec {
   /// `entries`.
   public static let tableName = "entries"
@@ -50,6 +50,13 @@ public enum EntryCodec: StoreTableCodec {
       writer.raw(",\"pushedRev\":")
       writer.write(pushedRevision)
     }
+    if let fileTime = row.fileTime, UTCInstantText.range.contains(fileTime) {
+      // A wall-clock time: the UTC text without its Z.
+      writer.raw(",\"fileTime\":\"")
+      UTCInstantText.append(fileTime, to: &writer.bytes)
+      writer.bytes.removeLast()
+      writer.raw(byte: 0x22)
+    }
     writer.raw(byte: 0x7D)
   }
 
@@ -69,6 +76,7 @@ public enum EntryCodec: StoreTableCodec {
     var healthUUID: String?
     var pushedUUID: String?
     var pushedRevision: Int?
+    var fileTime: Int64?
     while let key = try reader.nextKey() {
       if key.equals("id") {
         id = try reader.readWhole("id", .entryNumber)
@@ -119,6 +127,17 @@ public enum EntryCodec: StoreTableCodec {
         pushedUUID = try reader.readUUIDString("pushedUUID")
       } else if key.equals("pushedRev") {
         pushedRevision = try reader.readWhole("pushedRev", .revision)
+      } else if key.equals("fileTime") {
+        guard reader.peek() == 0x22 else {
+          throw reader.wrongType("fileTime", "a wall-clock time such as \"2026-01-01T08:00:00\"")
+        }
+        let text = try reader.readRawString()
+        guard let parsed = (Array(text.raw) + [0x5A]).withUnsafeBufferPointer(UTCInstantText.parse)
+        else {
+          throw reader.error(
+            "expected a wall-clock time such as \"2026-01-01T08:00:00\"", at: text.offset)
+        }
+        fileTime = parsed
       } else {
         try reader.skipValue()
       }
@@ -133,6 +152,6 @@ public enum EntryCodec: StoreTableCodec {
     return Entry(
       id: id, instant: instant, kilograms: kilograms, origin: origin, source: source,
       note: note, revision: revision, healthUUID: healthUUID, pushedUUID: pushedUUID,
-      pushedRevision: pushedRevision)
+      pushedRevision: pushedRevision, fileTime: fileTime)
   }
 }

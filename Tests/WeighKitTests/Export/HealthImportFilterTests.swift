@@ -59,14 +59,21 @@ import Testing
     }
     #expect(record.value == "99")
     let (withWorkouts, workouts) = try read(url, [], workouts: true)
-    #expect(workouts.map(\.line) == [6])
+    #expect(workouts.map(\.line) == [6, 7])
     guard case .workout(let workout) = workouts.first?.item else {
       Issue.record("expected the workout")
       return
     }
     #expect(workout.activityType == "HKWorkoutActivityTypeRunning")
-    // The workout without a start date is reported, with its line.
-    #expect(withWorkouts.rejections.map(\.line) == [7])
+    // The workout without a start date is handed over as a rejection of its type, with its
+    // line, for the Health line of the report: it is not a rejected weight.
+    guard case .invalid(let rejection) = workouts.last?.item else {
+      Issue.record("expected the rejected workout")
+      return
+    }
+    #expect(rejection.line == 7)
+    #expect(rejection.recordType == healthWorkoutType)
+    #expect(withWorkouts.rejections.isEmpty)
   }
 
   @Test func aBrokenFileHandsOverNothingUsable() throws {

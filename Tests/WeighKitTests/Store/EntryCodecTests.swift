@@ -25,6 +25,23 @@ private func decode(_ text: String) throws(JSONSyntaxError) -> Entry {
     )
   }
 
+  @Test func keepsTheFileTimeAndReadsEntriesWithoutIt() throws {
+    let entry = Entry(
+      id: 2, instant: 1_767_250_800, kilograms: 70, origin: .import, source: "Withings",
+      fileTime: 1_767_254_400)
+    let line = encode(entry)
+    #expect(line.hasSuffix(#","rev":1,"fileTime":"2026-01-01T08:00:00"}"#))
+    #expect(try decode(line) == entry)
+    let older = try decode(
+      #"{"id":2,"at":"2026-01-01T07:00:00Z","kg":70,"origin":"import","source":"Withings"}"#)
+    #expect(older.fileTime == nil)
+    #expect(throws: JSONSyntaxError.self) {
+      try decode(
+        #"{"id":2,"at":"2026-01-01T07:00:00Z","kg":70,"origin":"import","source":"W","fileTime":"2026-01-01T08:00:00Z"}"#
+      )
+    }
+  }
+
   @Test func roundTripsEveryMember() throws {
     let entry = Entry(
       id: 12, instant: 951_782_400, kilograms: 70.123456789, origin: .health,

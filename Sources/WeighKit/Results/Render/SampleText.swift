@@ -13,25 +13,25 @@ struct SampleText {
   func value(of sample: HealthSample) -> String {
     switch sample.type {
     case .bodyMass: unit.format(kilograms: sample.value)
-    case .bloodGlucose: "\(DisplayUnit.formatNumber(sample.value, decimals: 0)) mg/dL"
-    case .stepCount: "\(DisplayUnit.formatNumber(sample.value, decimals: 0)) steps"
-    case .activeEnergyBurned: "\(DisplayUnit.formatNumber(sample.value, decimals: 0)) kcal"
-    case .appleExerciseTime: "\(DisplayUnit.formatNumber(sample.value, decimals: 0)) min exercise"
+    case .bloodGlucose: "\(DisplayUnit.formatNonZero(sample.value, decimals: 0)) mg/dL"
+    case .stepCount: "\(DisplayUnit.formatNonZero(sample.value, decimals: 0)) steps"
+    case .activeEnergyBurned: "\(DisplayUnit.formatNonZero(sample.value, decimals: 0)) kcal"
+    case .appleExerciseTime: "\(DisplayUnit.formatNonZero(sample.value, decimals: 0)) min exercise"
     case .workout:
-      "\(sample.workout.map { $0.activityType.rawValue } ?? "workout") \(DisplayUnit.formatNumber(sample.value, decimals: 1)) min"
-    case .height: "\(DisplayUnit.formatNumber(sample.value, decimals: 2)) m height"
-    case .bodyMassIndex: "BMI \(DisplayUnit.formatNumber(sample.value, decimals: 1))"
+      "\(sample.workout.map { $0.activityType.rawValue } ?? "workout") \(DisplayUnit.formatNonZero(sample.value, decimals: 1)) min"
+    case .height: "\(DisplayUnit.formatNonZero(sample.value, decimals: 2)) m height"
+    case .bodyMassIndex: "BMI \(DisplayUnit.formatNonZero(sample.value, decimals: 1))"
     case .bodyFatPercentage:
-      "\(DisplayUnit.formatNumber(sample.value * 100, decimals: 1)) % body fat"
+      "\(DisplayUnit.formatNonZero(sample.value * 100, decimals: 1)) % body fat"
     case .leanBodyMass: "\(unit.format(kilograms: sample.value)) lean body mass"
-    case .basalEnergyBurned: "\(DisplayUnit.formatNumber(sample.value, decimals: 0)) kcal basal"
+    case .basalEnergyBurned: "\(DisplayUnit.formatNonZero(sample.value, decimals: 0)) kcal basal"
     case .distanceWalkingRunning:
-      "\(DisplayUnit.formatNumber(sample.value / 1000, decimals: 2)) km walking and running"
-    case .heartRate: "\(DisplayUnit.formatNumber(sample.value, decimals: 0)) count/min heart rate"
+      "\(DisplayUnit.formatNonZero(sample.value / 1000, decimals: 2)) km walking and running"
+    case .heartRate: "\(DisplayUnit.formatNonZero(sample.value, decimals: 0)) count/min heart rate"
     case .bloodPressureSystolic:
-      "\(DisplayUnit.formatNumber(sample.value, decimals: 0)) mmHg systolic"
+      "\(DisplayUnit.formatNonZero(sample.value, decimals: 0)) mmHg systolic"
     case .bloodPressureDiastolic:
-      "\(DisplayUnit.formatNumber(sample.value, decimals: 0)) mmHg diastolic"
+      "\(DisplayUnit.formatNonZero(sample.value, decimals: 0)) mmHg diastolic"
     case .bloodPressure: "blood pressure \(bloodPressureText(sample.objects ?? []))"
     }
   }
@@ -39,7 +39,7 @@ struct SampleText {
   /// `120/80 mmHg` from a correlation's objects; a missing value shows as `?`.
   private func bloodPressureText(_ objects: [HealthSample]) -> String {
     func value(_ type: SampleType) -> String {
-      objects.first { $0.type == type }.map { DisplayUnit.formatNumber($0.value, decimals: 0) }
+      objects.first { $0.type == type }.map { DisplayUnit.formatNonZero($0.value, decimals: 0) }
         ?? "?"
     }
     return "\(value(.bloodPressureSystolic))/\(value(.bloodPressureDiastolic)) mmHg"
