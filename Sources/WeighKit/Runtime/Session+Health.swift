@@ -45,7 +45,8 @@ extension Session {
   func recentHealth() throws(Diagnostic) -> HealthStore {
     if let healthLink { return healthLink.health }
     let state =
-      store.document(.health).flatMap {
+      unwrittenHealthState
+      ?? store.document(.health).flatMap {
         DocumentCoding.decode(HealthSmallState.self, from: $0)
       } ?? memoryHealthState
     // Everything up to the app's anchor stays on disk until needed.
@@ -101,16 +102,23 @@ extension Session {
   /// How many readings a reopened session writes at most when it catches up.
   static let catchUpLimit = 1000
 
-  /// Runs the Health events that fell due up to now, prints them, and commits what Health
-  /// changed. Called after every command.
-  func settleHealth() {
-    guard let healthLink else { return }
+  /// Runs the Health events that fell due up to now, adds them to the running result, and
+  /// commits what Health changed. Called after every command, within its transaction.
+  ///
+  /// - Returns: the problems met, in order, to be reported after the command's result: a
+  ///   warning, or (`fails`) a failure.
+  func settleHealth() -> [(problem: Diagnostic, fails: Bool)] {
+    guard let healthLink else { return [] }
     let events = healthLink.health.advance(to: Date(seconds: now))
     printEvents(events)
-    do throws(Diagnostic) { try completeSyncIndexIfRead() } catch { report(error) }
-    if healthLink.hasPending {
-      do throws(Diagnostic) { try commit([], undo: nil) } catch { fail(error) }
+    var problems: [(problem: Diagnostic, fails: Bool)] = []
+    do throws(Diagnostic) { try completeSyncIndexIfRead() } catch {
+      problems.append((error, false))
     }
+    if healthLink.hasPending {
+      do throws(Diagnostic) { try commit([], undo: nil) } catch { problems.append((error, true)) }
+    }
+    return problems
   }
 
   /// Adds Health's `events` to the running command's result, each delivery with the note

@@ -141,6 +141,11 @@ extension Session {
     defer { flushAfterCommand() }
     var result: CommandResult
     var failure: Diagnostic?
+    // One durable commit for the command and the Health events it runs (docs/store.md);
+    // an enclosing `include` goes on in a transaction of its own after it.
+    let enclosed = store.isBatching
+    defer { if enclosed { store.beginBatch() } }
+    do throws(Diagnostic) { try beginCommandTransaction() } catch { return fail(error) }
     // An included script that stopped has reported its own failure.
     var includeStopped = false
     // `expect` reads the facts and leaves them; so does `include` for the output, which is
@@ -167,6 +172,20 @@ extension Session {
     }
     result.failure = nil
     let shownIn = renderContext
+    // Health's events that fell due (all of `advance`'s) run before the command's
+    // transaction is written; what they produce is shown after the command and its error.
+    var settled: CommandResult?
+    var settleProblems: [(problem: Diagnostic, fails: Bool)] = []
+    if healthLink != nil {
+      collected = CommandResult()
+      settleProblems = settleHealth()
+      settled = collected
+    }
+    do throws(Diagnostic) { try endCommandTransaction() } catch {
+      // Nothing the command did was kept: what it would have printed is not true.
+      result = CommandResult()
+      (settled, settleProblems, failure) = (nil, [], error)
+    }
     show(result, in: shownIn)
     var goesOn = !quitRequested && !includeStopped
     if let failure {
@@ -176,14 +195,12 @@ extension Session {
         end: tokens[0].end)
       goesOn = fail(failure.located(at: word), remembered: leaves != .all)
     }
-    // What settling Health produces is shown after the command and its error.
-    if healthLink != nil {
-      collected = CommandResult()
-      settleHealth()
-      if let settled = collected, !settled.isEmpty {
-        show(settled)
-        result.append(contentsOf: settled)
-      }
+    for (problem, fails) in settleProblems {
+      if fails { fail(problem) } else { report(problem) }
+    }
+    if let settled, !settled.isEmpty {
+      show(settled)
+      result.append(contentsOf: settled)
     }
     if leaves == .none { memory.remember(result, in: shownIn) }
     return goesOn

@@ -58,7 +58,7 @@ extension Session {
 
   /// Another process committed: reads the documents again and drops what was derived from
   /// the old state (Health, the UUID index, the undo history).
-  private func storeChangedOutside() {
+  func storeChangedOutside() {
     let oldZone = settings.timeZone
     settings = Settings(json: store.document(.settings))
     app = AppDocument(json: store.document(.app))

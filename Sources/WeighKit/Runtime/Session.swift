@@ -44,8 +44,13 @@ public final class Session {
   /// In a memory store, Health's small state as of the last commit: kept as a value
   /// rather than as the `health` document, which would cost an encoding per commit.
   var memoryHealthState: HealthSmallState?
+  /// In a directory store, while a command runs: Health's small state as of its last
+  /// commit, written once by `endCommandTransaction` (it changes with every event).
+  var unwrittenHealthState: HealthSmallState?
   /// Whether the store holds a Health (its `health` document, or the memory store's state).
-  var hasStoredHealth: Bool { store.document(.health) != nil || memoryHealthState != nil }
+  var hasStoredHealth: Bool {
+    store.document(.health) != nil || memoryHealthState != nil || unwrittenHealthState != nil
+  }
   /// Entry numbers by the Health UUID they hold, once a sync needed it; kept up to date
   /// by `commit`, so an incremental sync costs what changed, not the whole log.
   var healthIndex: HealthUUIDIndex?
@@ -262,8 +267,11 @@ public final class Session {
       throw Self.diagnostic(for: failure)
     }
     let pending: (changes: [StoreChange], state: HealthSmallState?)?
+    // Within a command's transaction, Health's state is encoded once, when it is written
+    // (`endCommandTransaction`), not at every delivery's sync.
+    let encodesState = options.store != .memory && !store.isBatching
     do throws(StoreError) {
-      pending = try healthLink?.takePending(encodingState: options.store != .memory)
+      pending = try healthLink?.takePending(encodingState: encodesState)
     } catch {
       throw Diagnostic("could not write the store, so nothing changed: \(error)")
     }
@@ -279,7 +287,13 @@ public final class Session {
       if name == DocumentName.settings.rawValue { settings = Settings(json: value) }
       if name == DocumentName.app.rawValue { app = AppDocument(json: value) }
     }
-    if let state = pending?.state { memoryHealthState = state }
+    if let state = pending?.state {
+      if options.store == .memory {
+        memoryHealthState = state
+      } else {
+        unwrittenHealthState = state
+      }
+    }
     if let step = undo { self.undo.record(step) }
     healthIndex?.apply(changes)
     // The commit itself is durable; a failed compaction only means the journal keeps
@@ -291,6 +305,51 @@ public final class Session {
           "the store could not be compacted (\(problem)); your changes are saved, but run weigh check",
           severity: .warning))
     }
+  }
+}
+
+extension Session {
+  // MARK: One transaction per command
+
+  /// Starts the running command's transaction: whatever it commits, its Health events
+  /// included (every delivery's sync during `advance 3650d`), is written as one journal
+  /// record by ``endCommandTransaction()``, so a crash loses the whole command or none of it.
+  /// What an enclosing command (`include`) committed so far is written first.
+  func beginCommandTransaction() throws(Diagnostic) {
+    try endCommandTransaction()
+    store.beginBatch()
+  }
+
+  /// Writes what the running command committed, with one `fdatasync`, before its result is
+  /// shown. When that fails, nothing of the command is kept: the store is opened again and
+  /// everything derived from it read anew.
+  func endCommandTransaction() throws(Diagnostic) {
+    guard store.isBatching else { return }
+    do throws(StoreError) {
+      if let state = unwrittenHealthState {
+        try store.commit([.set(.health, to: try DocumentCoding.encode(state))])
+      }
+      unwrittenHealthState = nil
+      try store.endBatch()
+    } catch {
+      unwrittenHealthState = nil
+      reopenAfterLostTransaction()
+      if error.kind == .corrupt || error.kind == .newerFormat { throw Self.diagnostic(for: error) }
+      throw Diagnostic("could not write the store, so nothing changed: \(error)")
+    }
+  }
+
+  /// After a transaction that could not be written: the store's memory is ahead of its
+  /// files, so it is opened again (its lock is released for that moment).
+  private func reopenAfterLostTransaction() {
+    store.close()
+    do throws(Diagnostic) {
+      store = try Self.openStore(options.store, lockTimeout: options.lockTimeout)
+    } catch {
+      // Later commands fail on the closed store and say so.
+      report(error)
+    }
+    storeChangedOutside()
   }
 }
 

@@ -79,6 +79,10 @@ public final class Store {
   /// The tables whose file had changed outside weigh since the last compaction when the
   /// store was opened (and were read whole then): what was derived from them may be stale.
   public private(set) var tablesChangedOutside: Set<String> = []
+  /// The commits gathered since `beginBatch`, applied in memory but not yet written.
+  private var batch: [StoreChange]?
+  /// The documents when the batch began: a document set back to its value is not written.
+  private var documentsBeforeBatch: [String: JSONValue] = [:]
   /// The codecs given to `open` beyond the built-in tables.
   let extraTableCodecs: [any StoreTableCodec.Type]
 
@@ -415,6 +419,12 @@ public final class Store {
       if needsUpgrade { try compact() }
     }
     let next = sequence + 1
+    if batch != nil {
+      // Applied now, so that the rest of the command reads it; written by `endBatch`.
+      batch! += changes
+      apply(changes, sequence: next, documentsSequence: 0)
+      return
+    }
     // An in-memory store writes no journal, so it need not build the line (about a tenth
     // of a --memory script's time).
     if directory != nil { try append(try StoreJournal.encode(sequence: next, changes: changes)) }
@@ -429,6 +439,78 @@ public final class Store {
         lastCompactionError = nil
       } catch {
         lastCompactionError = error
+      }
+    }
+  }
+
+  // MARK: One transaction per command
+
+  /// Whether commits are being gathered into one transaction (`beginBatch`).
+  public var isBatching: Bool { batch != nil }
+
+  /// Starts gathering commits into one transaction: until `endBatch`, each commit is checked
+  /// and applied in memory at once (later reads see it), but nothing is written. A directory
+  /// store only; an in-memory store writes nothing anyway. Does nothing while batching.
+  ///
+  /// A crash before `endBatch` returns loses every commit since `beginBatch`, never some of
+  /// them: a command that runs many events (`advance 3650d`) is one journal record.
+  public func beginBatch() {
+    guard directory != nil, batch == nil, !isClosed else { return }
+    batch = []
+    documentsBeforeBatch = documents
+  }
+
+  /// Writes the commits gathered since `beginBatch` as one transaction (one journal record,
+  /// one `fdatasync`), durable before this returns; then compacts if the journal grew past
+  /// its threshold. Each document appears once, with its last value, and not at all when
+  /// that is the value it had before the batch. Does nothing when not batching.
+  ///
+  /// - Throws: `io` when the journal cannot be written. The store's memory is then ahead of
+  ///   its files, so it closes itself: open it again to go on (nothing of the batch is kept).
+  public func endBatch() throws(StoreError) {
+    guard let gathered = batch else { return }
+    batch = nil
+    let changes = Self.coalesced(gathered, before: documentsBeforeBatch)
+    documentsBeforeBatch = [:]
+    guard !changes.isEmpty, !isClosed else { return }
+    let next = sequence + 1
+    do throws(StoreError) {
+      try append(try StoreJournal.encode(sequence: next, changes: changes))
+    } catch {
+      close()
+      throw error
+    }
+    sequence = next
+    acknowledge()
+    if compaction.shouldCompact(journalBytes: journalLength, snapshotBytes: snapshotBytes) {
+      do {
+        try compact()
+        lastCompactionError = nil
+      } catch {
+        lastCompactionError = error
+      }
+    }
+  }
+
+  /// `changes` with each document's changes but the last dropped, and that one too when it
+  /// leaves the document as it was in `before`. Rows keep every change, in order (a put
+  /// raises the table's next id even when a later change removes the row).
+  static func coalesced(_ changes: [StoreChange], before: [String: JSONValue]) -> [StoreChange] {
+    var last: [String: Int] = [:]
+    for (index, change) in changes.enumerated() {
+      switch change {
+      case .setDocument(let name, _), .removeDocument(let name): last[name] = index
+      case .put, .remove: continue
+      }
+    }
+    return changes.enumerated().compactMap { index, change in
+      switch change {
+      case .setDocument(let name, let value):
+        return last[name] == index && before[name] != value ? change : nil
+      case .removeDocument(let name):
+        return last[name] == index && before[name] != nil ? change : nil
+      case .put, .remove:
+        return change
       }
     }
   }
@@ -484,7 +566,9 @@ public final class Store {
   ///
   /// - Complexity: O(size of every table changed since its last snapshot).
   public func compact() throws(StoreError) {
-    guard let directory, !isClosed else { return }
+    // While a batch holds changes, the files would get what the journal lacks: `endBatch`
+    // compacts then.
+    guard let directory, !isClosed, batch?.isEmpty ?? true else { return }
     guard !isReadOnly else {
       throw StoreError(
         .io, file: path(StoreJournal.fileName),
@@ -537,6 +621,7 @@ public final class Store {
 
   /// Releases the lock; later commits fail. Called by deinit too.
   public func close() {
+    batch = nil
     if journalDescriptor >= 0 {
       StoreFileSystem.closeDescriptor(journalDescriptor)
       journalDescriptor = -1

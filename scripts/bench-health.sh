@@ -1,0 +1,132 @@
+#!/usr/bin/env bash
+# Health at scale, as whole processes on the release build (docs/performance.md, "Health at
+# scale"). Generates its data under bench-data/ (git-ignored):
+#
+#  1. ten simulated years (a daily scale, a background observer, a sync per delivery) in
+#     one `advance 3650d`, on a directory store and in memory;
+#  2. one Health command at a time over a directory store of N body-mass samples (one a
+#     minute from 2020-01-01, all synced into the log): `health add`, `health delete last`,
+#     `sync` of one new sample, `advance 1d`, `summary DAY`, `stats weekly` over a month;
+#  3. the all-types import of a generated export.zip (scripts/gen-apple-export.py).
+#
+# Usage: scripts/bench-health.sh [sample counts…]     (default: 1000 100000 1000000)
+#   RUNS=5             timed runs per benchmark (after one warm-up run)
+#   WEIGH=PATH         the `weigh` binary to time (default: build the release one)
+#   IMPORT_SIZE=100M   the export.xml size of the import benchmark (empty: skip it)
+#   BEFORE=REF         also time the ten years with the `weigh` of git REF (built once
+#                      under bench-data/before-REF, in a detached worktree), or with the
+#                      `weigh` binary at the path REF
+# Each timed command runs with the store's lock to itself; the stores grow by a sample or
+# two per run, which does not move the figures. The N-sample store is made once (the
+# million takes about a minute and 3 GB of memory, and 400 MB of disk).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+counts=("$@")
+[ ${#counts[@]} -gt 0 ] || counts=(1000 100000 1000000)
+RUNS="${RUNS:-5}"
+IMPORT_SIZE="${IMPORT_SIZE-100M}"
+data=bench-data
+results="$data/health-results"
+# measure appends each run's times: start from none.
+rm -rf "$results"
+mkdir -p "$results"
+# shellcheck source=scripts/bench-measure.sh
+. scripts/bench-measure.sh
+[ -x /usr/bin/time ] || { apt-get update -qq && apt-get install -y -qq time >/dev/null; }
+
+if [ -z "${WEIGH:-}" ]; then
+  swift build -c release --static-swift-stdlib --product weigh >&2
+  WEIGH="$PWD/.build/release/weigh"
+fi
+weigh="$(realpath "$WEIGH")"
+echo "machine: $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB; load: $(cut -d' ' -f1-3 /proc/loadavg)"
+
+# row KEY LABEL: one table row from measure's files (median, min, max wall; mean cpu; peak).
+row() {
+  python3 - "$results/$1" "$2" <<'PY'
+import statistics, sys
+base, label = sys.argv[1], sys.argv[2]
+walls, cpus = [], []
+for line in open(base + ".times"):
+    wall, cpu = map(float, line.split())
+    walls.append(wall)
+    cpus.append(cpu)
+rss = int(open(base + ".rss").read().split()[-1]) / 1024
+def t(s):
+    return f"{s * 1000:.1f} ms" if s < 1 else f"{s:.2f} s"
+print(f"| {label} | {t(statistics.median(walls))} | {t(min(walls))} | {t(max(walls))} "
+      f"| {t(sum(cpus) / len(cpus))} | {len(walls)} | {rss:,.0f} MiB |")
+PY
+}
+header() {
+  echo
+  echo "| benchmark | median | min | max | cpu | runs | peak RSS |"
+  echo "|---|---:|---:|---:|---:|---:|---:|"
+}
+
+# 1. Ten simulated years.
+years=(-e 'observe on' -e 'app background'
+  -e 'simulate scale every 1d at 07:00 start 80kg noise 0.3kg' -e 'advance 3650d'
+  -e 'expect entries == 3650')
+printf -v yearsArgs '%q ' "${years[@]}"
+binaries=("after:$weigh")
+if [ -n "${BEFORE:-}" ] && [ -x "$BEFORE" ] && [ -f "$BEFORE" ]; then
+  binaries=("before:$(realpath "$BEFORE")" "${binaries[@]}")
+elif [ -n "${BEFORE:-}" ]; then
+  before="$data/before-$BEFORE"
+  if [ ! -x "$before/.build/release/weigh" ]; then
+    [ -d "$before" ] || git worktree add --detach "$before" "$BEFORE" >&2
+    (cd "$before" && swift build -c release --static-swift-stdlib --product weigh >&2)
+  fi
+  binaries=("before:$PWD/$before/.build/release/weigh" "${binaries[@]}")
+fi
+header
+for pair in "${binaries[@]}"; do
+  name="${pair%%:*}" binary="${pair#*:}"
+  store="$data/years-$name"
+  measure "years-$name-disk" "$RUNS" "rm -rf $store" \
+    "$binary --store $store --clock 2020-01-01T00:00Z $yearsArgs >/dev/null"
+  row "years-$name-disk" "ten years, directory store ($name)"
+  measure "years-$name-memory" "$RUNS" "" "$binary --memory --clock 2020-01-01T00:00Z $yearsArgs >/dev/null"
+  row "years-$name-memory" "ten years, in memory ($name)"
+done
+
+# 2. One command over N samples.
+clock=2022-01-01T00:00Z
+header
+for count in "${counts[@]}"; do
+  store="$data/health-$count"
+  if [ ! -f "$store/weigh.json" ]; then
+    rm -rf "$store"
+    "$weigh" --store "$store" --clock 2020-01-01T00:00Z \
+      -e 'simulate scale every 1min start 70kg' -e "advance ${count}min" \
+      -e 'simulate stop all' -e sync -e 'health add 70kg source Withings' | tail -1 >&2
+  fi
+  run="$weigh --store $store --clock $clock"
+  measure "add-$count" "$RUNS" "" "$run -e 'health add 70.1kg source Withings'"
+  row "add-$count" "\`health add\`, $count samples"
+  measure "delete-$count" "$RUNS" "$run -e 'health add 70.1kg source Withings' >/dev/null" \
+    "$run -e 'health delete last'"
+  row "delete-$count" "\`health delete last\`, $count samples"
+  measure "sync-$count" "$RUNS" "$run -e 'health add 70.2kg source Withings' >/dev/null" \
+    "$run -e sync"
+  row "sync-$count" "\`sync\` of one new sample, $count samples"
+  measure "advance-$count" "$RUNS" "" "$run -e 'advance 1d'"
+  row "advance-$count" "\`advance 1d\`, $count samples"
+  measure "summary-$count" "$RUNS" "" "$run -e 'summary 2020-01-01'"
+  row "summary-$count" "\`summary 2020-01-01\`, $count samples"
+  measure "stats-$count" "$RUNS" "" "$run -e 'stats weekly from 2020-01-01 to 2020-02-01'"
+  row "stats-$count" "\`stats weekly\` over a month, $count samples"
+done
+
+# 3. The all-types import.
+if [ -n "$IMPORT_SIZE" ]; then
+  zip="$data/export-$IMPORT_SIZE.zip"
+  [ -f "$zip" ] || python3 scripts/gen-apple-export.py --size "$IMPORT_SIZE" --out "$zip" >&2
+  store="$data/import-$IMPORT_SIZE"
+  header
+  measure "import-$IMPORT_SIZE" 1 "rm -rf $store" \
+    "$weigh --store $store --clock 2200-01-01T00:00Z -e 'import $zip types weight,glucose,steps,energy,exercise,workouts'"
+  row "import-$IMPORT_SIZE" "all-types import, $IMPORT_SIZE export.xml"
+fi
+echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
