@@ -72,7 +72,12 @@ public struct TerminalChart: Sendable {
     var previous: (x: Int, y: Int)?
     for (point, value) in zip(points, trend) {
       let current = (x: pixelX(point.day), y: pixelY(value))
-      for (x, y) in Self.segment(from: previous ?? current, to: current) { dots[y][x] = true }
+      // Over a long span most days fall on the pixel of the day before: no segment to draw.
+      if let previous, previous != current {
+        for (x, y) in Self.segment(from: previous, to: current) { dots[y][x] = true }
+      } else {
+        dots[current.y][current.x] = true
+      }
       previous = current
     }
     var cells = Array(repeating: Array(repeating: Character(" "), count: plotWidth), count: height)

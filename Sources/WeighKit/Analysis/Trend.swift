@@ -24,6 +24,11 @@ public struct Trend: Equatable, Sendable {
   public init(days: [DailyValue]) {
     let sorted = days.sorted { $0.day < $1.day }
     var points: [TrendPoint] = []
+    // One point per calendar day: reserved up front, so a long span (a reading in 1900 and
+    // one in 9999 make three million days) is allocated once instead of grown by copying.
+    if let first = sorted.first, let last = sorted.last {
+      points.reserveCapacity(first.day.days(to: last.day) + 1)
+    }
     var trend = sorted.first?.kilograms ?? 0
     func append(_ day: CivilDate, _ weight: Double, _ filled: Bool) {
       trend += Self.smoothing * (weight - trend)
@@ -86,7 +91,27 @@ public struct Trend: Equatable, Sendable {
 
   /// The points whose day lies in `first...last`, for showing part of a trend computed over
   /// the whole history (the smoothing depends on every earlier day).
+  ///
+  /// The points are sorted by day, so the bounds are found by binary search and only the
+  /// shown days are copied; a range covering every day returns the points as they are.
+  /// - Complexity: O(log n + k) for k points shown.
   public func points(from first: CivilDate, through last: CivilDate) -> [TrendPoint] {
-    points.filter { $0.day >= first && $0.day <= last }
+    let lower = Self.firstIndex(in: points) { $0.day >= first }
+    let upper = Self.firstIndex(in: points) { $0.day > last }
+    guard lower < upper else { return [] }
+    if lower == 0, upper == points.count { return points }
+    return Array(points[lower..<upper])
+  }
+
+  /// The first index whose point satisfies `isAtOrAfter` (which is false, then true, along
+  /// the points), or the end index.
+  static func firstIndex(in points: [TrendPoint], where isAtOrAfter: (TrendPoint) -> Bool) -> Int {
+    var low = 0
+    var high = points.count
+    while low < high {
+      let middle = low + (high - low) / 2
+      if isAtOrAfter(points[middle]) { high = middle } else { low = middle + 1 }
+    }
+    return low
   }
 }

@@ -85,4 +85,36 @@ import Testing
     #expect(shown.map(\.day) == [day(2026, 1, 10), day(2026, 1, 11)])
     #expect(shown.last?.trend == trend.current)
   }
+
+  // Fuzzing finding 6 (docs/reliability.md): two readings years apart make one point per day
+  // between them. The points are allocated once, and showing a part of them copies only
+  // that part.
+  @Test func aLongSpanIsAllocatedOnce() {
+    let trend = Trend(days: days([(day(2026, 1, 1), 150), (day(2027, 8, 24), 160)]))
+    #expect(trend.points.count == 601)
+    // Grown by doubling, 601 points would sit in room for about 1,024.
+    #expect(trend.points.capacity <= trend.points.count + trend.points.count / 64)
+  }
+
+  @Test func showingEveryDayReturnsThePointsWithoutACopy() {
+    let trend = Trend(days: days([(day(2026, 1, 1), 150), (day(2027, 8, 24), 160)]))
+    let all = trend.points(from: day(1999, 1, 1), through: day(2100, 1, 1))
+    let storage = trend.points.withUnsafeBufferPointer { $0.baseAddress }
+    #expect(all.withUnsafeBufferPointer { $0.baseAddress } == storage)
+    #expect(all == trend.points)
+  }
+
+  @Test func aPartOfThePointsIsTheSameAsFilteringThem() {
+    let trend = Trend(
+      days: days([(day(2026, 1, 1), 150), (day(2026, 3, 1), 155), (day(2026, 3, 4), 154)]))
+    let ranges = [
+      (day(2025, 1, 1), day(2025, 12, 31)), (day(2025, 12, 31), day(2026, 1, 1)),
+      (day(2026, 1, 15), day(2026, 2, 2)), (day(2026, 3, 4), day(2026, 3, 4)),
+      (day(2026, 3, 5), day(2027, 1, 1)), (day(2026, 2, 1), day(2026, 1, 1)),
+    ]
+    for (first, last) in ranges {
+      let expected = trend.points.filter { $0.day >= first && $0.day <= last }
+      #expect(trend.points(from: first, through: last) == expected)
+    }
+  }
 }
