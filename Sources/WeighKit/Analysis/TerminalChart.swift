@@ -76,8 +76,8 @@ public struct TerminalChart: Sendable {
     }
     func pixelY(_ value: Double) -> Int {
       let fraction = (bounds.high - value) / (bounds.high - bounds.low)
-      return Int(
-        rounding: fraction * Double(pixelsHigh) - 0.5, clampedTo: 0...max(pixelsHigh - 1, 0))
+      let lastRow = max(pixelsHigh - 1, 0)
+      return Int(rounding: fraction * Double(pixelsHigh) - 0.5, clampedTo: 0...lastRow)
     }
     var dots = Array(repeating: Array(repeating: false, count: pixelsWide), count: pixelsHigh)
     var previous: (x: Int, y: Int)?
