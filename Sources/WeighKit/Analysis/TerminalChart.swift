@@ -1,7 +1,10 @@
 /// A text chart of daily weights and the trend line, for `chart` in a terminal.
 ///
-/// Weights are dots (`•`, or `*` in ASCII); the trend is a braille line (or `-`, `|` in ASCII).
-/// The y-axis is labelled in the display unit, the x-axis with the first and last dates.
+/// Weights are dots (`•`, or `*` in ASCII); the trend is a braille line (or `-`, `|` in ASCII);
+/// a goal inside the plotted range is a dotted row (`┄`, or `.` in ASCII). Each row is labelled
+/// with a round value in the display unit (a multiple of 1, 2 or 5 × 10ⁿ); the x-axis with the
+/// first and last dates and, between them, month names for a long range or dates (`MM-DD`) for
+/// a short one.
 public struct TerminalChart: Sendable {
   /// The characters the chart may use.
   public enum Style: String, Sendable, CaseIterable {
@@ -21,14 +24,17 @@ public struct TerminalChart: Sendable {
   public var height: Int
   /// Unicode or ASCII.
   public var style: Style
+  /// A goal weight in kilograms, drawn as a dotted row when it lies inside the plotted range.
+  public var goal: Double?
 
   /// A chart of `points`.
   public init(
     points: [TrendPoint], unit: DisplayUnit, width: Int = 72, height: Int = 12,
-    style: Style = .unicode
+    style: Style = .unicode, goal: Double? = nil
   ) {
     self.points = points
     self.unit = unit
+    self.goal = goal
     self.width = max(width, 20)
     self.height = max(height, 3)
     self.style = style
@@ -45,13 +51,17 @@ public struct TerminalChart: Sendable {
     let weights = points.filter { !$0.isInterpolated }.map {
       (day: $0.day, value: unit.mass.fromKilograms($0.kilograms))
     }
-    let bounds = ChartScale.paddedBounds(
-      trend + weights.map(\.value), minimumSpan: unit.mass.fromKilograms(1))
+    let values = trend + weights.map(\.value)
+    let rows = Self.rows(
+      low: values.min() ?? 0, high: values.max() ?? 1, count: height,
+      minimumSpan: unit.mass.fromKilograms(1))
+    // Row r stands for the value top − r·step at its middle.
+    let bounds = (
+      low: rows.top - (Double(height) - 0.5) * rows.step, high: rows.top + rows.step / 2
+    )
+    let decimals = ChartScale.decimals(forStep: rows.step)
     let rowLabels = (0..<height).map { row in
-      // Label each row with the value at its middle.
-      let fraction = (Double(row) + 0.5) / Double(height)
-      return DisplayUnit.formatNumber(
-        bounds.high - fraction * (bounds.high - bounds.low), decimals: 1)
+      DisplayUnit.formatNumber(rows.top - Double(row) * rows.step, decimals: decimals)
     }
     let labelWidth = rowLabels.map(\.count).max() ?? 0
     let plotWidth = width - labelWidth - 2
@@ -66,7 +76,8 @@ public struct TerminalChart: Sendable {
     }
     func pixelY(_ value: Double) -> Int {
       let fraction = (bounds.high - value) / (bounds.high - bounds.low)
-      return Int(rounding: fraction * Double(pixelsHigh - 1), clampedTo: 0...max(pixelsHigh - 1, 0))
+      let lastRow = max(pixelsHigh - 1, 0)
+      return Int(rounding: fraction * Double(pixelsHigh) - 0.5, clampedTo: 0...lastRow)
     }
     var dots = Array(repeating: Array(repeating: false, count: pixelsWide), count: pixelsHigh)
     var previous: (x: Int, y: Int)?
@@ -86,33 +97,116 @@ public struct TerminalChart: Sendable {
         cells[row][column] = cell(dots: dots, row: row, column: column, dotsX: dotsX, dotsY: dotsY)
       }
     }
+    var goalText = ""
+    if let goal, (bounds.low...bounds.high).contains(unit.mass.fromKilograms(goal)) {
+      let row = pixelY(unit.mass.fromKilograms(goal)) / dotsY
+      let dash: Character = style == .unicode ? "┄" : "."
+      for column in 0..<plotWidth where cells[row][column] == " " { cells[row][column] = dash }
+      goalText =
+        "  \(dash) goal \(DisplayUnit.formatNumber(unit.mass.fromKilograms(goal), decimals: 1))"
+    }
     let mark: Character = style == .unicode ? "•" : "*"
     for weight in weights {
       cells[pixelY(weight.value) / dotsY][pixelX(weight.day) / dotsX] = mark
     }
     let axis: Character = style == .unicode ? "┤" : "|"
     var lines = [
-      style == .unicode
-        ? "• weight  ⠒ trend  (\(unit.rawValue))" : "* weight  - trend  (\(unit.rawValue))"
+      (style == .unicode ? "• weight  ⠒ trend" : "* weight  - trend") + goalText
+        + "  (\(unit.rawValue))"
     ]
     for row in 0..<height {
       let label = String(repeating: " ", count: labelWidth - rowLabels[row].count) + rowLabels[row]
       lines.append(Self.trimmed(label + " " + String(axis) + String(cells[row])))
     }
     let corner = style == .unicode ? "└" : "+"
-    let rule = style == .unicode ? "─" : "-"
-    lines.append(
-      String(repeating: " ", count: labelWidth + 1) + corner
-        + String(repeating: rule, count: plotWidth))
-    let first = firstDay.description
-    let last = lastDay.description
-    var dateLine = String(repeating: " ", count: labelWidth + 2) + first
-    let gap = plotWidth - first.count - last.count
-    if firstDay != lastDay, gap >= 1 {
-      dateLine += String(repeating: " ", count: gap) + last
+    let rule: Character = style == .unicode ? "─" : "-"
+    let tick: Character = style == .unicode ? "┬" : "+"
+    let offset = labelWidth + 2
+    var ruleLine = Array(String(repeating: " ", count: labelWidth + 1) + corner)
+    ruleLine += Array(repeating: rule, count: plotWidth)
+    var dateLine = Array(repeating: Character(" "), count: offset + plotWidth)
+    // The end dates first, then the ticks between them wherever they fit with two spaces around.
+    var taken: [ClosedRange<Int>] = []
+    func place(_ text: String, at column: Int) -> Bool {
+      let range = column...(column + text.count - 1)
+      guard column >= offset, range.upperBound < dateLine.count,
+        !taken.contains(where: { $0.overlaps((range.lowerBound - 2)...(range.upperBound + 2)) })
+      else { return false }
+      dateLine.replaceSubrange(range, with: Array(text))
+      taken.append(range)
+      return true
     }
-    lines.append(dateLine)
+    _ = place(firstDay.description, at: offset)
+    if firstDay != lastDay {
+      _ = place(lastDay.description, at: offset + plotWidth - lastDay.description.count)
+    }
+    for (day, label) in Self.dateTicks(from: firstDay, to: lastDay, columns: plotWidth) {
+      let column = offset + pixelX(day) / dotsX
+      if place(label, at: column - label.count / 2) { ruleLine[column] = tick }
+    }
+    lines.append(String(ruleLine))
+    lines.append(Self.trimmed(String(dateLine)))
     return lines
+  }
+
+  /// Row values for `count` rows: a nice step and the top row's value (a multiple of the step),
+  /// covering `low...high` (widened to `minimumSpan`) with the data in the middle.
+  static func rows(
+    low: Double, high: Double, count: Int, minimumSpan: Double
+  ) -> (top: Double, step: Double) {
+    let middle = (low + high) / 2
+    let half = max(high - low, minimumSpan) / 2
+    let (low, high) = (middle - half, middle + half)
+    let raw = (high - low) / Double(max(count - 1, 1))
+    var magnitude = 1.0
+    while magnitude * 10 <= raw { magnitude *= 10 }
+    while magnitude > raw { magnitude /= 10 }
+    for factor in [1.0, 2, 5, 10, 20, 50, 100] {
+      let step = magnitude * factor
+      let bottomIndex = (low / step).rounded(.down)
+      let topIndex = (high / step).rounded(.up)
+      let used = topIndex - bottomIndex
+      guard used <= Double(count - 1) else { continue }
+      // Spare rows go half above, half below.
+      let spare = (Double(count - 1) - used) / 2
+      return ((topIndex + spare.rounded(.down)) * step, step)
+    }
+    return (high, raw)
+  }
+
+  /// The labels between the ends of the x-axis: the first of each month (its name, or the year
+  /// for January) beyond three months, else days a nice number apart (`MM-DD`).
+  static func dateTicks(
+    from first: CivilDate, to last: CivilDate, columns: Int
+  ) -> [(CivilDate, String)] {
+    let span = max(first.days(to: last), 1)
+    let columnsPerDay = Double(columns) / Double(span)
+    var ticks: [(CivilDate, String)] = []
+    if span > 92 {
+      let names = [
+        "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+      ]
+      let every = [1, 2, 3, 6, 12].first { Double($0) * 30.4 * columnsPerDay >= 7 } ?? 12
+      var day = first.firstOfNextMonth
+      while day < last {
+        if (day.month - 1) % every == 0 {
+          ticks.append((day, day.month == 1 ? String(day.year) : names[day.month - 1]))
+        }
+        day = day.firstOfNextMonth
+      }
+    } else {
+      guard let every = [1, 2, 7, 14, 28].first(where: { Double($0) * columnsPerDay >= 9 }) else {
+        return []
+      }
+      // Weekly ticks fall on Mondays; the others count from the first day.
+      var day = every % 7 == 0 ? first.monday.adding(days: 7) : first.adding(days: every)
+      while day < last {
+        let text = day.description
+        ticks.append((day, String(text.dropFirst(5))))
+        day = day.adding(days: every)
+      }
+    }
+    return ticks
   }
 
   private func cell(dots: [[Bool]], row: Int, column: Int, dotsX: Int, dotsY: Int) -> Character {

@@ -226,12 +226,21 @@ struct ChartCommand: Executable {
       let columns = session.options.terminalColumns
       let chart = TerminalChart(
         points: points, unit: session.unit, width: columns.map { max(40, $0 - 1) } ?? 72,
-        height: 12, style: columns == nil ? .ascii : .unicode)
+        height: 12, style: columns == nil ? .ascii : .unicode, goal: session.settings.goal)
       return CommandResult(.chart(chart))
+    }
+    let goal = session.settings.goal
+    // The projection continues the trend only when the chart ends on the trend's last day.
+    var goalDay: CivilDate?
+    if let goal, points.last?.day == trend.lastDay,
+      let projection = GoalProjection(goal: goal, trend: trend),
+      case .projected(let date, _) = projection.status
+    {
+      goalDay = date
     }
     let svg = SVGChart(
       title: "weight \(points.first!.day) to \(points.last!.day)", points: points,
-      unit: session.unit, goal: session.settings.goal, band: Self.pregnancyBand(points, session))
+      unit: session.unit, goal: goal, goalDay: goalDay, band: Self.pregnancyBand(points, session))
     let document = Array(svg.document().utf8)
     let outcome = try session.writeOutputFile(file.path, at: file.span) { write in
       try write(document)

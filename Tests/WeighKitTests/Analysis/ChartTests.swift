@@ -29,13 +29,14 @@ import Testing
       // Rows are labelled top to bottom from high to low, in kg.
       let labels = lines[1...8].map { Double($0.split(separator: " ")[0])! }
       #expect(labels == labels.sorted(by: >))
-      // Bounds 67.06–70.14 kg (67.2–70 widened 10%); rows are labelled at their middles.
-      #expect(labels.first == 69.9)
-      #expect(labels.last == 67.3)
-      // The first weight (the highest) is in the top row, the last in the bottom row.
+      // 67.2–70 kg on 8 rows: a step of 0.5 kg, the top row at 70.
+      #expect(labels.first == 70)
+      #expect(labels.last == 66.5)
+      #expect(labels.allSatisfy { ($0 * 2).rounded() == $0 * 2 })
+      // The first weight (the highest) is in the top row, the last (67.2) in the 67.0 row.
       let mark: Character = style == .unicode ? "•" : "*"
       #expect(lines[1].contains(mark))
-      #expect(lines[8].contains(mark))
+      #expect(lines[7].hasPrefix("67.0") && lines[7].contains(mark))
       #expect(lines[1...8].map { $0.filter { $0 == mark }.count }.reduce(0, +) <= 15)
     }
   }
@@ -45,8 +46,8 @@ import Testing
       .lines()
     #expect(lines.allSatisfy { $0.unicodeScalars.allSatisfy(\.isASCII) })
     #expect(lines[0].contains("(lb)"))
-    // 148.15–154.32 lb widened to 147.84–154.63; the top row's middle is 153.95.
-    #expect(lines[1].hasPrefix("154.0 |"))
+    // 148.15–154.32 lb on 5 rows: a step of 2 lb, from 156 down to 148.
+    #expect(lines[1...5].map { $0.prefix(5) } == ["156 |", "154 |", "152 |", "150 |", "148 |"])
   }
 
   @Test func unicodeChartDrawsTheTrendInBraille() {
@@ -122,6 +123,105 @@ import Testing
     let texts = elements(root, "text").compactMap(\.stringValue)
     #expect(texts.contains("no weights to chart"))
     #expect(!texts.contains("goal"))
+  }
+
+  @Test func terminalGoalRowOnlyInsideTheRange() {
+    for style in TerminalChart.Style.allCases {
+      let dash: Character = style == .unicode ? "┄" : "."
+      let inside = TerminalChart(
+        points: trend.points, unit: .kg, width: 60, height: 8, style: style, goal: 68
+      ).lines()
+      #expect(inside[0].contains("\(dash) goal 68.0"))
+      // The plot part of a row, after the axis (labels have decimal points).
+      let axis: Character = style == .unicode ? "┤" : "|"
+      func plot(_ row: String) -> Substring { row.drop { $0 != axis } }
+      let rows = inside[1...8].filter { plot($0).contains(dash) }
+      #expect(rows.count == 1)
+      #expect(rows.first?.hasPrefix("68.0") == true)
+      let outside = TerminalChart(
+        points: trend.points, unit: .kg, width: 60, height: 8, style: style, goal: 60
+      ).lines()
+      #expect(!outside[0].contains("goal"))
+      #expect(!outside[1...8].contains { plot($0).contains(dash) })
+    }
+  }
+
+  @Test func terminalRowsAreRoundAndCoverTheData() {
+    for (low, high, count) in [
+      (67.2, 70.0, 8), (148.15, 154.32, 5), (80.0, 80.0, 12), (60, 95, 12),
+    ] {
+      let rows = TerminalChart.rows(low: low, high: high, count: count, minimumSpan: 1)
+      let bottom = rows.top - Double(count - 1) * rows.step
+      #expect(rows.top >= high - 1e-9 && bottom <= low + 1e-9)
+      #expect(
+        [1.0, 2, 5].contains { abs(rows.step / pow(10, floor(log10(rows.step))) - $0) < 1e-9 })
+      #expect(abs((rows.top / rows.step).rounded() - rows.top / rows.step) < 1e-9)
+    }
+  }
+
+  @Test func terminalDateLabelsBetweenTheEnds() throws {
+    let long = Trend(
+      days: stride(from: 0, to: 200, by: 7).map {
+        DailyValue(day: day(2026, 1, 5).adding(days: $0), kilograms: 90, readingCount: 1)
+      })
+    let lines = TerminalChart(points: long.points, unit: .kg, width: 72, height: 4, style: .ascii)
+      .lines()
+    let dates = try #require(lines.last)
+    #expect(dates.contains("2026-01-05") && dates.hasSuffix("2026-07-20"))
+    #expect(dates.contains("Mar") && dates.contains("May"))
+    #expect(lines[lines.count - 2].filter { $0 == "+" }.count >= 3)
+    let short = TerminalChart(points: trend.points, unit: .kg, width: 72, height: 4, style: .ascii)
+      .lines()
+    // Mondays between the ends, as MM-DD.
+    #expect(short.last?.contains("01-12") == true)
+  }
+
+  @Test func svgSinkersProjectionAndDescription() throws {
+    let svg = SVGChart(
+      title: "t", points: trend.points, unit: .kg, goal: 66.5, goalDay: day(2026, 2, 5)
+    ).document()
+    let root = try parse(svg)
+    let groups = elements(root, "g")
+    let sinkers = try #require(groups.first { attribute($0, "class") == "sinkers" })
+    #expect(elements(sinkers, "line").count == 15)
+    let projection = try #require(
+      elements(root, "line").first { attribute($0, "class") == "projection" })
+    #expect(attribute(projection, "clip-path") == "url(#plot)")
+    #expect(elements(root, "clipPath").count == 1)
+    let texts = elements(root, "text").compactMap(\.stringValue)
+    #expect(texts.contains("goal on 2026-02-05"))
+    // The last day is labelled even when it falls between ticks.
+    #expect(texts.contains("2026-01-29"))
+    let desc = try #require(elements(root, "desc").first?.stringValue)
+    #expect(desc.contains("15 weighed days from 2026-01-01 to 2026-01-29"))
+    #expect(desc.contains("goal 66.5 kg, projected for 2026-02-05"))
+  }
+
+  @Test func svgFarGoalStaysAtTheEdge() throws {
+    let svg = SVGChart(title: "t", points: trend.points, unit: .kg, goal: 50).document()
+    let root = try parse(svg)
+    let texts = elements(root, "text").compactMap(\.stringValue)
+    #expect(texts.contains("▼ goal 50.0 kg"))
+    // No dashed goal line across the plot, and the weight axis stays near the data.
+    let goal = try #require(elements(root, "g").first { attribute($0, "class") == "goal" })
+    #expect(elements(goal, "line").isEmpty)
+    let ticks = try #require(elements(root, "g").first { attribute($0, "class") == "y-ticks" })
+    let values = elements(ticks, "text").compactMap { $0.stringValue.flatMap(Double.init) }
+    #expect(values.min()! >= 66 && values.max()! <= 71)
+  }
+
+  @Test func svgMonthLabelsOnALongRange() throws {
+    let long = Trend(
+      days: stride(from: 0, to: 200, by: 7).map {
+        DailyValue(day: day(2026, 1, 5).adding(days: $0), kilograms: 90, readingCount: 1)
+      })
+    let root = try parse(SVGChart(title: "t", points: long.points, unit: .kg).document())
+    let ticks = try #require(elements(root, "g").first { attribute($0, "class") == "x-ticks" })
+    let labels = elements(ticks, "text").compactMap(\.stringValue)
+    // July's tick gives way to the last day's label, 19 days later.
+    #expect(labels.contains("Feb 2026") && labels.contains("Jun 2026"))
+    #expect(!labels.contains("Jul 2026"))
+    #expect(labels.last == "2026-07-20")
   }
 
   @Test func niceTicks() {
