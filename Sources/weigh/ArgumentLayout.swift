@@ -66,16 +66,7 @@ enum ArgumentLayout {
     guard word.isEmpty || word.contains(where: { $0 == " " || $0 == "\t" || $0 == "\"" }) else {
       return word
     }
-    var text = "\""
-    for character in word {
-      switch character {
-      case "\"": text += "\\\""
-      case "\\": text += "\\\\"
-      case "\n": text += "\\n"
-      default: text.append(character)
-      }
-    }
-    return text + "\""
+    return WeighKit.quoted(word)
   }
 
   /// The hint after `cannot read script NAME`: the command or subcommand NAME was likely

@@ -349,20 +349,6 @@ enum FutureRule {
   }
 }
 
-/// A string in double quotes with `"`, `\` and newlines escaped, as the language writes it.
-func quoted(_ text: String) -> String {
-  var result = "\""
-  for character in text {
-    switch character {
-    case "\"": result += "\\\""
-    case "\\": result += "\\\\"
-    case "\n": result += "\\n"
-    default: result.append(character)
-    }
-  }
-  return result + "\""
-}
-
 extension Session {
   /// The entry `reference` names.
   func resolve(_ reference: EntryReference, at span: SourceSpan) throws(Diagnostic) -> Entry {
