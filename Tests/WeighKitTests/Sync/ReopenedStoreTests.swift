@@ -60,10 +60,12 @@ import Testing
     }
   }
 
-  /// What one line prints in a session opened on `directory` for it alone.
-  func runReopened(_ line: String, on directory: String) throws -> String {
+  /// What one line prints in a session opened on `directory` for it alone, at `clock`
+  /// (default: the golden tests' clock).
+  func runReopened(_ line: String, on directory: String, at clock: Int64? = nil) throws -> String {
     var options = SessionOptions.golden
     options.store = .directory(directory)
+    if let clock { options.clock = clock }
     let output = CapturedOutput()
     let session = try Session(options: options, output: output)
     defer { session.close() }

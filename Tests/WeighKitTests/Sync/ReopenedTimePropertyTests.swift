@@ -40,26 +40,10 @@ import Testing
         for line in codes.map(Self.line) + ["advance 2d", "sync", "health list", "list"] {
           let clock = long.session.now
           let expected = line == ReopenedStoreTests.compact ? "" : long.run(line)
-          let reopened = try Self.runReopened(line, on: directory, at: clock)
+          let reopened = try ReopenedStoreTests().runReopened(line, on: directory, at: clock)
           #expect(reopened == expected, "\(line)")
         }
       }
     }
-  }
-
-  /// What one line prints in a session opened on `directory` at `clock` for it alone.
-  static func runReopened(_ line: String, on directory: String, at clock: Int64) throws -> String {
-    var options = SessionOptions.golden
-    options.store = .directory(directory)
-    options.clock = clock
-    let output = CapturedOutput()
-    let session = try Session(options: options, output: output)
-    defer { session.close() }
-    if line == ReopenedStoreTests.compact {
-      try session.store.compact()
-      return ""
-    }
-    _ = session.run(script: line, display: "property", directory: ".")
-    return output.text
   }
 }
