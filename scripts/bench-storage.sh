@@ -18,6 +18,8 @@
 #                                sqlite-full: the sqlite store's writing commands again with
 #                                PRAGMA synchronous=FULL (the others use NORMAL)
 #   KEEP=1                       keep stores made earlier (default: make them anew)
+#   RESULTS=FILE APPEND=1        where the raw results go (default bench-data/storage/
+#                                results.tsv), and add to it rather than start anew
 set -euo pipefail
 cd "$(dirname "$0")/.."
 counts=("$@")
@@ -32,8 +34,8 @@ mkdir -p "$data"
 
 swift build -c release --package-path Benchmarks/HealthStorage --scratch-path .build-storage >&2
 bench="$PWD/.build-storage/release/health-storage-bench"
-results="$data/results.tsv"
-: >"$results"
+results="${RESULTS:-$data/results.tsv}"
+[ -n "${APPEND:-}" ] || : >"$results"
 echo "machine: $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB, $(uname -sr); load: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "started: $(date -u +%FT%TZ)"
 
@@ -56,12 +58,12 @@ for count in "${counts[@]}"; do
     fi
     for op in "${ops[@]}"; do
       for run in $(seq 0 $((RUNS - 1))); do
-        line=$(env "${env[@]}" /usr/bin/time -f "%e %U %S %M" -o "$data/rss" "$bench" run "$store_candidate" "$store" "$count" "$op" $((run + offset)))
+        line=$(env "${env[@]}" /usr/bin/time -f "%e %U %S %M" -o "$data/rss.$$" "$bench" run "$store_candidate" "$store" "$count" "$op" $((run + offset)))
         echo "$candidate: $line" >&2
         open_ms=$(sed -E 's/.* open ([0-9.]+) ms.*/\1/' <<<"$line")
         op_ms=$(sed -E 's/.* operation ([0-9.]+) ms.*/\1/' <<<"$line")
         cpu_ms=$(sed -E 's/.* cpu ([0-9.]+) ms.*/\1/' <<<"$line")
-        printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$candidate" "$count" "$op" "$run" "$open_ms" "$op_ms" "$cpu_ms" "$(tail -1 "$data/rss" | tr ' ' '\t')" >>"$results"
+        printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$candidate" "$count" "$op" "$run" "$open_ms" "$op_ms" "$cpu_ms" "$(tail -1 "$data/rss.$$" | tr ' ' '\t')" >>"$results"
       done
     done
     if [ "$candidate" != sqlite-full ]; then
@@ -76,6 +78,8 @@ import collections, statistics, sys
 rows = collections.defaultdict(list)
 for line in open(sys.argv[1]):
     fields = line.rstrip("\n").split("\t")
+    if len(fields) not in (9, 11) or not fields[-1]:
+        continue  # a run whose timing file was not written
     candidate, count, op, run, open_ms, op_ms, cpu_ms, process_s = fields[:8]
     kib = fields[-1]
     process_cpu = sum(float(f) for f in fields[8:-1]) * 1000  # user + system, when timed

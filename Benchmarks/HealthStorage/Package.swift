@@ -20,8 +20,11 @@ let package = Package(
         .product(name: "WeighKit", package: weigh),
         .product(name: "HealthSim", package: weigh),
         .product(name: "GRDB", package: "GRDB.swift"),
+        "CSQLiteOptions",
       ]
-    )
+    ),
+    // One call to SQLite's C API that Swift cannot make (a variadic function).
+    .target(name: "CSQLiteOptions", linkerSettings: [.linkedLibrary("sqlite3")]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -1,3 +1,4 @@
+import CSQLiteOptions
 import Foundation
 import GRDB
 import HealthSim
@@ -42,14 +43,27 @@ final class SQLiteStorage: HealthStorage {
   static func open(_ directory: String) throws -> SQLiteStorage {
     try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     var configuration = Configuration()
-    configuration.journalMode = .wal
     configuration.busyMode = .timeout(5)
     let synchronous = synchronous
     configuration.prepareDatabase { db in
+      // Not `configuration.journalMode = .wal`: GRDB then sets synchronous = NORMAL itself.
+      guard try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL") == "wal" else {
+        throw StorageError("cannot use WAL")
+      }
       try db.execute(sql: "PRAGMA synchronous = \(synchronous)")
+      // The WAL is checkpointed by commits (every 1,000 pages), not by each command's close.
+      guard health_storage_no_checkpoint_on_close(db.sqliteConnection) == SQLITE_OK else {
+        throw StorageError("cannot configure the connection")
+      }
     }
     let queue = try DatabaseQueue(path: directory + "/health.sqlite", configuration: configuration)
-    try queue.write { db in try db.execute(sql: schema) }
+    // Only a new database is written at open.
+    if try queue.read({ db in try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0 }) == 0 {
+      try queue.write { db in
+        try db.execute(sql: schema)
+        try db.execute(sql: "PRAGMA user_version = 1")
+      }
+    }
     return SQLiteStorage(queue: queue)
   }
 
@@ -164,13 +178,15 @@ final class SQLiteStorage: HealthStorage {
     }
   }
 
+  /// The unary `+` keeps SQLite from choosing the (type, pos) index over the sync index
+  /// when the database has no statistics (no ANALYZE yet).
   func sample(syncIdentifier: String, type: SampleType, bundle: String) throws -> HealthSample? {
     try queue.read { db in
       try Row.fetchOne(
         db,
         sql: """
           SELECT pos, row, crc FROM record
-          WHERE sync_id = ? AND type = ? AND bundle = ? AND kind = 0
+          WHERE sync_id = ? AND +type = ? AND +bundle = ? AND +kind = 0
           """,
         arguments: [syncIdentifier, TypeCode.of(type), bundle]
       ).flatMap { try Self.decode($0).liveSample }
