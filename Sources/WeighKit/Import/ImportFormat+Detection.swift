@@ -106,6 +106,15 @@ public enum WeightImporter {
     } catch {
       throw ImportError("cannot read \(url.path); check the path")
     }
+    return try importWeights(bytes, format: format, zone: zone, unit: unit, csv: csv)
+  }
+
+  /// Reads the weights of `bytes` in `format`, which must not be an Apple Health format
+  /// (those are read from their file).
+  static func importWeights(
+    _ bytes: [UInt8], format: ImportFormat, zone: ZonedClock, unit: MassUnit?,
+    csv: GenericCSVOptions
+  ) throws -> WeightImportResult {
     switch format {
     case .withingsCSV: return try WithingsCSVImporter.importWeights(bytes, zone: zone)
     case .openScaleCSV:
@@ -129,7 +138,8 @@ public enum WeightImporter {
       var options = csv
       options.unit = options.unit ?? unit
       return try GenericCSVImporter.importWeights(bytes, zone: zone, options: options)
-    case .appleHealthZip, .appleHealthXML: fatalError("handled above")
+    case .appleHealthZip, .appleHealthXML:
+      throw ImportError("an Apple Health export is read from its file; import it by name")
     }
   }
 }

@@ -70,6 +70,11 @@ public final class Store {
   private var nextIDs: [String: Int] = [:]
   private var snapshotBytes = 0
   private var isClosed = false
+  /// Each table file's stamp (size and modification time) when the store was closed.
+  private var stampsAtClose: [String: String?] = [:]
+  /// The tables whose rows this store took over from the store it reopened
+  /// (`reuseRows(of:)`), instead of reading their files.
+  public private(set) var reusedTables: Set<String> = []
   /// `weigh.json` as it is on disk (the journal's changes are not in it).
   private var diskManifest = StoreManifest()
   /// Tables whose file is not the one the last compaction wrote (its size or modification
@@ -294,6 +299,32 @@ public final class Store {
   }
 
   // MARK: Reading
+
+  /// Takes over the rows that `previous`, the same store opened before and closed since,
+  /// had read, for each table that is as it was: nobody committed in between (the same
+  /// sequence, journal base and journal length) and the table's file has the size and
+  /// modification time it had when `previous` closed. Another process's commit raises the
+  /// sequence and an edit outside weigh changes the stamp; such a table is read again from
+  /// its file when it is next used.
+  ///
+  /// The REPL reopens the store for every command (docs/store.md); this keeps a command
+  /// from reading a large table again when nothing changed.
+  public func reuseRows(of previous: Store) {
+    guard directory != nil, previous.directory == directory, previous.isClosed, !isClosed,
+      batch == nil, previous.sequence == sequence, previous.journalBase == journalBase,
+      previous.journalLength == journalLength
+    else { return }
+    for (name, old) in previous.tables where old.isLoaded {
+      guard let current = tables[name],
+        ObjectIdentifier(type(of: current)) == ObjectIdentifier(type(of: old)),
+        current.snapshotSequence == old.snapshotSequence,
+        let recorded = previous.stampsAtClose[name],
+        recorded == StoreFileSystem.stamp(path(current.fileName))
+      else { continue }
+      tables[name] = old
+      reusedTables.insert(name)
+    }
+  }
 
   /// The log's entries in increasing id order. The first call reads `entries.json`.
   ///
@@ -621,6 +652,11 @@ public final class Store {
 
   /// Releases the lock; later commits fail. Called by deinit too.
   public func close() {
+    if directory != nil, !isClosed {
+      for (name, table) in tables {
+        stampsAtClose[name] = StoreFileSystem.stamp(path(table.fileName))
+      }
+    }
     batch = nil
     if journalDescriptor >= 0 {
       StoreFileSystem.closeDescriptor(journalDescriptor)
