@@ -49,19 +49,22 @@ goldens = sorted(glob.glob(rel("Tests", "golden", "**", "*.wcfg"), recursive=Tru
 out = reset("interpreter-line")
 seen = set()
 for path in goldens:
-    for line in read(path).decode().splitlines():
+    # Some goldens are not UTF-8 on purpose (the not-UTF-8 error); their bytes are seeds too.
+    for line in read(path).decode("utf-8", "surrogateescape").splitlines():
         line = line.strip()
         if not line or line.startswith("#") or line in seen or leaves_scratch(line):
             continue
         seen.add(line)
-        digest = hashlib.sha1(line.encode()).hexdigest()[:10]
-        put(out, f"{line.split()[0][:12]}-{digest}", line.encode(), 256)
+        data = line.encode("utf-8", "surrogateescape")
+        digest = hashlib.sha1(data).hexdigest()[:10]
+        name = line.split()[0][:12].encode("ascii", "replace").decode().replace("/", "_")
+        put(out, f"{name}-{digest}", data, 256)
 
 # interpreter-script: the small golden scripts whole.
 out = reset("interpreter-script")
 for path in goldens:
     data = read(path)
-    if not leaves_scratch(data.decode()):
+    if not leaves_scratch(data.decode("utf-8", "surrogateescape")):
         name = os.path.relpath(path, rel("Tests", "golden")).replace("/", "-")
         put(out, name, data, 2048)
 
