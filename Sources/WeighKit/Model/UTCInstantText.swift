@@ -8,29 +8,29 @@ public enum UTCInstantText {
   /// Appends the 20 bytes of `instant`'s text; `instant` must lie in ``range``.
   public static func append(_ instant: Int64, to bytes: inout [UInt8]) {
     let (date, second) = CivilDate.split(instant)
-    let start = bytes.count
-    bytes.append(contentsOf: repeatElement(0x30, count: 20))
-    bytes.withUnsafeMutableBufferPointer { text in
-      // The digits of each field, from its last, over the zeros put there.
+    // Written on the stack, then copied at once.
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { text in
+      // The digits of each field, from its last.
       func field(_ value: Int, at offset: Int, digits: Int) {
         var rest = value
-        for index in stride(from: start + offset + digits - 1, through: start + offset, by: -1) {
+        for index in stride(from: offset + digits - 1, through: offset, by: -1) {
           text[index] = 0x30 + UInt8(truncatingIfNeeded: rest % 10)
           rest /= 10
         }
       }
       field(date.year, at: 0, digits: 4)
-      text[start + 4] = 0x2D
+      text[4] = 0x2D
       field(date.month, at: 5, digits: 2)
-      text[start + 7] = 0x2D
+      text[7] = 0x2D
       field(date.day, at: 8, digits: 2)
-      text[start + 10] = 0x54
+      text[10] = 0x54
       field(second / 3600, at: 11, digits: 2)
-      text[start + 13] = 0x3A
+      text[13] = 0x3A
       field(second / 60 % 60, at: 14, digits: 2)
-      text[start + 16] = 0x3A
+      text[16] = 0x3A
       field(second % 60, at: 17, digits: 2)
-      text[start + 19] = 0x5A
+      text[19] = 0x5A
+      bytes.append(contentsOf: UnsafeBufferPointer(text))
     }
   }
 

@@ -58,22 +58,19 @@ public struct JSONWriter {
   public mutating func write(_ value: Int) {
     if value < 0 { bytes.append(0x2D) }
     var magnitude = value.magnitude
-    var count = 1
-    var probe = magnitude
-    while probe >= 10 {
-      probe /= 10
-      count += 1
+    guard magnitude >= 10 else {
+      bytes.append(0x30 + UInt8(truncatingIfNeeded: magnitude))
+      return
     }
-    // The digits are written from the last, into bytes made for them.
-    let end = bytes.count + count
-    bytes.append(contentsOf: repeatElement(0x30, count: count))
-    bytes.withUnsafeMutableBufferPointer { buffer in
-      var index = end
+    // The digits from the last, on the stack, then copied at once (20 fit any Int).
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+      var index = 20
       repeat {
         index -= 1
-        buffer[index] = 0x30 + UInt8(truncatingIfNeeded: magnitude % 10)
+        digits[index] = 0x30 + UInt8(truncatingIfNeeded: magnitude % 10)
         magnitude /= 10
       } while magnitude > 0
+      bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[index...]))
     }
   }
 

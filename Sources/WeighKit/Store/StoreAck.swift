@@ -17,6 +17,7 @@ struct StoreAck: Equatable {
   static let formatVersion = 1
   /// The file's size: the line padded with spaces, so that every write covers the last.
   static let size = 512
+  private static let spaces = [UInt8](repeating: 0x20, count: size)
 
   /// The sequence the journal this describes starts after.
   var base: Int
@@ -68,8 +69,7 @@ struct StoreAck: Equatable {
     StoreChecksum.writeMember(crc, into: &writer)
     writer.raw(byte: 0x7D)
     if writer.bytes.count < Self.size - 1 {
-      writer.bytes.append(
-        contentsOf: repeatElement(0x20, count: Self.size - 1 - writer.bytes.count))
+      writer.bytes.append(contentsOf: Self.spaces[..<(Self.size - 1 - writer.bytes.count)])
     }
     writer.raw(byte: 0x0A)
     swap(&writer.bytes, &bytes)

@@ -20,7 +20,9 @@ public struct StoreRow: Sendable {
 
   /// The row, when it is a row of `codec`'s table.
   public func value<Codec: StoreTableCodec>(_ codec: Codec.Type) -> Codec.Row? {
-    (content as? StoreRowBox<Codec>)?.row
+    // A comparison of metadata, not a dynamic cast (the commit path calls this per row).
+    guard type(of: content) == StoreRowBox<Codec>.self else { return nil }
+    return unsafeDowncast(content, to: StoreRowBox<Codec>.self).row
   }
 
   /// Writes the row as its codec does.
