@@ -272,7 +272,7 @@ struct UndoCommand: Executable {
         }
         adjusted.append(change)
       case .put(let row) where row.table == EntryCodec.tableName:
-        guard var restored = row.value as? Entry else {
+        guard var restored = row.value(EntryCodec.self) else {
           adjusted.append(change)
           continue
         }

@@ -74,7 +74,8 @@ final class TableStorage<Codec: StoreTableCodec>: AnyTableStorage {
   func apply(put row: StoreRow, sequence: Int) {
     guard sequence > snapshotSequence else { return }
     isDirty = true
-    let value = row.value as! Codec.Row
+    // The store routes a row by its table's name, which names one codec.
+    let value = row.value(Codec.self)!
     if rows != nil {
       Self.put(value, into: &rows!)
     } else {
