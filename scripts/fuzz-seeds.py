@@ -6,6 +6,9 @@ for the store-loader seeds, which are stores weigh itself wrote)
 
 Each seed is a small file named after where it came from. Rerun after fixtures change;
 libFuzzer adds what it finds to a separate folder (scripts/fuzz.sh), never to these.
+FuzzCorpusTests replays every seed and fails on one its target skips (the interpreter
+targets' cost guards refuse huge repeats and durations, which some goldens hold on purpose):
+delete the seeds it names before committing.
 """
 import glob, hashlib, json, os, shutil, subprocess, sys, tempfile, zipfile
 
