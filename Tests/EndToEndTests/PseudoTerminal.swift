@@ -109,7 +109,7 @@ final class PseudoTerminal {
     let pty = try PTYFunctions()
     // Close-on-exec from the start: tests run in parallel, and a program another test starts
     // between opening and a later fcntl would keep this terminal's master open.
-    master = pty.openMaster(O_RDWR | O_NOCTTY | O_CLOEXEC)
+    master = Self.movedHigh(pty.openMaster(O_RDWR | O_NOCTTY | O_CLOEXEC))
     guard master >= 0 else { throw Failure.cannotStart("posix_openpt: \(Self.lastError())") }
     _ = fcntl(master, F_SETFL, fcntl(master, F_GETFL) | O_NONBLOCK)
     var name = [CChar](repeating: 0, count: 128)
@@ -122,7 +122,7 @@ final class PseudoTerminal {
     let slavePath = name.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
     var size = winsize(ws_row: rows, ws_col: columns, ws_xpixel: 0, ws_ypixel: 0)
     _ = ioctl(master, UInt(TIOCSWINSZ), &size)
-    slave = open(slavePath, O_RDWR | O_NOCTTY | O_CLOEXEC)
+    slave = Self.movedHigh(open(slavePath, O_RDWR | O_NOCTTY | O_CLOEXEC))
     guard slave >= 0 else {
       close(master)
       throw Failure.cannotStart("open \(slavePath): \(Self.lastError())")
@@ -233,7 +233,10 @@ final class PseudoTerminal {
       guard remaining > .zero else {
         // A last look, in case this thread was not scheduled while the program printed.
         if pump(waitingAtMost: 0) { continue }
-        throw Failure.timedOut(expected: text, seen: unread, state: processState())
+        // A master that is no terminal any more was closed under this test by other code.
+        let masterNote =
+          isatty(master) == 1 ? "" : "; this test's master descriptor is no longer a terminal"
+        throw Failure.timedOut(expected: text, seen: unread, state: processState() + masterNote)
       }
       if !pump(waitingAtMost: min(100, Self.milliseconds(remaining))) {
         _ = reap(blocking: false)
@@ -348,6 +351,21 @@ final class PseudoTerminal {
       any = true
     }
     return any
+  }
+
+  /// `descriptor` moved to a number of 600 or more (close-on-exec), the original closed.
+  ///
+  /// Twice a REPL test saw nothing of a program that had printed its prompt and was waiting
+  /// for input, as if the master had been closed under it: code elsewhere in the test
+  /// process that closes a descriptor twice (Foundation's `Process` and `Pipe` on Linux are
+  /// known to, under concurrency) closes whatever reused that low number. The numbers
+  /// this process uses otherwise stay far below 600.
+  private static func movedHigh(_ descriptor: Int32) -> Int32 {
+    guard descriptor >= 0 else { return descriptor }
+    let high = fcntl(descriptor, F_DUPFD_CLOEXEC, 600)
+    guard high >= 0 else { return descriptor }
+    close(descriptor)
+    return high
   }
 
   /// The program's state as the kernel sees it, for a timeout's message: the state letter of
