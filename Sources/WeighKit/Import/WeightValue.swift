@@ -19,6 +19,44 @@ enum WeightValue {
       kilograms: unit.toKilograms(value), written: trimmed, unit: unit, line: line)
   }
 
+  /// ``kilograms(_:unit:line:)`` of a cell's UTF-8 bytes, reading the number from the bytes.
+  static func kilograms(utf8 cell: ArraySlice<UInt8>, unit: MassUnit, line: Int)
+    throws(ImportRejection) -> Double
+  {
+    guard let trimmed = trimmedASCII(cell) else {
+      return try kilograms(String(decoding: cell, as: UTF8.self), unit: unit, line: line)
+    }
+    guard !trimmed.isEmpty else {
+      throw ImportRejection(line: line, reason: "no weight in this row")
+    }
+    guard let value = DecimalText.parse(utf8: trimmed) else {
+      let text = String(decoding: trimmed, as: UTF8.self)
+      throw ImportRejection(
+        line: line,
+        reason: "weight \(text.debugDescription) is not a decimal number such as 71.25")
+    }
+    return try ImportedWeight.validate(
+      kilograms: unit.toKilograms(value), written: String(decoding: trimmed, as: UTF8.self),
+      unit: unit, line: line)
+  }
+
+  /// `cell` without the spaces and tabs around it (what `trimmingCharacters(in:
+  /// .whitespaces)` removes from ASCII text); nil when the cell holds a byte past ASCII, whose
+  /// text the caller trims as a string.
+  static func trimmedASCII(_ cell: ArraySlice<UInt8>) -> ArraySlice<UInt8>? {
+    guard !cell.contains(where: { $0 >= 0x80 }) else { return nil }
+    var trimmed = cell
+    while let first = trimmed.first, first == 0x20 || first == 0x09 { trimmed.removeFirst() }
+    while let last = trimmed.last, last == 0x20 || last == 0x09 { trimmed.removeLast() }
+    return trimmed
+  }
+
+  /// Whether a cell is empty or only white space.
+  static func isBlank(_ cell: ArraySlice<UInt8>) -> Bool {
+    if let trimmed = trimmedASCII(cell) { return trimmed.isEmpty }
+    return String(decoding: cell, as: UTF8.self).trimmingCharacters(in: .whitespaces).isEmpty
+  }
+
   /// The unit in a header such as `Weight (kg)` or `weight (lbs)`.
   static func unit(inHeader header: String) -> MassUnit? {
     guard let open = header.lastIndex(of: "("), let close = header.lastIndex(of: ")"),
