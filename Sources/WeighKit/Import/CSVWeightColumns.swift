@@ -42,7 +42,7 @@ struct CSVWeightColumns {
       let kilograms = try WeightValue.kilograms(utf8: weightCell, unit: unit, line: row.line)
       var noteText: String?
       if let note, !row.field(note).isEmpty {
-        noteText = row[note]?.trimmingCharacters(in: .whitespaces)
+        noteText = row[note]?.trimmedWhitespace
       }
       // A time that names no zone was read in the session's: the import says which.
       if reading.zoneLess != nil { result.zoneless = true }

@@ -75,7 +75,7 @@ public enum GarminWeightCSVImporter {
 
   /// Seconds since midnight of `07:23`, `7:23 AM` and the like.
   static func time(_ text: String) -> Int? {
-    let trimmed = text.trimmingCharacters(in: .whitespaces)
+    let trimmed = text.trimmedWhitespace
     return CSVDatePattern.first(clockShapes, Substring("2000-01-01 " + trimmed))?.local.secondOfDay
   }
 

@@ -80,7 +80,7 @@ public struct LocalDateTime: Hashable, Sendable {
 
   /// `yyyy-MM-dd HH:mm[:ss]` (also with `T`) or `dd.MM.yyyy HH:mm` (openScale 2.x legacy).
   public static func parse(_ text: String) -> LocalDateTime? {
-    let trimmed = text.trimmingCharacters(in: .whitespaces)
+    let trimmed = text.trimmedWhitespace
     let parts = trimmed.split(whereSeparator: { $0 == " " || $0 == "T" })
     guard parts.count == 2, let clock = time(parts[1]) else { return nil }
     if let (year, month, day) = isoDate(parts[0]) {

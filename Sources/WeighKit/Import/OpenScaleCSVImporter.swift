@@ -133,7 +133,7 @@ public enum OpenScaleCSVImporter {
     }
     guard let column = columns.date, let text = row[column],
       let (year, month, day) = LocalDateTime.isoDate(
-        Substring(text.trimmingCharacters(in: .whitespaces)))
+        Substring(text.trimmedWhitespace))
     else {
       throw ImportRejection(
         line: row.line,

@@ -70,6 +70,14 @@ import Testing
     }
   }
 
+  @Test func whiteSpaceIsTrimmedAsFoundationTrimsIt() async {
+    let alphabet = [" ", "\t", "a", "7", "\u{A0}", "\u{2003}", "é", "\n", "\u{301}"]
+    await propertyCheck(count: 3000, input: Gen.int(in: 0...8).array(of: 0...12)) { picks in
+      let text = picks.map { alphabet[$0] }.joined()
+      #expect(text.trimmedWhitespace == text.trimmingCharacters(in: .whitespaces), "\(text)")
+    }
+  }
+
   @Test func weightsReadExactlyAsDoubleReadsThem() async {
     // Digits on both sides of the point, up to 17 digits, so both paths are taken.
     await propertyCheck(
