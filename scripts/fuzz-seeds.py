@@ -49,19 +49,22 @@ goldens = sorted(glob.glob(rel("Tests", "golden", "**", "*.wcfg"), recursive=Tru
 out = reset("interpreter-line")
 seen = set()
 for path in goldens:
-    for line in read(path).decode().splitlines():
+    # Some goldens are not UTF-8 on purpose (the not-UTF-8 error); their bytes are seeds too.
+    for line in read(path).decode("utf-8", "surrogateescape").splitlines():
         line = line.strip()
         if not line or line.startswith("#") or line in seen or leaves_scratch(line):
             continue
         seen.add(line)
-        digest = hashlib.sha1(line.encode()).hexdigest()[:10]
-        put(out, f"{line.split()[0][:12]}-{digest}", line.encode(), 256)
+        data = line.encode("utf-8", "surrogateescape")
+        digest = hashlib.sha1(data).hexdigest()[:10]
+        name = line.split()[0][:12].encode("ascii", "replace").decode().replace("/", "_")
+        put(out, f"{name}-{digest}", data, 256)
 
 # interpreter-script: the small golden scripts whole.
 out = reset("interpreter-script")
 for path in goldens:
     data = read(path)
-    if not leaves_scratch(data.decode()):
+    if not leaves_scratch(data.decode("utf-8", "surrogateescape")):
         name = os.path.relpath(path, rel("Tests", "golden")).replace("/", "-")
         put(out, name, data, 2048)
 
@@ -78,6 +81,30 @@ files("openscale-csv", ["Tests/fixtures/vendors/openscale-*.csv", "Tests/golden/
 files("fitbit-json", ["Tests/fixtures/vendors/fitbit-*.json", "Tests/golden/files/fitbit-*.json"])
 files("weigh-csv", ["Tests/golden/files/weigh-*.csv"])
 files("weigh-json", ["Tests/golden/files/weigh-*.json"])
+# csv-any: every CSV fixture, whatever its reader; detection picks it.
+files("csv-any", ["Tests/fixtures/vendors/*.csv", "Tests/golden/files/*.csv"])
+# generic-csv: a first line of options (what follows `import data.csv as csv`), then the file.
+GENERIC = [
+    ("own-datetime-kg.csv", ""),
+    ("own-lbs.csv", "source Scale"),
+    ("own-unnamed.csv", "date when weight scale unit kg tz Europe/Berlin"),
+    ("own-semicolon.csv", 'date Day weight 2 unit kg format "dd/MM/yyyy HH:mm" delimiter ";" source Notebook'),
+    ("own-semicolon.csv", "weight Kilos unit kg"),
+    ("myfitnesspal.csv", "unit lb"),
+    ("garmin-weight.csv", 'date Time weight Weight unit kg format "MMM d, yyyy"'),
+    ("renpho.csv", 'format "yyyy-MM-dd HH:mm:ss" tz UTC'),
+    ("google-fit-daily.csv", 'weight "Average weight (kg)" format "yyyy-MM-dd"'),
+    ("withings-weight.csv", 'date 1 weight 2 format "yyyy-MM-dd HH:mm:ss"'),
+    ("openscale-3x.csv", 'date DATE time TIME weight WEIGHT unit kg format "yyyy-MM-dd"'),
+]
+out = reset("generic-csv")
+for name, options in GENERIC:
+    for folder in ("golden/files", "fixtures/vendors"):
+        path = rel("Tests", *folder.split("/"), name)
+        if os.path.exists(path):
+            digest = hashlib.sha1(options.encode()).hexdigest()[:6]
+            put(out, f"{name[:-4]}-{digest}", options.encode() + b"\n" + read(path), 16384)
+            break
 # apple-xml: the first byte says where the target splits the rest into two chunks.
 out = reset("apple-xml")
 for path in sorted(glob.glob(rel("Tests", "fixtures", "apple", "*.xml")) + glob.glob(rel("Tests", "golden", "files", "apple-*.xml"))):

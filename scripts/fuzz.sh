@@ -20,7 +20,7 @@
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
-targets="interpreter-line interpreter-script apple-xml apple-zip withings-csv openscale-csv fitbit-json weigh-csv weigh-json store-loader"
+targets="interpreter-line interpreter-script apple-xml apple-zip withings-csv openscale-csv fitbit-json weigh-csv weigh-json csv-any generic-csv store-loader"
 
 if [[ ${1:-} == list ]]; then
   tr ' ' '\n' <<<"$targets"

@@ -49,9 +49,9 @@ struct Weigh: ParsableCommand {
 struct StoreOptions: ParsableArguments {
   @Option(
     name: .customLong("store"),
-    help:
-      "The store folder (default: $WEIGH_STORE, else $XDG_DATA_HOME/weigh, else ~/.local/share/weigh)."
-  )
+    help: ArgumentHelp(
+      "The store folder (default: $WEIGH_STORE, else $XDG_DATA_HOME/weigh, else ~/.local/share/weigh).",
+      valueName: "dir"))
   var directory: String?
 
   @Flag(help: "Keep everything in memory; persist nothing.")

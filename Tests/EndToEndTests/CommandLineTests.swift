@@ -96,6 +96,16 @@ import Testing
     #expect(second.standardOutput.contains("154.3 lb"))
   }
 
+  @Test func theZoneFromTZKeepsTheNameGiven() throws {
+    // Foundation calls TZ=UTC "GMT"; the session's zone is the name the user set.
+    for (tz, shown) in [("UTC", "UTC"), (":Europe/Berlin", "Europe/Berlin")] {
+      let result = try WeighProcess.run(
+        ["--memory", "-e", "settings"], environment: ["TZ": tz])
+      #expect(result.status == 0)
+      #expect(result.standardOutput.contains("tz               \(shown)\n"), "TZ=\(tz)")
+    }
+  }
+
   @Test func defaultStoreComesFromTheEnvironment() throws {
     let store = WeighProcess.temporaryDirectory() + "/nested/store"
     let result = try WeighProcess.run(["-e", "log 70kg"], environment: ["WEIGH_STORE": store])

@@ -57,7 +57,8 @@ final class PseudoTerminal {
     /// The pseudo-terminal could not be set up or the program could not be started.
     case cannotStart(String)
     /// `expect` waited its whole timeout without seeing the text.
-    case timedOut(expected: String, seen: String)
+    /// `state` is the program's scheduler state and kernel wait channel at that moment.
+    case timedOut(expected: String, seen: String, state: String)
     /// The program ended before printing the text `expect` waited for.
     case endedBeforeOutput(expected: String, seen: String, termination: Termination)
     /// `waitForExit` waited its whole timeout and the program was still running.
@@ -69,8 +70,8 @@ final class PseudoTerminal {
       switch self {
       case .cannotStart(let reason):
         "cannot start the program on a pseudo-terminal: \(reason)"
-      case .timedOut(let expected, let seen):
-        "timed out waiting for \(expected.debugDescription); the program printed \(seen.debugDescription)"
+      case .timedOut(let expected, let seen, let state):
+        "timed out waiting for \(expected.debugDescription); the program printed \(seen.debugDescription); it is \(state)"
       case .endedBeforeOutput(let expected, let seen, let termination):
         "the program \(termination) before printing \(expected.debugDescription); it printed \(seen.debugDescription)"
       case .stillRunning(let seen):
@@ -106,9 +107,10 @@ final class PseudoTerminal {
     rows: UInt16 = 24
   ) throws {
     let pty = try PTYFunctions()
-    master = pty.openMaster(O_RDWR | O_NOCTTY)
+    // Close-on-exec from the start: tests run in parallel, and a program another test starts
+    // between opening and a later fcntl would keep this terminal's master open.
+    master = pty.openMaster(O_RDWR | O_NOCTTY | O_CLOEXEC)
     guard master >= 0 else { throw Failure.cannotStart("posix_openpt: \(Self.lastError())") }
-    _ = fcntl(master, F_SETFD, FD_CLOEXEC)
     _ = fcntl(master, F_SETFL, fcntl(master, F_GETFL) | O_NONBLOCK)
     var name = [CChar](repeating: 0, count: 128)
     guard pty.grant(master) == 0, pty.unlock(master) == 0,
@@ -213,7 +215,7 @@ final class PseudoTerminal {
   ///
   /// Throws `Failure.timedOut` or `Failure.endedBeforeOutput`, whose description shows what was printed.
   @discardableResult
-  func expect(_ text: String, timeout: Duration = .seconds(30)) throws -> String {
+  func expect(_ text: String, timeout: Duration = .seconds(60)) throws -> String {
     let needle = Array(text.utf8)
     let deadline = ContinuousClock.now + timeout
     while true {
@@ -228,7 +230,11 @@ final class PseudoTerminal {
         throw Failure.endedBeforeOutput(expected: text, seen: unread, termination: termination)
       }
       let remaining = deadline - ContinuousClock.now
-      guard remaining > .zero else { throw Failure.timedOut(expected: text, seen: unread) }
+      guard remaining > .zero else {
+        // A last look, in case this thread was not scheduled while the program printed.
+        if pump(waitingAtMost: 0) { continue }
+        throw Failure.timedOut(expected: text, seen: unread, state: processState())
+      }
       if !pump(waitingAtMost: min(100, Self.milliseconds(remaining))) {
         _ = reap(blocking: false)
       }
@@ -342,6 +348,24 @@ final class PseudoTerminal {
       any = true
     }
     return any
+  }
+
+  /// The program's state as the kernel sees it, for a timeout's message: the state letter of
+  /// /proc/PID/stat (R running, S sleeping, D in I/O, T stopped, Z ended) and the kernel
+  /// function it waits in (/proc/PID/wchan), e.g. `"S in do_sys_poll"`.
+  private func processState() -> String {
+    func read(_ name: String) -> String? {
+      guard let file = fopen("/proc/\(processID)/\(name)", "r") else { return nil }
+      defer { fclose(file) }
+      var buffer = [CChar](repeating: 0, count: 1024)
+      let count = fread(&buffer, 1, buffer.count - 1, file)
+      return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+    guard let stat = read("stat") else { return "not running" }
+    // "PID (COMMAND) STATE …": the command may hold spaces and parentheses, the state follows the last ")".
+    let state = stat.split(separator: ")").last?.split(separator: " ").first.map(String.init) ?? "?"
+    let channel = read("wchan").flatMap { $0.isEmpty || $0 == "0" ? nil : $0 }
+    return "in state \(state)" + (channel.map { " waiting in \($0)" } ?? "")
   }
 
   /// Collects the program's exit status if it has ended.

@@ -80,8 +80,11 @@ struct PseudoTerminalTests {
     #expect {
       try terminal.expect("never printed", timeout: .milliseconds(300))
     } throws: { error in
-      guard case .timedOut(_, let seen)? = error as? PseudoTerminal.Failure else { return false }
-      return seen == "typed\ntyped\n"
+      guard case .timedOut(_, let seen, let state)? = error as? PseudoTerminal.Failure else {
+        return false
+      }
+      // cat sleeps, reading the terminal.
+      return seen == "typed\ntyped\n" && state.hasPrefix("in state S")
     }
     terminal.signal(SIGTERM)
     #expect(try terminal.waitForExit() == .signaled(SIGTERM))

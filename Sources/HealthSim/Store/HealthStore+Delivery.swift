@@ -130,6 +130,9 @@ extension HealthStore {
     commitState()
   }
 
+  /// The device and the app's life cycle: locked, running, in the foreground.
+  public var device: DeviceState { state.device }
+
   /// The user force-quits the app: nothing is delivered until the next launch (O20).
   public func quitApp() {
     stopAllQueries()

@@ -61,7 +61,17 @@ extension CommandTable {
       example: "chart month to weight.svg",
       parse: { cursor throws(Diagnostic) in
         var range = EntryRange.all
-        if let token = cursor.peek(), !token.isWord("to") { range = try EntryRange.parse(&cursor) }
+        if let token = cursor.peek(), !token.isWord("to") {
+          // `chart from 2026-01-01 to -`: the `to` belongs to the range, which needs its end.
+          if token.isWord("from"), cursor.peek(2)?.isWord("to") ?? false,
+            let file = cursor.peek(3), file.text == "-" || file.text.lowercased().hasSuffix(".svg")
+          {
+            throw cursor.error(
+              "expected when the range ends, got the file \"\(file.text)\"; a range from <when> ends with to <when>, then the file follows: chart from \(cursor.peek(1)!.text) to today to \(file.text)",
+              at: file)
+          }
+          range = try EntryRange.parse(&cursor)
+        }
         var file: (String, SourceSpan)?
         if cursor.take("to") {
           let token = cursor.peek()

@@ -6,7 +6,7 @@ extension CommandTable {
     CommandSpec(
       name: "simulate", group: .devices,
       usage: [
-        "simulate scale every <duration> [at <time>] [start <weight>] [drift <rate>] [noise <weight>] [source <name>] [device <name>] [as <name>]",
+        "simulate scale every <duration> [at <time>] [start <weight>] [drift <rate>] [noise <weight>] [source <name>] [device <name>] [as <name>] [force]",
         "simulate glucose every <duration> [start <mg/dL>] [noise <mg/dL>] [as <name>]",
         "simulate steps every <duration> [mean <n>] [as <name>]", "simulate list",
         "simulate stop <name>|all",
@@ -23,7 +23,10 @@ struct SimulateCommand: Executable {
   var interval: TimeSpan = TimeSpan(seconds: 86_400)
   var timeOfDay: (Int, Int)?
   var start: Double?
+  /// Where `start`'s weight is written (scale only), for the plausibility check.
+  var startSpan: SourceSpan?
   var drift: Double = 0
+  var driftSpan: SourceSpan?
   var noise: Double = 0
   var mean: Double = 8000
   var source: String?
@@ -31,6 +34,8 @@ struct SimulateCommand: Executable {
   var name: String?
   var stopName: String?
   var span: SourceSpan
+  /// `force`: keep a start weight far outside any body weight as written, as `log … force`.
+  var forced = false
 
   /// A larger drift leaves the range of valid weights within a day.
   static let largestDriftKilogramsPerDay = 1000.0
@@ -61,7 +66,7 @@ struct SimulateCommand: Executable {
     }
     let allowed: [String] =
       switch kind {
-      case "scale": ["at", "start", "drift", "noise", "source", "device", "as"]
+      case "scale": ["at", "start", "drift", "noise", "source", "device", "as", "force"]
       case "glucose": ["start", "noise", "as"]
       default: ["mean", "as"]
       }
@@ -94,6 +99,7 @@ struct SimulateCommand: Executable {
           let (kilograms, weightSpan) = try cursor.readWeight("a start weight such as 80kg")
           try WeightRule.validate(kilograms, at: weightSpan)
           command.start = kilograms
+          command.startSpan = weightSpan
         } else {
           let startToken = cursor.peek()
           let level = try cursor.readQuantity(
@@ -112,6 +118,7 @@ struct SimulateCommand: Executable {
             at: cursor.span(from: driftToken!, to: cursor.tokens[cursor.index - 1]))
         }
         command.drift = perDay
+        command.driftSpan = cursor.span(from: driftToken!, to: cursor.tokens[cursor.index - 1])
       case "noise":
         let noiseToken = cursor.peek()
         let noise =
@@ -138,6 +145,7 @@ struct SimulateCommand: Executable {
         _ = cursor.next()
       case "source": command.source = try cursor.readString("a source name such as Withings")
       case "device": command.device = try cursor.readString("a device name such as \"Body+\"")
+      case "force": command.forced = true
       default: command.name = try cursor.readString("a name for the simulation")
       }
     }
@@ -174,14 +182,51 @@ struct SimulateCommand: Executable {
           at: span)
       }
     default:
-      result.say(try startSimulation(health, session))
+      if kind == "scale", let start, let startSpan {
+        // The same rule as `log`: refused far outside any body weight unless forced, a
+        // warning outside the usual weights.
+        try WeightRule.checkPlausible(
+          start, at: startSpan, unit: session.unit, forced: forced || session.options.force)
+        if let warning = WeightRule.warning(start, at: startSpan, unit: session.unit) {
+          result.warn(warning)
+        }
+      }
+      let (line, chosen) = try startSimulation(health, session)
+      result.say(line)
+      if let warning = try driftWarning(session, name: chosen) { result.warn(warning) }
     }
     return result
   }
 
-  /// Starts the simulation; returns the line that says so.
+  /// How far ahead a drift out of the plausible weights is warned about: within the first
+  /// year of readings, which a session's `advance` easily reaches.
+  static let driftHorizonDays = 365.0
+
+  /// A warning when the scale's drift takes its weight (from a plausible start) out of the
+  /// plausible weights within `driftHorizonDays`: the readings after that day would be
+  /// refused if they were logged by hand.
+  private func driftWarning(_ session: Session, name: String) throws(Diagnostic) -> Diagnostic? {
+    guard kind == "scale", drift != 0, let driftSpan else { return nil }
+    let latest = start == nil ? Session.newest(in: try session.entries())?.kilograms : nil
+    let begin = start ?? latest ?? 70
+    let plausible = WeightRule.plausible
+    guard plausible.contains(begin) else { return nil }
+    let edge = drift < 0 ? plausible.lowerBound : plausible.upperBound
+    let days = (edge - begin) / drift
+    guard days <= Self.driftHorizonDays else { return nil }
+    let unit = session.unit
+    // checked: days is within 0…365 here
+    let whole = Int(days.rounded(.down))
+    let side = drift < 0 ? "below" : "above"
+    let date = session.zone.local(session.now).date.adding(days: whole)
+    return Diagnostic(
+      "drift takes the simulated weight from \(unit.format(kilograms: begin)) \(side) \(unit.format(kilograms: edge)) after \(English.counted(whole, "day")) (about \(date)), far \(side) any body weight; check the drift's unit, or stop it by then with simulate stop \(name)",
+      at: driftSpan, severity: .warning)
+  }
+
+  /// Starts the simulation; returns the line that says so and the simulation's name.
   private func startSimulation(_ health: HealthStore, _ session: Session) throws(Diagnostic)
-    -> String
+    -> (line: String, name: String)
   {
     let taken = Set(health.simulations.map(\.definition.name))
     var chosen = name ?? kind
@@ -224,7 +269,9 @@ struct SimulateCommand: Executable {
       throw Diagnostic("cannot start the simulation: \(Session.describe(error))", at: span)
     }
     let first = Instant.seconds(of: definition.firstReading)
-    return
-      "simulating \(kind) \"\(chosen)\" every \(interval.description), first reading \(session.zone.minuteText(first))"
+    return (
+      "simulating \(kind) \"\(chosen)\" every \(interval.description), first reading \(session.zone.minuteText(first))",
+      chosen
+    )
   }
 }

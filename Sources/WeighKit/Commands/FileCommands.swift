@@ -275,16 +275,18 @@ struct ImportCommand: Executable {
           "\(path) names no time zone, so its times were read in \(session.zoneName), the session's zone; if they were written in another, undo and import again with tz <zone>",
           at: pathSpan, severity: .note))
     }
-    if result.repairedRecords > 0 {
-      let count = English.counted(result.repairedRecords, "record", "records")
+    if var samples = healthPlan, !samples.isEmpty {
+      try samples.save(in: session)
+      healthPlan = samples
+    }
+    // Counted among records taken only: a repaired record rejected later was not recovered.
+    let repaired = result.repairedRecords + (healthPlan?.repairedRecords ?? 0)
+    if repaired > 0 {
+      let count = English.counted(repaired, "record", "records")
       shown.warn(
         Diagnostic(
           "\(path): repaired \(count) with metadata written as attributes whose names hold spaces (a defect of 2015 exports); those attributes were kept as metadata",
           at: pathSpan, severity: .warning))
-    }
-    if var samples = healthPlan, !samples.isEmpty {
-      try samples.save(in: session)
-      healthPlan = samples
     }
     // Settings come along into an empty store only: a store in use keeps its own.
     var settingsChanges: (apply: [StoreChange], undo: [StoreChange]) = ([], [])

@@ -223,7 +223,11 @@ struct UndoCommand: Executable {
       }
       throw Diagnostic("nothing to undo in this session", at: span)
     }
-    let (changes, pushes, deletions) = try Self.keepingHealthInStep(step.changes, in: session)
+    let restored = step.changes.map { change -> StoreChange in
+      guard case .setDocument(DocumentName.app.rawValue, let value) = change else { return change }
+      return .set(.app, to: session.app.withSyncProgress(of: AppDocument(json: value)).json)
+    }
+    let (changes, pushes, deletions) = try Self.keepingHealthInStep(restored, in: session)
     try session.commit(changes, undo: nil)
     session.undo.removeLast()
     var result = CommandResult.message("undid \(step.description)")
@@ -268,7 +272,7 @@ struct UndoCommand: Executable {
         }
         adjusted.append(change)
       case .put(let row) where row.table == EntryCodec.tableName:
-        guard var restored = row.value as? Entry else {
+        guard var restored = row.value(EntryCodec.self) else {
           adjusted.append(change)
           continue
         }

@@ -149,7 +149,9 @@ struct AppEventCommand: Executable {
   func execute(in session: Session) throws(Diagnostic) -> CommandResult {
     var result = CommandResult()
     let health = try session.recentHealth()
-    switch event {
+    // Bringing a force-quit app to the foreground launches it, with everything a launch does.
+    let launches = event == .launch || (event == .foreground && !health.device.isAppRunning)
+    switch launches ? .launch : event {
     case .launch:
       health.launchApp()
       session.observer.query = nil
@@ -157,7 +159,7 @@ struct AppEventCommand: Executable {
       if let word = session.app.observing, let frequency = UpdateFrequency(word: word) {
         try session.registerObserver(frequency)
       }
-      result.say("app launched")
+      result.say(event == .launch ? "app launched" : "app launched: it was not running")
       if session.app.syncOnLaunch, health.isHealthDataAvailable() {
         do throws(Diagnostic) {
           var report = try session.runSync(fromScratch: false)

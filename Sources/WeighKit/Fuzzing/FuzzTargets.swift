@@ -30,6 +30,13 @@ public enum FuzzTargets {
     case weighCSV = "weigh-csv"
     /// weigh's own JSON export.
     case weighJSON = "weigh-json"
+    /// Any CSV through format detection, then the reader detection picks (Renpho, Google
+    /// Fit, Samsung Health, Garmin, Libra, MyFitnessPal, a CSV of the user's own, and the
+    /// vendors above).
+    case csvAny = "csv-any"
+    /// A CSV of the user's own read with options: the first line is what follows
+    /// `import data.csv as csv`, the rest is the file.
+    case genericCSV = "generic-csv"
     /// A store directory made of the input: the files of `storeFiles`, separated by NUL bytes.
     case storeLoader = "store-loader"
 
@@ -68,10 +75,14 @@ public enum FuzzTargets {
 
   /// What an importer target runs after importing the file named `file`: the analyses, and
   /// edits of the entries numbered `entries` (weigh's own files keep their numbers).
-  static func importScript(_ file: String, types: Bool, entries: [Int] = [1]) -> String {
+  /// `options` follow the file name (`unit kg`, `as csv date Day`).
+  static func importScript(
+    _ file: String, types: Bool, entries: [Int] = [1], options: String = ""
+  ) -> String {
     let edits = entries.map { "edit #\($0) 72kg\n" }.joined()
+    let typeList = types ? " types weight,glucose,steps,energy,exercise,workouts" : ""
     return """
-      import \(file)\(types ? " types weight,glucose,steps,energy,exercise,workouts" : "")
+      import \(file)\(typeList)\(options.isEmpty ? "" : " " + options)
       list
       stats
       summary
@@ -113,6 +124,8 @@ public enum FuzzTargets {
       parseThenImport(bytes, file: "entries.csv") { try WeighCSVImporter.importWeights($0) }
     case .weighJSON:
       parseThenImport(bytes, file: "entries.json") { try WeighJSONImporter.importWeights($0) }
+    case .csvAny: csvAny(bytes)
+    case .genericCSV: return genericCSV(bytes)
     case .storeLoader: storeLoader(bytes)
     }
     return true
@@ -191,6 +204,33 @@ public enum FuzzTargets {
     importInSession(bytes, file: file, types: false, entries: Array(numbers.prefix(5)))
   }
 
+  /// Detects the format of a CSV as `import` does and reads it with the reader detection
+  /// picks; when that yields weights, imports the file in a session (with `unit kg`, which
+  /// MyFitnessPal's export needs) and uses them. Files detection gives to another family
+  /// (JSON, Apple Health) are left to their own targets.
+  static func csvAny(_ bytes: [UInt8]) {
+    let file = "data.csv"
+    guard let format = ImportFormat.detect(fileName: file, firstBytes: Array(bytes.prefix(4096))),
+      format.family == .csv,
+      let result = try? WeightImporter.importWeights(
+        bytes, format: format, zone: .utc, unit: .kg, csv: GenericCSVOptions()),
+      !result.weights.isEmpty
+    else { return }
+    importInSession(bytes, file: file, types: false, options: "unit kg")
+  }
+
+  /// Splits off the first line as the options of `import data.csv as csv …` and imports the
+  /// rest as that file in a session; false when the options leave the scratch directory
+  /// or ask for expensive work (they are language text like any line).
+  static func genericCSV(_ bytes: [UInt8]) -> Bool {
+    let cut = bytes.firstIndex(of: 0x0A) ?? bytes.endIndex
+    let options = String(decoding: bytes[..<cut].filter { $0 != 0x0D }, as: UTF8.self)
+    guard !leavesScratch(options), !isExpensive(options) else { return false }
+    let file = Array(bytes[min(cut + 1, bytes.endIndex)...])
+    importInSession(file, file: "data.csv", types: false, options: "as csv " + options)
+    return true
+  }
+
   /// Feeds an `export.xml` to the parser in two chunks (split where the first byte says, so
   /// tokens cross chunk boundaries), converting what it hands over as `import` does.
   static func appleXML(_ bytes: [UInt8]) {
@@ -234,14 +274,15 @@ public enum FuzzTargets {
 
   /// Writes `bytes` to `file` in the scratch directory and runs `importScript` on it.
   static func importInSession(
-    _ bytes: [UInt8], file: String, types: Bool, entries: [Int] = [1]
+    _ bytes: [UInt8], file: String, types: Bool, entries: [Int] = [1], options: String = ""
   ) {
     let directory = scratch()
     defer { clear(directory) }
     let url = URL(fileURLWithPath: directory).appendingPathComponent(file)
     guard (try? Data(bytes).write(to: url)) != nil else { return }
     runScript(
-      importScript(file, types: types, entries: entries), options: .golden, directory: directory)
+      importScript(file, types: types, entries: entries, options: options), options: .golden,
+      directory: directory)
   }
 
   // MARK: Store

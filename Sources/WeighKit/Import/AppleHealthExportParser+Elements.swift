@@ -155,7 +155,6 @@ extension AppleHealthExportParser {
         case (.healthData, .record):
           if wants(p) {
             let built = try buildRecord(p)
-            if tagRepaired { repairedElements += 1 }
             if selfClosing {
               try handler(.record(built), tagLine)
             } else {
@@ -176,7 +175,6 @@ extension AppleHealthExportParser {
           skipping = true
         case (.healthData, .workout):
           let built = try buildWorkout(p)
-          if tagRepaired { repairedElements += 1 }
           if selfClosing {
             try handler(.workout(built), tagLine)
           } else {
@@ -185,7 +183,6 @@ extension AppleHealthExportParser {
           }
         case (.healthData, .correlation):
           let built = try buildCorrelation(p)
-          if tagRepaired { repairedElements += 1 }
           if selfClosing {
             try handler(.correlation(built), tagLine)
           } else {
@@ -316,6 +313,8 @@ extension AppleHealthExportParser {
     if attributes.count > 4 + record.countOfOptionalAttributes {
       record.metadata = extraAttributes(p, known: Self.recordAttributes)
     }
+    record.repairedAttributes = tagRepaired
+    if tagRepaired { repairedElements += 1 }
     return record
   }
 
@@ -354,7 +353,7 @@ extension AppleHealthExportParser {
 
   func buildWorkout(_ p: UnsafeBufferPointer<UInt8>) throws(ImportRejection) -> HealthExportWorkout
   {
-    HealthExportWorkout(
+    var workout = HealthExportWorkout(
       activityType: try required(p, "workoutActivityType", of: "Workout"),
       duration: string(p, "duration"), durationUnit: string(p, "durationUnit"),
       totalDistance: string(p, "totalDistance"), totalDistanceUnit: string(p, "totalDistanceUnit"),
@@ -365,17 +364,38 @@ extension AppleHealthExportParser {
       creationDate: try date(p, "creationDate", of: "Workout"),
       startDate: try requiredDate(p, "startDate", of: "Workout"),
       endDate: try requiredDate(p, "endDate", of: "Workout"))
+    workout.metadata = extraAttributes(p, known: Self.workoutAttributes)
+    workout.repairedAttributes = tagRepaired
+    if tagRepaired { repairedElements += 1 }
+    return workout
   }
+
+  /// The attributes a `Workout` may have.
+  static let workoutAttributes: [[UInt8]] = [
+    "workoutActivityType", "duration", "durationUnit", "totalDistance", "totalDistanceUnit",
+    "totalEnergyBurned", "totalEnergyBurnedUnit", "sourceName", "source", "sourceVersion",
+    "device", "creationDate", "startDate", "endDate",
+  ].map { Array($0.utf8) }
 
   func buildCorrelation(_ p: UnsafeBufferPointer<UInt8>) throws(ImportRejection)
     -> HealthExportCorrelation
   {
-    HealthExportCorrelation(
+    var correlation = HealthExportCorrelation(
       type: try required(p, "type", of: "Correlation"),
       sourceName: try sourceName(p, of: "Correlation"),
       sourceVersion: string(p, "sourceVersion"), device: string(p, "device"),
       creationDate: try date(p, "creationDate", of: "Correlation"),
       startDate: try requiredDate(p, "startDate", of: "Correlation"),
       endDate: try requiredDate(p, "endDate", of: "Correlation"))
+    correlation.metadata = extraAttributes(p, known: Self.correlationAttributes)
+    correlation.repairedAttributes = tagRepaired
+    if tagRepaired { repairedElements += 1 }
+    return correlation
   }
+
+  /// The attributes a `Correlation` may have.
+  static let correlationAttributes: [[UInt8]] = [
+    "type", "sourceName", "source", "sourceVersion", "device", "creationDate", "startDate",
+    "endDate",
+  ].map { Array($0.utf8) }
 }

@@ -24,7 +24,7 @@ public enum AppleHealthWeightImporter {
     let zipped = try AppleHealthExportReader.isZip(url)
     var result = WeightImportResult(format: zipped ? .appleHealthZip : .appleHealthXML)
     var seen = Set<WeightKey>()
-    result.repairedRecords = try AppleHealthExportReader.read(
+    _ = try AppleHealthExportReader.read(
       contentsOf: url,
       recordTypes: recordTypes.union(
         workouts ? [healthBodyMassType, healthWorkoutType] : [healthBodyMassType])
@@ -33,6 +33,8 @@ public enum AppleHealthWeightImporter {
       case .record(let record) where record.type == healthBodyMassType:
         do {
           result.add(try weight(of: record, line: line), seen: &seen)
+          // Counted once taken: a repaired record rejected for its value was not recovered.
+          if record.repairedAttributes { result.repairedRecords += 1 }
         } catch let rejection as ImportRejection {
           result.rejections.append(rejection)
         }

@@ -31,8 +31,11 @@ public struct HealthExportCorrelation: Hashable, Sendable {
   public var creationDate: HealthExportDate?
   public var startDate: HealthExportDate
   public var endDate: HealthExportDate
-  /// Its `MetadataEntry` children.
+  /// Attributes Apple does not define, then its `MetadataEntry` children.
   public var metadata: [HealthExportMetadataEntry]
+  /// Whether the reader repaired the element: attributes whose names hold spaces (a defect of
+  /// 2015 exports), kept in `metadata`.
+  public var repairedAttributes = false
   /// How many child `Record`s were skipped as duplicates of top-level records.
   public var skippedRecords: Int
 

@@ -35,6 +35,9 @@ public struct HealthExportRecord: Hashable, Sendable {
   public var value: String?
   /// The `MetadataEntry` children, in file order.
   public var metadata: [HealthExportMetadataEntry]
+  /// Whether the reader repaired the element: attributes whose names hold spaces (a defect of
+  /// 2015 exports), kept in `metadata`.
+  public var repairedAttributes = false
 
   /// A record; the attributes Apple marks optional default to absent.
   public init(

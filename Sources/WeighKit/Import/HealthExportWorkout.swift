@@ -112,8 +112,12 @@ public struct HealthExportWorkout: Hashable, Sendable {
   public var creationDate: HealthExportDate?
   public var startDate: HealthExportDate
   public var endDate: HealthExportDate
-  /// Direct `MetadataEntry` children.
+  /// Attributes Apple does not define (iOS 8 wrote metadata as attributes), then the
+  /// direct `MetadataEntry` children.
   public var metadata: [HealthExportMetadataEntry]
+  /// Whether the reader repaired the element: attributes whose names hold spaces (a defect of
+  /// 2015 exports), kept in `metadata`.
+  public var repairedAttributes = false
   /// `WorkoutEvent` children.
   public var events: [HealthExportWorkoutEvent]
   /// `WorkoutStatistics` children.

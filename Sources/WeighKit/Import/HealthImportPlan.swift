@@ -7,7 +7,7 @@ struct HealthImportPlan {
   /// New samples of one source revision, in file order, with their lines.
   struct Batch {
     var revision: SourceRevision
-    var samples: [(sample: HealthSample, line: Int)]
+    var samples: [(sample: HealthSample, line: Int, repaired: Bool)]
   }
 
   /// The types asked for, in the order the report lists them.
@@ -19,9 +19,13 @@ struct HealthImportPlan {
   var rejections: [ImportRejection] = []
   /// Samples saved, by type; filled by `save`.
   private(set) var imported: [SampleType: Int] = [:]
+  /// Records taken (imported or already present) whose tag the reader repaired (attribute
+  /// names with spaces, kept as metadata); final after `save`.
+  private(set) var repairedRecords = 0
 
   /// Samples read so far, not yet checked against Health.
-  private var candidates: [(imported: HealthExportMapping.Imported, line: Int)] = []
+  private var candidates: [(imported: HealthExportMapping.Imported, line: Int, repaired: Bool)] =
+    []
   /// Devices and sources read so far.
   private let cache = HealthExportMapping.Cache()
 
@@ -43,11 +47,14 @@ struct HealthImportPlan {
         candidates.append(
           (
             try HealthExportMapping.sample(from: record, type: type, line: line, cache: cache),
-            line
+            line, record.repairedAttributes
           ))
       case .workout(let workout):
         candidates.append(
-          (try HealthExportMapping.sample(from: workout, line: line, cache: cache), line))
+          (
+            try HealthExportMapping.sample(from: workout, line: line, cache: cache), line,
+            workout.repairedAttributes
+          ))
       case .invalid(let rejection):
         rejections.append(rejection)
       default:
@@ -76,12 +83,13 @@ struct HealthImportPlan {
     }
     let latest = Date(seconds: session.now + 60)
     var batchIndex: [SourceRevision: Int] = [:]
-    for (imported, line) in candidates {
+    for (imported, line, repaired) in candidates {
       let sample = imported.sample
       let key = Key(sample.type, imported.revision.source.name, sample.startDate)
       let value = sample.value
       if present[key]?.contains(where: { abs($0 - value) <= 1e-9 * max(1, abs(value)) }) ?? false {
         alreadyPresent += 1
+        if repaired { repairedRecords += 1 }
         continue
       }
       guard sample.startDate <= latest else {
@@ -95,11 +103,12 @@ struct HealthImportPlan {
         continue
       }
       present[key, default: []].append(value)
+      if repaired { repairedRecords += 1 }
       if let index = batchIndex[imported.revision] {
-        batches[index].samples.append((sample, line))
+        batches[index].samples.append((sample, line, repaired))
       } else {
         batchIndex[imported.revision] = batches.count
-        batches.append(Batch(revision: imported.revision, samples: [(sample, line)]))
+        batches.append(Batch(revision: imported.revision, samples: [(sample, line, repaired)]))
       }
     }
     candidates = []
@@ -119,10 +128,11 @@ struct HealthImportPlan {
         let saved = try health.save(batch.samples.map(\.sample), as: batch.revision)
         count(saved, of: batch.samples.count)
       } catch {
-        for (sample, line) in batch.samples {
+        for (sample, line, repaired) in batch.samples {
           do throws(HealthError) {
             count(try health.save([sample], as: batch.revision), of: 1)
           } catch {
+            if repaired { repairedRecords -= 1 }
             rejections.append(
               ImportRejection(line: line, reason: "Health refused it: \(error.message)"))
           }

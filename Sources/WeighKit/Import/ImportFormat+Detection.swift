@@ -101,7 +101,23 @@ public enum WeightImporter {
       break
     }
     // CSV files are read in chunks; JSON documents whole.
-    let input = ImportInput.file(url)
+    return try importWeights(.file(url), format: format, zone: zone, unit: unit, csv: csv)
+  }
+
+  /// Reads the weights of `bytes` in `format`, which must not be an Apple Health format
+  /// (those are read from their file).
+  static func importWeights(
+    _ bytes: [UInt8], format: ImportFormat, zone: ZonedClock, unit: MassUnit?,
+    csv: GenericCSVOptions
+  ) throws -> WeightImportResult {
+    try importWeights(.bytes(bytes), format: format, zone: zone, unit: unit, csv: csv)
+  }
+
+  /// Reads the weights of `input` in `format`, which must not be an Apple Health format.
+  static func importWeights(
+    _ input: ImportInput, format: ImportFormat, zone: ZonedClock, unit: MassUnit?,
+    csv: GenericCSVOptions
+  ) throws -> WeightImportResult {
     switch format {
     case .withingsCSV: return try WithingsCSVImporter.importWeights(input, zone: zone)
     case .openScaleCSV:
@@ -125,7 +141,8 @@ public enum WeightImporter {
       var options = csv
       options.unit = options.unit ?? unit
       return try GenericCSVImporter.importWeights(input, zone: zone, options: options)
-    case .appleHealthZip, .appleHealthXML: fatalError("handled above")
+    case .appleHealthZip, .appleHealthXML:
+      throw ImportError("an Apple Health export is read from its file; import it by name")
     }
   }
 }

@@ -77,8 +77,8 @@ public struct WeightImportResult: Equatable, Sendable {
   public var unitNote: String?
   /// The settings weigh's own JSON carries, when it does.
   public var settings: ExportedSettings?
-  /// Apple Health records whose tag had attribute names with spaces (iOS 8's metadata),
-  /// read with those attributes as metadata.
+  /// Body-mass records taken (not rejected) whose tag had attribute names with spaces
+  /// (a defect of 2015 exports); the Health types count theirs in `HealthImportPlan`.
   public var repairedRecords = 0
   /// Whether the file's times name no zone, so they were read in the session's zone.
   public var zoneless = false

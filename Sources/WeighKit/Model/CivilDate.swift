@@ -120,7 +120,22 @@ public struct CivilDate: Hashable, Comparable, Sendable, CustomStringConvertible
 
 /// `value` in decimal with at least `width` digits (zeros in front), the sign before them.
 func pad(_ value: Int, _ width: Int) -> String {
-  let text = String(value.magnitude)
-  let digits = text.count >= width ? text : String(repeating: "0", count: width - text.count) + text
-  return value < 0 ? "-" + digits : digits
+  var digits = 1
+  var probe = value.magnitude
+  while probe >= 10 {
+    probe /= 10
+    digits += 1
+  }
+  let sign = value < 0 ? 1 : 0
+  let count = sign + max(width, digits)
+  // Written in place: a date's or a time's fields are short enough to need no allocation.
+  return String(unsafeUninitializedCapacity: count) { text in
+    var rest = value.magnitude
+    for index in stride(from: count - 1, through: sign, by: -1) {
+      text[index] = 0x30 + UInt8(truncatingIfNeeded: rest % 10)
+      rest /= 10
+    }
+    if sign == 1 { text[0] = 0x2D }
+    return count
+  }
 }

@@ -8,18 +8,30 @@ public enum UTCInstantText {
   /// Appends the 20 bytes of `instant`'s text; `instant` must lie in ``range``.
   public static func append(_ instant: Int64, to bytes: inout [UInt8]) {
     let (date, second) = CivilDate.split(instant)
-    digits(date.year, 4, &bytes)
-    bytes.append(0x2D)
-    digits(date.month, 2, &bytes)
-    bytes.append(0x2D)
-    digits(date.day, 2, &bytes)
-    bytes.append(0x54)
-    digits(second / 3600, 2, &bytes)
-    bytes.append(0x3A)
-    digits(second / 60 % 60, 2, &bytes)
-    bytes.append(0x3A)
-    digits(second % 60, 2, &bytes)
-    bytes.append(0x5A)
+    // Written on the stack, then copied at once.
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { text in
+      // The digits of each field, from its last.
+      func field(_ value: Int, at offset: Int, digits: Int) {
+        var rest = value
+        for index in stride(from: offset + digits - 1, through: offset, by: -1) {
+          text[index] = 0x30 + UInt8(truncatingIfNeeded: rest % 10)
+          rest /= 10
+        }
+      }
+      field(date.year, at: 0, digits: 4)
+      text[4] = 0x2D
+      field(date.month, at: 5, digits: 2)
+      text[7] = 0x2D
+      field(date.day, at: 8, digits: 2)
+      text[10] = 0x54
+      field(second / 3600, at: 11, digits: 2)
+      text[13] = 0x3A
+      field(second / 60 % 60, at: 14, digits: 2)
+      text[16] = 0x3A
+      field(second % 60, at: 17, digits: 2)
+      text[19] = 0x5A
+      bytes.append(contentsOf: UnsafeBufferPointer(text))
+    }
   }
 
   /// The text of `instant`; `instant` must lie in ``range``.
@@ -59,16 +71,5 @@ public enum UTCInstantText {
   public static func parse(_ text: String) -> Int64? {
     var copy = text
     return copy.withUTF8 { parse($0) }
-  }
-
-  private static func digits(_ value: Int, _ count: Int, _ bytes: inout [UInt8]) {
-    var divisor = 1
-    for _ in 1..<count { divisor *= 10 }
-    var rest = value
-    while divisor > 0 {
-      bytes.append(0x30 + UInt8(truncatingIfNeeded: rest / divisor))
-      rest %= divisor
-      divisor /= 10
-    }
   }
 }

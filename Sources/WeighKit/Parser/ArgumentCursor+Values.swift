@@ -12,11 +12,18 @@ extension ArgumentCursor {
   public mutating func readQuantity(
     _ kinds: Set<QuantityKind>, expected: String
   ) throws(Diagnostic) -> Quantity {
+    try readQuantity(kinds, expected: expected, number: nil)
+  }
+
+  /// `readQuantity(_:expected:)`, given the next word's number when it was already read.
+  private mutating func readQuantity(
+    _ kinds: Set<QuantityKind>, expected: String, number parsed: NumberPrefix?
+  ) throws(Diagnostic) -> Quantity {
     let first = peek()
     for kind in QuantityKind.allCases where kinds.contains(kind) {
       CompletionProbe.offer(.quantity(kind), if: first)
     }
-    guard let first, first.kind == .word, let number = NumberPrefix(first.text) else {
+    guard let first, first.kind == .word, let number = parsed ?? NumberPrefix(first.text) else {
       throw error("expected \(expected), \(got(first))", at: first)
     }
     index += 1
@@ -84,9 +91,8 @@ extension ArgumentCursor {
     -> (kilograms: Double, span: SourceSpan)
   {
     let start = peek()
-    if let start, start.kind == .word, let number = NumberPrefix(start.text), number.unit.isEmpty,
-      !nextIsUnit(after: start)
-    {
+    let number = start.flatMap { $0.kind == .word ? NumberPrefix($0.text) : nil }
+    if let start, let number, number.unit.isEmpty, !nextIsUnit(after: start) {
       // `70 kg` is a weight too: where the next word is being completed, units may come.
       CompletionProbe.offer(.unit(.mass), if: peek(1))
       let kilograms = context.unit.mass.toKilograms(number.value)
@@ -97,7 +103,7 @@ extension ArgumentCursor {
       index += 1
       return (kilograms, span(start))
     }
-    let quantity = try readQuantity([.mass], expected: expected)
+    let quantity = try readQuantity([.mass], expected: expected, number: number)
     return (quantity.value, span(from: start!, to: tokens[index - 1]))
   }
 

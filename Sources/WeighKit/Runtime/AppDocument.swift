@@ -23,6 +23,20 @@ struct AppDocument: Equatable {
 
   init() {}
 
+  /// This document with the sync's progress (anchor, last sync, count, link position,
+  /// deletions waiting for a push) taken from `earlier`: what `undo` of a sync, an import or
+  /// a push puts back, keeping the settings changed since (`observe`, `set dedup`,
+  /// `set autopush`, `set sync`).
+  func withSyncProgress(of earlier: AppDocument) -> AppDocument {
+    var document = self
+    document.anchor = earlier.anchor
+    document.lastSync = earlier.lastSync
+    document.syncCount = earlier.syncCount
+    document.linkedThrough = earlier.linkedThrough
+    document.pendingDeletes = earlier.pendingDeletes
+    return document
+  }
+
   var json: JSONValue {
     var object: [String: JSONValue] = [
       "sync_count": .integer(syncCount), "dedup": .string(dedup.rawValue),

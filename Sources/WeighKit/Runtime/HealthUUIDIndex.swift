@@ -23,7 +23,7 @@ struct HealthUUIDIndex {
     for change in changes {
       switch change {
       case .put(let row) where row.table == EntryCodec.tableName:
-        guard let entry = row.value as? Entry else { continue }
+        guard let entry = row.value(EntryCodec.self) else { continue }
         forget(entry: entry.id)
         if let uuid = entry.healthUUID { set(uuid, entry.id) }
       case .remove(let table, let id) where table == EntryCodec.tableName:

@@ -31,19 +31,25 @@ extension Session {
   /// Opens the store again after `releaseStore`, waiting for another process's lock (and
   /// saying so when the wait is noticeable). When another process committed meanwhile, the
   /// session reads the settings and the app's state again and forgets what it derived from
-  /// the store; otherwise it keeps them.
+  /// the store; otherwise it keeps them, the tables' rows read before included.
   ///
   /// - Parameter lockTimeout: how long to wait; the session's option when nil.
   func acquireStore(lockTimeout: Double? = nil) throws(Diagnostic) {
     guard isStoreReleased else { return }
     let timeout = lockTimeout ?? options.lockTimeout
+    let previous = store
     store = try Self.openStore(options.store, lockTimeout: timeout) { [self] busy in
       report(Self.busyNotice(busy, timeout: timeout))
       sink.flush()
     }
     isStoreReleased = false
     reportRecovery()
-    if StoreState(store) != releasedState { storeChangedOutside() }
+    if StoreState(store) != releasedState {
+      storeChangedOutside()
+    } else {
+      // Nothing changed: the tables read before need not be read again.
+      store.reuseRows(of: previous)
+    }
   }
 
   /// The warning shown when the store's lock is busy and the REPL goes on waiting for it.

@@ -2,9 +2,20 @@ import Foundation
 
 /// The user's settings and profile, kept in the store's `settings` document.
 public struct Settings: Equatable, Sendable {
+  /// The machine's zone by the name the user gave it: `TZ` when it names an IANA zone
+  /// (Foundation reports `TZ=UTC` as `GMT`), else Foundation's current zone.
+  public static var systemTimeZone: String {
+    if var name = ProcessInfo.processInfo.environment["TZ"] {
+      // POSIX allows a leading colon before a zone file's name.
+      if name.hasPrefix(":") { name.removeFirst() }
+      if !name.isEmpty, TimeZone(identifier: name) != nil { return name }
+    }
+    return TimeZone.current.identifier
+  }
+
   public var unit: DisplayUnit = .kg
   /// An IANA time zone name.
-  public var timeZone: String = TimeZone.current.identifier
+  public var timeZone: String = Settings.systemTimeZone
   public var daily: DailyPolicy = .first
   /// Metres.
   public var height: Double?

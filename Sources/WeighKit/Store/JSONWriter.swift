@@ -25,6 +25,17 @@ public struct JSONWriter {
   /// Appends a string literal, escaping quotes, backslashes and control characters.
   public mutating func write(_ string: String) {
     bytes.append(0x22)
+    // Most strings need no escape: copied whole, not byte by byte.
+    let copied = string.utf8.withContiguousStorageIfAvailable { utf8 -> Bool in
+      guard !utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) else { return false }
+      bytes.append(contentsOf: utf8)
+      return true
+    }
+    if copied != true { escape(string) }
+    bytes.append(0x22)
+  }
+
+  private mutating func escape(_ string: String) {
     for byte in string.utf8 {
       switch byte {
       case 0x22: bytes.append(0x5C); bytes.append(0x22)
@@ -39,7 +50,6 @@ public struct JSONWriter {
       default: bytes.append(byte)
       }
     }
-    bytes.append(0x22)
   }
 
   private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
@@ -48,13 +58,28 @@ public struct JSONWriter {
   public mutating func write(_ value: Int) {
     if value < 0 { bytes.append(0x2D) }
     var magnitude = value.magnitude
-    var divisor: UInt = 1
-    while magnitude / divisor >= 10 { divisor *= 10 }
-    while divisor > 0 {
-      bytes.append(0x30 + UInt8(magnitude / divisor))  // checked: one decimal digit, 0…9
-      magnitude %= divisor
-      divisor /= 10
+    guard magnitude >= 10 else {
+      bytes.append(0x30 + UInt8(truncatingIfNeeded: magnitude))
+      return
     }
+    // The digits from the last, on the stack, then copied at once (20 fit any Int).
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+      var index = 20
+      repeat {
+        index -= 1
+        digits[index] = 0x30 + UInt8(truncatingIfNeeded: magnitude % 10)
+        magnitude /= 10
+      } while magnitude > 0
+      bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[index...]))
+    }
+  }
+
+  /// Drops the bytes after the first `count`, keeping the capacity, and clears
+  /// `wroteNonFiniteNumber`: for a writer whose first `count` bytes hold no such number (the
+  /// store's buffer of encoded rows, after a refused change).
+  mutating func truncate(to count: Int) {
+    bytes.removeSubrange(count...)
+    wroteNonFiniteNumber = false
   }
 
   /// Appends a Double in its shortest round-trip form (`68.5`, `70.0`, `1e-05`); NaN and

@@ -70,6 +70,11 @@ public final class Store {
   private var nextIDs: [String: Int] = [:]
   private var snapshotBytes = 0
   private var isClosed = false
+  /// Each table file's stamp (size and modification time) when the store was closed.
+  private var stampsAtClose: [String: String?] = [:]
+  /// The tables whose rows this store took over from the store it reopened
+  /// (`reuseRows(of:)`), instead of reading their files.
+  public private(set) var reusedTables: Set<String> = []
   /// `weigh.json` as it is on disk (the journal's changes are not in it).
   private var diskManifest = StoreManifest()
   /// Tables whose file is not the one the last compaction wrote (its size or modification
@@ -85,6 +90,16 @@ public final class Store {
   private var documentsBeforeBatch: [String: JSONValue] = [:]
   /// The codecs given to `open` beyond the built-in tables.
   let extraTableCodecs: [any StoreTableCodec.Type]
+  /// The rows of the transaction being committed (of the whole batch while batching), each
+  /// encoded once: read back by `commit`'s check, then copied into the journal record.
+  private var encodedRows = EncodedRows()
+  /// The journal record being written; its buffer is kept from one commit to the next.
+  private var record = JSONWriter()
+  /// `journal.ack`'s bytes; its buffer is kept from one commit to the next.
+  private var ackBytes: [UInt8] = []
+  /// The journal's and the ack's paths.
+  private let journalPath: String
+  private let ackPath: String
 
   /// The table codecs every store knows.
   public static let builtInTables: [any StoreTableCodec.Type] = [EntryCodec.self]
@@ -101,6 +116,8 @@ public final class Store {
     } else {
       directory = nil
     }
+    journalPath = StoreLocation.joinPath(directory ?? ".", StoreJournal.fileName)
+    ackPath = StoreLocation.joinPath(directory ?? ".", StoreAck.fileName)
   }
 
   /// Opens (creating on first use) the store at `location` and takes its lock until `close`.
@@ -150,7 +167,6 @@ public final class Store {
 
   private func readState(_ directory: String) throws(StoreError) {
     let manifestPath = path(StoreManifest.fileName)
-    let journalPath = path(StoreJournal.fileName)
     let inspection = StoreInspection.inspect(directory: directory, tables: tables, readRows: false)
     if let error = inspection.errors.first { throw error }
 
@@ -165,7 +181,7 @@ public final class Store {
         journalPath, with: StoreJournal.header(base: 0))
       journal = try StoreJournal.parse(StoreJournal.header(base: 0), path: journalPath) { _ in nil }
       try StoreFileSystem.replace(
-        path(StoreAck.fileName),
+        ackPath,
         with: StoreAck(base: 0, sequence: 0, length: journal.completeLength).encoded())
       manifest = StoreManifest()
       try StoreFileSystem.replace(manifestPath, with: manifest.encoded())
@@ -216,8 +232,8 @@ public final class Store {
       }
     }
     if !isReadOnly, !needsUpgrade {
-      guard let descriptor = try StoreFileSystem.openForWriting(path(StoreAck.fileName)) else {
-        throw StoreFileSystem.ioError(path(StoreAck.fileName), "open for writing")
+      guard let descriptor = try StoreFileSystem.openForWriting(ackPath) else {
+        throw StoreFileSystem.ioError(ackPath, "open for writing")
       }
       ackDescriptor = descriptor
       if tornIDs { acknowledge() }
@@ -229,7 +245,6 @@ public final class Store {
   /// Moves the torn bytes at the journal's end into `damaged/` and cuts them off, so that
   /// nothing is lost silently and the next append starts on a clean line.
   private func setAside(_ bytes: [UInt8], line: Int) throws(StoreError) {
-    let journalPath = path(StoreJournal.fileName)
     let position = "\(journalPath):\(line):1"
     guard !isReadOnly, directory != nil else {
       recoveryWarnings.append(
@@ -294,6 +309,32 @@ public final class Store {
   }
 
   // MARK: Reading
+
+  /// Takes over the rows that `previous`, the same store opened before and closed since,
+  /// had read, for each table that is as it was: nobody committed in between (the same
+  /// sequence, journal base and journal length) and the table's file has the size and
+  /// modification time it had when `previous` closed. Another process's commit raises the
+  /// sequence and an edit outside weigh changes the stamp; such a table is read again from
+  /// its file when it is next used.
+  ///
+  /// The REPL reopens the store for every command (docs/store.md); this keeps a command
+  /// from reading a large table again when nothing changed.
+  public func reuseRows(of previous: Store) {
+    guard directory != nil, previous.directory == directory, previous.isClosed, !isClosed,
+      batch == nil, previous.sequence == sequence, previous.journalBase == journalBase,
+      previous.journalLength == journalLength
+    else { return }
+    for (name, old) in previous.tables where old.isLoaded {
+      guard let current = tables[name],
+        ObjectIdentifier(type(of: current)) == ObjectIdentifier(type(of: old)),
+        current.snapshotSequence == old.snapshotSequence,
+        let recorded = previous.stampsAtClose[name],
+        recorded == StoreFileSystem.stamp(path(current.fileName))
+      else { continue }
+      tables[name] = old
+      reusedTables.insert(name)
+    }
+  }
 
   /// The log's entries in increasing id order. The first call reads `entries.json`.
   ///
@@ -362,6 +403,8 @@ public final class Store {
   /// when absent), so that a command that changed nothing (`sync push` with nothing to
   /// push) writes nothing.
   private func withoutNoOps(_ changes: [StoreChange]) -> [StoreChange] {
+    // Most commits change rows only: nothing to compare, nothing to copy.
+    guard changes.contains(where: \.isDocumentChange) else { return changes }
     var latest: [String: JSONValue?] = [:]
     return changes.filter { change in
       switch change {
@@ -404,19 +447,26 @@ public final class Store {
     if directory != nil {
       guard !isReadOnly else {
         throw StoreError(
-          .io, file: path(StoreJournal.fileName),
+          .io, file: journalPath,
           message:
             "cannot write: the journal is read-only (permission denied); make the store's "
             + "files writable (chmod u+w) to change it")
       }
       // Nothing that loading would refuse reaches the disk (values are checked where they
-      // enter; this catches any path that did not). An in-memory store writes nothing to
+      // enter; this catches any path that did not): each row is encoded, once, and read
+      // back from the bytes the journal will hold. An in-memory store writes nothing to
       // load again and skips it: reading every row back would cost a --memory script of
       // `log` lines about a fifth of its time.
-      if let problem = StoreChange.problem(in: changes) { throw problem }
-      try verifyTables()
-      // A store of the older format gets its checksums before anything is added.
-      if needsUpgrade { try compact() }
+      let rowsBefore = encodedRows.count
+      do throws(StoreError) {
+        if let problem = StoreChange.problem(in: changes, rows: &encodedRows) { throw problem }
+        try verifyTables()
+        // A store of the older format gets its checksums before anything is added.
+        if needsUpgrade { try compact() }
+      } catch {
+        encodedRows.truncate(to: rowsBefore)
+        throw error
+      }
     }
     let next = sequence + 1
     if batch != nil {
@@ -427,7 +477,12 @@ public final class Store {
     }
     // An in-memory store writes no journal, so it need not build the line (about a tenth
     // of a --memory script's time).
-    if directory != nil { try append(try StoreJournal.encode(sequence: next, changes: changes)) }
+    if directory != nil {
+      defer { encodedRows.truncate(to: 0) }
+      try StoreJournal.encode(
+        sequence: next, changes: changes, rows: encodedRows, into: &record)
+      try append(record.bytes)
+    }
     sequence = next
     apply(changes, sequence: next, documentsSequence: 0)
     if directory != nil { acknowledge() }
@@ -470,12 +525,16 @@ public final class Store {
   public func endBatch() throws(StoreError) {
     guard let gathered = batch else { return }
     batch = nil
+    defer { encodedRows.truncate(to: 0) }
+    // Every put is kept, in order, so the rows encoded by the batch's commits stay in step.
     let changes = Self.coalesced(gathered, before: documentsBeforeBatch)
     documentsBeforeBatch = [:]
     guard !changes.isEmpty, !isClosed else { return }
     let next = sequence + 1
     do throws(StoreError) {
-      try append(try StoreJournal.encode(sequence: next, changes: changes))
+      try StoreJournal.encode(
+        sequence: next, changes: changes, rows: encodedRows, into: &record)
+      try append(record.bytes)
     } catch {
       close()
       throw error
@@ -496,6 +555,7 @@ public final class Store {
   /// leaves the document as it was in `before`. Rows keep every change, in order (a put
   /// raises the table's next id even when a later change removes the row).
   static func coalesced(_ changes: [StoreChange], before: [String: JSONValue]) -> [StoreChange] {
+    guard changes.contains(where: \.isDocumentChange) else { return changes }
     var last: [String: Int] = [:]
     for (index, change) in changes.enumerated() {
       switch change {
@@ -539,7 +599,6 @@ public final class Store {
   }
 
   private func append(_ line: [UInt8]) throws(StoreError) {
-    let journalPath = path(StoreJournal.fileName)
     do throws(StoreError) {
       try StoreFileSystem.writeAll(journalDescriptor, line, path: journalPath)
       try StoreFileSystem.sync(journalDescriptor, path: journalPath, dataOnly: true)
@@ -558,7 +617,8 @@ public final class Store {
     guard ackDescriptor >= 0 else { return }
     let ack = StoreAck(
       base: journalBase, sequence: sequence, length: journalLength, nextIDs: nextIDs)
-    try? StoreFileSystem.overwrite(ackDescriptor, ack.encoded(), path: path(StoreAck.fileName))
+    ack.encode(into: &ackBytes)
+    try? StoreFileSystem.overwrite(ackDescriptor, ackBytes, path: ackPath)
   }
 
   /// Folds the journal into fresh snapshot files and empties it. Safe to interrupt at any
@@ -571,7 +631,7 @@ public final class Store {
     guard let directory, !isClosed, batch?.isEmpty ?? true else { return }
     guard !isReadOnly else {
       throw StoreError(
-        .io, file: path(StoreJournal.fileName),
+        .io, file: journalPath,
         message: "cannot compact: the journal is read-only (permission denied)")
     }
     for (name, table) in tables.sorted(by: { $0.key < $1.key })
@@ -592,12 +652,10 @@ public final class Store {
     try StoreFileSystem.replace(
       path(StoreManifest.fileName), with: manifest.encoded())
     diskManifest = manifest
-    let journalPath = path(StoreJournal.fileName)
     let header = StoreJournal.header(base: sequence)
     try StoreFileSystem.replace(journalPath, with: header)
     StoreFileSystem.closeDescriptor(journalDescriptor)
     journalDescriptor = -1
-    let ackPath = path(StoreAck.fileName)
     let ack = StoreAck(
       base: sequence, sequence: sequence, length: header.count, nextIDs: nextIDs)
     do throws(StoreError) {
@@ -621,7 +679,13 @@ public final class Store {
 
   /// Releases the lock; later commits fail. Called by deinit too.
   public func close() {
+    if directory != nil, !isClosed {
+      for (name, table) in tables {
+        stampsAtClose[name] = StoreFileSystem.stamp(path(table.fileName))
+      }
+    }
     batch = nil
+    encodedRows.truncate(to: 0)
     if journalDescriptor >= 0 {
       StoreFileSystem.closeDescriptor(journalDescriptor)
       journalDescriptor = -1

@@ -17,6 +17,7 @@ struct StoreAck: Equatable {
   static let formatVersion = 1
   /// The file's size: the line padded with spaces, so that every write covers the last.
   static let size = 512
+  private static let spaces = [UInt8](repeating: 0x20, count: size)
 
   /// The sequence the journal this describes starts after.
   var base: Int
@@ -30,7 +31,18 @@ struct StoreAck: Equatable {
 
   /// The file's bytes: one checksummed line padded with spaces.
   func encoded() -> [UInt8] {
+    var bytes: [UInt8] = []
+    encode(into: &bytes)
+    return bytes
+  }
+
+  /// Replaces `bytes` with the file's bytes, keeping its capacity (the store writes the ack
+  /// after every commit, from one buffer).
+  func encode(into bytes: inout [UInt8]) {
     var writer = JSONWriter()
+    swap(&writer.bytes, &bytes)
+    writer.truncate(to: 0)
+    writer.bytes.reserveCapacity(Self.size)
     writer.raw("{\"format\":\"weigh-ack\",\"version\":1,\"base\":")
     writer.write(base)
     writer.raw(",\"seq\":")
@@ -38,23 +50,29 @@ struct StoreAck: Equatable {
     writer.raw(",\"length\":")
     writer.write(length)
     writer.raw(",\"next\":{")
-    for (index, (table, next)) in nextIDs.sorted(by: { $0.key < $1.key }).enumerated() {
-      if index > 0 { writer.raw(byte: 0x2C) }
+    if nextIDs.count == 1, let (table, next) = nextIDs.first {
+      // The usual case (only the log has rows): nothing to sort.
       writer.write(table)
       writer.raw(byte: 0x3A)
       writer.write(next)
+    } else {
+      for (index, (table, next)) in nextIDs.sorted(by: { $0.key < $1.key }).enumerated() {
+        if index > 0 { writer.raw(byte: 0x2C) }
+        writer.write(table)
+        writer.raw(byte: 0x3A)
+        writer.write(next)
+      }
     }
     writer.raw(byte: 0x7D)
     let crc = StoreChecksum.of(writer.bytes[...])
     writer.raw(byte: 0x2C)
     StoreChecksum.writeMember(crc, into: &writer)
     writer.raw(byte: 0x7D)
-    var bytes = writer.bytes
-    if bytes.count < Self.size - 1 {
-      bytes.append(contentsOf: [UInt8](repeating: 0x20, count: Self.size - 1 - bytes.count))
+    if writer.bytes.count < Self.size - 1 {
+      writer.bytes.append(contentsOf: Self.spaces[..<(Self.size - 1 - writer.bytes.count)])
     }
-    bytes.append(0x0A)
-    return bytes
+    writer.raw(byte: 0x0A)
+    swap(&writer.bytes, &bytes)
   }
 
   /// Reads the file's bytes.

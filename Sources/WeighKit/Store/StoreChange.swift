@@ -18,4 +18,12 @@ public enum StoreChange: Sendable {
   public static func removeEntry(id: Int) -> StoreChange {
     .remove(table: EntryCodec.tableName, id: id)
   }
+
+  /// True for `setDocument` and `removeDocument`.
+  var isDocumentChange: Bool {
+    switch self {
+    case .setDocument, .removeDocument: true
+    case .put, .remove: false
+    }
+  }
 }

@@ -36,7 +36,9 @@ enum StoreChecksum {
   /// Appends `"crc":"xxxxxxxx"` for `value`.
   static func writeMember(_ value: UInt32, into writer: inout JSONWriter) {
     writer.raw("\"crc\":\"")
-    writer.bytes.append(contentsOf: hex(value))
+    let offset = writer.bytes.count
+    writer.bytes.append(contentsOf: repeatElement(0x30, count: 8))
+    writeHex(value, into: &writer.bytes, at: offset)
     writer.raw(byte: 0x22)
   }
 

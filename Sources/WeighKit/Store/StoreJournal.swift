@@ -286,20 +286,29 @@ enum StoreJournal {
     return change
   }
 
-  /// One journal line for a transaction.
-  static func encode(sequence: Int, changes: [StoreChange]) throws(StoreError) -> [UInt8] {
-    var writer = JSONWriter()
+  /// Writes the journal line of a transaction into `writer` (which it empties first, keeping
+  /// its capacity). Each put copies the next row of `rows`, in order: the bytes that were
+  /// read back when the change was committed (`StoreChange.problem(in:rows:)`), so a row is
+  /// encoded once.
+  ///
+  /// - Throws: `invalidChange` for a document holding a number that is not finite.
+  static func encode(
+    sequence: Int, changes: [StoreChange], rows: EncodedRows, into writer: inout JSONWriter
+  ) throws(StoreError) {
+    writer.truncate(to: 0)
     writer.raw("{\"seq\":")
     writer.write(sequence)
     writer.raw(",\"changes\":[")
+    var row = 0
     for (index, change) in changes.enumerated() {
       if index > 0 { writer.raw(byte: 0x2C) }
       switch change {
-      case .put(let row):
+      case .put(let put):
         writer.raw("{\"put\":")
-        writer.write(row.table)
+        writer.write(put.table)
         writer.raw(",\"row\":")
-        row.encode(&writer)
+        rows.append(row, to: &writer)
+        row += 1
       case .remove(let table, let id):
         writer.raw("{\"remove\":")
         writer.write(table)
@@ -321,6 +330,49 @@ enum StoreJournal {
       throw StoreError(
         .invalidChange, message: "cannot store a number that is not finite (NaN or infinity)")
     }
-    return checksummed(writer)
+    let crc = StoreChecksum.of(writer.bytes[...])
+    writer.raw(byte: 0x2C)
+    StoreChecksum.writeMember(crc, into: &writer)
+    writer.raw("}\n")
+  }
+}
+
+/// The journal text of the rows a transaction puts, each encoded once when it is committed:
+/// read back there (`StoreChange.problem(in:rows:)`) and copied as it is into the record.
+/// One buffer, emptied with its capacity kept, serves every transaction of a store.
+struct EncodedRows {
+  private var writer = JSONWriter()
+  /// Where each row ends in the buffer, in the order of the puts.
+  private var ends: [Int] = []
+
+  /// The number of rows.
+  var count: Int { ends.count }
+
+  /// True when a row holds a number that is not finite (written as `null`).
+  var wroteNonFiniteNumber: Bool { writer.wroteNonFiniteNumber }
+
+  /// Encodes `row` after the others; returns where its bytes are.
+  mutating func append(_ row: StoreRow) -> Range<Int> {
+    let start = writer.bytes.count
+    row.encode(into: &writer)
+    ends.append(writer.bytes.count)
+    return start..<writer.bytes.count
+  }
+
+  /// Runs `body` over the bytes in `range`.
+  func withBytes<R>(_ range: Range<Int>, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+    writer.bytes.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[range])) }
+  }
+
+  /// Copies row number `index` to the end of `target`.
+  func append(_ index: Int, to target: inout JSONWriter) {
+    let start = index == 0 ? 0 : ends[index - 1]
+    target.bytes.append(contentsOf: writer.bytes[start..<ends[index]])
+  }
+
+  /// Keeps the first `count` rows only (all rows but those of a refused change).
+  mutating func truncate(to count: Int) {
+    writer.truncate(to: count == 0 ? 0 : ends[count - 1])
+    ends.removeSubrange(count...)
   }
 }

@@ -4,29 +4,62 @@ public struct StoreRow: Sendable {
   public let table: String
   /// The row's id.
   public let id: Int
+  /// The row with its codec, in one object: encoding it, reading it back and handing it to
+  /// its table go through the codec statically, with no cast of the row's value.
+  let content: any StoreRowContent
+
   /// The row itself, of the codec's `Row` type.
-  public let value: any Sendable
-  let encode: @Sendable (inout JSONWriter) -> Void
-  /// Why the row would not read back from the store, or nil (`StoreChange.problem(in:)`).
-  let readBackProblem: @Sendable () -> JSONSyntaxError?
+  public var value: any Sendable { content.value }
 
   /// Wraps `row` of the table that `codec` describes.
   public init<Codec: StoreTableCodec>(_ codec: Codec.Type, _ row: Codec.Row) {
     table = Codec.tableName
     id = Codec.id(of: row)
-    value = row
-    encode = { writer in Codec.encode(row, into: &writer) }
-    readBackProblem = {
-      var writer = JSONWriter()
-      Codec.encode(row, into: &writer)
-      do throws(JSONSyntaxError) {
-        _ = try JSONReader.withReader(over: writer.bytes) { (reader) throws(JSONSyntaxError) in
-          try Codec.decode(from: &reader)
-        }
-        return nil
-      } catch {
-        return error
-      }
+    content = StoreRowBox<Codec>(row)
+  }
+
+  /// The row, when it is a row of `codec`'s table.
+  public func value<Codec: StoreTableCodec>(_ codec: Codec.Type) -> Codec.Row? {
+    // A comparison of metadata, not a dynamic cast (the commit path calls this per row).
+    guard type(of: content) == StoreRowBox<Codec>.self else { return nil }
+    return unsafeDowncast(content, to: StoreRowBox<Codec>.self).row
+  }
+
+  /// Writes the row as its codec does.
+  func encode(into writer: inout JSONWriter) { content.encode(into: &writer) }
+
+  /// Why `bytes`, the row as `encode` wrote it, would not read back through its codec, or nil
+  /// (`StoreChange.problem(in:rows:)`).
+  func readBackProblem(_ bytes: UnsafeBufferPointer<UInt8>) -> JSONSyntaxError? {
+    content.readBackProblem(bytes)
+  }
+}
+
+/// A row together with its codec (`StoreRowBox`).
+protocol StoreRowContent: AnyObject, Sendable {
+  var value: any Sendable { get }
+  func encode(into writer: inout JSONWriter)
+  func readBackProblem(_ bytes: UnsafeBufferPointer<UInt8>) -> JSONSyntaxError?
+}
+
+/// One row of `Codec`'s table. A class, so that a `StoreRow` holds one reference (not a boxed
+/// value and two closures) and its table takes the row back with a class cast.
+final class StoreRowBox<Codec: StoreTableCodec>: StoreRowContent {
+  let row: Codec.Row
+
+  init(_ row: Codec.Row) { self.row = row }
+
+  var value: any Sendable { row }
+
+  func encode(into writer: inout JSONWriter) { Codec.encode(row, into: &writer) }
+
+  func readBackProblem(_ bytes: UnsafeBufferPointer<UInt8>) -> JSONSyntaxError? {
+    var reader = JSONReader(bytes: bytes)
+    do throws(JSONSyntaxError) {
+      _ = try Codec.decode(from: &reader)
+      return nil
+    } catch {
+      return error
     }
   }
 }

@@ -23,6 +23,8 @@ protocol AnyTableStorage: AnyObject {
   func salvage(directory: String, fallbackSequence: Int) -> TableSalvage
   /// The greatest id among the rows (loaded rows only).
   var largestID: Int { get }
+  /// True when the rows are in memory (read, or a table without a file).
+  var isLoaded: Bool { get }
 }
 
 /// The rows of one table: loaded from its file on first use, with the journal's changes
@@ -42,6 +44,7 @@ final class TableStorage<Codec: StoreTableCodec>: AnyTableStorage {
   private(set) var hasChecksums = false
 
   var name: String { Codec.tableName }
+  var isLoaded: Bool { rows != nil }
   var fileName: String { TableFile<Codec>.fileName }
 
   /// An empty, loaded table (memory stores, new tables).
@@ -71,7 +74,8 @@ final class TableStorage<Codec: StoreTableCodec>: AnyTableStorage {
   func apply(put row: StoreRow, sequence: Int) {
     guard sequence > snapshotSequence else { return }
     isDirty = true
-    let value = row.value as! Codec.Row
+    // The store routes a row by its table's name, which names one codec.
+    let value = row.value(Codec.self)!
     if rows != nil {
       Self.put(value, into: &rows!)
     } else {

@@ -1,4 +1,5 @@
 import Foundation
+import HealthSim
 import Testing
 
 @testable import WeighKit
@@ -64,7 +65,7 @@ import Testing
           day: day(2026, 1, 1).adding(days: index), kilograms: value, isInterpolated: false,
           trend: value))
     }
-    let trend = Trend(points: points)
+    let trend = Trend(readingDays: points)
     #expect(trend.rateDays == 14)
     #expect(isClose(trend.weeklyRate, 0.35, 1e-12))
   }
@@ -86,22 +87,68 @@ import Testing
     #expect(shown.last?.trend == trend.current)
   }
 
-  // Fuzzing finding 6 (docs/reliability.md): two readings years apart make one point per day
-  // between them. The points are allocated once, and showing a part of them copies only
-  // that part.
-  @Test func aLongSpanIsAllocatedOnce() {
-    let trend = Trend(days: days([(day(2026, 1, 1), 150), (day(2027, 8, 24), 160)]))
-    #expect(trend.points.count == 601)
-    // Grown by doubling, 601 points would sit in room for about 1,024.
-    #expect(trend.points.capacity <= trend.points.count + trend.points.count / 64)
+  // Fuzzing finding 6 (docs/reliability.md): two readings years apart span one trend day
+  // per calendar day between them. Only the days with a reading are kept; the others are
+  // computed when shown.
+  @Test func aLongSpanKeepsOnlyTheDaysWithAReading() {
+    let trend = Trend(days: days([(day(2026, 1, 1), 150), (day(9999, 8, 24), 160)]))
+    #expect(trend.readingDays.map(\.day) == [day(2026, 1, 1), day(9999, 8, 24)])
+    #expect(trend.dayCount == day(2026, 1, 1).days(to: day(9999, 8, 24)) + 1)
+    #expect(trend.rateDays == 14)
+    let shown = trend.points(from: day(5000, 1, 1), through: day(5000, 1, 3))
+    #expect(shown.map(\.day) == [day(5000, 1, 1), day(5000, 1, 2), day(5000, 1, 3)])
+    #expect(shown.allSatisfy { $0.isInterpolated })
   }
 
-  @Test func showingEveryDayReturnsThePointsWithoutACopy() {
-    let trend = Trend(days: days([(day(2026, 1, 1), 150), (day(2027, 8, 24), 160)]))
-    let all = trend.points(from: day(1999, 1, 1), through: day(2100, 1, 1))
-    let storage = trend.points.withUnsafeBufferPointer { $0.baseAddress }
-    #expect(all.withUnsafeBufferPointer { $0.baseAddress } == storage)
-    #expect(all == trend.points)
+  /// The trend as it was computed before finding 6: every day stored, one after another.
+  static func everyDay(_ values: [DailyValue]) -> [TrendPoint] {
+    let sorted = values.sorted { $0.day < $1.day }
+    var points: [TrendPoint] = []
+    var trend = sorted.first?.kilograms ?? 0
+    for (index, value) in sorted.enumerated() {
+      if index > 0 {
+        let previous = sorted[index - 1]
+        let gap = previous.day.days(to: value.day)
+        for step in 1..<max(gap, 1) {
+          let weight =
+            previous.kilograms + Double(step) * (value.kilograms - previous.kilograms) / Double(gap)
+          trend += Trend.smoothing * (weight - trend)
+          points.append(
+            TrendPoint(
+              day: previous.day.adding(days: step), kilograms: weight, isInterpolated: true,
+              trend: trend))
+        }
+      }
+      trend += Trend.smoothing * (value.kilograms - trend)
+      points.append(
+        TrendPoint(day: value.day, kilograms: value.kilograms, isInterpolated: false, trend: trend))
+    }
+    return points
+  }
+
+  @Test func theFilledDaysAreTheSameNumbersAsStoringEveryDay() {
+    var generator = SeededGenerator(seed: 6)
+    for _ in 0..<50 {
+      var dayNumber = 0
+      var values: [DailyValue] = []
+      for _ in 0..<Int(generator.next() % 12 + 1) {
+        dayNumber += Int(generator.next() % 40 + 1)
+        let kilograms = 50 + Double(generator.next() % 5000) / 100
+        values.append(
+          DailyValue(
+            day: day(2026, 1, 1).adding(days: dayNumber), kilograms: kilograms, readingCount: 1))
+      }
+      let expected = Self.everyDay(values)
+      let trend = Trend(days: values.shuffled(using: &generator))
+      // Bit for bit: == on Double.
+      #expect(trend.points == expected)
+      #expect(trend.current == expected.last?.trend)
+      let first = expected[Int(generator.next() % UInt64(expected.count))].day
+      let last = first.adding(days: Int(generator.next() % 30))
+      #expect(
+        trend.points(from: first, through: last)
+          == expected.filter { $0.day >= first && $0.day <= last })
+    }
   }
 
   @Test func aPartOfThePointsIsTheSameAsFilteringThem() {

@@ -106,6 +106,55 @@ import Testing
     #expect(session.entryNumbers() == [1])
   }
 
+  /// The `weigh` executable SwiftPM built next to this test bundle.
+  static func builtWeigh() -> String {
+    var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+    let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+    let executable =
+      length > 0
+      ? String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+      : CommandLine.arguments[0]
+    return URL(fileURLWithPath: executable).deletingLastPathComponent().appendingPathComponent(
+      "weigh"
+    ).path
+  }
+
+  @Test("an unchanged store's tables are not read again; another process's commit is seen")
+  func theReplReadsATableAgainOnlyWhenTheStoreChanged() throws {
+    let directory = ReopenedStoreTests.temporaryStorePath()
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let (session, output) = try open(directory)
+    defer { session.close() }
+    session.releaseStore()
+    _ = try runLocked("log 70kg at 07:00", in: session, output: output)
+    _ = try runLocked("list", in: session, output: output)
+    // Nothing committed since: the entries read by the last command are used again.
+    #expect(try runLocked("list", in: session, output: output).contains("#1  2026-01-01 07:00"))
+    #expect(session.store.reusedTables.contains(EntryCodec.tableName))
+
+    // Another process logs while the session waits between commands.
+    let writer = Process()
+    writer.executableURL = URL(fileURLWithPath: Self.builtWeigh())
+    writer.arguments = [
+      "--store", directory, "--clock", "2026-01-01T07:30:00Z", "--tz", "UTC", "-e", "log 69.5kg",
+    ]
+    writer.standardOutput = FileHandle.nullDevice
+    try writer.run()
+    writer.waitUntilExit()
+    #expect(writer.terminationStatus == 0)
+
+    // The next command reads the table again and sees the other process's entry.
+    let listed = try runLocked("list", in: session, output: output)
+    #expect(session.store.reusedTables.isEmpty)
+    #expect(listed.contains("#2  2026-01-01 07:30  69.5 kg"))
+    // From then on, unchanged again: reused.
+    #expect(try runLocked("list", in: session, output: output).contains("#2  2026-01-01 07:30"))
+    #expect(session.store.reusedTables.contains(EntryCodec.tableName))
+    // The session's own commit is its own change: numbers go on, nothing is lost.
+    #expect(try runLocked("log 69kg", in: session, output: output).contains("#3 "))
+    #expect(try runLocked("list", in: session, output: output).contains("#3  2026-01-01 08:00"))
+  }
+
   // MARK: Failed commands
 
   /// The store's state as other processes would read it.

@@ -60,10 +60,12 @@ import Testing
     }
   }
 
-  /// What one line prints in a session opened on `directory` for it alone.
-  func runReopened(_ line: String, on directory: String) throws -> String {
+  /// What one line prints in a session opened on `directory` for it alone, at `clock`
+  /// (default: the golden tests' clock).
+  func runReopened(_ line: String, on directory: String, at clock: Int64? = nil) throws -> String {
     var options = SessionOptions.golden
     options.store = .directory(directory)
+    if let clock { options.clock = clock }
     let output = CapturedOutput()
     let session = try Session(options: options, output: output)
     defer { session.close() }
@@ -205,5 +207,22 @@ import Testing
     let again = try open(directory)
     defer { again.close() }
     #expect(again.isSyncIndexTrusted)
+  }
+
+  @Test("undoing a sync puts back its progress only, not the observer or settings changed since")
+  func undoOfASyncKeepsLaterSettings() throws {
+    let directory = Self.temporaryStorePath()
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    _ = try runReopened(
+      "observe on\nhealth add 70kg at 07:00 source W\nsync\nobserve off\nset dedup fuzzy\nundo",
+      on: directory)
+    let session = try open(directory)
+    defer { session.close() }
+    #expect(session.app.observing == nil)
+    #expect(session.app.dedup == .fuzzy)
+    #expect(session.app.anchor == 1)
+    // No observer comes back at the next run: a new sample waits for a sync.
+    _ = session.run(script: "health add 71kg at 07:30 source W", display: "test", directory: ".")
+    #expect(!session.memory.output.contains("delivery"))
   }
 }

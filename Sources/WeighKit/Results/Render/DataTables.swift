@@ -38,7 +38,7 @@ enum DataTables {
           ]
         })
     case .trend(let report):
-      let points = report.points ?? report.trend.points.suffix(1)
+      let points = report.points ?? report.trend.lastPoint.map { [$0] } ?? []
       return trendTable(points, weeklyRate: report.trend.weeklyRate)
     case .chart(let chart):
       return trendTable(chart.points, weeklyRate: nil)
