@@ -13,9 +13,14 @@ public struct CSVDatePattern: Hashable, Sendable {
   let pieces: [Piece]
   /// The pattern as the user wrote it, for messages.
   public let text: String
-
   /// Whether the pattern names a time of day.
-  public var hasTime: Bool { pieces.contains { $0 == .hour24 || $0 == .hour12 } }
+  public let hasTime: Bool
+
+  init(pieces: [Piece], text: String) {
+    self.pieces = pieces
+    self.text = text
+    hasTime = pieces.contains { $0 == .hour24 || $0 == .hour12 }
+  }
   /// Whether the pattern names a date.
   public var hasDate: Bool { pieces.contains(.year) }
 
@@ -95,7 +100,12 @@ public struct CSVDatePattern: Hashable, Sendable {
 
   /// Reads `text` (leading and trailing spaces ignored); nil when it does not fit.
   public func read(_ text: Substring) -> Reading? {
-    var bytes = Array(text.utf8)[...]
+    read(bytes: Array(text.utf8)[...])
+  }
+
+  /// Reads UTF-8 `text` (leading and trailing spaces ignored); nil when it does not fit.
+  func read(bytes text: ArraySlice<UInt8>) -> Reading? {
+    var bytes = text
     while bytes.first == 0x20 { bytes = bytes.dropFirst() }
     while bytes.last == 0x20 { bytes = bytes.dropLast() }
     var i = bytes.startIndex

@@ -10,8 +10,8 @@ struct CSVWeightColumns {
   var note: Int?
   var unit: MassUnit
   var source: String
-  /// Reads a date cell (joined to the time cell with a space when there is one).
-  var readDate: (Substring) -> CSVDatePattern.Reading?
+  /// Reads a date cell's UTF-8 bytes (joined to the time cell with a space when there is one).
+  var readDate: (ArraySlice<UInt8>) -> CSVDatePattern.Reading?
   /// Why a date cell could not be read: `date 'x' is not like 2026-01-03 07:00`.
   var dateReason: (String) -> String
   /// Rows whose weight cell is empty hold other data (Google Fit's daily rows): skipped, not
@@ -21,22 +21,29 @@ struct CSVWeightColumns {
   /// A date without a time of day is read as 12:00, as openScale does.
   static let noon = 12 * 3600
 
-  /// Reads one row into `result`, or records why not.
+  /// Reads one row into `result`, or records why not. Dates and numbers are read from the
+  /// row's bytes; strings are made only for a note and for a message.
   func take(
     _ row: CSVRow, zone: ZonedClock, into result: inout WeightImportResult,
     seen: inout Set<WeightKey>
   ) {
-    let weightCell = row[weight]?.trimmingCharacters(in: .whitespaces) ?? ""
-    if skipsRowsWithoutWeight, weightCell.isEmpty { return }
+    let weightCell = row.field(weight)
+    if skipsRowsWithoutWeight, WeightValue.isBlank(weightCell) { return }
     do throws(ImportRejection) {
-      let dateText = row[date] ?? ""
-      let text = time.flatMap { row[$0] }.map { dateText + " " + $0 } ?? dateText
-      guard var reading = readDate(Substring(text)) else {
-        throw ImportRejection(line: row.line, reason: dateReason(text))
+      var dateText = row.field(date)
+      if let time, time < row.count {
+        dateText = ArraySlice(Array(dateText) + [0x20] + row.field(time))
+      }
+      guard var reading = readDate(dateText) else {
+        throw ImportRejection(
+          line: row.line, reason: dateReason(String(decoding: dateText, as: UTF8.self)))
       }
       if !reading.hasTime { reading.local.secondOfDay = Self.noon }
-      let kilograms = try WeightValue.kilograms(weightCell, unit: unit, line: row.line)
-      let noteText = note.flatMap { row[$0] }?.trimmingCharacters(in: .whitespaces)
+      let kilograms = try WeightValue.kilograms(utf8: weightCell, unit: unit, line: row.line)
+      var noteText: String?
+      if let note, !row.field(note).isEmpty {
+        noteText = row[note]?.trimmedWhitespace
+      }
       // A time that names no zone was read in the session's: the import says which.
       if reading.zoneLess != nil { result.zoneless = true }
       result.add(
@@ -51,13 +58,13 @@ struct CSVWeightColumns {
 
   /// The reader's rows after the header, read in order.
   static func readRows(
-    _ bytes: [UInt8], separator: UInt8 = 0x2C, format: ImportFormat, zone: ZonedClock,
+    _ input: ImportInput, separator: UInt8 = 0x2C, format: ImportFormat, zone: ZonedClock,
     header: (CSVRow) throws -> CSVWeightColumns?
   ) throws -> WeightImportResult {
     var result = WeightImportResult(format: format)
     var seen = Set<WeightKey>()
     var columns: CSVWeightColumns?
-    try CSVReader.forEachRow(bytes, separator: separator) { row in
+    try CSVReader.forEachRow(input, separator: separator) { row in
       if let columns {
         columns.take(row, zone: zone, into: &result, seen: &seen)
       } else {
@@ -86,8 +93,13 @@ extension CSVDatePattern {
 
   /// The first of `shapes` that reads `text`.
   static func first(_ shapes: [CSVDatePattern], _ text: Substring) -> Reading? {
+    first(shapes, bytes: Array(text.utf8)[...])
+  }
+
+  /// The first of `shapes` that reads the UTF-8 `text`.
+  static func first(_ shapes: [CSVDatePattern], bytes text: ArraySlice<UInt8>) -> Reading? {
     for shape in shapes {
-      if let reading = shape.read(text) { return reading }
+      if let reading = shape.read(bytes: text) { return reading }
     }
     return nil
   }

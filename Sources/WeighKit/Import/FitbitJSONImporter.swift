@@ -38,7 +38,7 @@ public enum FitbitJSONImporter {
         let dateText = log.value["date"]?.string ?? ""
         guard
           let n = LocalDateTime.numbers(
-            Substring(dateText), separators: ["/", "/"], widths: [1...2, 1...2, 2...4])
+            Substring(dateText), separators: [0x2F, 0x2F], widths: [1...2, 1...2, 2...4])
         else {
           throw ImportRejection(
             line: log.line, reason: "date '\(dateText)' is not like 07/05/17 (MM/DD/YY)")
@@ -46,7 +46,7 @@ public enum FitbitJSONImporter {
         let timeText = log.value["time"]?.string ?? "00:00:00"
         guard let clock = LocalDateTime.time(Substring(timeText)),
           let moment = LocalDateTime(
-            year: n[2] < 100 ? 2000 + n[2] : n[2], month: n[0], day: n[1], hour: clock.0,
+            year: n.2 < 100 ? 2000 + n.2 : n.2, month: n.0, day: n.1, hour: clock.0,
             minute: clock.1, second: clock.2)
         else {
           throw ImportRejection(

@@ -17,11 +17,18 @@ public enum GarminWeightCSVImporter {
   public static func importWeights(_ bytes: [UInt8], zone: ZonedClock) throws
     -> WeightImportResult
   {
+    try importWeights(.bytes(bytes), zone: zone)
+  }
+
+  /// The weights of a Garmin weight CSV read from `input` (a file is read in chunks).
+  public static func importWeights(_ input: ImportInput, zone: ZonedClock) throws
+    -> WeightImportResult
+  {
     var result = WeightImportResult(format: .garminCSV)
     var seen = Set<WeightKey>()
     var sawHeader = false
     var day: CivilDate?
-    try CSVReader.forEachRow(bytes) { row in
+    try CSVReader.forEachRow(input) { row in
       guard sawHeader else {
         guard matches(header: row) else {
           throw ImportError(line: row.line, "expected Garmin's header Time,Weight,Change,BMI,…")
@@ -68,7 +75,7 @@ public enum GarminWeightCSVImporter {
 
   /// Seconds since midnight of `07:23`, `7:23 AM` and the like.
   static func time(_ text: String) -> Int? {
-    let trimmed = text.trimmingCharacters(in: .whitespaces)
+    let trimmed = text.trimmedWhitespace
     return CSVDatePattern.first(clockShapes, Substring("2000-01-01 " + trimmed))?.local.secondOfDay
   }
 

@@ -91,8 +91,21 @@ public enum GenericCSVImporter {
   public static func importWeights(_ bytes: [UInt8], zone: ZonedClock, options: GenericCSVOptions)
     throws -> WeightImportResult
   {
-    try CSVWeightColumns.readRows(
-      bytes, separator: delimiter(bytes, options), format: .genericCSV, zone: zone
+    try importWeights(.bytes(bytes), zone: zone, options: options)
+  }
+
+  /// The weights of a CSV of the user's own read from `input` (a file is read in chunks).
+  public static func importWeights(
+    _ input: ImportInput, zone: ZonedClock, options: GenericCSVOptions
+  ) throws -> WeightImportResult {
+    var separator = 0x2C as UInt8
+    if let said = options.delimiter {
+      separator = said
+    } else {
+      separator = delimiter(try input.firstLine(), options)
+    }
+    return try CSVWeightColumns.readRows(
+      input, separator: separator, format: .genericCSV, zone: zone
     ) { header in try columns(header, options) }
   }
 
@@ -159,10 +172,10 @@ public enum GenericCSVImporter {
     return CSVWeightColumns(
       date: date, time: time, weight: weight, unit: unit, source: options.source ?? "CSV",
       readDate: { text in
-        if let format { return format.read(text) }
-        if let last, let reading = last.read(text) { return reading }
+        if let format { return format.read(bytes: text) }
+        if let last, let reading = last.read(bytes: text) { return reading }
         for shape in autoShapes {
-          if let reading = shape.read(text) {
+          if let reading = shape.read(bytes: text) {
             last = shape
             return reading
           }

@@ -16,7 +16,14 @@ public enum GoogleFitCSVImporter {
   public static func importWeights(_ bytes: [UInt8], zone: ZonedClock) throws
     -> WeightImportResult
   {
-    try CSVWeightColumns.readRows(bytes, format: .googleFitCSV, zone: zone) { header in
+    try importWeights(.bytes(bytes), zone: zone)
+  }
+
+  /// The daily average weights read from `input` (a file is read in chunks).
+  public static func importWeights(_ input: ImportInput, zone: ZonedClock) throws
+    -> WeightImportResult
+  {
+    try CSVWeightColumns.readRows(input, format: .googleFitCSV, zone: zone) { header in
       let names = CSVWeightColumns.names(header)
       guard names.first == "date", let weight = names.firstIndex(of: "average weight (kg)") else {
         throw ImportError(
@@ -25,7 +32,7 @@ public enum GoogleFitCSVImporter {
       }
       var columns = CSVWeightColumns(
         date: 0, weight: weight, unit: .kg, source: "Google Fit",
-        readDate: { CSVDatePattern.first(CSVDatePattern.isoShapes, $0) },
+        readDate: { CSVDatePattern.first(CSVDatePattern.isoShapes, bytes: $0) },
         dateReason: { "date '\($0)' is not like 2026-01-10" })
       columns.skipsRowsWithoutWeight = true
       return columns

@@ -100,13 +100,8 @@ public enum WeightImporter {
     default:
       break
     }
-    let bytes: [UInt8]
-    do {
-      bytes = Array(try Data(contentsOf: url))
-    } catch {
-      throw ImportError("cannot read \(url.path); check the path")
-    }
-    return try importWeights(bytes, format: format, zone: zone, unit: unit, csv: csv)
+    // CSV files are read in chunks; JSON documents whole.
+    return try importWeights(.file(url), format: format, zone: zone, unit: unit, csv: csv)
   }
 
   /// Reads the weights of `bytes` in `format`, which must not be an Apple Health format
@@ -115,29 +110,37 @@ public enum WeightImporter {
     _ bytes: [UInt8], format: ImportFormat, zone: ZonedClock, unit: MassUnit?,
     csv: GenericCSVOptions
   ) throws -> WeightImportResult {
+    try importWeights(.bytes(bytes), format: format, zone: zone, unit: unit, csv: csv)
+  }
+
+  /// Reads the weights of `input` in `format`, which must not be an Apple Health format.
+  static func importWeights(
+    _ input: ImportInput, format: ImportFormat, zone: ZonedClock, unit: MassUnit?,
+    csv: GenericCSVOptions
+  ) throws -> WeightImportResult {
     switch format {
-    case .withingsCSV: return try WithingsCSVImporter.importWeights(bytes, zone: zone)
+    case .withingsCSV: return try WithingsCSVImporter.importWeights(input, zone: zone)
     case .openScaleCSV:
-      return try OpenScaleCSVImporter.importWeights(bytes, zone: zone, unit: unit)
+      return try OpenScaleCSVImporter.importWeights(input, zone: zone, unit: unit)
     case .fitbitJSON:
-      return try FitbitJSONImporter.importWeights(bytes, zone: zone, unit: unit)
-    case .weighCSV: return try WeighCSVImporter.importWeights(bytes)
-    case .weighJSON: return try WeighJSONImporter.importWeights(bytes)
-    case .renphoCSV: return try RenphoCSVImporter.importWeights(bytes, zone: zone)
-    case .googleFitCSV: return try GoogleFitCSVImporter.importWeights(bytes, zone: zone)
-    case .samsungHealthCSV: return try SamsungHealthCSVImporter.importWeights(bytes)
-    case .garminCSV: return try GarminWeightCSVImporter.importWeights(bytes, zone: zone)
-    case .libraCSV: return try LibraCSVImporter.importWeights(bytes, zone: zone)
+      return try FitbitJSONImporter.importWeights(input.allBytes(), zone: zone, unit: unit)
+    case .weighCSV: return try WeighCSVImporter.importWeights(input)
+    case .weighJSON: return try WeighJSONImporter.importWeights(input.allBytes())
+    case .renphoCSV: return try RenphoCSVImporter.importWeights(input, zone: zone)
+    case .googleFitCSV: return try GoogleFitCSVImporter.importWeights(input, zone: zone)
+    case .samsungHealthCSV: return try SamsungHealthCSVImporter.importWeights(input)
+    case .garminCSV: return try GarminWeightCSVImporter.importWeights(input, zone: zone)
+    case .libraCSV: return try LibraCSVImporter.importWeights(input, zone: zone)
     case .myFitnessPalCSV:
       guard let unit else {
         throw ImportError(
           "MyFitnessPal's Date,Weight export does not name its unit; add unit kg or unit lb")
       }
-      return try MyFitnessPalCSVImporter.importWeights(bytes, zone: zone, unit: unit)
+      return try MyFitnessPalCSVImporter.importWeights(input, zone: zone, unit: unit)
     case .genericCSV:
       var options = csv
       options.unit = options.unit ?? unit
-      return try GenericCSVImporter.importWeights(bytes, zone: zone, options: options)
+      return try GenericCSVImporter.importWeights(input, zone: zone, options: options)
     case .appleHealthZip, .appleHealthXML:
       throw ImportError("an Apple Health export is read from its file; import it by name")
     }

@@ -11,7 +11,13 @@ public struct ImportedWeight: Equatable, Sendable {
   /// The 1-based line the row or record starts on.
   public var line: Int
   /// The whole entry, when the file is weigh's own export (which keeps everything).
-  public var entry: Entry?
+  public var entry: Entry? {
+    get { entryBox?.entry }
+    set { entryBox = newValue.map(EntryBox.init) }
+  }
+  /// The entry, kept apart: every weight read is held until the import commits, and one
+  /// from a vendor file (no entry) stays small.
+  private var entryBox: EntryBox?
   /// The wall-clock time the file wrote, as seconds since 1970 read as if UTC, when the
   /// format names no zone (see `Entry.fileTime`).
   public var fileTime: Int64?
@@ -26,7 +32,7 @@ public struct ImportedWeight: Equatable, Sendable {
     self.source = source
     self.note = note
     self.line = line
-    self.entry = entry
+    self.entryBox = entry.map(EntryBox.init)
     self.fileTime = fileTime
   }
 
@@ -35,17 +41,25 @@ public struct ImportedWeight: Equatable, Sendable {
   public static let maximumKilograms = ValueLimits.kilograms.upperBound
 
   /// Checks a converted weight; the reason names the unit it was written in.
-  static func validate(kilograms: Double, written text: String, unit: MassUnit, line: Int)
-    throws(ImportRejection) -> Double
-  {
+  static func validate(
+    kilograms: Double, written text: @autoclosure () -> String, unit: MassUnit, line: Int
+  ) throws(ImportRejection) -> Double {
     guard Measure.mass.contains(kilograms) else {
       throw ImportRejection(
         line: line,
-        reason: "weight \(text) \(unit.rawValue) is outside 0–1000 kg; check the value and its unit"
+        reason:
+          "weight \(text()) \(unit.rawValue) is outside 0–1000 kg; check the value and its unit"
       )
     }
     return kilograms
   }
+}
+
+/// An ``Entry`` behind a reference (see ``ImportedWeight/entry``).
+final class EntryBox: Equatable, Sendable {
+  let entry: Entry
+  init(_ entry: Entry) { self.entry = entry }
+  static func == (a: EntryBox, b: EntryBox) -> Bool { a.entry == b.entry }
 }
 
 /// What an importer read from one file: weights to add, and rows it did not take.
@@ -104,5 +118,13 @@ struct WeightKey: Hashable {
     bits = weight.kilograms.bitPattern
     source = weight.source
     id = weight.entry?.id
+  }
+
+  /// Moment, weight and number only: a file's rows mostly share one source, and hashing its
+  /// text for every row cost a tenth of a CSV import. Equal keys still hash equally.
+  func hash(into hasher: inout Hasher) {
+    hasher.combine(instant)
+    hasher.combine(bits)
+    hasher.combine(id)
   }
 }

@@ -14,9 +14,16 @@ public enum LibraCSVImporter {
   public static func importWeights(_ bytes: [UInt8], zone: ZonedClock) throws
     -> WeightImportResult
   {
+    try importWeights(.bytes(bytes), zone: zone)
+  }
+
+  /// The weights of a Libra export read from `input` (a file is read in chunks).
+  public static func importWeights(_ input: ImportInput, zone: ZonedClock) throws
+    -> WeightImportResult
+  {
     var unit: MassUnit?
     return try CSVWeightColumns.readRows(
-      bytes, separator: UInt8(ascii: ";"), format: .libraCSV, zone: zone
+      input, separator: UInt8(ascii: ";"), format: .libraCSV, zone: zone
     ) { row in
       let first = row[0]?.trimmingCharacters(in: .whitespaces) ?? ""
       if first.hasPrefix("#Units:") {
@@ -49,7 +56,7 @@ public enum LibraCSVImporter {
         date: 0, weight: weight,
         note: names.firstIndex(of: "log") ?? names.firstIndex(of: "comment"),
         unit: unit, source: "Libra",
-        readDate: { CSVDatePattern.first(CSVDatePattern.isoShapes, $0) },
+        readDate: { CSVDatePattern.first(CSVDatePattern.isoShapes, bytes: $0) },
         dateReason: { "date '\($0)' is not like 2018-01-19T17:53:00.000Z" })
     }
   }

@@ -28,65 +28,68 @@ public struct LocalDateTime: Hashable, Sendable {
   /// in every zone (`Entry.fileTime`).
   public var wallSeconds: Int64 { date.seconds(at: secondOfDay) }
 
-  /// Numbers separated by the given one-byte separators, e.g. `2026-01-03` with `-`.
-  static func numbers(_ text: Substring, separators: [Character], widths: [ClosedRange<Int>])
-    -> [Int]?
-  {
-    var parts: [Int] = []
-    var current = ""
-    var index = 0
-    for character in text {
-      if index < separators.count, character == separators[index] {
-        // checked: parses text, nil when out of range
-        guard widths[parts.count].contains(current.count), let value = Int(current) else {
-          return nil
-        }
-        parts.append(value)
-        current = ""
-        index += 1
-      } else if character.isASCII, character.isNumber {
-        current.append(character)
+  /// Up to three numbers separated by the given one-byte separators, e.g. `2026-01-03` with
+  /// `-`, read from the text's bytes; the numbers not written are 0.
+  static func numbers(
+    _ text: Substring, separators: [UInt8], widths: [ClosedRange<Int>]
+  ) -> (Int, Int, Int)? {
+    var parts = (0, 0, 0)
+    var count = 0
+    var value = 0
+    var digits = 0
+    func store() -> Bool {
+      guard widths[count].contains(digits) else { return false }
+      switch count {
+      case 0: parts.0 = value
+      case 1: parts.1 = value
+      default: parts.2 = value
+      }
+      count += 1
+      value = 0
+      digits = 0
+      return true
+    }
+    for byte in text.utf8 {
+      if count < separators.count, byte == separators[count] {
+        guard store() else { return nil }
+      } else if (0x30...0x39).contains(byte) {
+        digits += 1
+        // Past nine digits no width fits: the value no longer matters.
+        if digits <= 9 { value = value * 10 + Int(byte - 0x30) }  // checked: at most 9 digits
       } else {
         return nil
       }
     }
-    guard parts.count == separators.count, widths[parts.count].contains(current.count),
-      let value = Int(current)  // checked: parses text, nil when out of range
-    else { return nil }
-    parts.append(value)
+    guard count == separators.count, store() else { return nil }
     return parts
   }
 
   /// `yyyy-MM-dd`.
   static func isoDate(_ text: Substring) -> (Int, Int, Int)? {
-    guard let n = numbers(text, separators: ["-", "-"], widths: [4...4, 1...2, 1...2]) else {
-      return nil
-    }
-    return (n[0], n[1], n[2])
+    numbers(text, separators: [0x2D, 0x2D], widths: [4...4, 1...2, 1...2])
   }
 
   /// `HH:mm`, `HH:mm:ss` or `HH:mm:ss.fraction` (the fraction is dropped).
   static func time(_ text: Substring) -> (Int, Int, Int)? {
     let whole = text.split(separator: ".", maxSplits: 1).first ?? text
-    if let n = numbers(whole, separators: [":", ":"], widths: [1...2, 2...2, 2...2]) {
-      return (n[0], n[1], n[2])
+    if let n = numbers(whole, separators: [0x3A, 0x3A], widths: [1...2, 2...2, 2...2]) {
+      return n
     }
-    if let n = numbers(whole, separators: [":"], widths: [1...2, 2...2]) { return (n[0], n[1], 0) }
-    return nil
+    return numbers(whole, separators: [0x3A], widths: [1...2, 2...2])
   }
 
   /// `yyyy-MM-dd HH:mm[:ss]` (also with `T`) or `dd.MM.yyyy HH:mm` (openScale 2.x legacy).
   public static func parse(_ text: String) -> LocalDateTime? {
-    let trimmed = text.trimmingCharacters(in: .whitespaces)
+    let trimmed = text.trimmedWhitespace
     let parts = trimmed.split(whereSeparator: { $0 == " " || $0 == "T" })
     guard parts.count == 2, let clock = time(parts[1]) else { return nil }
     if let (year, month, day) = isoDate(parts[0]) {
       return LocalDateTime(
         year: year, month: month, day: day, hour: clock.0, minute: clock.1, second: clock.2)
     }
-    if let n = numbers(parts[0], separators: [".", "."], widths: [1...2, 1...2, 4...4]) {
+    if let n = numbers(parts[0], separators: [0x2E, 0x2E], widths: [1...2, 1...2, 4...4]) {
       return LocalDateTime(
-        year: n[2], month: n[1], day: n[0], hour: clock.0, minute: clock.1, second: clock.2)
+        year: n.2, month: n.1, day: n.0, hour: clock.0, minute: clock.1, second: clock.2)
     }
     return nil
   }

@@ -15,13 +15,20 @@ public enum MyFitnessPalCSVImporter {
   public static func importWeights(_ bytes: [UInt8], zone: ZonedClock, unit: MassUnit) throws
     -> WeightImportResult
   {
-    try CSVWeightColumns.readRows(bytes, format: .myFitnessPalCSV, zone: zone) { header in
+    try importWeights(.bytes(bytes), zone: zone, unit: unit)
+  }
+
+  /// The weights of a MyFitnessPal export read from `input` (a file is read in chunks).
+  public static func importWeights(_ input: ImportInput, zone: ZonedClock, unit: MassUnit) throws
+    -> WeightImportResult
+  {
+    try CSVWeightColumns.readRows(input, format: .myFitnessPalCSV, zone: zone) { header in
       guard matches(header: header) else {
         throw ImportError(line: header.line, "expected the MyFitnessPal header Date,Weight")
       }
       return CSVWeightColumns(
         date: 0, weight: header.fields.count - 1, unit: unit, source: "MyFitnessPal",
-        readDate: { CSVDatePattern.first(CSVDatePattern.isoShapes, $0) },
+        readDate: { CSVDatePattern.first(CSVDatePattern.isoShapes, bytes: $0) },
         dateReason: { "date '\($0)' is not like 2024-01-01" })
     }
   }

@@ -12,6 +12,8 @@ public enum OpenScaleCSVImporter {
     var weight: Int
     var comment: Int?
     var isVersion3: Bool
+    /// False for the headerless 1.x layouts, whose first row is a weight.
+    var hasHeader = true
 
     init?(header: CSVRow) {
       let names = header.fields.map { $0.text.trimmingCharacters(in: .whitespaces).lowercased() }
@@ -39,61 +41,84 @@ public enum OpenScaleCSVImporter {
   public static func importWeights(_ bytes: [UInt8], zone: ZonedClock, unit: MassUnit? = nil)
     throws -> WeightImportResult
   {
-    let rows = try CSVReader.rows(bytes)
-    guard let first = rows.first else { throw ImportError("the file is empty") }
+    try importWeights(.bytes(bytes), zone: zone, unit: unit)
+  }
+
+  /// The weights of an openScale CSV read from `input` (a file is read in chunks).
+  public static func importWeights(_ input: ImportInput, zone: ZonedClock, unit: MassUnit? = nil)
+    throws -> WeightImportResult
+  {
     var result = WeightImportResult(format: .openScaleCSV)
     result.zoneless = true
-    let columns: Columns
-    let dataRows: ArraySlice<CSVRow>
-    if let found = Columns(header: first) {
-      columns = found
-      dataRows = rows.dropFirst()
-    } else if matches(firstRow: first) {
-      columns = Columns(legacyFieldCount: first.fields.count)
-      dataRows = rows[...]
-    } else {
-      throw ImportError(line: 1, "expected an openScale header with DATE or dateTime and WEIGHT")
-    }
-    let weightUnit: MassUnit
-    if columns.isVersion3 {
-      weightUnit = unit ?? .kg
-      result.unitNote =
-        unit == nil
-        ? "openScale 3.x files do not name their unit; WEIGHT was read as kg (say the unit if it was lb)"
-        : nil
-    } else {
-      weightUnit = unit ?? .kg
-    }
     var seen = Set<WeightKey>()
-    let fieldCount = first.fields.count
-    for row in dataRows {
-      do throws(ImportRejection) {
-        if row.fields.count == 1, fieldCount > 1 {
-          // A line break inside a comment, or a line added by hand.
-          let text = row[0] ?? ""
-          throw ImportRejection(
-            line: row.line,
-            reason:
-              "the row has one field ('\(text.prefix(40))'), not the \(fieldCount) of the header; "
-              + "openScale rows start with \(columns.isVersion3 ? "DATE,TIME like 2025-08-11,23:48" : "a date like 2025-08-11 23:48"); "
-              + "join it to the row above or delete it")
+    // Set by the first row: the columns, the unit and the header's field count.
+    var layout: (columns: Columns, unit: MassUnit, fieldCount: Int)?
+    try CSVReader.forEachRow(input) { row in
+      guard let (columns, weightUnit, fieldCount) = layout else {
+        let columns: Columns
+        if let found = Columns(header: row) {
+          columns = found
+        } else if matches(firstRow: row) {
+          columns = Columns(legacyFieldCount: row.count)
+        } else {
+          throw ImportError(
+            line: 1, "expected an openScale header with DATE or dateTime and WEIGHT")
         }
-        let moment = try dateTime(row, columns)
-        let cell = row[columns.weight]?.trimmingCharacters(in: .whitespaces) ?? ""
-        if let value = DecimalText.parse(cell), value == 0 {
-          throw ImportRejection(line: row.line, reason: "weight is 0, openScale's empty value")
+        if columns.isVersion3, unit == nil {
+          result.unitNote =
+            "openScale 3.x files do not name their unit; WEIGHT was read as kg (say the unit if it was lb)"
         }
-        let kilograms = try WeightValue.kilograms(cell, unit: weightUnit, line: row.line)
-        let note = columns.comment.flatMap { row[$0] }.flatMap { $0.isEmpty ? nil : $0 }
-        result.add(
-          ImportedWeight(
-            instant: moment.instant(in: zone), kilograms: kilograms, source: "openScale",
-            note: note, line: row.line, fileTime: moment.wallSeconds), seen: &seen)
-      } catch {
-        result.rejections.append(error)
+        layout = (columns, unit ?? .kg, row.count)
+        // A headerless file's first row is a weight.
+        if !columns.hasHeader {
+          take(
+            row, columns, unit: unit ?? .kg, fieldCount: row.count, zone: zone, into: &result,
+            seen: &seen)
+        }
+        return
       }
+      take(
+        row, columns, unit: weightUnit, fieldCount: fieldCount, zone: zone, into: &result,
+        seen: &seen)
     }
+    guard layout != nil else { throw ImportError("the file is empty") }
     return result
+  }
+
+  /// Reads one row into `result`, or records why not.
+  static func take(
+    _ row: CSVRow, _ columns: Columns, unit weightUnit: MassUnit, fieldCount: Int,
+    zone: ZonedClock, into result: inout WeightImportResult, seen: inout Set<WeightKey>
+  ) {
+    do throws(ImportRejection) {
+      if row.count == 1, fieldCount > 1 {
+        // A line break inside a comment, or a line added by hand.
+        let text = row[0] ?? ""
+        throw ImportRejection(
+          line: row.line,
+          reason:
+            "the row has one field ('\(text.prefix(40))'), not the \(fieldCount) of the header; "
+            + "openScale rows start with \(columns.isVersion3 ? "DATE,TIME like 2025-08-11,23:48" : "a date like 2025-08-11 23:48"); "
+            + "join it to the row above or delete it")
+      }
+      let moment = try dateTime(row, columns)
+      let cell = row.field(columns.weight)
+      let value =
+        WeightValue.trimmedASCII(cell).map { DecimalText.parse(utf8: $0) }
+        ?? DecimalText.parse(
+          String(decoding: cell, as: UTF8.self).trimmingCharacters(in: .whitespaces))
+      if value == 0 {
+        throw ImportRejection(line: row.line, reason: "weight is 0, openScale's empty value")
+      }
+      let kilograms = try WeightValue.kilograms(utf8: cell, unit: weightUnit, line: row.line)
+      let note = columns.comment.flatMap { row.field($0).isEmpty ? nil : row[$0] }
+      result.add(
+        ImportedWeight(
+          instant: moment.instant(in: zone), kilograms: kilograms, source: "openScale",
+          note: note, line: row.line, fileTime: moment.wallSeconds), seen: &seen)
+    } catch {
+      result.rejections.append(error)
+    }
   }
 
   /// The row's moment: `dateTime`, or `DATE` plus `TIME` (12:00 when the time is missing or
@@ -108,7 +133,7 @@ public enum OpenScaleCSVImporter {
     }
     guard let column = columns.date, let text = row[column],
       let (year, month, day) = LocalDateTime.isoDate(
-        Substring(text.trimmingCharacters(in: .whitespaces)))
+        Substring(text.trimmedWhitespace))
     else {
       throw ImportRejection(
         line: row.line,
@@ -134,5 +159,6 @@ extension OpenScaleCSVImporter.Columns {
     weight = 1
     comment = count - 1
     isVersion3 = false
+    hasHeader = false
   }
 }

@@ -17,7 +17,14 @@ public enum RenphoCSVImporter {
   public static func importWeights(_ bytes: [UInt8], zone: ZonedClock) throws
     -> WeightImportResult
   {
-    try CSVWeightColumns.readRows(bytes, format: .renphoCSV, zone: zone) { header in
+    try importWeights(.bytes(bytes), zone: zone)
+  }
+
+  /// The weights of a Renpho CSV read from `input` (a file is read in chunks).
+  public static func importWeights(_ input: ImportInput, zone: ZonedClock) throws
+    -> WeightImportResult
+  {
+    try CSVWeightColumns.readRows(input, format: .renphoCSV, zone: zone) { header in
       let names = CSVWeightColumns.names(header)
       guard names.first == "time of measurement", let weight = weightColumn(names) else {
         throw ImportError(
@@ -31,7 +38,7 @@ public enum RenphoCSVImporter {
       }
       return CSVWeightColumns(
         date: 0, weight: weight, note: names.firstIndex(of: "remarks"), unit: unit,
-        source: "Renpho", readDate: { CSVDatePattern.first(CSVDatePattern.isoShapes, $0) },
+        source: "Renpho", readDate: { CSVDatePattern.first(CSVDatePattern.isoShapes, bytes: $0) },
         dateReason: { "time '\($0)' is not like 2024-01-01 10:20:30" })
     }
   }

@@ -20,8 +20,13 @@ public enum SamsungHealthCSVImporter {
   ///
   /// - Throws: `ImportError` when the type line or the columns are missing.
   public static func importWeights(_ bytes: [UInt8]) throws -> WeightImportResult {
+    try importWeights(.bytes(bytes))
+  }
+
+  /// The weights of a Samsung Health weight CSV read from `input` (a file is read in chunks).
+  public static func importWeights(_ input: ImportInput) throws -> WeightImportResult {
     var sawType = false
-    return try CSVWeightColumns.readRows(bytes, format: .samsungHealthCSV, zone: .utc) { row in
+    return try CSVWeightColumns.readRows(input, format: .samsungHealthCSV, zone: .utc) { row in
       if !sawType {
         guard matches(firstRow: row) else {
           throw ImportError(
@@ -42,7 +47,7 @@ public enum SamsungHealthCSVImporter {
         date: start, weight: weight, unit: .kg, source: "Samsung Health",
         readDate: { text in
           // UTC: read with a zero offset, so the session's zone plays no part.
-          CSVDatePattern.first(CSVDatePattern.isoShapes, text).map {
+          CSVDatePattern.first(CSVDatePattern.isoShapes, bytes: text).map {
             var reading = $0
             reading.offset = reading.offset ?? 0
             return reading

@@ -9,21 +9,29 @@ public enum WeighCSVImporter {
   ///
   /// - Throws: `ImportError` when the header is not weigh's.
   public static func importWeights(_ bytes: [UInt8]) throws -> WeightImportResult {
-    let rows = try CSVReader.rows(bytes)
-    guard let header = rows.first, matches(header: header) else {
-      throw ImportError(line: 1, "expected weigh's header \(WeighCSVExporter.header)")
-    }
+    try importWeights(.bytes(bytes))
+  }
+
+  /// The entries of a weigh CSV read from `input` (a file is read in chunks).
+  public static func importWeights(_ input: ImportInput) throws -> WeightImportResult {
     var result = WeightImportResult(format: .weighCSV)
     var seen = Set<WeightKey>()
-    for row in rows.dropFirst() {
+    var sawHeader = false
+    try CSVReader.forEachRow(input) { row in
+      guard sawHeader else {
+        guard matches(header: row) else {
+          throw ImportError(line: 1, "expected weigh's header \(WeighCSVExporter.header)")
+        }
+        sawHeader = true
+        return
+      }
       do throws(ImportRejection) {
-        guard row.fields.count == 10 else {
+        guard row.count == 10 else {
           throw ImportRejection(
-            line: row.line, reason: "expected 10 fields, found \(row.fields.count)")
+            line: row.line, reason: "expected 10 fields, found \(row.count)")
         }
         func optional(_ index: Int) -> String? {
-          let field = row.fields[index]
-          return field.quoted || !field.text.isEmpty ? field.text : nil
+          row.isQuoted(index) || !row.field(index).isEmpty ? row[index] : nil
         }
         let entry = try WeighEntryFields(
           id: row[0]!, instant: row[1]!, kilograms: row[2]!, origin: row[3]!, source: row[4]!,
@@ -37,6 +45,9 @@ public enum WeighCSVImporter {
       } catch {
         result.rejections.append(error)
       }
+    }
+    guard sawHeader else {
+      throw ImportError(line: 1, "expected weigh's header \(WeighCSVExporter.header)")
     }
     return result
   }

@@ -20,7 +20,14 @@ public enum WithingsCSVImporter {
   public static func importWeights(_ bytes: [UInt8], zone: ZonedClock) throws
     -> WeightImportResult
   {
-    try CSVWeightColumns.readRows(bytes, format: .withingsCSV, zone: zone) { header in
+    try importWeights(.bytes(bytes), zone: zone)
+  }
+
+  /// The weights of a `weight.csv` read from `input` (a file is read in chunks).
+  public static func importWeights(_ input: ImportInput, zone: ZonedClock) throws
+    -> WeightImportResult
+  {
+    try CSVWeightColumns.readRows(input, format: .withingsCSV, zone: zone) { header in
       guard matches(header: header), let unit = WeightValue.unit(inHeader: header.fields[1].text)
       else {
         throw ImportError(
@@ -45,7 +52,7 @@ public enum WithingsCSVImporter {
       "yyyy-MM-dd H:mm 'Uhr'", "yyyy-MM-dd h:mm a", "yyyy-MM-dd h:mm:ss a",
     ].map(CSVDatePattern.known)
 
-  static func readDate(_ text: Substring) -> CSVDatePattern.Reading? {
-    CSVDatePattern.first(shapes, text)
+  static func readDate(_ text: ArraySlice<UInt8>) -> CSVDatePattern.Reading? {
+    CSVDatePattern.first(shapes, bytes: text)
   }
 }

@@ -29,6 +29,49 @@ public enum DecimalText {
     return finite(value)
   }
 
+  /// ``parse(_:)`` of UTF-8 bytes, by the same rule, without making a string in the common
+  /// case: up to 15 digits with at most 22 after the point are an integer below 2^53 and a
+  /// power of ten that are both exact doubles, so their one division rounds correctly, as
+  /// `Double(String)` does (Clinger's fast path). Longer numbers go through `Double(String)`.
+  public static func parse(utf8 bytes: ArraySlice<UInt8>) -> Double? {
+    guard !bytes.isEmpty, bytes.count <= maximumLength else { return nil }
+    var digits = 0
+    var fractionDigits = 0
+    var sawPoint = false
+    var negative = false
+    var mantissa: UInt64 = 0
+    var offset = 0
+    for byte in bytes {
+      switch byte {
+      case UInt8(ascii: "0")...UInt8(ascii: "9"):
+        digits += 1
+        if sawPoint { fractionDigits += 1 }
+        // Wraps only past 19 digits, which take the slow path below.
+        mantissa = mantissa &* 10 &+ UInt64(byte &- UInt8(ascii: "0"))
+      case UInt8(ascii: "."):
+        guard !sawPoint else { return nil }
+        sawPoint = true
+      case UInt8(ascii: "+"), UInt8(ascii: "-"):
+        guard offset == 0 else { return nil }
+        negative = byte == UInt8(ascii: "-")
+      default: return nil
+      }
+      offset += 1
+    }
+    guard digits > 0 else { return nil }
+    if digits <= 15, fractionDigits < exactPowersOfTen.count {
+      let value = Double(mantissa) / exactPowersOfTen[fractionDigits]
+      return negative ? -value : value
+    }
+    guard let value = Double(String(decoding: bytes, as: UTF8.self)) else { return nil }
+    return finite(value)
+  }
+
+  /// 10^0 … 10^22, every one an exact double.
+  private static let exactPowersOfTen: [Double] = (0...22).map { power in
+    (0..<power).reduce(1.0) { value, _ in value * 10 }
+  }
+
   /// The value of a JSON number (which may carry an exponent, `1.5e2`), or nil when it is
   /// not finite or is subnormal (`1e-320`): no measurement is that small.
   public static func parseJSONNumber<Text: StringProtocol>(_ text: Text) -> Double? {
