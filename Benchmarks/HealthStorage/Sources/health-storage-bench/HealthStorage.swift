@@ -38,6 +38,19 @@ protocol HealthStorage {
   func close() throws
 }
 
+extension HealthStorage {
+  /// Statistics from the samples themselves, for candidates without a query of their own.
+  func statistics(of type: SampleType, from: Date, to: Date, bucket: TimeInterval) throws
+    -> [Bucket]
+  {
+    var buckets: [Int: Bucket] = [:]
+    for sample in try samples(of: type, from: from, to: to) {
+      accumulate(&buckets, value: sample.value, start: sample.startDate, from: from, bucket: bucket)
+    }
+    return buckets.values.sorted { $0.index < $1.index }
+  }
+}
+
 /// One statistics bucket.
 struct Bucket: Equatable {
   var index: Int

@@ -282,16 +282,6 @@ final class JournalStorage: HealthStorage {
     return result
   }
 
-  func statistics(of type: SampleType, from: Date, to: Date, bucket: TimeInterval) throws
-    -> [Bucket]
-  {
-    var buckets: [Int: Bucket] = [:]
-    for sample in try samples(of: type, from: from, to: to) {
-      accumulate(&buckets, value: sample.value, start: sample.startDate, from: from, bucket: bucket)
-    }
-    return buckets.values.sorted { $0.index < $1.index }
-  }
-
   func sample(syncIdentifier: String, type: SampleType, bundle: String) throws -> HealthSample? {
     func matches(_ record: HealthRecord) -> HealthSample? {
       guard let sample = record.liveSample, sample.type == type,

@@ -78,16 +78,6 @@ final class TodayStorage: HealthStorage {
     }
   }
 
-  func statistics(of type: SampleType, from: Date, to: Date, bucket: TimeInterval) throws
-    -> [Bucket]
-  {
-    var buckets: [Int: Bucket] = [:]
-    for sample in try samples(of: type, from: from, to: to) {
-      accumulate(&buckets, value: sample.value, start: sample.startDate, from: from, bucket: bucket)
-    }
-    return buckets.values.sorted { $0.index < $1.index }
-  }
-
   func sample(syncIdentifier: String, type: SampleType, bundle: String) throws -> HealthSample? {
     try store.rows(HealthSyncIndexCodec.self).lazy.compactMap(\.liveSample).first {
       $0.type == type && $0.syncIdentifier == syncIdentifier
