@@ -236,12 +236,21 @@ final class PseudoTerminal {
         // A master that is no terminal any more was closed under this test by other code.
         let masterNote =
           isatty(master) == 1 ? "" : "; this test's master descriptor is no longer a terminal"
-        throw Failure.timedOut(expected: text, seen: unread, state: processState() + masterNote)
+        throw Failure.timedOut(
+          expected: text, seen: unread,
+          state: processState() + masterNote + "; \(raw.count) bytes read from the terminal")
       }
       if !pump(waitingAtMost: min(100, Self.milliseconds(remaining))) {
         _ = reap(blocking: false)
       }
     }
+  }
+
+  /// Reads and drops output until none has arrived for `quiet`: the next `expect` starts
+  /// after it.
+  func skipOutput(quietFor quiet: Duration) {
+    while pump(waitingAtMost: Self.milliseconds(quiet)) {}
+    consumed = Self.strippingEscapes(raw).count
   }
 
   /// Everything the program has printed so far, escapes removed, including text earlier
