@@ -7,17 +7,8 @@ import Testing
 private func parse(_ text: String, chunkSize: Int = 1 << 20, types: Set<String>? = nil)
   throws -> (items: [HealthExportItem], repaired: Int)
 {
-  var items: [HealthExportItem] = []
-  let parser = AppleHealthExportParser(recordTypes: types) { item, _ in items.append(item) }
-  let bytes = Array(text.utf8)
-  var start = 0
-  while start < bytes.count {
-    let end = min(start + chunkSize, bytes.count)
-    try parser.feed(Array(bytes[start..<end]))
-    start = end
-  }
-  try parser.finish()
-  return (items, parser.repairedElements)
+  let parsed = try parseExportInChunks(Array(text.utf8), chunkSize: chunkSize, types: types)
+  return (parsed.items.map(\.item), parsed.repaired)
 }
 
 private func document(_ body: String) -> String {

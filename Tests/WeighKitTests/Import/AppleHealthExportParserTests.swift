@@ -3,9 +3,10 @@ import Testing
 
 @testable import WeighKit
 
-/// Parses `bytes` fed in chunks of `chunkSize`, collecting every item with its line.
-private func parse(_ bytes: [UInt8], chunkSize: Int = 1 << 20, types: Set<String>? = nil)
-  throws -> [(item: HealthExportItem, line: Int)]
+/// Parses `bytes` fed in chunks of `chunkSize`, collecting every item with its line, and
+/// the count of elements the parser repaired.
+func parseExportInChunks(_ bytes: [UInt8], chunkSize: Int = 1 << 20, types: Set<String>? = nil)
+  throws -> (items: [(item: HealthExportItem, line: Int)], repaired: Int)
 {
   var items: [(item: HealthExportItem, line: Int)] = []
   let parser = AppleHealthExportParser(recordTypes: types) { items.append(($0, $1)) }
@@ -16,7 +17,14 @@ private func parse(_ bytes: [UInt8], chunkSize: Int = 1 << 20, types: Set<String
     start = end
   }
   try parser.finish()
-  return items
+  return (items, parser.repairedElements)
+}
+
+/// `parseExportInChunks`'s items.
+private func parse(_ bytes: [UInt8], chunkSize: Int = 1 << 20, types: Set<String>? = nil)
+  throws -> [(item: HealthExportItem, line: Int)]
+{
+  try parseExportInChunks(bytes, chunkSize: chunkSize, types: types).items
 }
 
 private func parse(_ text: String) throws -> [(item: HealthExportItem, line: Int)] {
