@@ -10,10 +10,6 @@ public enum FitbitJSONImporter {
   public static func importWeights(_ bytes: [UInt8], zone: ZonedClock, unit: MassUnit? = nil)
     throws -> WeightImportResult
   {
-    let document = try ImportJSONReader.parse(bytes)
-    guard case .array(let logs) = document.value else {
-      throw ImportError(line: document.line, "expected a Fitbit weight file: a JSON array of logs")
-    }
     var result = WeightImportResult(format: .fitbitJSON)
     result.zoneless = true
     if unit == nil {
@@ -21,7 +17,8 @@ public enum FitbitJSONImporter {
         "Fitbit weight files do not name their unit; weight was read as lb, as Fitbit exports"
     }
     var seen = Set<WeightKey>()
-    for log in logs {
+    // Each log is taken as it is read: the file is never held as a tree of every log.
+    let document = try ImportJSONReader.parse(bytes, streaming: .document) { log in
       do throws(ImportRejection) {
         guard case .object = log.value else {
           throw ImportRejection(
@@ -64,6 +61,9 @@ public enum FitbitJSONImporter {
       } catch {
         result.rejections.append(error)
       }
+    }
+    guard case .array = document.value else {
+      throw ImportError(line: document.line, "expected a Fitbit weight file: a JSON array of logs")
     }
     return result
   }

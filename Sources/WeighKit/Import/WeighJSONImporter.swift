@@ -5,37 +5,11 @@ public enum WeighJSONImporter {
   /// - Throws: `ImportError` for a syntax error, a document that is not weigh's, or a
   ///   `version` other than 1.
   public static func importWeights(_ bytes: [UInt8]) throws -> WeightImportResult {
-    let document = try ImportJSONReader.parse(bytes)
-    guard document.value["format"]?.string == "weigh",
-      case .array(let entries)? = document.value["entries"]?.value
-    else {
-      throw ImportError(
-        line: document.line, "expected weigh's JSON: {\"format\": \"weigh\", \"entries\": […]}")
-    }
-    // A later weigh may write a version this one cannot read: refuse it rather than guess.
-    guard let version = document.value["version"] else {
-      throw ImportError(
-        line: document.line,
-        "weigh's JSON lacks \"version\"; this weigh reads version 1 (as export writes it)")
-    }
-    guard case .number(let text) = version.value, text == "1" else {
-      let found: String
-      switch version.value {
-      case .number(let text): found = text
-      case .string(let text): found = "\"\(text)\""
-      default: found = "not a number"
-      }
-      throw ImportError(
-        line: version.line,
-        "weigh JSON version \(found) is not one this weigh reads (it reads version 1); "
-          + "import the file with the weigh that wrote it")
-    }
     var result = WeightImportResult(format: .weighJSON)
-    if let node = document.value["settings"], !node.isNull {
-      result.settings = try settings(node)
-    }
     var seen = Set<WeightKey>()
-    for node in entries {
+    // Each entry is taken as it is read: the file is never held as a tree of every entry.
+    // The checks of the document below come after, and a refused file keeps none of them.
+    let document = try ImportJSONReader.parse(bytes, streaming: .member("entries")) { node in
       do throws(ImportRejection) {
         let object = node.value
         func text(_ key: String) throws(ImportRejection) -> String {
@@ -65,6 +39,33 @@ public enum WeighJSONImporter {
       } catch {
         result.rejections.append(error)
       }
+    }
+    guard document.value["format"]?.string == "weigh",
+      case .array? = document.value["entries"]?.value
+    else {
+      throw ImportError(
+        line: document.line, "expected weigh's JSON: {\"format\": \"weigh\", \"entries\": […]}")
+    }
+    // A later weigh may write a version this one cannot read: refuse it rather than guess.
+    guard let version = document.value["version"] else {
+      throw ImportError(
+        line: document.line,
+        "weigh's JSON lacks \"version\"; this weigh reads version 1 (as export writes it)")
+    }
+    guard case .number(let text) = version.value, text == "1" else {
+      let found: String
+      switch version.value {
+      case .number(let text): found = text
+      case .string(let text): found = "\"\(text)\""
+      default: found = "not a number"
+      }
+      throw ImportError(
+        line: version.line,
+        "weigh JSON version \(found) is not one this weigh reads (it reads version 1); "
+          + "import the file with the weigh that wrote it")
+    }
+    if let node = document.value["settings"], !node.isNull {
+      result.settings = try settings(node)
     }
     return result
   }
