@@ -223,7 +223,7 @@ struct ImportCommand: Executable {
         at: typesSpan)
     }
     let healthTypes = types.map(\.type).filter { $0 != .weight }
-    let result: WeightImportResult
+    var result: WeightImportResult
     var healthPlan: HealthImportPlan?
     do {
       if healthTypes.isEmpty {
@@ -258,7 +258,9 @@ struct ImportCommand: Executable {
         kind: .unreadableInput)
     }
     let existing = try session.entries()
-    let plan = ImportPlan(result, into: existing, session: session)
+    var plan = ImportPlan(result, into: existing, session: session)
+    // The weights read are in the plan's entries now: not kept until the commit.
+    result.weights = []
     if let highest = plan.entries.last?.id, !Entry.isValidNumber(highest) {
       throw Diagnostic(
         "cannot import \(path): the log would pass the highest entry number, \(ValueLimits.entryNumber.upperBound); nothing was imported",
@@ -303,10 +305,16 @@ struct ImportCommand: Executable {
             severity: .note))
       }
     }
+    let importedCount = plan.entries.count
     if !plan.entries.isEmpty || !settingsChanges.apply.isEmpty {
-      let count = English.counted(plan.entries.count, "entry", "entries")
-      var changes = plan.entries.map(StoreChange.putEntry) + settingsChanges.apply
-      if plan.entries.contains(where: { $0.healthUUID != nil }) {
+      let count = English.counted(importedCount, "entry", "entries")
+      var changes = plan.entries.map(StoreChange.putEntry)
+      changes += settingsChanges.apply
+      let ids = plan.entries.map(\.id)
+      let links = plan.entries.contains(where: { $0.healthUUID != nil })
+      // The changes hold the entries now: not kept twice while the store commits them.
+      plan.entries = []
+      if links {
         // Links from a file may name any sample, past or future: sync looks them all up.
         var app = session.app
         app.linkedThrough = AppDocument.linksAnywhere
@@ -315,13 +323,13 @@ struct ImportCommand: Executable {
       try session.commit(
         changes,
         undo: UndoStep(
-          description: "import \(path) (\(count))",
-          changes: plan.entries.map { .removeEntry(id: $0.id) } + settingsChanges.undo))
+          description: "import \(path) (\(count))", removingEntries: ids,
+          then: settingsChanges.undo))
     } else if healthPlan.map({ !$0.isEmpty }) ?? false {
       try session.commit([], undo: nil)
     }
     var line =
-      "imported \(plan.entries.count), already present \(plan.alreadyPresent), rejected \(plan.rejections.count)"
+      "imported \(importedCount), already present \(plan.alreadyPresent), rejected \(plan.rejections.count)"
     if let first = plan.rejections.min(by: { $0.line < $1.line }) {
       line += " (first: line \(first.line): \(first.reason))"
     }
@@ -425,6 +433,8 @@ struct ImportPlan {
     func same(_ a: Double, _ b: Double) -> Bool { abs(a - b) <= 1e-9 }
     /// Claims an unused entry that matches `weight`, by the rule above.
     func claim(_ weight: ImportedWeight, id: Int? = nil) -> Bool {
+      // Into an empty log (a first import) nothing is looked up.
+      if byInstant.isEmpty { return false }
       var found: Int?
       if let fileTime = weight.fileTime {
         found =
@@ -454,7 +464,7 @@ struct ImportPlan {
     }
     var usedIDs = Set(existing.map(\.id))
     let latest = session.now + 60
-    var fresh: [ImportedWeight] = []
+    var fresh: [Int] = []  // positions in result.weights: not a copy of each weight
     for (position, weight) in result.weights.enumerated() {
       if claimed[position] || claim(weight) {
         alreadyPresent += 1
@@ -469,10 +479,13 @@ struct ImportPlan {
           ))
         continue
       }
-      fresh.append(weight)
+      fresh.append(position)
     }
-    fresh.sort { ($0.instant, $0.line) < ($1.instant, $1.line) }
-    for weight in fresh {
+    let weights = result.weights
+    fresh.sort { (weights[$0].instant, weights[$0].line) < (weights[$1].instant, weights[$1].line) }
+    entries.reserveCapacity(fresh.count)
+    for position in fresh {
+      let weight = weights[position]
       if var entry = weight.entry {
         if (1...Self.largestKeptID).contains(entry.id), usedIDs.insert(entry.id).inserted {
           entries.append(entry)

@@ -2,7 +2,39 @@
 struct UndoStep {
   /// `log #3`, `edit #2`: what is reverted, for the message.
   var description: String
-  var changes: [StoreChange]
+  /// Entries the step removes, as runs of consecutive numbers: an import's undo is kept as
+  /// a range or a few, not as a change per entry it added.
+  private var removedEntries: [ClosedRange<Int>] = []
+  /// The other changes, made after the removals.
+  private var others: [StoreChange]
+
+  /// What undoing the step commits.
+  var changes: [StoreChange] {
+    guard !removedEntries.isEmpty else { return others }
+    var all: [StoreChange] = []
+    all.reserveCapacity(removedEntries.reduce(others.count) { $0 + $1.count })
+    for run in removedEntries { all += run.lazy.map { StoreChange.removeEntry(id: $0) } }
+    return all + others
+  }
+
+  /// A step that commits `changes`.
+  init(description: String, changes: [StoreChange]) {
+    self.description = description
+    others = changes
+  }
+
+  /// A step that removes the entries numbered `ids` (in any order), then commits `changes`.
+  init(description: String, removingEntries ids: [Int], then changes: [StoreChange]) {
+    self.description = description
+    others = changes
+    for id in ids {
+      if let last = removedEntries.last, last.upperBound == id - 1 {
+        removedEntries[removedEntries.count - 1] = last.lowerBound...id
+      } else {
+        removedEntries.append(id...id)
+      }
+    }
+  }
 }
 
 /// The changes this session can undo, newest last (the document and its undo).

@@ -140,3 +140,19 @@ public struct JSONWriter {
     bytes.append(contentsOf: repeatElement(0x20, count: indent))
   }
 }
+
+extension Array where Element == UInt8 {
+  /// Appends `bytes` with one copy of memory. `append(contentsOf:)` of a buffer copies byte
+  /// by byte with this toolchain (a tenth of a large import's commit under callgrind, where
+  /// the journal record and the table file copy every row).
+  mutating func appendMemory(of bytes: UnsafeBufferPointer<UInt8>) {
+    let count = bytes.count
+    guard count > 0, let source = bytes.baseAddress else { return }
+    let start = self.count
+    append(contentsOf: repeatElement(0, count: count))
+    withUnsafeMutableBufferPointer { target in
+      UnsafeMutableRawPointer(target.baseAddress! + start).copyMemory(
+        from: source, byteCount: count)
+    }
+  }
+}

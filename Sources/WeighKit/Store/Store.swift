@@ -293,11 +293,24 @@ public final class Store {
 
   private func apply(_ changes: [StoreChange], sequence: Int, documentsSequence: Int) {
     let touchesDocuments = sequence > documentsSequence
-    for change in changes {
+    var index = changes.startIndex
+    while index < changes.endIndex {
+      let change = changes[index]
+      index += 1
       switch change {
       case .put(let row):
-        tables[row.table]?.apply(put: row, sequence: sequence)
-        if touchesDocuments { nextIDs[row.table] = max(nextIDs[row.table] ?? 1, row.id + 1) }
+        // A run of puts into one table (an import's rows) goes to the table in one call, and
+        // raises its next id once: no look-up by the table's name per row.
+        let start = index - 1
+        var largest = row.id
+        while index < changes.endIndex, case .put(let next) = changes[index],
+          next.table == row.table
+        {
+          largest = max(largest, next.id)
+          index += 1
+        }
+        tables[row.table]?.apply(puts: changes[start..<index], sequence: sequence)
+        if touchesDocuments { nextIDs[row.table] = max(nextIDs[row.table] ?? 1, largest + 1) }
       case .remove(let table, let id):
         tables[table]?.apply(removeID: id, sequence: sequence)
       case .setDocument(let name, let value):
@@ -432,6 +445,7 @@ public final class Store {
     guard !isClosed else { throw StoreError(.io, message: "the store is closed") }
     let changes = withoutNoOps(changes)
     guard !changes.isEmpty else { return }
+    var known: String?  // the last table found: an import's rows all name one
     for change in changes {
       let table: String
       switch change {
@@ -439,6 +453,8 @@ public final class Store {
       case .remove(let name, _): table = name
       default: continue
       }
+      if table == known { continue }
+      known = table
       guard tables[table] != nil else {
         throw StoreError(
           .invalidChange, message: "unknown table \"\(table)\"; pass its codec to open")
@@ -490,7 +506,7 @@ public final class Store {
       compaction.shouldCompact(journalBytes: journalLength, snapshotBytes: snapshotBytes)
     {
       do {
-        try compact()
+        try compact(reusing: changes)
         lastCompactionError = nil
       } catch {
         lastCompactionError = error
@@ -541,9 +557,10 @@ public final class Store {
     }
     sequence = next
     acknowledge()
+    releaseLargeRecord()
     if compaction.shouldCompact(journalBytes: journalLength, snapshotBytes: snapshotBytes) {
       do {
-        try compact()
+        try compact(reusing: changes)
         lastCompactionError = nil
       } catch {
         lastCompactionError = error
@@ -610,6 +627,12 @@ public final class Store {
     journalLength += line.count
   }
 
+  /// Gives back the journal record's buffer after a large transaction (an import), instead
+  /// of keeping it for the next commit: before the compaction that usually follows.
+  private func releaseLargeRecord() {
+    if record.bytes.capacity > 4 << 20 { record = JSONWriter() }
+  }
+
   /// Records in `journal.ack` what was just acknowledged. Not synced: a kill cannot undo it,
   /// and a power loss that does leaves an older ack, which only weakens the check of the
   /// journal's length (docs/store.md). A failure to write it is not the commit's failure.
@@ -626,6 +649,73 @@ public final class Store {
   ///
   /// - Complexity: O(size of every table changed since its last snapshot).
   public func compact() throws(StoreError) {
+    try compact(reusing: nil)
+  }
+
+  /// Compacts; when `changes` is the transaction just committed (its rows still in
+  /// `encodedRows`, in the order of its puts), the rows it put are copied from the bytes it
+  /// was journalled with instead of being encoded again.
+  private func compact(reusing changes: [StoreChange]?) throws(StoreError) {
+    guard let changes, encodedRows.count > 0 else { return try compact(reused: [:]) }
+    let puts = Self.lastPuts(in: changes)
+    guard puts.rowCount == encodedRows.count else { return try compact(reused: [:]) }
+    try encodedRows.withBuffer { (bytes) throws(StoreError) in
+      try compact(
+        reused: puts.tables.mapValues { rows in
+          EncodedRowBytes(
+            ids: rows.map(\.id), ranges: rows.map { encodedRows.range($0.row) }, bytes: bytes)
+        })
+    }
+  }
+
+  /// For each table, the rows whose last change in `changes` is a put, by increasing id,
+  /// with the number of that put among the puts (its row in `encodedRows`); and how many
+  /// puts there are.
+  ///
+  /// - Complexity: O(n), O(n log n) when a table's rows are not put in increasing id order.
+  static func lastPuts(in changes: [StoreChange]) -> (
+    tables: [String: [(id: Int, row: Int)]], rowCount: Int
+  ) {
+    var tables: [String: [(id: Int, row: Int)]] = [:]
+    var name: String?
+    var list: [(id: Int, row: Int)] = []
+    var puts = 0
+    for change in changes {
+      let table: String
+      let id: Int
+      var row = -1  // a removal
+      switch change {
+      case .put(let put):
+        (table, id, row) = (put.table, put.id, puts)
+        puts += 1
+      case .remove(let removed, let removedID): (table, id) = (removed, removedID)
+      case .setDocument, .removeDocument: continue
+      }
+      if table != name {
+        if let name { tables[name] = list }
+        name = table
+        list = tables.removeValue(forKey: table) ?? []
+      }
+      list.append((id, row))
+    }
+    if let name { tables[name] = list }
+    for (table, list) in tables {
+      var rows = list
+      if !zip(rows, rows.dropFirst()).allSatisfy({ $0.id < $1.id }) {
+        // The last change of each id wins: sorted by id, then by order of the changes.
+        rows = rows.enumerated().sorted { ($0.element.id, $0.offset) < ($1.element.id, $1.offset) }
+          .map(\.element)
+        rows = rows.enumerated().filter {
+          $0.offset + 1 == rows.count || rows[$0.offset + 1].id != $0.element.id
+        }
+        .map(\.element)
+      }
+      tables[table] = rows.filter { $0.row >= 0 }
+    }
+    return (tables, puts)
+  }
+
+  private func compact(reused: [String: EncodedRowBytes]) throws(StoreError) {
     // While a batch holds changes, the files would get what the journal lacks: `endBatch`
     // compacts then.
     guard let directory, !isClosed, batch?.isEmpty ?? true else { return }
@@ -636,7 +726,7 @@ public final class Store {
     }
     for (name, table) in tables.sorted(by: { $0.key < $1.key })
     where table.isDirty || (table.hasFile && !table.hasChecksums) {
-      try table.writeSnapshot(directory: directory, sequence: sequence)
+      try table.writeSnapshot(directory: directory, sequence: sequence, reusing: reused[name])
       var info = tableInfo[name]?.objectMembers ?? [:]
       info["file"] = .string(table.fileName)
       info["stamp"] = StoreFileSystem.stamp(path(table.fileName)).map(JSONValue.string)

@@ -240,6 +240,21 @@ enum StoreFileSystem {
     }
   }
 
+  /// Replaces `path` as ``replace(_:with:)`` does, with the bytes `body` hands to the
+  /// function it is given, in as many pieces as it likes.
+  static func replace(
+    _ path: String,
+    writing body: (_ write: ([UInt8]) throws(FileWriteError) -> Void) throws(FileWriteError) -> Void
+  ) throws(StoreError) {
+    do throws(FileWriteError) {
+      try AtomicFileWriter.store.write(to: path) { file in
+        try body { (bytes) throws(FileWriteError) in try file.append(bytes) }
+      }
+    } catch {
+      throw StoreError(.io, file: path, message: "cannot write: \(error.reason)")
+    }
+  }
+
   /// Writes a new file at `path` (which must not exist) as ``replace(_:with:)`` does: for
   /// copies kept aside.
   static func create(_ path: String, with bytes: [UInt8]) throws(StoreError) {

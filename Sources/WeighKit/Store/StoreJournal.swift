@@ -367,11 +367,33 @@ struct EncodedRows {
   /// Copies row number `index` to the end of `target`.
   func append(_ index: Int, to target: inout JSONWriter) {
     let start = index == 0 ? 0 : ends[index - 1]
-    target.bytes.append(contentsOf: writer.bytes[start..<ends[index]])
+    writer.bytes.withUnsafeBufferPointer { bytes in
+      target.bytes.appendMemory(of: UnsafeBufferPointer(rebasing: bytes[start..<ends[index]]))
+    }
   }
 
-  /// Keeps the first `count` rows only (all rows but those of a refused change).
+  /// Where row number `index`'s bytes are in ``withBuffer(_:)``'s buffer.
+  func range(_ index: Int) -> Range<Int> {
+    (index == 0 ? 0 : ends[index - 1])..<ends[index]
+  }
+
+  /// Runs `body` over the bytes of every row.
+  func withBuffer<R, E: Error>(_ body: (UnsafeBufferPointer<UInt8>) throws(E) -> R) throws(E)
+    -> R
+  {
+    let result: Result<R, E> = writer.bytes.withUnsafeBufferPointer { buffer in
+      do throws(E) { return .success(try body(buffer)) } catch { return .failure(error) }
+    }
+    return try result.get()
+  }
+
+  /// Keeps the first `count` rows only (all rows but those of a refused change). Emptied
+  /// after a large transaction (an import), the buffer is given back rather than kept.
   mutating func truncate(to count: Int) {
+    if count == 0, writer.bytes.capacity > 4 << 20 {
+      self = EncodedRows()
+      return
+    }
     writer.truncate(to: count == 0 ? 0 : ends[count - 1])
     ends.removeSubrange(count...)
   }

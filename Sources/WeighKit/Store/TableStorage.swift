@@ -14,10 +14,14 @@ protocol AnyTableStorage: AnyObject {
   func decodeRow(from reader: inout JSONReader) throws(JSONSyntaxError) -> StoreRow
   /// Applies a change from the journal or a commit numbered `sequence`.
   func apply(put row: StoreRow, sequence: Int)
+  /// Applies `changes`, puts of rows of this table, as `apply(put:sequence:)` does each.
+  func apply(puts changes: ArraySlice<StoreChange>, sequence: Int)
   func apply(removeID id: Int, sequence: Int)
   func load(directory: String?) throws(StoreError)
-  /// Writes the table's file as of `sequence` (loading the rows first).
-  func writeSnapshot(directory: String, sequence: Int) throws(StoreError)
+  /// Writes the table's file as of `sequence` (loading the rows first); the rows `reused`
+  /// holds are copied from those bytes instead of being encoded again.
+  func writeSnapshot(directory: String, sequence: Int, reusing reused: EncodedRowBytes?)
+    throws(StoreError)
   /// Takes the rows of the table's file that are intact (for a repair), as of the file's
   /// sequence or `fallbackSequence` when its first line is damaged.
   func salvage(directory: String, fallbackSequence: Int) -> TableSalvage
@@ -25,6 +29,13 @@ protocol AnyTableStorage: AnyObject {
   var largestID: Int { get }
   /// True when the rows are in memory (read, or a table without a file).
   var isLoaded: Bool { get }
+}
+
+extension AnyTableStorage {
+  /// Writes the table's file as of `sequence`, encoding every row.
+  func writeSnapshot(directory: String, sequence: Int) throws(StoreError) {
+    try writeSnapshot(directory: directory, sequence: sequence, reusing: nil)
+  }
 }
 
 /// The rows of one table: loaded from its file on first use, with the journal's changes
@@ -83,6 +94,42 @@ final class TableStorage<Codec: StoreTableCodec>: AnyTableStorage {
     }
   }
 
+  func apply(puts changes: ArraySlice<StoreChange>, sequence: Int) {
+    guard sequence > snapshotSequence else { return }
+    isDirty = true
+    // Looked up once, not per row: in this generic class each look-up of the box's type
+    // costs a search of the runtime's metadata cache.
+    let boxType = ObjectIdentifier(StoreRowBox<Codec>.self)
+    guard var loaded = rows else {
+      for change in changes {
+        guard case .put(let row) = change else { continue }
+        pending.append(.put(Self.value(of: row, boxType: boxType)))
+      }
+      return
+    }
+    rows = nil  // so that `loaded` is the array's only reference, changed in place
+    // New rows usually come after the last one: appended without reading it again.
+    var lastID = loaded.isEmpty ? Int.min : Codec.id(of: loaded[loaded.count - 1])
+    for change in changes {
+      guard case .put(let row) = change else { continue }
+      let value = Self.value(of: row, boxType: boxType)
+      if row.id > lastID {
+        loaded.append(value)
+        lastID = row.id
+      } else {
+        Self.put(value, into: &loaded)
+      }
+    }
+    rows = loaded
+  }
+
+  /// The row a put holds; `boxType` is `StoreRowBox<Codec>`'s.
+  private static func value(of row: StoreRow, boxType: ObjectIdentifier) -> Codec.Row {
+    // The store routes a row by its table's name, which names one codec.
+    precondition(ObjectIdentifier(type(of: row.content)) == boxType, "a row of another table")
+    return unsafeDowncast(row.content, to: StoreRowBox<Codec>.self).row
+  }
+
   func apply(removeID id: Int, sequence: Int) {
     guard sequence > snapshotSequence else { return }
     isDirty = true
@@ -133,11 +180,16 @@ final class TableStorage<Codec: StoreTableCodec>: AnyTableStorage {
     return Array(loaded[index...])
   }
 
-  func writeSnapshot(directory: String, sequence: Int) throws(StoreError) {
+  func writeSnapshot(directory: String, sequence: Int, reusing reused: EncodedRowBytes?)
+    throws(StoreError)
+  {
     try load(directory: directory)
-    let bytes = TableFile<Codec>.encode(rows ?? [], sequence: sequence)
-    try StoreFileSystem.replace(
-      StoreLocation.joinPath(directory, fileName), with: bytes)
+    // Written 1 MiB at a time: a million-row table is not held a second time as bytes.
+    try StoreFileSystem.replace(StoreLocation.joinPath(directory, fileName)) {
+      (write) throws(FileWriteError) in
+      try TableFile<Codec>.encode(
+        rows ?? [], sequence: sequence, reusing: reused, chunkBytes: 1 << 20, write: write)
+    }
     snapshotSequence = sequence
     isDirty = false
     hasFile = true
