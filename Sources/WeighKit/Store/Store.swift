@@ -487,7 +487,8 @@ public final class Store {
     let next = sequence + 1
     if batch != nil {
       // Applied now, so that the rest of the command reads it; written by `endBatch`.
-      batch! += changes
+      // Kept for the journal record, which copies each put's encoded bytes: not the rows.
+      batch! += changes.lazy.map(\.withoutRowValue)
       apply(changes, sequence: next, documentsSequence: 0)
       return
     }

@@ -19,6 +19,12 @@ public enum StoreChange: Sendable {
     .remove(table: EntryCodec.tableName, id: id)
   }
 
+  /// The change as a command's transaction keeps it once applied: a put without its row's
+  /// value (`StoreRow.withoutValue`).
+  var withoutRowValue: StoreChange {
+    if case .put(let row) = self { .put(row.withoutValue) } else { self }
+  }
+
   /// True for `setDocument` and `removeDocument`.
   var isDocumentChange: Bool {
     switch self {

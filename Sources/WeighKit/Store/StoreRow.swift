@@ -18,6 +18,19 @@ public struct StoreRow: Sendable {
     content = StoreRowBox<Codec>(row)
   }
 
+  private init(table: String, id: Int, content: any StoreRowContent) {
+    self.table = table
+    self.id = id
+    self.content = content
+  }
+
+  /// The row's table and id without its value: what a command's transaction keeps of a put
+  /// once the put is applied and its bytes are in `EncodedRows`, from which the journal
+  /// record is written; so a command that adds a million entries does not hold each twice.
+  var withoutValue: StoreRow {
+    StoreRow(table: table, id: id, content: RowWithoutValue.shared)
+  }
+
   /// The row, when it is a row of `codec`'s table.
   public func value<Codec: StoreTableCodec>(_ codec: Codec.Type) -> Codec.Row? {
     // A comparison of metadata, not a dynamic cast (the commit path calls this per row).
@@ -62,4 +75,18 @@ final class StoreRowBox<Codec: StoreTableCodec>: StoreRowContent {
       return error
     }
   }
+}
+
+/// The content of a put kept without its value (`StoreRow.withoutValue`): never encoded,
+/// since the journal copies the bytes the put was encoded to when it was committed.
+final class RowWithoutValue: StoreRowContent {
+  static let shared = RowWithoutValue()
+
+  var value: any Sendable { Never?.none }
+
+  func encode(into writer: inout JSONWriter) {
+    preconditionFailure("a put kept without its value is written from its encoded bytes")
+  }
+
+  func readBackProblem(_ bytes: UnsafeBufferPointer<UInt8>) -> JSONSyntaxError? { nil }
 }
