@@ -1,0 +1,42 @@
+import Testing
+
+@testable import WeighKit
+
+/// An import's undo keeps the numbers it removes as runs of consecutive numbers; what it
+/// commits must be the removals in the order given, then the other changes.
+@Suite struct UndoStepTests {
+  /// The ids of the removals and the names of the documents `changes` set, in order.
+  static func described(_ changes: [StoreChange]) -> [String] {
+    changes.map { change in
+      switch change {
+      case .remove(let table, let id): "\(table) -\(id)"
+      case .setDocument(let name, _): "set \(name)"
+      case .put(let row): "\(row.table) +\(row.id)"
+      case .removeDocument(let name): "unset \(name)"
+      }
+    }
+  }
+
+  @Test func removalsComeBackInTheirOrderThenTheOtherChanges() {
+    let step = UndoStep(
+      description: "import", removingEntries: [5, 6, 7, 10, 3, 4, 11],
+      then: [.setDocument(name: "settings", value: ["unit": "kg"])])
+    #expect(
+      Self.described(step.changes) == [
+        "entries -5", "entries -6", "entries -7", "entries -10", "entries -3", "entries -4",
+        "entries -11", "set settings",
+      ])
+  }
+
+  @Test func aMillionNumbersInARowAreOneRun() {
+    let step = UndoStep(description: "import", removingEntries: Array(1...1_000_000), then: [])
+    let changes = step.changes
+    #expect(changes.count == 1_000_000)
+    #expect(Self.described([changes[0], changes[999_999]]) == ["entries -1", "entries -1000000"])
+  }
+
+  @Test func aStepOfChangesGivesThemBack() {
+    let step = UndoStep(description: "log #3", changes: [.removeEntry(id: 3)])
+    #expect(Self.described(step.changes) == ["entries -3"])
+  }
+}
