@@ -13,6 +13,7 @@
 #   RUNS=5             timed runs per benchmark (after one warm-up run)
 #   WEIGH=PATH         the `weigh` binary to time (default: build the release one)
 #   IMPORT_SIZE=100M   the export.xml size of the import benchmark (empty: skip it)
+#   SKIP_H2S=1         leave out healthkit-to-sqlite on the same export (about 5 min per GB)
 #   BEFORE=REF         also time the ten years with the `weigh` of git REF (built once
 #                      under bench-data/before-REF, in a detached worktree), or with the
 #                      `weigh` binary at the path REF
@@ -128,5 +129,15 @@ if [ -n "$IMPORT_SIZE" ]; then
   measure "import-$IMPORT_SIZE" 1 "rm -rf $store" \
     "$weigh --store $store --clock 2200-01-01T00:00Z -e 'import $zip types weight,glucose,steps,energy,exercise,workouts'"
   row "import-$IMPORT_SIZE" "all-types import, $IMPORT_SIZE export.xml"
+  # The same file into SQLite with healthkit-to-sqlite, which always reads every type
+  # (installed into bench-data/venv as scripts/bench-import.sh does; SKIP_H2S=1 leaves it out).
+  if [ -z "${SKIP_H2S:-}" ]; then
+    if [ ! -x "$data/venv/bin/healthkit-to-sqlite" ]; then
+      python3 -m venv "$data/venv" && "$data/venv/bin/pip" install -q healthkit-to-sqlite
+    fi
+    db="$data/h2s-$IMPORT_SIZE.db"
+    measure "h2s-$IMPORT_SIZE" 1 "rm -f $db" "$data/venv/bin/healthkit-to-sqlite $zip $db"
+    row "h2s-$IMPORT_SIZE" "healthkit-to-sqlite, same file (every type)"
+  fi
 fi
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -1,11 +1,12 @@
 /// When the store folds its journal into fresh snapshot files.
 ///
 /// The journal is read whole at every open, so its size bounds the cost of a small command
-/// such as `log`; a compaction costs a rewrite of the changed tables. Compacting when the
-/// journal passes a quarter of the snapshot size, but never before `minimumJournalBytes`
-/// and always by `maximumJournalBytes`, keeps both bounded: opening reads at most about
-/// 1 MiB of journal, and a million-entry table (about 100 MB) is rewritten once every
-/// 1 MiB of changes (some 7,000 `log` commands).
+/// such as `log`; a compaction costs a rewrite of the changed tables (their rows copied as
+/// bytes when the table only grew, encoded anew otherwise). Compacting when the journal
+/// passes a quarter of the snapshot size, but never before `minimumJournalBytes` and always
+/// by `maximumJournalBytes`, keeps both bounded: opening reads at most about 1 MiB of
+/// journal, and a million-entry table (about 137 MB) is rewritten once every 1 MiB of
+/// changes (some 6,600 `log` commands).
 public struct CompactionPolicy: Equatable, Sendable {
   /// The journal size below which the store never compacts.
   public var minimumJournalBytes: Int

@@ -272,16 +272,11 @@ enum TableFile<Codec: StoreTableCodec> {
     return (stored, rowEnd + 1)
   }
 
-  private static func readTrailer(
-    _ reader: inout JSONReader, checksummed: Bool, tally: Tally?
-  ) throws(JSONSyntaxError) {
-    guard checksummed else {
-      guard try reader.nextKey() == nil else {
-        throw reader.error("\"rows\" must be the last member of a table file")
-      }
-      try reader.expectEnd()
-      return
-    }
+  /// The last line's members after the rows' `]`: `count`, its offset, `sum` (nil when it is
+  /// not 16 hex digits) and its offset; then the end of the file.
+  private static func readTallyMembers(_ reader: inout JSONReader) throws(JSONSyntaxError) -> (
+    count: Int, countOffset: Int, sum: UInt64?, sumOffset: Int
+  ) {
     let position = reader.offset
     guard let countKey = try reader.nextKey(), countKey.equals("count") else {
       throw reader.error("expected \"count\" after the rows", at: position)
@@ -296,6 +291,26 @@ enum TableFile<Codec: StoreTableCodec> {
       throw reader.error("\"sum\" must be the last member of a table file")
     }
     try reader.expectEnd()
+    var sum: UInt64?
+    if sumText.raw.count == 16, let high = StoreChecksum.parseHex(sumText.raw, at: 0),
+      let low = StoreChecksum.parseHex(sumText.raw, at: 8)
+    {
+      sum = UInt64(high) << 32 | UInt64(low)  // checked: UInt32 widens
+    }
+    return (count, countOffset, sum, sumText.offset)
+  }
+
+  private static func readTrailer(
+    _ reader: inout JSONReader, checksummed: Bool, tally: Tally?
+  ) throws(JSONSyntaxError) {
+    guard checksummed else {
+      guard try reader.nextKey() == nil else {
+        throw reader.error("\"rows\" must be the last member of a table file")
+      }
+      try reader.expectEnd()
+      return
+    }
+    let (count, countOffset, sum, sumOffset) = try readTallyMembers(&reader)
     guard let tally else { return }
     guard count == tally.count else {
       throw reader.error(
@@ -303,15 +318,11 @@ enum TableFile<Codec: StoreTableCodec> {
           + "or added outside weigh; restore the file from a backup or run "
           + "weigh check --repair", at: countOffset)
     }
-    let high = StoreChecksum.parseHex(sumText.raw, at: 0)
-    let low = StoreChecksum.parseHex(sumText.raw, at: 8)
-    guard sumText.raw.count == 16, let high, let low,
-      UInt64(high) << 32 | UInt64(low) == tally.sum  // checked: UInt32 widens
-    else {
+    guard sum == tally.sum else {
       throw reader.error(
         "the rows' checksums do not add up to the table's \"sum\": a row was replaced or the "
           + "last line changed outside weigh; restore the file from a "
-          + "backup or run weigh check --repair", at: sumText.offset)
+          + "backup or run weigh check --repair", at: sumOffset)
     }
   }
 
@@ -518,6 +529,86 @@ enum TableFile<Codec: StoreTableCodec> {
   ) throws(E) {
     var writer = JSONWriter()
     writer.bytes.reserveCapacity(min(rows.count, chunkBytes / 100 + 1) * 110 + 128)
+    writeHeader(sequence: sequence, into: &writer)
+    var tally = Tally()
+    var next = 0  // the first of `reused`'s rows not yet passed
+    var start = rows.startIndex
+    while start < rows.endIndex {
+      // About `chunkBytes` of rows at a time (a row is about 130 bytes).
+      let end = min(rows.endIndex, start + max(1, chunkBytes / 130))
+      appendRows(rows[start..<end], into: &writer, tally: &tally, reusing: reused, next: &next)
+      start = end
+      if writer.bytes.count >= chunkBytes {
+        try write(writer.bytes)
+        writer.bytes.removeAll(keepingCapacity: true)
+      }
+    }
+    writeTrailer(tally, into: &writer)
+    try write(writer.bytes)
+  }
+
+  /// The bytes `encode` writes for the rows of the file at `path` followed by `rows`, as of
+  /// `sequence`, made without decoding or encoding the rows already in the file: the
+  /// compaction of a table that only grew since its file was written (a weight log), which
+  /// would otherwise rewrite every row for a few new ones.
+  ///
+  /// The file's first line and its last row are verified against their checksums; the rows
+  /// between are copied with theirs, and the last line's count and sum carried on, so damage
+  /// among them is still found when they are read (a row by its checksum, a row removed by
+  /// the count). Nil when the file is missing, is not a checksummed table as weigh writes
+  /// it, or its last row's id is not below `firstNewID`: the caller then rewrites the table
+  /// from its rows.
+  ///
+  /// - Complexity: O(size of the file) in copying bytes, O(`rows`) in encoding.
+  static func appending(
+    _ rows: [Codec.Row], firstNewID: Int, toFileAt path: String, sequence: Int,
+    reusing reused: EncodedRowBytes? = nil
+  ) throws(StoreError) -> [UInt8]? {
+    let appended = try StoreFileSystem.withMappedFile(path) { bytes -> [UInt8]? in
+      var reader = JSONReader(bytes: bytes)
+      guard let header = try? readHeader(&reader, path: path), header.checksummed else {
+        return nil
+      }
+      let rowsStart = reader.offset
+      // The last line, `],"count":N,"sum":"…"}`, starts after the last newline but one.
+      let count = bytes.count
+      guard count >= 2, bytes[count - 1] == 0x0A, bytes[count - 2] == 0x7D,
+        let trailer = lastNewline(in: bytes, before: count - 1), trailer >= rowsStart,
+        bytes[trailer + 1] == 0x5D
+      else { return nil }
+      var tallyReader = JSONReader(bytes: bytes, offset: trailer + 2)
+      guard let members = try? readTallyMembers(&tallyReader), let sum = members.sum,
+        (0..<(1 << 40)).contains(members.count)
+      else { return nil }
+      var lastID = 0
+      if members.count > 0 {
+        guard let previous = lastNewline(in: bytes, before: trailer), previous >= rowsStart,
+          let (_, end) = try? verifyRow(bytes, at: previous + 1, reader: reader)
+        else { return nil }
+        reader.offset = previous + 1 + rowPrefix.count
+        guard let last = try? Codec.decode(from: &reader), reader.offset == end else {
+          return nil
+        }
+        lastID = Codec.id(of: last)
+      } else {
+        guard trailer == rowsStart else { return nil }
+      }
+      guard lastID < firstNewID else { return nil }
+      var writer = JSONWriter()
+      writer.bytes.reserveCapacity(count + rows.count * 128 + 64)
+      writeHeader(sequence: sequence, into: &writer)
+      writer.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[rowsStart..<trailer]))
+      var tally = Tally(count: members.count, sum: sum)
+      var next = 0
+      appendRows(rows, into: &writer, tally: &tally, reusing: reused, next: &next)
+      writeTrailer(tally, into: &writer)
+      return writer.bytes
+    }
+    return appended ?? nil
+  }
+
+  /// The first line, up to the `[` that opens the rows.
+  private static func writeHeader(sequence: Int, into writer: inout JSONWriter) {
     writer.raw("{\"format\":")
     writer.write(Codec.formatName)
     writer.raw(",\"version\":")
@@ -527,13 +618,20 @@ enum TableFile<Codec: StoreTableCodec> {
     writer.raw(byte: 0x2C)
     StoreChecksum.writeMember(StoreChecksum.of(writer.bytes[...].dropLast()), into: &writer)
     writer.raw(",\"rows\":[")
-    var tally = Tally()
-    var next = 0  // the first of `reused`'s rows not yet passed
+  }
+
+  /// Writes `rows`, each on its own line with its checksum, after the `tally.count` rows
+  /// already written, and adds them to `tally`. A row that `reused` holds is copied from
+  /// those bytes; `next` is where the search in `reused` goes on from.
+  private static func appendRows(
+    _ rows: ArraySlice<Codec.Row>, into writer: inout JSONWriter, tally: inout Tally,
+    reusing reused: EncodedRowBytes?, next: inout Int
+  ) {
     let prefix = rowPrefix
     // By index: enumerating the rows in this generic function copied each through the
     // runtime's generic iterator (a tenth of a large import's commit under callgrind).
     for index in rows.indices {
-      writer.raw(index == 0 ? "\n" : ",\n")
+      writer.raw(tally.count == 0 ? "\n" : ",\n")
       // The checksum goes before the row, so its digits are filled in once the row is written.
       let start = writer.bytes.count
       writer.bytes.append(contentsOf: prefix)
@@ -544,18 +642,35 @@ enum TableFile<Codec: StoreTableCodec> {
       StoreChecksum.writeHex(crc, into: &writer.bytes, at: start + 8)
       writer.raw(byte: 0x7D)
       tally.add(crc)
-      if writer.bytes.count >= chunkBytes {
-        try write(writer.bytes)
-        writer.bytes.removeAll(keepingCapacity: true)
-      }
     }
+  }
+
+  /// Writes `rows` as ``appendRows(_:into:tally:reusing:next:)`` does.
+  private static func appendRows(
+    _ rows: [Codec.Row], into writer: inout JSONWriter, tally: inout Tally,
+    reusing reused: EncodedRowBytes?, next: inout Int
+  ) {
+    appendRows(rows[...], into: &writer, tally: &tally, reusing: reused, next: &next)
+  }
+
+  /// The last line: the rows' count and the sum of their checksums.
+  private static func writeTrailer(_ tally: Tally, into writer: inout JSONWriter) {
     writer.raw("\n],\"count\":")
     writer.write(tally.count)
     writer.raw(",\"sum\":\"")
     writer.bytes.append(contentsOf: StoreChecksum.hex(UInt32(truncatingIfNeeded: tally.sum >> 32)))
     writer.bytes.append(contentsOf: StoreChecksum.hex(UInt32(truncatingIfNeeded: tally.sum)))
     writer.raw("\"}\n")
-    try write(writer.bytes)
+  }
+
+  /// The offset of the last newline before `end`, or nil.
+  private static func lastNewline(in bytes: UnsafeBufferPointer<UInt8>, before end: Int) -> Int? {
+    var index = end - 1
+    while index >= 0 {
+      if bytes[index] == 0x0A { return index }
+      index -= 1
+    }
+    return nil
   }
 }
 

@@ -53,6 +53,10 @@ final class TableStorage<Codec: StoreTableCodec>: AnyTableStorage {
   private(set) var isDirty = false
   private(set) var hasFile = false
   private(set) var hasChecksums = false
+  /// The lowest row id put or removed since the table's file was written or read (`Int.max`:
+  /// none). When it lies past the file's last row, the changes only added rows, and a
+  /// compaction appends them to the file's bytes instead of encoding every row again.
+  private var lowestChangedID = Int.max
 
   var name: String { Codec.tableName }
   var isLoaded: Bool { rows != nil }
@@ -70,6 +74,7 @@ final class TableStorage<Codec: StoreTableCodec>: AnyTableStorage {
       hasFile = true
       hasChecksums = header.checksummed
       rows = nil
+      lowestChangedID = .max
     } else {
       snapshotSequence = 0
       hasFile = false
@@ -85,6 +90,7 @@ final class TableStorage<Codec: StoreTableCodec>: AnyTableStorage {
   func apply(put row: StoreRow, sequence: Int) {
     guard sequence > snapshotSequence else { return }
     isDirty = true
+    lowestChangedID = min(lowestChangedID, row.id)
     // The store routes a row by its table's name, which names one codec.
     let value = row.value(Codec.self)!
     if rows != nil {
@@ -97,6 +103,9 @@ final class TableStorage<Codec: StoreTableCodec>: AnyTableStorage {
   func apply(puts changes: ArraySlice<StoreChange>, sequence: Int) {
     guard sequence > snapshotSequence else { return }
     isDirty = true
+    for change in changes {
+      if case .put(let row) = change { lowestChangedID = min(lowestChangedID, row.id) }
+    }
     // Looked up once, not per row: in this generic class each look-up of the box's type
     // costs a search of the runtime's metadata cache.
     let boxType = ObjectIdentifier(StoreRowBox<Codec>.self)
@@ -133,6 +142,7 @@ final class TableStorage<Codec: StoreTableCodec>: AnyTableStorage {
   func apply(removeID id: Int, sequence: Int) {
     guard sequence > snapshotSequence else { return }
     isDirty = true
+    lowestChangedID = min(lowestChangedID, id)
     if rows != nil {
       Self.remove(id, from: &rows!)
     } else {
@@ -183,17 +193,42 @@ final class TableStorage<Codec: StoreTableCodec>: AnyTableStorage {
   func writeSnapshot(directory: String, sequence: Int, reusing reused: EncodedRowBytes?)
     throws(StoreError)
   {
-    try load(directory: directory)
-    // Written 1 MiB at a time: a million-row table is not held a second time as bytes.
-    try StoreFileSystem.replace(StoreLocation.joinPath(directory, fileName)) {
-      (write) throws(FileWriteError) in
-      try TableFile<Codec>.encode(
-        rows ?? [], sequence: sequence, reusing: reused, chunkBytes: 1 << 20, write: write)
+    let path = StoreLocation.joinPath(directory, fileName)
+    if hasFile, hasChecksums, lowestChangedID > 0, lowestChangedID != .max,
+      let appended = try TableFile<Codec>.appending(
+        rowsAdded(since: lowestChangedID), firstNewID: lowestChangedID, toFileAt: path,
+        sequence: sequence, reusing: reused)
+    {
+      try StoreFileSystem.replace(path, with: appended)
+    } else {
+      try load(directory: directory)
+      // Written 1 MiB at a time: a million-row table is not held a second time as bytes.
+      try StoreFileSystem.replace(path) { (write) throws(FileWriteError) in
+        try TableFile<Codec>.encode(
+          rows ?? [], sequence: sequence, reusing: reused, chunkBytes: 1 << 20, write: write)
+      }
     }
+    // The file now holds every change: a table not loaded has none left to apply.
+    if rows == nil { pending = [] }
     snapshotSequence = sequence
     isDirty = false
     hasFile = true
     hasChecksums = true
+    lowestChangedID = .max
+  }
+
+  /// The rows with an id of at least `id`, for a table whose changes since its file all have
+  /// such ids: from the loaded rows, or from the pending changes alone.
+  private func rowsAdded(since id: Int) -> [Codec.Row] {
+    if let rows { return Array(rows[Self.lowerBound(id, in: rows)...]) }
+    var added: [Codec.Row] = []
+    for change in pending {
+      switch change {
+      case .put(let row): Self.put(row, into: &added)
+      case .remove(let removed): Self.remove(removed, from: &added)
+      }
+    }
+    return added
   }
 
   func salvage(directory: String, fallbackSequence: Int) -> TableSalvage {
@@ -205,6 +240,8 @@ final class TableStorage<Codec: StoreTableCodec>: AnyTableStorage {
     hasFile = found.exists
     hasChecksums = true
     isDirty = true
+    // The file is damaged: the repair writes it anew, never appends to it.
+    lowestChangedID = .min
     return found.report
   }
 

@@ -64,6 +64,27 @@ import Testing
     #expect(Store.check(.directory(directory.path)).isEmpty)
   }
 
+  @Test func aCompactionThatAppendsToTheFileCopiesTheNewRowsToo() throws {
+    let directory = TemporaryStoreDirectory()
+    defer { directory.remove() }
+    let store = try Store.open(.directory(directory.path), compaction: Self.always)
+    try store.commit([.putEntry(sampleEntry(1)), .putEntry(sampleEntry(2))])
+    // Only rows after the file's last one: the table file is appended to.
+    try store.commit([
+      .putEntry(sampleEntry(4)), .putEntry(sampleEntry(3)),
+      .putEntry(sampleEntry(4, kilograms: 90.5)),
+    ])
+    #expect(directory.bytes("entries.json") == (try Self.expectedFile(of: store)))
+    store.close()
+    let again = try Store.open(.directory(directory.path))
+    #expect(
+      try again.entries() == [
+        sampleEntry(1), sampleEntry(2), sampleEntry(3), sampleEntry(4, kilograms: 90.5),
+      ])
+    again.close()
+    #expect(Store.check(.directory(directory.path)).isEmpty)
+  }
+
   @Test func lastPutsKeepTheLastChangeOfEachIDInIDOrder() {
     let found = Store.lastPuts(in: Self.tangled)
     #expect(found.rowCount == 7)
