@@ -71,7 +71,19 @@ case "years":
   print(
     "\(years) simulated years of a daily scale, background observer, sync per delivery: \(String(format: "%.3f", elapsed)) s"
   )
+case "health-sqlite-append":
+  // The child of HealthSQLiteCrashTests: appends batches to a Health database until it is
+  // killed, printing each batch's last position once its transaction has committed.
+  // checked: parses text, nil when out of range
+  guard arguments.count == 3, let batch = Int(arguments.dropFirst(2).first ?? ""), batch > 0
+  else {
+    print("usage: weigh-bench health-sqlite-append <file> <batch>")
+    exit(ExitStatus.usage.rawValue)
+  }
+  appendUntilKilled(path: String(arguments.dropFirst().first ?? ""), batch: batch)
 default:
-  print("usage: weigh-bench sync <stored>… | weigh-bench years [n]")
+  print(
+    "usage: weigh-bench sync <stored>… | weigh-bench years [n] | weigh-bench health-sqlite-append <file> <batch>"
+  )
   exit(ExitStatus.usage.rawValue)
 }
