@@ -21,8 +21,13 @@ extension HealthSQLiteStorage {
           .error, file: path,
           message: findings.count == findingLimit - 1 ? "more damage not listed" : message))
     }
-    guard FileManager.default.fileExists(atPath: path) else {
+    guard let attributes = try? FileManager.default.attributesOfItem(atPath: path) else {
       add("there is no Health database here")
+      return findings
+    }
+    // Opening an empty file would write a header to it (the log's mode).
+    guard (attributes[.size] as? NSNumber)?.int64Value ?? 0 > 0 else {
+      add("the database is empty")
       return findings
     }
     let storage: HealthSQLiteStorage

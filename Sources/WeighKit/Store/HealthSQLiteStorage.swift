@@ -253,7 +253,15 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
   }
 
   public func lastPosition() throws -> Int64 {
-    try read { db in try Self.meta("last_position", db) ?? 0 }
+    try read { db in try Self.lastPosition(db) }
+  }
+
+  /// The last position taken; a database without it is damaged (it is written at creation).
+  static func lastPosition(_ db: Database) throws -> Int64 {
+    guard let last = try meta("last_position", db) else {
+      throw HealthSQLiteDamage(position: nil, "the meta row \"last_position\" is missing")
+    }
+    return last
   }
 
   public func counts(of type: SampleType?) throws -> RecordCounts {
@@ -503,7 +511,7 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
   private func write(_ body: (Database, inout Writer) throws -> Void) throws {
     try Self.mapped(path) {
       try queue.inTransaction(.immediate) { db in
-        var writer = Writer(last: try Self.meta("last_position", db) ?? 0)
+        var writer = Writer(last: try Self.lastPosition(db))
         let before = writer.last
         try body(db, &writer)
         if writer.last != before { try Self.setMeta("last_position", writer.last, db) }

@@ -225,4 +225,78 @@ import Testing
     }
     #expect(found > 0)
   }
+
+  /// What opening `path` throws, or nil when it opens.
+  static func openingError(_ path: String) -> StoreError? {
+    do {
+      try HealthSQLiteStorage(path: path).close()
+      return nil
+    } catch {
+      return error
+    }
+  }
+
+  @Test func aFileThatIsNotAWeighHealthDatabaseOfThisFormatIsRefused() throws {
+    let directory = TemporaryStoreDirectory()
+    defer { directory.remove() }
+    let (path, _) = try Self.makeDatabase(in: directory)
+    let bytes = try #require(directory.bytes(HealthSQLiteStorage.fileName))
+    // The header's application id (offset 68) and user version (offset 60), big-endian.
+    Self.damage(path, bytes, at: 71, to: bytes[71] ^ 1)
+    let other = try #require(Self.openingError(path))
+    #expect(other.kind == .corrupt)
+    #expect(other.message.hasPrefix("not a weigh Health database"))
+    Self.damage(path, bytes, at: 63, to: 2)
+    #expect(Self.openingError(path)?.kind == .newerFormat)
+    directory.write(HealthSQLiteStorage.fileName, Array("not a database at all, just text".utf8))
+    let text = try #require(Self.openingError(path))
+    #expect(text.kind == .corrupt)
+    #expect(text.message.contains("not a database"))
+    #expect(text.file == path)
+    // An empty file is a new database for a command, but `check` creates nothing.
+    directory.write(HealthSQLiteStorage.fileName, [])
+    #expect(
+      HealthSQLiteStorage.check(path: path).map(\.message).first?.contains(
+        "the database is empty") == true)
+    #expect(directory.bytes(HealthSQLiteStorage.fileName)?.isEmpty == true)
+  }
+
+  @Test func aRecordOrStateThatWouldNotLoadAgainIsRefusedAndChangesNothing() throws {
+    let directory = TemporaryStoreDirectory()
+    defer { directory.remove() }
+    let (path, records) = try Self.makeDatabase(in: directory)
+    let storage = try HealthSQLiteStorage(path: path)
+    defer { try? storage.close() }
+    let start = Date(timeIntervalSince1970: 1_800_000_000)
+    func weight(_ kilograms: Double, uuid: Int) -> HealthSample {
+      HealthSample(
+        uuid: HealthSQLiteStorageTests.uuid(uuid), type: .bodyMass, startDate: start,
+        endDate: start, value: kilograms, sourceRevision: nil, device: nil, metadata: [:],
+        creationDate: start, workout: nil)
+    }
+    var badState = HealthSmallState(clock: start, app: HealthStore.defaultApp, seed: 1)
+    badState.clock = Date(timeIntervalSince1970: 1e15)
+    for changes: [HealthChange] in [
+      [
+        .sampleSaved(weight(70, uuid: 1000), position: 301),
+        .sampleSaved(weight(.nan, uuid: 1001), position: 302),
+      ],
+      [
+        .sampleSaved(weight(70, uuid: 1000), position: 301),
+        .sampleSaved(weight(5e6, uuid: 1001), position: 302),
+      ],
+      [.sampleSaved(weight(70, uuid: 1000), position: 301), .stateChanged(badState)],
+    ] {
+      do {
+        try storage.apply(changes)
+        Issue.record("accepted: \(changes)")
+      } catch {
+        #expect((error as? StoreError)?.kind == .invalidChange, "\(error)")
+      }
+    }
+    #expect(try storage.records(after: 0, limit: 0) == records)
+    #expect(try storage.lastPosition() == 300)
+    #expect(try storage.smallState()?.counter == 300)
+    #expect(HealthSQLiteStorage.check(path: path).isEmpty)
+  }
 }
