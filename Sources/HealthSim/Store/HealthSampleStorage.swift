@@ -158,26 +158,28 @@ public struct HealthStorageError: Error, Hashable, Sendable, CustomStringConvert
   }
 }
 
-/// The index of the interval of `boundaries` (strictly increasing) that holds `date`, or nil
-/// when it is before the first boundary or not before the last.
-/// - Complexity: O(log n).
-public func bucketIndex(of date: Date, in boundaries: [Date]) -> Int? {
-  guard let first = boundaries.first, let last = boundaries.last, date >= first, date < last
-  else { return nil }
-  var low = 0
-  var high = boundaries.count - 1
-  // Invariant: boundaries[low] <= date < boundaries[high].
-  while high - low > 1 {
-    let middle = (low + high) / 2
-    if boundaries[middle] <= date { low = middle } else { high = middle }
+extension SampleBucket {
+  /// The index of the interval of `boundaries` (strictly increasing) that holds `date`, or nil
+  /// when it is before the first boundary or not before the last.
+  /// - Complexity: O(log n).
+  public static func index(of date: Date, in boundaries: [Date]) -> Int? {
+    guard let first = boundaries.first, let last = boundaries.last, date >= first, date < last
+    else { return nil }
+    var low = 0
+    var high = boundaries.count - 1
+    // Invariant: boundaries[low] <= date < boundaries[high].
+    while high - low > 1 {
+      let middle = (low + high) / 2
+      if boundaries[middle] <= date { low = middle } else { high = middle }
+    }
+    return low
   }
-  return low
-}
 
-/// Checks that `boundaries` increase strictly.
-public func checkBoundaries(_ boundaries: [Date]) throws(HealthStorageError) {
-  for index in boundaries.indices.dropFirst() where boundaries[index] <= boundaries[index - 1] {
-    throw HealthStorageError(
-      "statistics boundaries must increase; boundary \(index) is not after boundary \(index - 1)")
+  /// Checks that `boundaries` increase strictly.
+  public static func checkBoundaries(_ boundaries: [Date]) throws(HealthStorageError) {
+    for index in boundaries.indices.dropFirst() where boundaries[index] <= boundaries[index - 1] {
+      throw HealthStorageError(
+        "statistics boundaries must increase; boundary \(index) is not after boundary \(index - 1)")
+    }
   }
 }

@@ -185,13 +185,15 @@ public final class InMemorySampleStorage: HealthSampleStorage {
   public func statistics(of type: SampleType, boundaries: [Date], bundle: String?) throws
     -> [SampleBucket]
   {
-    try checkBoundaries(boundaries)
+    try SampleBucket.checkBoundaries(boundaries)
     var buckets = Array(repeating: SampleBucket(), count: max(boundaries.count - 1, 0))
     guard let first = boundaries.first, let end = boundaries.last, first < end else {
       return buckets
     }
     for stored in try samples(of: type, startingIn: first..<end, bundle: bundle) {
-      guard let index = bucketIndex(of: stored.sample.startDate, in: boundaries) else { continue }
+      guard let index = SampleBucket.index(of: stored.sample.startDate, in: boundaries) else {
+        continue
+      }
       buckets[index].add(stored.sample.value)
     }
     return buckets

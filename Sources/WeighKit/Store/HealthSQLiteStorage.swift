@@ -449,7 +449,7 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
   public func statistics(of type: SampleType, boundaries: [Date], bundle: String?) throws
     -> [SampleBucket]
   {
-    try checkBoundaries(boundaries)
+    try SampleBucket.checkBoundaries(boundaries)
     var buckets = Array(repeating: SampleBucket(), count: max(boundaries.count - 1, 0))
     guard let first = boundaries.first, let end = boundaries.last, first < end else {
       return buckets
@@ -463,7 +463,7 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
     }
     for columns in rows where !columns.isDeletion && (bundle == nil || columns.bundle == bundle) {
       let start = Date(timeIntervalSince1970: columns.start)
-      guard let index = bucketIndex(of: start, in: boundaries) else { continue }
+      guard let index = SampleBucket.index(of: start, in: boundaries) else { continue }
       buckets[index].add(columns.value)
     }
     return buckets
