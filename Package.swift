@@ -12,6 +12,9 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
     .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+    // SQLite for HealthSim's samples (issue 15; docs/store.md "Health storage: decision"),
+    // over Debian's libsqlite3-dev.
+    .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
     // `swift package generate-documentation`: DocC for the HealthKit and HealthSim modules.
     .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
   ],
@@ -25,6 +28,7 @@ let package = Package(
         "HealthSim",
         "CWeighZlib",
         .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+        .product(name: "GRDB", package: "GRDB.swift"),
       ]
     ),
     // zlib from Debian's zlib1g-dev, to inflate export.zip entries with a bounded read
@@ -44,7 +48,8 @@ let package = Package(
       ]
     ),
     // Benchmarks that time one command inside a process (scripts/bench-sync.sh).
-    .executableTarget(name: "weigh-bench", dependencies: ["WeighKit"]),
+    // Also the child process of HealthSQLiteCrashTests (`health-sqlite-append`).
+    .executableTarget(name: "weigh-bench", dependencies: ["WeighKit", "HealthSim"]),
     .testTarget(
       name: "HealthSimTests",
       dependencies: [
@@ -56,6 +61,8 @@ let package = Package(
       name: "WeighKitTests",
       dependencies: [
         "WeighKit",
+        // HealthSQLiteCrashTests runs it as the process it kills.
+        "weigh-bench",
         .product(name: "PropertyBased", package: "swift-property-based"),
       ]
     ),

@@ -6,7 +6,7 @@ let weigh = String(Context.packageDirectory.split(separator: "/").dropLast(2).la
 
 // Issue 15 item 4: candidate stores for HealthSim's samples, measured side by side
 // (scripts/bench-storage.sh, docs/performance.md "Health storage candidates"). A package of
-// its own, so that the main package and CI do not build GRDB.
+// its own, so that the main package and CI do not build the candidates.
 let package = Package(
   name: "health-storage-bench",
   dependencies: [

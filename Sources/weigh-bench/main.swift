@@ -71,7 +71,32 @@ case "years":
   print(
     "\(years) simulated years of a daily scale, background observer, sync per delivery: \(String(format: "%.3f", elapsed)) s"
   )
+case "health-sqlite-append":
+  // The child of HealthSQLiteCrashTests: appends batches to a Health database until it is
+  // killed, printing each batch's last position once its transaction has committed.
+  // checked: parses text, nil when out of range
+  guard arguments.count == 3, let batch = Int(arguments.dropFirst(2).first ?? ""), batch > 0
+  else {
+    print("usage: weigh-bench health-sqlite-append <file> <batch>")
+    exit(ExitStatus.usage.rawValue)
+  }
+  appendUntilKilled(path: String(arguments.dropFirst().first ?? ""), batch: batch)
+case "health-sqlite":
+  // checked: parses text, nil when out of range
+  guard arguments.count == 3, let count = Int(arguments.dropFirst(2).first ?? ""), count > 0
+  else {
+    print("usage: weigh-bench health-sqlite <file> <samples>")
+    exit(ExitStatus.usage.rawValue)
+  }
+  do {
+    try benchHealthSQLite(path: String(arguments.dropFirst().first ?? ""), count: count, runs: 7)
+  } catch {
+    print("\(error)")
+    exit(1)
+  }
 default:
-  print("usage: weigh-bench sync <stored>… | weigh-bench years [n]")
+  print(
+    "usage: weigh-bench sync <stored>… | weigh-bench years [n] | weigh-bench health-sqlite <file> <samples> | weigh-bench health-sqlite-append <file> <batch>"
+  )
   exit(ExitStatus.usage.rawValue)
 }

@@ -332,33 +332,11 @@ extension HealthStore {
 
   func purge(before cutoff: Date?) -> Int {
     loadHistory()
-    var dropped = 0
-    for ordinal in logs.indices {
-      let log = logs[ordinal]
-      for (position, item) in zip(log.positions, log.items) {
-        guard case .deletion(let record) = item else { continue }
-        if let cutoff, record.deletionDate >= cutoff { continue }
-        logs[ordinal].remove(at: position)
-        dropped += 1
-      }
-      logs[ordinal].compactIfSparse()
-    }
-    return dropped
+    return SampleLog.purgeDeletions(in: &logs, before: cutoff)
   }
 
   func trim(keeping count: Int) -> Int {
     loadHistory()
-    var all: [(position: Int64, ordinal: Int)] = []
-    for (ordinal, log) in logs.enumerated() {
-      for (position, item) in zip(log.positions, log.items) {
-        if case .deletion = item { all.append((position, ordinal)) }
-      }
-    }
-    guard all.count > count else { return 0 }
-    all.sort { $0.position < $1.position }
-    let doomed = all.prefix(all.count - max(count, 0))
-    for entry in doomed { logs[entry.ordinal].remove(at: entry.position) }
-    for ordinal in logs.indices { logs[ordinal].compactIfSparse() }
-    return doomed.count
+    return SampleLog.trimDeletions(in: &logs, keeping: count)
   }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// One sample type's change history in position order: live samples, deleted-object
 /// records, and holes left by samples deleted later or records purged.
 ///
@@ -83,5 +85,50 @@ struct SampleLog: Sendable {
     positions = newPositions
     items = newItems
     holes = 0
+  }
+
+  /// Drops the deleted-object records deleted before `cutoff` (all of them when nil) from
+  /// every log. Returns how many were dropped.
+  /// - Complexity: O(n).
+  static func purgeDeletions(in logs: inout [SampleLog], before cutoff: Date?) -> Int {
+    var dropped = 0
+    for ordinal in logs.indices {
+      let log = logs[ordinal]
+      for (position, item) in zip(log.positions, log.items) {
+        guard case .deletion(let record) = item else { continue }
+        if let cutoff, record.deletionDate >= cutoff { continue }
+        logs[ordinal].remove(at: position)
+        dropped += 1
+      }
+      logs[ordinal].compactIfSparse()
+    }
+    return dropped
+  }
+
+  /// Drops all but the newest `count` deleted-object records (by position) from every log.
+  /// Returns how many were dropped.
+  /// - Complexity: O(n log n).
+  static func trimDeletions(in logs: inout [SampleLog], keeping count: Int) -> Int {
+    var all: [(position: Int64, ordinal: Int)] = []
+    for (ordinal, log) in logs.enumerated() {
+      for (position, item) in zip(log.positions, log.items) {
+        if case .deletion = item { all.append((position, ordinal)) }
+      }
+    }
+    guard all.count > count else { return 0 }
+    all.sort { $0.position < $1.position }
+    let doomed = all.prefix(all.count - max(count, 0))
+    for entry in doomed { logs[entry.ordinal].remove(at: entry.position) }
+    for ordinal in logs.indices { logs[ordinal].compactIfSparse() }
+    return doomed.count
+  }
+
+  /// The record at slot `index`, or nil for a hole.
+  func record(atIndex index: Int) -> HealthRecord? {
+    switch items[index] {
+    case .sample(let sample): .sample(sample, position: positions[index])
+    case .deletion(let record): .deletion(record, position: positions[index])
+    case .removed: nil
+    }
   }
 }

@@ -21,7 +21,9 @@ enum CSVRenderer {
   }
 
   private static func quotedIfNeeded(_ text: String) -> String {
-    let special = text.utf8.contains { $0 == 0x2C || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }
+    // A set, not a chain of `==`: GRDB's SQL operators make such a chain too slow to type-check.
+    let quoted: Set<UInt8> = [0x2C, 0x22, 0x0A, 0x0D]
+    let special = text.utf8.contains(where: quoted.contains)
     guard special else { return text }
     var out = "\""
     for character in text {

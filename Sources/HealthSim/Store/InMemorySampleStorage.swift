@@ -1,0 +1,208 @@
+import Foundation
+
+/// `HealthSampleStorage` in memory: one `SampleLog` per type, as `HealthStore` keeps them,
+/// with a UUID index and a sync identifier index. The reference that other storages are
+/// tested against; nothing survives the process.
+///
+/// Reads that the logs do not index (a date range, statistics) scan the type's log.
+public final class InMemorySampleStorage: HealthSampleStorage {
+  /// The sync identifier of live samples of one type.
+  private struct SyncName: Hashable {
+    let type: SampleType
+    let identifier: String
+  }
+
+  private var logs = Array(repeating: SampleLog(), count: SampleType.allCases.count)
+  private var locations: [UUID: (type: SampleType, position: Int64)] = [:]
+  private var syncNames: [SyncName: [UUID]] = [:]
+  private var state: HealthSmallState?
+  private var last: Int64 = 0
+
+  /// An empty storage.
+  public init() {}
+
+  // MARK: Writing
+
+  public func apply(_ changes: [HealthChange]) throws {
+    try check(changes)
+    for change in changes {
+      switch change {
+      case .sampleSaved(let sample, let position): insert(.sample(sample, position: position))
+      case .sampleDeleted(let uuid, let position, let date): delete(uuid, at: position, date: date)
+      case .deletedObjectsPurged(let cutoff):
+        _ = SampleLog.purgeDeletions(in: &logs, before: cutoff)
+      case .deletedObjectsTrimmed(let keeping):
+        _ = SampleLog.trimDeletions(in: &logs, keeping: keeping)
+      case .stateChanged(let newState): state = newState
+      }
+    }
+  }
+
+  public func append(_ records: [HealthRecord]) throws {
+    try check(
+      records.map {
+        switch $0 {
+        case .sample(let sample, let position): .sampleSaved(sample, position: position)
+        // A deleted-object record takes a position, as a deletion of nothing live.
+        case .deletion(let record, let position):
+          .sampleDeleted(uuid: record.uuid, position: position, date: record.deletionDate)
+        }
+      }, deletionsAreRecords: true)
+    for record in records { insert(record) }
+  }
+
+  /// Throws at the first change that breaks the rules of `apply`, before anything changes.
+  /// With `deletionsAreRecords`, a deletion is an appended record: it needs no live sample.
+  private func check(_ changes: [HealthChange], deletionsAreRecords: Bool = false) throws {
+    var position = last
+    var liveNow: [UUID: Bool] = [:]
+    func isLive(_ uuid: UUID) -> Bool { liveNow[uuid] ?? (locations[uuid] != nil) }
+    func take(_ next: Int64, _ index: Int) throws {
+      guard next > position else {
+        throw HealthStorageError.positionNotAfter(change: index, position: next, last: position)
+      }
+      position = next
+    }
+    for (index, change) in changes.enumerated() {
+      switch change {
+      case .sampleSaved(let sample, let next):
+        guard let uuid = sample.uuid else { throw HealthStorageError.missingUUID(change: index) }
+        guard !isLive(uuid) else {
+          throw HealthStorageError.duplicateUUID(change: index, uuid: uuid)
+        }
+        try take(next, index)
+        liveNow[uuid] = true
+      case .sampleDeleted(let uuid, let next, _):
+        if !deletionsAreRecords {
+          guard isLive(uuid) else {
+            throw HealthStorageError.noLiveSample(change: index, uuid: uuid)
+          }
+          liveNow[uuid] = false
+        }
+        try take(next, index)
+      case .deletedObjectsPurged, .deletedObjectsTrimmed, .stateChanged:
+        break
+      }
+    }
+  }
+
+  private func insert(_ record: HealthRecord) {
+    switch record {
+    case .sample(let sample, let position):
+      let uuid = sample.uuid!
+      logs[sample.type.ordinal].append(.sample(sample), at: position)
+      locations[uuid] = (sample.type, position)
+      if let identifier = sample.syncIdentifier {
+        syncNames[SyncName(type: sample.type, identifier: identifier), default: []].append(uuid)
+      }
+    case .deletion(let deleted, let position):
+      logs[deleted.type.ordinal].append(.deletion(deleted), at: position)
+    }
+    last = max(last, record.position)
+  }
+
+  private func delete(_ uuid: UUID, at position: Int64, date: Date) {
+    guard let location = locations.removeValue(forKey: uuid),
+      case .sample(let sample) = logs[location.type.ordinal].remove(at: location.position)
+    else { return }
+    if let identifier = sample.syncIdentifier {
+      let name = SyncName(type: sample.type, identifier: identifier)
+      syncNames[name]?.removeAll { $0 == uuid }
+      if syncNames[name]?.isEmpty == true { syncNames[name] = nil }
+    }
+    insert(.deletion(DeletedObjectRecord(deleting: sample, at: date), position: position))
+    logs[sample.type.ordinal].compactIfSparse()
+  }
+
+  // MARK: Reading
+
+  public func smallState() throws -> HealthSmallState? { state }
+
+  public func lastPosition() throws -> Int64 { last }
+
+  public func record(at position: Int64) throws -> HealthRecord? {
+    for log in logs {
+      if let index = log.index(of: position) { return log.record(atIndex: index) }
+    }
+    return nil
+  }
+
+  public func records(after position: Int64, limit: Int) throws -> [HealthRecord] {
+    var all: [HealthRecord] = []
+    for log in logs {
+      for index in log.firstIndex(after: position)..<log.count {
+        if let record = log.record(atIndex: index) { all.append(record) }
+      }
+    }
+    all.sort { $0.position < $1.position }
+    return limit > 0 ? Array(all.prefix(limit)) : all
+  }
+
+  public func changes(of type: SampleType, after anchor: Int64, limit: Int) throws
+    -> [HealthRecord]
+  {
+    let log = logs[type.ordinal]
+    var result: [HealthRecord] = []
+    var index = log.firstIndex(after: anchor)
+    while index < log.count, limit <= 0 || result.count < limit {
+      if let record = log.record(atIndex: index) { result.append(record) }
+      index += 1
+    }
+    return result
+  }
+
+  public func samples(of type: SampleType, startingIn range: Range<Date>?, bundle: String?)
+    throws -> [StoredSample]
+  {
+    let log = logs[type.ordinal]
+    var result: [StoredSample] = []
+    for (position, item) in zip(log.positions, log.items) {
+      guard case .sample(let sample) = item, range?.contains(sample.startDate) ?? true,
+        bundle == nil || sample.source?.bundleIdentifier == bundle
+      else { continue }
+      result.append(StoredSample(sample: sample, position: position))
+    }
+    return result
+  }
+
+  public func sample(uuid: UUID) throws -> StoredSample? {
+    guard let location = locations[uuid],
+      let index = logs[location.type.ordinal].index(of: location.position),
+      case .sample(let sample) = logs[location.type.ordinal].items[index]
+    else { return nil }
+    return StoredSample(sample: sample, position: location.position)
+  }
+
+  public func samples(syncIdentifier: String, type: SampleType, bundle: String?) throws
+    -> [StoredSample]
+  {
+    let uuids = syncNames[SyncName(type: type, identifier: syncIdentifier)] ?? []
+    return try uuids.compactMap { try sample(uuid: $0) }
+      .filter { bundle == nil || $0.sample.source?.bundleIdentifier == bundle }
+      .sorted { $0.position < $1.position }
+  }
+
+  public func statistics(of type: SampleType, boundaries: [Date], bundle: String?) throws
+    -> [SampleBucket]
+  {
+    try SampleBucket.checkBoundaries(boundaries)
+    var buckets = Array(repeating: SampleBucket(), count: max(boundaries.count - 1, 0))
+    guard let first = boundaries.first, let end = boundaries.last, first < end else {
+      return buckets
+    }
+    for stored in try samples(of: type, startingIn: first..<end, bundle: bundle) {
+      guard let index = SampleBucket.index(of: stored.sample.startDate, in: boundaries) else {
+        continue
+      }
+      buckets[index].add(stored.sample.value)
+    }
+    return buckets
+  }
+
+  public func counts(of type: SampleType?) throws -> RecordCounts {
+    let chosen = type.map { [logs[$0.ordinal]] } ?? logs
+    return RecordCounts(
+      samples: chosen.reduce(0) { $0 + $1.liveSamples },
+      deletions: chosen.reduce(0) { $0 + $1.deletionRecords })
+  }
+}

@@ -1,0 +1,198 @@
+// checked-file: byte arithmetic on fixed-width integers and the bit patterns of Doubles only;
+// no Int(…) of a Double or of text here.
+import Foundation
+import GRDB
+import HealthSim
+
+/// The columns of one `record` row of `health.sqlite` that queries filter and add on, as
+/// read and checked (`HealthSQLiteStorage`).
+///
+/// SQLite keeps no checksum of a row: a flipped byte in a column that no index holds, or in
+/// a column that an index also holds, is read back silently. So every row carries `crc`, a
+/// CRC-32 of these columns (the JSON row's own CRC-32, `row_crc`, among them), checked
+/// whenever the columns are read; `row_crc` is checked whenever the JSON row is decoded.
+struct HealthSQLiteColumns: Equatable {
+  var position: Int64
+  var isDeletion: Bool
+  var type: SampleType
+  var uuid: UUID
+  var start: Double
+  var value: Double
+  var bundle: String
+  var syncIdentifier: String?
+  var deleted: Double?
+  var rowChecksum: UInt32
+
+  /// The columns of `record` whose JSON row has the checksum `rowChecksum`.
+  init(_ record: HealthRecord, rowChecksum: UInt32) {
+    position = record.position
+    self.rowChecksum = rowChecksum
+    switch record {
+    case .sample(let sample, _):
+      isDeletion = false
+      type = sample.type
+      uuid = sample.uuid ?? Self.noUUID
+      start = sample.startDate.timeIntervalSince1970
+      value = sample.value
+      bundle = sample.source?.bundleIdentifier ?? ""
+      syncIdentifier = sample.syncIdentifier
+      deleted = nil
+    case .deletion(let deleted, _):
+      isDeletion = true
+      type = deleted.type
+      uuid = deleted.uuid
+      start = deleted.startDate.timeIntervalSince1970
+      value = 0
+      bundle = deleted.source.bundleIdentifier
+      syncIdentifier = nil
+      self.deleted = deleted.deletionDate.timeIntervalSince1970
+    }
+  }
+
+  private init(
+    position: Int64, isDeletion: Bool, type: SampleType, uuid: UUID, start: Double,
+    value: Double, bundle: String, syncIdentifier: String?, deleted: Double?,
+    rowChecksum: UInt32
+  ) {
+    self.position = position
+    self.isDeletion = isDeletion
+    self.type = type
+    self.uuid = uuid
+    self.start = start
+    self.value = value
+    self.bundle = bundle
+    self.syncIdentifier = syncIdentifier
+    self.deleted = deleted
+    self.rowChecksum = rowChecksum
+  }
+
+  /// Stands for a missing UUID (a stored sample always has one; `apply` checks it first).
+  private static let noUUID = UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
+
+  /// The columns a query selects, in this order, before anything else.
+  static let selection =
+    "pos, kind, type, uuid, start, value, bundle, sync_id, deleted, row_crc, crc"
+  static let count = 11
+
+  /// The values to insert, in `selection`'s order.
+  var arguments: [(any DatabaseValueConvertible)?] {
+    [
+      position, isDeletion ? 1 : 0, type.rawValue, uuidData, start, value, bundle,
+      syncIdentifier, deleted, Int64(rowChecksum), Int64(checksum),
+    ]
+  }
+
+  private var uuidData: Data { withUnsafeBytes(of: uuid.uuid) { Data($0) } }
+
+  /// The CRC-32 of the columns: each one's bytes in `selection`'s order, texts with their
+  /// length, optional ones with a presence byte.
+  var checksum: UInt32 {
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(96 + bundle.utf8.count + (syncIdentifier?.utf8.count ?? 0))
+    func add(_ value: UInt64) {
+      for shift in stride(from: 0, to: 64, by: 8) {
+        bytes.append(UInt8(truncatingIfNeeded: value >> UInt64(shift)))
+      }
+    }
+    func add(_ text: String) {
+      add(UInt64(text.utf8.count))
+      bytes.append(contentsOf: text.utf8)
+    }
+    add(UInt64(bitPattern: position))
+    bytes.append(isDeletion ? 1 : 0)
+    add(type.rawValue)
+    withUnsafeBytes(of: uuid.uuid) { bytes.append(contentsOf: $0) }
+    add(start.bitPattern)
+    add(value.bitPattern)
+    add(bundle)
+    bytes.append(syncIdentifier == nil ? 0 : 1)
+    if let syncIdentifier { add(syncIdentifier) }
+    bytes.append(deleted == nil ? 0 : 1)
+    if let deleted { add(deleted.bitPattern) }
+    add(UInt64(rowChecksum))
+    return bytes.withUnsafeBufferPointer { StoreChecksum.of($0) }
+  }
+
+  /// The columns of `row` (selected as `selection`), each of its type, and their checksum.
+  ///
+  /// - Throws: `HealthSQLiteDamage` naming the row's position and what is wrong.
+  static func read(_ row: Row) throws(HealthSQLiteDamage) -> HealthSQLiteColumns {
+    let positionValue: DatabaseValue = row[0]
+    guard case .int64(let position) = positionValue.storage else {
+      throw HealthSQLiteDamage(position: nil, "a record's position is not a whole number")
+    }
+    func damage(_ message: String) -> HealthSQLiteDamage {
+      HealthSQLiteDamage(position: position, message)
+    }
+    func integer(_ index: Int, _ name: String) throws(HealthSQLiteDamage) -> Int64 {
+      let value: DatabaseValue = row[index]
+      guard case .int64(let number) = value.storage else {
+        throw damage("\(name) is not a whole number")
+      }
+      return number
+    }
+    func real(_ index: Int, _ name: String) throws(HealthSQLiteDamage) -> Double? {
+      let value: DatabaseValue = row[index]
+      switch value.storage {
+      case .null: return nil
+      case .double(let number) where number.isFinite: return number
+      default: throw damage("\(name) is not a finite number")
+      }
+    }
+    func text(_ index: Int, _ name: String) throws(HealthSQLiteDamage) -> String? {
+      let value: DatabaseValue = row[index]
+      switch value.storage {
+      case .null: return nil
+      case .string(let text): return text
+      default: throw damage("\(name) is not text")
+      }
+    }
+    func checksum(_ index: Int, _ name: String) throws(HealthSQLiteDamage) -> UInt32 {
+      let number = try integer(index, name)
+      guard let value = UInt32(exactly: number) else {
+        throw damage("\(name) is not a 32-bit checksum")
+      }
+      return value
+    }
+    let kind = try integer(1, "kind")
+    guard kind == 0 || kind == 1 else { throw damage("kind \(kind) is neither 0 nor 1") }
+    guard let typeName = try text(2, "type"), let type = SampleType(rawValue: typeName) else {
+      throw damage("type is not a sample type")
+    }
+    let uuidValue: DatabaseValue = row[3]
+    guard case .blob(let uuidBytes) = uuidValue.storage, uuidBytes.count == 16 else {
+      throw damage("uuid is not 16 bytes")
+    }
+    guard let start = try real(4, "start"), let value = try real(5, "value") else {
+      throw damage("start or value is missing")
+    }
+    guard let bundle = try text(6, "bundle") else { throw damage("bundle is missing") }
+    let columns = HealthSQLiteColumns(
+      position: position, isDeletion: kind == 1, type: type,
+      uuid: uuidBytes.withUnsafeBytes { UUID(uuid: $0.loadUnaligned(as: uuid_t.self)) },
+      start: start, value: value, bundle: bundle, syncIdentifier: try text(7, "sync_id"),
+      deleted: try real(8, "deleted"), rowChecksum: try checksum(9, "row_crc"))
+    guard columns.checksum == (try checksum(10, "crc")) else {
+      throw damage("the columns do not match their checksum (changed outside weigh, or damaged)")
+    }
+    return columns
+  }
+}
+
+/// A `record` row (or another row of `health.sqlite`) that is not what weigh wrote.
+struct HealthSQLiteDamage: Error {
+  /// The record's position, when known.
+  var position: Int64?
+  /// What is wrong, lower case.
+  var message: String
+
+  init(position: Int64?, _ message: String) {
+    self.position = position
+    self.message = message
+  }
+
+  /// "record at position 12: …", or the message alone.
+  var description: String {
+    position.map { "record at position \($0): \(message)" } ?? message
+  }
+}

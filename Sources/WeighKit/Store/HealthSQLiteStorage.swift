@@ -1,0 +1,634 @@
+import Foundation
+import GRDB
+import HealthSim
+
+/// HealthSim's `HealthSampleStorage` in one SQLite file, `health.sqlite`, through GRDB
+/// (issue 15; the decision and its measurements are in docs/store.md, "Health storage:
+/// decision"). Not used by the commands yet: `HealthStore` still keeps its own logs.
+///
+/// - WAL, `synchronous = FULL` (the WAL is synced at every commit, as the app's journal is),
+///   and each `apply` or `append` is one `BEGIN IMMEDIATE` transaction.
+/// - `record`: one row per change position, with the columns queries filter and add on
+///   (`HealthSQLiteColumns`) under indexes, the record's JSON row as `health.json` holds it
+///   (`HealthRecordCodec`), its CRC-32, and a CRC-32 of the columns.
+/// - `state`: the small state as the `health` document's JSON, with its CRC-32.
+/// - `meta`: the format version, the last position taken and the counts of live samples and
+///   deleted-object records per type, each with a CRC-32.
+///
+/// Every value read is checked: a row's columns against their CRC, a JSON row against its
+/// CRC and then its columns, and each row a query finds against the query's conditions (a
+/// damaged index entry finds the wrong row). What is wrong throws `StoreError.corrupt` with
+/// the file and the record's position. Damage that no query reads (an index entry that
+/// finds nothing, a row no query touches) is found by `check`.
+public final class HealthSQLiteStorage: HealthSampleStorage {
+  /// The file's name in a store's directory.
+  public static let fileName = "health.sqlite"
+  /// The layout this weigh writes (`PRAGMA user_version` and the `format` meta row).
+  public static let formatVersion: Int64 = 1
+  /// `PRAGMA application_id`: "WGHS", so that another program's database is refused.
+  static let applicationID: Int64 = 0x5747_4853
+
+  /// The database file.
+  public let path: String
+  let queue: DatabaseQueue
+
+  static let schema = """
+    CREATE TABLE record (
+      pos INTEGER PRIMARY KEY,
+      kind INTEGER NOT NULL,
+      type TEXT NOT NULL,
+      uuid BLOB NOT NULL,
+      start REAL NOT NULL,
+      value REAL NOT NULL,
+      bundle TEXT NOT NULL,
+      sync_id TEXT,
+      deleted REAL,
+      row_crc INTEGER NOT NULL,
+      crc INTEGER NOT NULL,
+      row BLOB NOT NULL
+    ) STRICT;
+    CREATE INDEX record_type_pos ON record(type, pos);
+    CREATE INDEX record_type_start ON record(type, start);
+    CREATE INDEX record_uuid ON record(uuid);
+    CREATE INDEX record_sync ON record(sync_id) WHERE sync_id IS NOT NULL;
+    CREATE INDEX record_deleted ON record(deleted) WHERE kind = 1;
+    CREATE TABLE state (
+      id INTEGER PRIMARY KEY CHECK (id = 1),
+      json BLOB NOT NULL,
+      crc INTEGER NOT NULL
+    ) STRICT;
+    CREATE TABLE meta (
+      key TEXT PRIMARY KEY,
+      value INTEGER NOT NULL,
+      crc INTEGER NOT NULL
+    ) STRICT;
+    """
+
+  /// Opens `path`, creating an empty storage when there is no file (or an empty one) unless
+  /// `creating` is false.
+  ///
+  /// - Throws: `StoreError`: `corrupt` for a file that is not a weigh Health database or
+  ///   whose layout is damaged, `newerFormat` for a newer layout, `locked`, `io`.
+  public init(path: String, creating: Bool = true) throws(StoreError) {
+    self.path = path
+    var configuration = Configuration()
+    configuration.busyMode = .timeout(5)
+    configuration.prepareDatabase { db in
+      // Not `journalMode = .wal`: GRDB would then set synchronous = NORMAL.
+      guard try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL") == "wal" else {
+        throw HealthSQLiteDamage(position: nil, "the database cannot use its write-ahead log")
+      }
+      try db.execute(sql: "PRAGMA synchronous = FULL")
+    }
+    let file = path
+    queue = try Self.mapped(file) { try DatabaseQueue(path: path, configuration: configuration) }
+    try Self.mapped(file) {
+      try queue.inTransaction(.immediate) { db in
+        try Self.prepareLayout(db, creating: creating)
+        return .commit
+      }
+    }
+  }
+
+  /// Creates the tables of a new (empty) database, or checks the identity and version of an
+  /// existing one.
+  private static func prepareLayout(_ db: Database, creating: Bool) throws {
+    let application = try Int64.fetchOne(db, sql: "PRAGMA application_id") ?? 0
+    let version = try Int64.fetchOne(db, sql: "PRAGMA user_version") ?? 0
+    let tables = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_schema") ?? 0
+    if application == 0, version == 0, tables == 0 {
+      guard creating else { throw HealthSQLiteDamage(position: nil, "the database is empty") }
+      try db.execute(sql: schema)
+      try db.execute(sql: "PRAGMA application_id = \(applicationID)")
+      try db.execute(sql: "PRAGMA user_version = \(formatVersion)")
+      try setMeta("format", formatVersion, db)
+      try setMeta("last_position", 0, db)
+      return
+    }
+    guard application == applicationID else {
+      throw HealthSQLiteDamage(
+        position: nil,
+        "not a weigh Health database (its application id is \(application)); move it away")
+    }
+    guard version <= formatVersion else {
+      throw NewerHealthFormat(found: version)
+    }
+    guard version == formatVersion, try meta("format", db) == formatVersion else {
+      throw HealthSQLiteDamage(
+        position: nil, "the format version (\(version)) disagrees with the format row")
+    }
+  }
+
+  /// Closes the database (SQLite checkpoints the log into the file when it is the last
+  /// connection). Using the storage after it throws.
+  public func close() throws(StoreError) {
+    try Self.mapped(path) { try queue.close() }
+  }
+
+  // MARK: Errors
+
+  /// A newer layout than this weigh reads.
+  struct NewerHealthFormat: Error {
+    var found: Int64
+  }
+
+  /// Runs `body`, turning SQLite's and the checks' errors into `StoreError`s about `file`.
+  /// `HealthStorageError` (a change the rules refuse) passes through.
+  static func mapped<T>(_ file: String, _ body: () throws -> T) throws(StoreError) -> T {
+    do {
+      return try body()
+    } catch let error as StoreError {
+      throw error
+    } catch let damage as HealthSQLiteDamage {
+      throw StoreError(
+        .corrupt, file: file,
+        message: "\(damage.description); `weigh check` lists the damage")
+    } catch let newer as NewerHealthFormat {
+      throw StoreError.newerFormat(
+        file: file, line: nil, column: nil,
+        found: Int(clamping: newer.found), supported: Int(truncatingIfNeeded: formatVersion))
+    } catch let error as HealthStorageError {
+      throw StoreError(.invalidChange, file: file, message: error.message)
+    } catch let error as DatabaseError {
+      let said = (error.message ?? "\(error.resultCode)").lowercased()
+      switch error.resultCode {
+      case .SQLITE_CORRUPT, .SQLITE_NOTADB:
+        throw StoreError(
+          .corrupt, file: file,
+          message: "the database is damaged (sqlite: \(said)); `weigh check` lists the damage")
+      case .SQLITE_BUSY, .SQLITE_LOCKED:
+        throw StoreError(
+          .locked, file: file, message: "another process is writing the database; try again")
+      default:
+        throw StoreError(.io, file: file, message: "sqlite: \(said)")
+      }
+    } catch {
+      throw StoreError(.io, file: file, message: "\(error)")
+    }
+  }
+
+  private func read<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
+    try Self.mapped(path) { try queue.read(body) }
+  }
+
+  // MARK: Meta and state rows
+
+  private static func metaChecksum(_ key: String, _ value: Int64) -> UInt32 {
+    var bytes = Array(key.utf8)
+    bytes.append(0)
+    for shift in stride(from: 0 as UInt64, to: 64, by: 8) {
+      bytes.append(UInt8(truncatingIfNeeded: UInt64(bitPattern: value) >> shift))
+    }
+    return bytes.withUnsafeBufferPointer { StoreChecksum.of($0) }
+  }
+
+  static func setMeta(_ key: String, _ value: Int64, _ db: Database) throws {
+    try db.execute(
+      sql: "INSERT OR REPLACE INTO meta (key, value, crc) VALUES (?, ?, ?)",
+      arguments: [key, value, Int64(truncatingIfNeeded: metaChecksum(key, value))])
+  }
+
+  /// The checked value of the meta row `key`, nil when there is none.
+  static func meta(_ key: String, _ db: Database) throws -> Int64? {
+    guard
+      let row = try Row.fetchOne(
+        db, sql: "SELECT value, crc FROM meta WHERE key = ?", arguments: [key])
+    else { return nil }
+    let value: DatabaseValue = row[0]
+    let crc: DatabaseValue = row[1]
+    guard case .int64(let number) = value.storage, case .int64(let checksum) = crc.storage,
+      checksum == Int64(truncatingIfNeeded: metaChecksum(key, number))
+    else {
+      throw HealthSQLiteDamage(
+        position: nil, "the meta row \"\(key)\" does not match its checksum (damaged)")
+    }
+    return number
+  }
+
+  static func countKeys(_ type: SampleType) -> (samples: String, deletions: String) {
+    ("samples " + type.rawValue, "deletions " + type.rawValue)
+  }
+
+  public func smallState() throws -> HealthSmallState? {
+    try read { db in try Self.readState(db) }
+  }
+
+  static func readState(_ db: Database) throws -> HealthSmallState? {
+    guard let row = try Row.fetchOne(db, sql: "SELECT json, crc FROM state WHERE id = 1") else {
+      return nil
+    }
+    let json: DatabaseValue = row[0]
+    let crc: DatabaseValue = row[1]
+    guard case .blob(let bytes) = json.storage, case .int64(let checksum) = crc.storage,
+      checksum
+        == Int64(truncatingIfNeeded: Array(bytes).withUnsafeBufferPointer { StoreChecksum.of($0) })
+    else {
+      throw HealthSQLiteDamage(
+        position: nil,
+        "the state row does not match its checksum (changed outside weigh, or damaged)")
+    }
+    do {
+      let value = try JSONReader.withReader(over: Array(bytes)) {
+        (reader) throws(JSONSyntaxError) in try reader.readValue()
+      }
+      return try HealthStateDocument.decode(value)
+    } catch let problem as DocumentProblem {
+      throw HealthSQLiteDamage(position: nil, "the state row: \(problem.message)")
+    } catch let syntax as JSONSyntaxError {
+      throw HealthSQLiteDamage(position: nil, "the state row is not valid JSON: \(syntax.message)")
+    }
+  }
+
+  private static func writeState(_ state: HealthSmallState, _ db: Database) throws {
+    let value = try DocumentCoding.encode(state)
+    do throws(DocumentProblem) { _ = try HealthStateDocument.decode(value) } catch {
+      throw HealthStorageError("the state would not load again: \(error.message)")
+    }
+    var writer = JSONWriter()
+    writer.write(value)
+    let checksum = writer.bytes.withUnsafeBufferPointer { StoreChecksum.of($0) }
+    try db.execute(
+      sql: "INSERT OR REPLACE INTO state (id, json, crc) VALUES (1, ?, ?)",
+      arguments: [Data(writer.bytes), Int64(truncatingIfNeeded: checksum)])
+  }
+
+  public func lastPosition() throws -> Int64 {
+    try read { db in try Self.lastPosition(db) }
+  }
+
+  /// The last position taken; a database without it is damaged (it is written at creation).
+  static func lastPosition(_ db: Database) throws -> Int64 {
+    guard let last = try meta("last_position", db) else {
+      throw HealthSQLiteDamage(position: nil, "the meta row \"last_position\" is missing")
+    }
+    return last
+  }
+
+  public func counts(of type: SampleType?) throws -> RecordCounts {
+    try read { db in
+      var counts = RecordCounts(samples: 0, deletions: 0)
+      for type in type.map({ [$0] }) ?? SampleType.allCases {
+        let keys = Self.countKeys(type)
+        counts.samples += Int(clamping: try Self.meta(keys.samples, db) ?? 0)
+        counts.deletions += Int(clamping: try Self.meta(keys.deletions, db) ?? 0)
+      }
+      return counts
+    }
+  }
+
+  // MARK: Reading records
+
+  /// The selection with the JSON row after the columns.
+  private static let fullSelection = HealthSQLiteColumns.selection + ", row"
+
+  /// The record of a row selected as `fullSelection`, checked: its columns against their
+  /// checksum, its JSON row against its own, then the record against its columns.
+  static func decode(_ row: Row) throws -> (HealthSQLiteColumns, HealthRecord) {
+    let columns = try HealthSQLiteColumns.read(row)
+    let json: DatabaseValue = row[HealthSQLiteColumns.count]
+    guard case .blob(let bytes) = json.storage else {
+      throw HealthSQLiteDamage(position: columns.position, "the row is not a blob")
+    }
+    let array = Array(bytes)
+    guard array.withUnsafeBufferPointer({ StoreChecksum.of($0) }) == columns.rowChecksum else {
+      throw HealthSQLiteDamage(
+        position: columns.position,
+        "the JSON row does not match its checksum (changed outside weigh, or damaged)")
+    }
+    let record: HealthRecord
+    do {
+      record = try JSONReader.withReader(over: array) { (reader) throws(JSONSyntaxError) in
+        try HealthRecordCodec.decode(from: &reader)
+      }
+    } catch {
+      throw HealthSQLiteDamage(position: columns.position, "the JSON row: \(error.message)")
+    }
+    guard HealthSQLiteColumns(record, rowChecksum: columns.rowChecksum) == columns else {
+      throw HealthSQLiteDamage(
+        position: columns.position, "the columns disagree with the JSON row")
+    }
+    return (columns, record)
+  }
+
+  /// The checked records of the rows `sql` selects (`fullSelection` first); each must pass
+  /// `expected`, the query's own conditions, or the index that found it is damaged.
+  private static func records(
+    _ db: Database, _ sql: String, _ arguments: StatementArguments,
+    expected: (HealthSQLiteColumns) -> Bool
+  ) throws -> [(HealthSQLiteColumns, HealthRecord)] {
+    var result: [(HealthSQLiteColumns, HealthRecord)] = []
+    let cursor = try Row.fetchCursor(db, sql: sql, arguments: arguments)
+    while let row = try cursor.next() {
+      let decoded = try decode(row)
+      guard expected(decoded.0) else { throw misfound(decoded.0.position) }
+      result.append(decoded)
+    }
+    return result
+  }
+
+  /// The checked columns of the rows `sql` selects (`HealthSQLiteColumns.selection` first).
+  private static func columns(
+    _ db: Database, _ sql: String, _ arguments: StatementArguments,
+    expected: (HealthSQLiteColumns) -> Bool
+  ) throws -> [HealthSQLiteColumns] {
+    var result: [HealthSQLiteColumns] = []
+    let cursor = try Row.fetchCursor(db, sql: sql, arguments: arguments)
+    while let row = try cursor.next() {
+      let columns = try HealthSQLiteColumns.read(row)
+      guard expected(columns) else { throw misfound(columns.position) }
+      result.append(columns)
+    }
+    return result
+  }
+
+  private static func misfound(_ position: Int64) -> HealthSQLiteDamage {
+    HealthSQLiteDamage(
+      position: position, "an index found this record for a query it does not match")
+  }
+
+  public func record(at position: Int64) throws -> HealthRecord? {
+    try read { db in
+      try Self.records(
+        db, "SELECT \(Self.fullSelection) FROM record WHERE pos = ?", [position],
+        expected: { $0.position == position }
+      ).first?.1
+    }
+  }
+
+  public func records(after position: Int64, limit: Int) throws -> [HealthRecord] {
+    try read { db in
+      try Self.records(
+        db, "SELECT \(Self.fullSelection) FROM record WHERE pos > ? ORDER BY pos LIMIT ?",
+        [position, limit > 0 ? Int64(truncatingIfNeeded: limit) : -1],
+        expected: { $0.position > position }
+      ).map(\.1)
+    }
+  }
+
+  public func changes(of type: SampleType, after anchor: Int64, limit: Int) throws
+    -> [HealthRecord]
+  {
+    try read { db in
+      try Self.records(
+        db,
+        "SELECT \(Self.fullSelection) FROM record WHERE type = ? AND pos > ? ORDER BY pos LIMIT ?",
+        [type.rawValue, anchor, limit > 0 ? Int64(truncatingIfNeeded: limit) : -1],
+        expected: { $0.type == type && $0.position > anchor }
+      ).map(\.1)
+    }
+  }
+
+  /// The SQL condition and arguments for the rows of `type` starting in `range`.
+  private static func startCondition(_ type: SampleType, _ range: Range<Date>?) -> (
+    sql: String, arguments: StatementArguments,
+    expected: (HealthSQLiteColumns) -> Bool
+  ) {
+    guard let range else {
+      return ("type = ?", [type.rawValue], { $0.type == type })
+    }
+    let low = range.lowerBound.timeIntervalSince1970
+    let high = range.upperBound.timeIntervalSince1970
+    return (
+      "type = ? AND start >= ? AND start < ?", [type.rawValue, low, high],
+      { $0.type == type && $0.start >= low && $0.start < high }
+    )
+  }
+
+  public func samples(of type: SampleType, startingIn range: Range<Date>?, bundle: String?)
+    throws -> [StoredSample]
+  {
+    let condition = Self.startCondition(type, range)
+    return try read { db in
+      try Self.records(
+        db, "SELECT \(Self.fullSelection) FROM record WHERE \(condition.sql) ORDER BY pos",
+        condition.arguments, expected: condition.expected
+      ).compactMap { columns, record in
+        guard case .sample(let sample, let position) = record,
+          bundle == nil || columns.bundle == bundle
+        else { return nil }
+        return StoredSample(sample: sample, position: position)
+      }
+    }
+  }
+
+  public func sample(uuid: UUID) throws -> StoredSample? {
+    try read { db in try Self.liveSample(uuid, db) }
+  }
+
+  private static func liveSample(_ uuid: UUID, _ db: Database) throws -> StoredSample? {
+    let bytes = withUnsafeBytes(of: uuid.uuid) { Data($0) }
+    for (columns, record) in try records(
+      db, "SELECT \(fullSelection) FROM record WHERE uuid = ?", [bytes],
+      expected: { $0.uuid == uuid })
+    where !columns.isDeletion {
+      if case .sample(let sample, let position) = record {
+        return StoredSample(sample: sample, position: position)
+      }
+    }
+    return nil
+  }
+
+  public func samples(syncIdentifier: String, type: SampleType, bundle: String?) throws
+    -> [StoredSample]
+  {
+    try read { db in
+      try Self.records(
+        db, "SELECT \(Self.fullSelection) FROM record WHERE sync_id = ? ORDER BY pos",
+        [syncIdentifier], expected: { $0.syncIdentifier == syncIdentifier }
+      ).compactMap { columns, record in
+        guard columns.type == type, bundle == nil || columns.bundle == bundle,
+          case .sample(let sample, let position) = record
+        else { return nil }
+        return StoredSample(sample: sample, position: position)
+      }
+    }
+  }
+
+  /// Reads only the columns (no JSON row is decoded); they are added in position order, as
+  /// the in-memory storage adds them, so the sums are the same to the bit.
+  public func statistics(of type: SampleType, boundaries: [Date], bundle: String?) throws
+    -> [SampleBucket]
+  {
+    try SampleBucket.checkBoundaries(boundaries)
+    var buckets = Array(repeating: SampleBucket(), count: max(boundaries.count - 1, 0))
+    guard let first = boundaries.first, let end = boundaries.last, first < end else {
+      return buckets
+    }
+    let condition = Self.startCondition(type, first..<end)
+    let rows = try read { db in
+      try Self.columns(
+        db,
+        "SELECT \(HealthSQLiteColumns.selection) FROM record WHERE \(condition.sql) ORDER BY pos",
+        condition.arguments, expected: condition.expected)
+    }
+    for columns in rows where !columns.isDeletion && (bundle == nil || columns.bundle == bundle) {
+      let start = Date(timeIntervalSince1970: columns.start)
+      guard let index = SampleBucket.index(of: start, in: boundaries) else { continue }
+      buckets[index].add(columns.value)
+    }
+    return buckets
+  }
+
+  // MARK: Writing
+
+  public func apply(_ changes: [HealthChange]) throws {
+    try write { db, writer in
+      for (index, change) in changes.enumerated() {
+        switch change {
+        case .sampleSaved(let sample, let position):
+          try writer.save(sample, at: position, change: index, db)
+        case .sampleDeleted(let uuid, let position, let date):
+          try writer.delete(uuid, at: position, date: date, change: index, db)
+        case .deletedObjectsPurged(let cutoff):
+          try writer.dropDeletions(db) { columns in
+            cutoff.map { (columns.deleted ?? 0) < $0.timeIntervalSince1970 } ?? true
+          }
+        case .deletedObjectsTrimmed(let keeping):
+          try writer.trim(keeping: keeping, db)
+        case .stateChanged(let state):
+          try Self.writeState(state, db)
+        }
+      }
+    }
+  }
+
+  public func append(_ records: [HealthRecord]) throws {
+    try write { db, writer in
+      for (index, record) in records.enumerated() {
+        switch record {
+        case .sample(let sample, let position):
+          try writer.save(sample, at: position, change: index, db)
+        case .deletion(let deleted, let position):
+          try writer.take(position, change: index)
+          try writer.insert(.deletion(deleted, position: position), db)
+        }
+      }
+    }
+  }
+
+  /// One transaction: `body` writes through a `Writer`, which then stores the last position
+  /// and the counts it changed.
+  private func write(_ body: (Database, inout Writer) throws -> Void) throws {
+    try Self.mapped(path) {
+      try queue.inTransaction(.immediate) { db in
+        var writer = Writer(last: try Self.lastPosition(db))
+        let before = writer.last
+        try body(db, &writer)
+        if writer.last != before { try Self.setMeta("last_position", writer.last, db) }
+        for (key, delta) in writer.countChanges where delta != 0 {
+          try Self.setMeta(key, (try Self.meta(key, db) ?? 0) + delta, db)
+        }
+        return .commit
+      }
+    }
+  }
+
+  /// The state of one transaction's writes.
+  private struct Writer {
+    var last: Int64
+    var countChanges: [String: Int64] = [:]
+
+    mutating func take(_ position: Int64, change index: Int) throws {
+      guard position > last else {
+        throw HealthStorageError.positionNotAfter(change: index, position: position, last: last)
+      }
+      last = position
+    }
+
+    mutating func save(
+      _ sample: HealthSample, at position: Int64, change index: Int, _ db: Database
+    )
+      throws
+    {
+      guard let uuid = sample.uuid else { throw HealthStorageError.missingUUID(change: index) }
+      guard try liveSample(uuid, db) == nil else {
+        throw HealthStorageError.duplicateUUID(change: index, uuid: uuid)
+      }
+      try take(position, change: index)
+      try insert(.sample(sample, position: position), db)
+    }
+
+    mutating func delete(
+      _ uuid: UUID, at position: Int64, date: Date, change index: Int, _ db: Database
+    ) throws {
+      guard let live = try liveSample(uuid, db) else {
+        throw HealthStorageError.noLiveSample(change: index, uuid: uuid)
+      }
+      try take(position, change: index)
+      try remove(live.position, type: live.sample.type, isDeletion: false, db)
+      let record = DeletedObjectRecord(deleting: live.sample, at: date)
+      try insert(.deletion(record, position: position), db)
+    }
+
+    /// Inserts `record`, after checking that its JSON row reads back.
+    mutating func insert(_ record: HealthRecord, _ db: Database) throws {
+      var writer = JSONWriter()
+      HealthRecordCodec.encode(record, into: &writer)
+      if writer.wroteNonFiniteNumber {
+        throw HealthStorageError(
+          "the record at position \(record.position) holds a number that is not finite")
+      }
+      let bytes = writer.bytes
+      let readBack = bytes.withUnsafeBufferPointer { buffer -> JSONSyntaxError? in
+        var reader = JSONReader(bytes: buffer)
+        do throws(JSONSyntaxError) {
+          _ = try HealthRecordCodec.decode(from: &reader)
+          return nil
+        } catch {
+          return error
+        }
+      }
+      if let readBack {
+        throw HealthStorageError(
+          "the record at position \(record.position) would not load again: \(readBack.message)")
+      }
+      let checksum = bytes.withUnsafeBufferPointer { StoreChecksum.of($0) }
+      let columns = HealthSQLiteColumns(record, rowChecksum: checksum)
+      let statement = try db.cachedStatement(
+        sql: "INSERT INTO record (\(fullSelection)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+      try statement.execute(arguments: StatementArguments(columns.arguments + [Data(bytes)]))
+      count(columns.type, isDeletion: columns.isDeletion, by: 1)
+    }
+
+    mutating func remove(_ position: Int64, type: SampleType, isDeletion: Bool, _ db: Database)
+      throws
+    {
+      try db.execute(sql: "DELETE FROM record WHERE pos = ?", arguments: [position])
+      count(type, isDeletion: isDeletion, by: -1)
+    }
+
+    private mutating func count(_ type: SampleType, isDeletion: Bool, by delta: Int64) {
+      let keys = countKeys(type)
+      countChanges[isDeletion ? keys.deletions : keys.samples, default: 0] += delta
+    }
+
+    /// The checked columns of every deleted-object record, in position order. Through
+    /// their partial index: ordered by position, SQLite would scan the whole table.
+    private func deletionRecords(_ db: Database) throws -> [HealthSQLiteColumns] {
+      try columns(
+        db,
+        """
+        SELECT \(HealthSQLiteColumns.selection) FROM record INDEXED BY record_deleted
+        WHERE kind = 1
+        """,
+        [], expected: { $0.isDeletion }
+      ).sorted { $0.position < $1.position }
+    }
+
+    mutating func dropDeletions(_ db: Database, where doomed: (HealthSQLiteColumns) -> Bool)
+      throws
+    {
+      for columns in try deletionRecords(db) where doomed(columns) {
+        try remove(columns.position, type: columns.type, isDeletion: true, db)
+      }
+    }
+
+    mutating func trim(keeping count: Int, _ db: Database) throws {
+      let all = try deletionRecords(db)
+      guard all.count > count else { return }
+      for columns in all.prefix(all.count - max(count, 0)) {
+        try remove(columns.position, type: columns.type, isDeletion: true, db)
+      }
+    }
+  }
+}
