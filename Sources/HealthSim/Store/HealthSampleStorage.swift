@@ -175,6 +175,19 @@ extension SampleBucket {
     return low
   }
 
+  /// One empty bucket per interval between `boundaries`, which must increase strictly, and
+  /// the span they cover (nil when they cover none): where every storage's statistics begin.
+  public static func emptyBuckets(between boundaries: [Date]) throws(HealthStorageError) -> (
+    buckets: [SampleBucket], span: Range<Date>?
+  ) {
+    try checkBoundaries(boundaries)
+    let buckets = Array(repeating: SampleBucket(), count: max(boundaries.count - 1, 0))
+    guard let first = boundaries.first, let end = boundaries.last, first < end else {
+      return (buckets, nil)
+    }
+    return (buckets, first..<end)
+  }
+
   /// Checks that `boundaries` increase strictly.
   public static func checkBoundaries(_ boundaries: [Date]) throws(HealthStorageError) {
     for index in boundaries.indices.dropFirst() where boundaries[index] <= boundaries[index - 1] {

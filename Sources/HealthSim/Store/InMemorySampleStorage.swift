@@ -185,12 +185,9 @@ public final class InMemorySampleStorage: HealthSampleStorage {
   public func statistics(of type: SampleType, boundaries: [Date], bundle: String?) throws
     -> [SampleBucket]
   {
-    try SampleBucket.checkBoundaries(boundaries)
-    var buckets = Array(repeating: SampleBucket(), count: max(boundaries.count - 1, 0))
-    guard let first = boundaries.first, let end = boundaries.last, first < end else {
-      return buckets
-    }
-    for stored in try samples(of: type, startingIn: first..<end, bundle: bundle) {
+    var (buckets, span) = try SampleBucket.emptyBuckets(between: boundaries)
+    guard let span else { return buckets }
+    for stored in try samples(of: type, startingIn: span, bundle: bundle) {
       guard let index = SampleBucket.index(of: stored.sample.startDate, in: boundaries) else {
         continue
       }

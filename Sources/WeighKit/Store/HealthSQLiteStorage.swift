@@ -449,12 +449,9 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
   public func statistics(of type: SampleType, boundaries: [Date], bundle: String?) throws
     -> [SampleBucket]
   {
-    try SampleBucket.checkBoundaries(boundaries)
-    var buckets = Array(repeating: SampleBucket(), count: max(boundaries.count - 1, 0))
-    guard let first = boundaries.first, let end = boundaries.last, first < end else {
-      return buckets
-    }
-    let condition = Self.startCondition(type, first..<end)
+    var (buckets, span) = try SampleBucket.emptyBuckets(between: boundaries)
+    guard let span else { return buckets }
+    let condition = Self.startCondition(type, span)
     let rows = try read { db in
       try Self.columns(
         db,

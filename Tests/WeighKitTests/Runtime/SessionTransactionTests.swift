@@ -106,19 +106,6 @@ import Testing
     #expect(session.entryNumbers() == [1])
   }
 
-  /// The `weigh` executable SwiftPM built next to this test bundle.
-  static func builtWeigh() -> String {
-    var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-    let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-    let executable =
-      length > 0
-      ? String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-      : CommandLine.arguments[0]
-    return URL(fileURLWithPath: executable).deletingLastPathComponent().appendingPathComponent(
-      "weigh"
-    ).path
-  }
-
   @Test("an unchanged store's tables are not read again; another process's commit is seen")
   func theReplReadsATableAgainOnlyWhenTheStoreChanged() throws {
     let directory = ReopenedStoreTests.temporaryStorePath()
@@ -134,7 +121,7 @@ import Testing
 
     // Another process logs while the session waits between commands.
     let writer = Process()
-    writer.executableURL = URL(fileURLWithPath: Self.builtWeigh())
+    writer.executableURL = URL(fileURLWithPath: builtProduct(named: "weigh"))
     writer.arguments = [
       "--store", directory, "--clock", "2026-01-01T07:30:00Z", "--tz", "UTC", "-e", "log 69.5kg",
     ]

@@ -12,18 +12,6 @@ import Testing
 @Suite struct HealthSQLiteCrashTests {
   static let batch = 400
 
-  /// The path of an executable SwiftPM built next to this test bundle.
-  static func builtProduct(named name: String) -> String {
-    var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-    let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-    let executable =
-      length > 0
-      ? String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-      : CommandLine.arguments[0]
-    return executable.split(separator: "/", omittingEmptySubsequences: false).dropLast()
-      .joined(separator: "/") + "/" + name
-  }
-
   /// Starts the child, waits for `commits` acknowledged batches and then `delay`
   /// microseconds, kills it; returns the last position it acknowledged.
   static func appendAndKill(_ path: String, commits: Int, delay: UInt32) throws -> Int64 {
@@ -52,7 +40,7 @@ import Testing
   }
 
   @Test func aKillDuringABatchLeavesTheWholeTransactionOrNoneOfIt() throws {
-    let built = Self.builtProduct(named: "weigh-bench")
+    let built = builtProduct(named: "weigh-bench")
     try #require(FileManager.default.isExecutableFile(atPath: built), "build weigh-bench first")
     var generator = SeededGenerator(seed: 1)
     for round in 0..<6 {
