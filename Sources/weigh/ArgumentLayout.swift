@@ -7,6 +7,11 @@ enum ArgumentLayout {
   /// The subcommands, which swift-argument-parser needs first.
   static let subcommands: Set<String> = ["run", "test", "check"]
 
+  /// Every subcommand's name, as swift-argument-parser matches a first argument.
+  static let subcommandNames: Set<String> = [
+    "run", "test", "check", "help", "completion", "complete",
+  ]
+
   /// The options that take a value (`--store S`, also written `--store=S`).
   static let valued: Set<String> = [
     "--store", "-e", "--clock", "--seed", "--tz", "--unit", "--format", "--color",

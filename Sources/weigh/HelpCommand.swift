@@ -7,6 +7,7 @@ import WeighKit
 /// `weigh help --man` for the man page.
 struct Help: ParsableCommand {
   static let configuration = CommandConfiguration(
+    commandName: "help",
     abstract: "Show the commands of the language, one of them, all of them, or a subcommand.")
 
   @Argument(

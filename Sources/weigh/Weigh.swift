@@ -41,6 +41,12 @@ struct Weigh: ParsableCommand {
       return FileManager.default.fileExists(atPath: path, isDirectory: &isFolder)
         && !isFolder.boolValue
     }
+    // The common invocations skip swift-argument-parser (see `RunArguments.fast`); a
+    // failed check is left to the parser, which words the error and the usage.
+    if let fast = RunArguments.fast(arguments), (try? fast.validate()) != nil {
+      do { try fast.run() } catch { exit(withError: error) }
+      return
+    }
     main(arguments)
   }
 }
@@ -57,7 +63,10 @@ struct StoreOptions: ParsableArguments {
   @Flag(help: "Keep everything in memory; persist nothing.")
   var memory = false
 
-  func location() -> StoreLocation {
+  func location() -> StoreLocation { Self.location(directory: directory, memory: memory) }
+
+  /// The store `--store` and `--memory` name, else the default one.
+  static func location(directory: String?, memory: Bool) -> StoreLocation {
     if memory { return .memory }
     if let directory { return .directory(directory) }
     return StoreLocation.resolve(environment: ProcessInfo.processInfo.environment)
@@ -144,127 +153,23 @@ struct Run: ParsableCommand {
     help: ArgumentHelp("Scripts (.wcfg) to run; - reads one from stdin.", valueName: "file"))
   var files: [String] = []
 
-  func validate() throws {
-    if let seed, UInt64(seed) == nil || seed.first == "+" {  // checked: parses text
-      throw ValidationError(
-        "--seed takes a whole number from 0 to \(UInt64.max), such as 42; got '\(TerminalText.escaped(seed))'"
-      )
-    }
-    if let unit, DisplayUnit(rawValue: unit.lowercased()) == nil {
-      throw ValidationError(
-        "--unit takes kg, lb or st; got '\(TerminalText.escaped(unit))'")
-    }
-    if OutputFormat(rawValue: format.lowercased()) == nil {
-      throw ValidationError(
-        "--format takes text, json or csv; got '\(TerminalText.escaped(format))'")
-    }
-    if ColorMode(rawValue: color.lowercased()) == nil {
-      throw ValidationError(
-        "--color takes auto, always or never; got '\(TerminalText.escaped(color))'")
-    }
-    if let tz, TimeZone(identifier: tz) == nil {
-      throw ValidationError(
-        "unknown time zone '\(TerminalText.escaped(tz))'; use an IANA name such as Europe/Berlin or UTC"
-      )
-    }
-    if let clock {
-      // Checked here for the exit status; the session reads it again in its own zone.
-      let zone = ZonedClock(zone: TimeZone(identifier: tz ?? "UTC") ?? .gmt)
-      do throws(Diagnostic) {
-        _ = try InstantParser.parse(clock, clock: zone, now: Instant.seconds(of: Date()))
-      } catch {
-        throw ValidationError(
-          "cannot read --clock '\(TerminalText.escaped(clock))': \(error.message)")
-      }
-    }
+  /// The parsed options as a plain value.
+  var arguments: RunArguments {
+    RunArguments(
+      directory: store.directory, memory: store.memory, commands: commands,
+      keepGoing: keepGoing, echo: echo, force: force, clock: clock, seed: seed, tz: tz,
+      unit: unit, format: format, color: color, files: files)
   }
 
-  func run() throws {
-    var options = SessionOptions()
-    options.store = store.location()
-    options.keepGoing = keepGoing
-    options.echo = echo
-    options.force = force
-    options.clockWords = clock
-    if let seed, let value = UInt64(seed) { options.seed = value }  // checked: parses text
-    options.timeZone = tz
-    options.unit = unit.flatMap { DisplayUnit(rawValue: $0.lowercased()) }
-    options.format = OutputFormat(rawValue: format.lowercased()) ?? .text
-    options.color = (ColorMode(rawValue: color.lowercased()) ?? .auto).resolved()
-    let interactive = files.isEmpty && commands.isEmpty && LineEditor.isInteractive
-    options.interactive = interactive
-    options.terminalColumns = LineEditor.terminalColumns()
-    let output = StandardStreams()
-    let renderer = DiagnosticRenderer(color: options.color)
-    let session: Session
-    do {
-      session = try Session(options: options, output: output)
-    } catch {
-      output.write(renderer.render(error), to: .standardError)
-      output.flush()
-      throw ExitCode(error.kind.exitStatus)
-    }
-    defer { session.close() }
-    let here = FileManager.default.currentDirectoryPath
-    if interactive {
-      let editor = LineEditor(
-        programName: "weigh",
-        historyPath: History.path(environment: ProcessInfo.processInfo.environment),
-        completer: { line, word in
-          Completion.candidates(
-            lineBeforeWord: String(line.dropLast(word.count)), word: word,
-            data: session.completionData(directory: here)
-          ).map { LineCompletion($0.word, detail: $0.detail) }
-        })
-      if let problem = editor.historyProblem {
-        output.write(
-          "weigh: warning: \(TerminalText.escaped(problem)); history is not kept\n",
-          to: .standardError)
-      }
-      session.runInteractive(EditorReader(editor: editor), directory: here)
-      output.flush()
-      return
-    }
-    if !commands.isEmpty {
-      session.run(lines: commands, display: "-e", directory: here)
-    }
-    for file in files where session.exitStatus == .success || keepGoing {
-      if file == "-" {
-        let goesOn = session.run(
-          byteLines: StandardInputLines(output: output), display: "<stdin>", directory: here)
-        if !goesOn { break }
-        continue
-      }
-      let text: String
-      do throws(Diagnostic) {
-        text = try ScriptFile.read(file, shownAs: file, noun: "script")
-      } catch {
-        var error = error
-        if !FileManager.default.fileExists(atPath: file) {
-          error.message += ArgumentLayout.hint(forMissing: file)
-        }
-        // The whole script is checked before any of it runs: nothing of a bad file is done.
-        output.write(renderer.render(error), to: .standardError)
-        output.flush()
-        throw ExitCode(error.kind.exitStatus)
-      }
-      let directory = (file as NSString).deletingLastPathComponent
-      if !session.run(script: text, display: file, directory: directory.isEmpty ? "." : directory) {
-        break
-      }
-    }
-    if files.isEmpty && commands.isEmpty {
-      session.run(
-        byteLines: StandardInputLines(output: output), display: "<stdin>", directory: here)
-    }
-    output.flush()
-    if session.exitStatus != .success { throw ExitCode(session.exitStatus) }
-  }
+  func validate() throws { try arguments.validate() }
+
+  func run() throws { try arguments.run() }
 }
 
 /// `weigh test [PATH…] [--update]`
 struct Test: ParsableCommand {
   static let configuration = CommandConfiguration(
+    commandName: "test",
     abstract: "Run golden tests: each *.wcfg against its sibling .out file.")
 
   @Flag(help: "Write the .out files anew and list those that changed (such a run does not pass).")
@@ -316,6 +221,7 @@ struct Test: ParsableCommand {
 /// `weigh check`
 struct Check: ParsableCommand {
   static let configuration = CommandConfiguration(
+    commandName: "check",
     abstract: "Verify that a store can be read in full.")
 
   @OptionGroup var store: StoreOptions
