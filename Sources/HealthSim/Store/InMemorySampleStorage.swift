@@ -17,6 +17,8 @@ public final class InMemorySampleStorage: HealthSampleStorage {
   private var syncNames: [SyncName: [UUID]] = [:]
   private var state: HealthSmallState?
   private var last: Int64 = 0
+  /// The longest duration of any sample ever held, per type: it never shrinks.
+  private var longest: [SampleType: TimeInterval] = [:]
 
   /// An empty storage.
   public init() {}
@@ -92,6 +94,8 @@ public final class InMemorySampleStorage: HealthSampleStorage {
       let uuid = sample.uuid!
       logs[sample.type.ordinal].append(.sample(sample), at: position)
       locations[uuid] = (sample.type, position)
+      longest[sample.type] = max(
+        longest[sample.type] ?? 0, sample.endDate.timeIntervalSince(sample.startDate))
       if let identifier = sample.syncIdentifier {
         syncNames[SyncName(type: sample.type, identifier: identifier), default: []].append(uuid)
       }
@@ -194,6 +198,10 @@ public final class InMemorySampleStorage: HealthSampleStorage {
       buckets[index].add(stored.sample.value)
     }
     return buckets
+  }
+
+  public func longestDuration(of type: SampleType) throws -> TimeInterval? {
+    longest[type] ?? 0
   }
 
   public func counts(of type: SampleType?) throws -> RecordCounts {
