@@ -42,6 +42,7 @@ extension HealthStore {
       state = newState
       lastRecordedState = newState
       lastStoredState = newState
+      isRecordedStateStored = true
       persist([.stateChanged(newState)])
     }
   }

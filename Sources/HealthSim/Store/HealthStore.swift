@@ -34,6 +34,8 @@ public final class HealthStore {
   var collectionQueries: [StatisticsCollectionQuery] = []
   var isPumpingCollections = false
   var lastRecordedState: HealthSmallState
+  /// Whether `lastRecordedState` is `lastStoredState`.
+  var isRecordedStateStored = true
   var isReplaying = false
   var isRunningEvents = false
   /// While the saves kept during a lock are merged: their observers were noted already.
@@ -226,15 +228,21 @@ public final class HealthStore {
   /// Stores and emits the small state if it changed since it was last stored or emitted.
   func commitState() {
     guard !isReplaying else { return }
-    if state != lastStoredState {
+    let changed = state != lastStoredState
+    if changed {
       lastStoredState = state
       persist([.stateChanged(state)])
     }
-    guard let recorder, storageFailure == nil else { return }
-    if state != lastRecordedState {
+    guard let recorder, storageFailure == nil else {
+      isRecordedStateStored = isRecordedStateStored && !changed
+      return
+    }
+    // One comparison serves both while the recorder has what the storage has.
+    if isRecordedStateStored ? changed : state != lastRecordedState {
       lastRecordedState = state
       recorder(.stateChanged(state))
     }
+    isRecordedStateStored = true
   }
 
   func syncKey(for sample: HealthSample) -> SyncKey? {
