@@ -213,6 +213,16 @@ final class FailingStorage: HealthSampleStorage {
     _ = store.advance(by: 3600)
     let reopened = try HealthStore(storage: storage)
     #expect(reopened.snapshot() == store.snapshot())
+    // A change kept after the state it kept (a process stopped between the two) is
+    // followed by the next one all the same.
+    let late = HealthSample(type: .bodyMass, value: 71, start: at(5), uuid: UUID())
+    let lastPosition = store.latestAnchor.rawValue
+    try storage.apply([.sampleSaved(late, position: lastPosition + 1)])
+    let after = try HealthStore(storage: storage)
+    #expect(after.latestAnchor.rawValue == lastPosition + 1)
+    #expect(try scaleWrites(after, 72, at: 6).value == 72)
+    #expect(after.position(of: late.uuid!) == lastPosition + 1)
+    #expect(after.storageFailure == nil)
     // A storage that is not empty is not a new store.
     let second = HealthStore(storage: storage, clock: epoch)
     #expect(second.storageFailure != nil)

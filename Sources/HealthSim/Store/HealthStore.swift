@@ -94,12 +94,17 @@ public final class HealthStore {
   /// - Throws: `HealthStorageError` when the storage holds no small state (a new
   ///   storage: use `init(storage:app:seed:clock:)`), or the storage's own error.
   public convenience init(storage: any HealthSampleStorage) throws {
-    guard let state = try storage.smallState() else {
+    guard var state = try storage.smallState() else {
       throw HealthStorageError(
         "the storage holds no health store yet; create one with init(storage:app:seed:clock:)")
     }
+    let stored = state
+    // A storage written one change at a time may keep a change made after the state it
+    // keeps: the next position must follow it all the same.
+    state.counter = max(state.counter, try storage.lastPosition())
     self.init(storage: storage, state: state)
-    lastStoredState = state
+    lastStoredState = stored
+    isRecordedStateStored = stored == state
   }
 
   init(storage: any HealthSampleStorage, state: HealthSmallState) {
