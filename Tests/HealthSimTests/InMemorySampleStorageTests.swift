@@ -65,6 +65,19 @@ import Testing
         #expect(
           try storage.changes(of: .bodyMass, after: 0, limit: 0).map(\.position)
             == snapshot.records.map(\.position))
+        // The start-date index finds what a scan of every sample finds.
+        let every = try storage.samples(of: .bodyMass, startingIn: nil, bundle: nil)
+        for (index, code) in codes.enumerated() {
+          let lower = at(Double(code % 520) - 10)
+          let range = lower..<lower.addingTimeInterval(Double(index % 6) * 300)
+          let bundle = code % 2 == 0 ? nil : scaleSource.source.bundleIdentifier
+          #expect(
+            try storage.samples(of: .bodyMass, startingIn: range, bundle: bundle)
+              == every.filter {
+                range.contains($0.sample.startDate)
+                  && (bundle == nil || $0.sample.source?.bundleIdentifier == bundle)
+              })
+        }
         for identifier in ["id-0", "id-1", "id-2"] {
           let newest = try storage.samples(
             syncIdentifier: identifier, type: .bodyMass,

@@ -6,8 +6,8 @@ import Foundation
 /// Every change goes through `apply(_:)`, as the `HealthChange` feed that `HealthStore`
 /// records: one call is one transaction, all of it or none of it. Everything else reads.
 /// `InMemorySampleStorage` is the reference implementation (today's `SampleLog`s); WeighKit
-/// implements the same protocol over SQLite. A later step makes `HealthStore` ask a storage
-/// instead of its own logs.
+/// implements the same protocol over SQLite. `HealthStore` asks its storage for everything
+/// (`HealthStore.storage`).
 ///
 /// Positions are the store's change positions: each saved sample and each deleted-object
 /// record takes a new one, greater than every position the storage ever held.
@@ -71,6 +71,17 @@ public protocol HealthSampleStorage: AnyObject {
 
   /// How many live samples and deleted-object records there are, of `type` or of all types.
   func counts(of type: SampleType?) throws -> RecordCounts
+
+  /// A duration no live sample of `type` lasts longer than (end minus start), or nil when
+  /// the storage does not know one. A query for samples that overlap a date range reads
+  /// from the range's start minus it, since only start dates are indexed; without it, from
+  /// the first sample.
+  func longestDuration(of type: SampleType) throws -> TimeInterval?
+}
+
+extension HealthSampleStorage {
+  /// Not known: a query for samples that overlap a range reads every earlier start.
+  public func longestDuration(of type: SampleType) throws -> TimeInterval? { nil }
 }
 
 /// A live sample and its position.

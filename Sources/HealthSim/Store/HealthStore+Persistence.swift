@@ -5,36 +5,18 @@ extension HealthStore {
   /// - Complexity: O(n log n).
   public func snapshot() -> HealthSnapshot {
     loadHistory()
-    var records: [HealthRecord] = []
-    for log in logs {
-      for (position, item) in zip(log.positions, log.items) {
-        switch item {
-        case .sample(let sample): records.append(.sample(sample, position: position))
-        case .deletion(let record): records.append(.deletion(record, position: position))
-        case .removed: break
-        }
-      }
-    }
-    records.sort { $0.position < $1.position }
-    return HealthSnapshot(state: state, records: records)
+    return HealthSnapshot(
+      state: state, records: read([]) { try storage.records(after: 0, limit: 0) })
   }
 
-  /// A store restored from a snapshot. Queries do not survive: the app executes its
-  /// observer query again, as at launch.
+  /// A store restored from a snapshot, kept in memory. Queries do not survive: the app
+  /// executes its observer query again, as at launch.
   public convenience init(snapshot: HealthSnapshot) {
-    self.init(app: snapshot.state.app, clock: snapshot.state.clock)
-    isReplaying = true
-    state = snapshot.state
-    for record in snapshot.records {
-      switch record {
-      case .sample(let sample, let position): insertSample(sample, position: position)
-      case .deletion(let deleted, let position):
-        logs[deleted.type.ordinal].append(.deletion(deleted), at: position)
-      }
-    }
-    state.counter = snapshot.state.counter
-    isReplaying = false
-    lastRecordedState = state
+    let storage = InMemorySampleStorage()
+    self.init(storage: storage, state: snapshot.state)
+    attempt { try storage.append(snapshot.records) }
+    persist([.stateChanged(state)])
+    lastStoredState = state
   }
 
   /// Replays one change from the feed, e.g. from a journal on load. Replaying a store's
@@ -49,17 +31,19 @@ extension HealthStore {
       loadHistory()
       removeSample(uuid, position: position, date: date)
     case .deletedObjectsPurged(let cutoff):
-      loadHistory()
       _ = purge(before: cutoff)
     case .deletedObjectsTrimmed(let keeping):
-      loadHistory()
       _ = trim(keeping: keeping)
     case .stateChanged(let newState):
       let scopeChanged =
         newState.settings.syncIdentifierScope != state.settings.syncIdentifierScope
+      // The older samples' sync keys were made under the old scope.
+      if scopeChanged { loadHistory() }
       state = newState
       lastRecordedState = newState
-      if scopeChanged { rebuildSyncIndex() }
+      lastStoredState = newState
+      isRecordedStateStored = true
+      persist([.stateChanged(newState)])
     }
   }
 
@@ -73,6 +57,9 @@ extension HealthStore {
   /// `olderSynced`, when given, are the older records that are live samples with a sync
   /// identifier (others are ignored): with them, saves with sync identifiers (replacing
   /// one of those) and deleting one of those need no older record either.
+  ///
+  /// The store keeps its records in an `InMemorySampleStorage`: the newer ones first, and
+  /// when the older ones are needed, a new storage with the older ones, then the newer.
   public convenience init(
     snapshot: HealthSnapshot, olderRecordsThrough through: Int64,
     olderSynced: [HealthRecord]? = nil, load: @escaping () -> [HealthRecord]
@@ -86,16 +73,18 @@ extension HealthStore {
     for case .sample(let sample, let position) in olderSynced where position <= through {
       guard let key = syncKey(for: sample), let uuid = sample.uuid else { continue }
       known[uuid] = (sample, position)
-      // A newer sample with the same identifier would have replaced it.
-      if syncIndex[key] == nil { syncIndex[key] = uuid }
+      // A newer sample with the same identifier replaced it: the storage answers first.
+      if olderSyncIndex[key] == nil { olderSyncIndex[key] = uuid }
     }
     self.olderSynced = known
   }
 
-  /// Whether every record is in memory (always, unless opened with older records unloaded).
+  /// Whether every record is in the storage (always, unless opened with older records
+  /// unloaded).
   public var isHistoryLoaded: Bool { loadOlderRecords == nil }
 
-  /// Reads the older records now, if they are not in memory yet.
+  /// Reads the older records now, if they are not in the storage yet: the store moves to
+  /// a new in-memory storage holding the older records, then those it held.
   /// - Complexity: O(n) the first time, O(1) after.
   public func loadHistory() {
     guard let load = loadOlderRecords else { return }
@@ -104,26 +93,16 @@ extension HealthStore {
     let removed = removedOlder
     unloadedThrough = 0
     olderSynced = nil
+    olderSyncIndex = [:]
     removedOlder = []
-    let newer = logs
-    logs = Array(repeating: SampleLog(), count: SampleType.allCases.count)
-    let wasReplaying = isReplaying
-    isReplaying = true
-    defer { isReplaying = wasReplaying }
-    let newerKeys = syncIndex
-    for record in load() where record.position <= through && !removed.contains(record.position) {
-      switch record {
-      case .sample(let sample, let position): insertSample(sample, position: position)
-      case .deletion(let deleted, let position):
-        logs[deleted.type.ordinal].append(.deletion(deleted), at: position)
-      }
+    let newer = read([]) { try storage.records(after: 0, limit: 0) }
+    let older = load().filter { $0.position <= through && !removed.contains($0.position) }
+    let whole = InMemorySampleStorage()
+    attempt {
+      try whole.append(older)
+      try whole.append(newer)
+      if let lastStoredState { try whole.apply([.stateChanged(lastStoredState)]) }
     }
-    // A newer sample holding a sync identifier replaced any older one with it.
-    syncIndex.merge(newerKeys) { _, newer in newer }
-    for (ordinal, log) in newer.enumerated() {
-      for (position, item) in zip(log.positions, log.items) {
-        logs[ordinal].append(item, at: position)
-      }
-    }
+    storage = whole
   }
 }

@@ -33,34 +33,39 @@ extension HealthStore {
   /// The app's anchored read (HKAnchoredObjectQueryDescriptor.result(for:)): live samples and
   /// kept deleted-object records after `anchor`, interleaved in position order, cut at
   /// `limit` (0 = no limit). Read denial is hidden: only the app's own samples come back.
-  /// - Complexity: O(log n + k) for k changes after the anchor when read is allowed.
+  /// - Complexity: O(log n + k) for k changes after the anchor when read is allowed: the
+  ///   storage is asked for the changes after the anchor, a page at a time with a limit.
   public func anchoredResult(
     type: SampleType, predicate: SamplePredicate? = nil, anchor: QueryAnchor?, limit: Int = 0
   ) throws(HealthError) -> AnchoredQueryResult {
     let filter = try readFilter(for: type)
     if (anchor?.rawValue ?? 0) < unloadedThrough { loadHistory() }
-    let log = logs[type.ordinal]
-    var index = anchor.map { log.firstIndex(after: $0.rawValue) } ?? 0
     var changes: [AnchoredChange] = []
     var last: Int64?
-    while index < log.count, limit <= 0 || changes.count < limit {
-      let position = log.positions[index]
-      switch log.items[index] {
-      case .sample(let sample):
-        if let shown = filter.sample(sample), predicate?.matches(sample) ?? true {
-          changes.append(.added(shown, anchor: QueryAnchor(fromValue: position)))
-          last = position
+    var cursor = anchor?.rawValue ?? 0
+    // With a limit, the rows the filters hide are replaced by reading on.
+    let page = limit > 0 ? max(limit, 256) : 0
+    reading: while limit <= 0 || changes.count < limit {
+      let rows = read([]) { try storage.changes(of: type, after: cursor, limit: page) }
+      for row in rows {
+        guard limit <= 0 || changes.count < limit else { break reading }
+        cursor = row.position
+        switch row {
+        case .sample(let sample, let position):
+          if let shown = filter.sample(sample), predicate?.matches(sample) ?? true {
+            changes.append(.added(shown, anchor: QueryAnchor(fromValue: position)))
+            last = position
+          }
+        case .deletion(let record, let position):
+          if filter.record(record), predicate?.matches(record) ?? true {
+            changes.append(.deleted(record.deletedObject, anchor: QueryAnchor(fromValue: position)))
+            last = position
+          }
         }
-      case .deletion(let record):
-        if filter.record(record), predicate?.matches(record) ?? true {
-          changes.append(.deleted(record.deletedObject, anchor: QueryAnchor(fromValue: position)))
-          last = position
-        }
-      case .removed:
-        break
       }
-      index += 1
+      if page == 0 || rows.count < page { break }
     }
+    try checkStorage()
     let empty =
       state.settings.emptyResultAnchor == .latestPosition
       ? latestAnchor : (anchor ?? .noAnchor)
@@ -70,7 +75,7 @@ extension HealthStore {
 
   /// The app's sample query: matching visible samples, sorted, then cut at `limit`.
   /// Without sort descriptors the order is change order (Q2 knob).
-  /// - Complexity: O(n log n).
+  /// - Complexity: O(k log k) for the k samples the storage finds for the predicate.
   public func samples(
     of type: SampleType, predicate: SamplePredicate? = nil, limit: Int = 0,
     sortedBy sortDescriptors: [SampleSortDescriptor] = []
@@ -91,14 +96,19 @@ extension HealthStore {
     return result
   }
 
+  /// The samples of `type` that match `predicate` and the app may read, in change order.
   func visibleSamples(of type: SampleType, predicate: SamplePredicate?) throws(HealthError)
     -> [HealthSample]
   {
     let filter = try readFilter(for: type)
-    return allSamples(of: type).compactMap { sample in
+    loadHistory()
+    let found = candidates(of: type, matching: predicate, bundle: nil).compactMap {
+      sample -> HealthSample? in
       guard predicate?.matches(sample) ?? true else { return nil }
       return filter.sample(sample)
     }
+    try checkStorage()
+    return found
   }
 
   /// The app's statistics over all matching samples (HKStatisticsQuery).
@@ -106,6 +116,14 @@ extension HealthStore {
     of type: SampleType, predicate: SamplePredicate? = nil, options: StatisticsOptions
   ) throws(HealthError) -> HealthStatistics {
     try options.validate(for: type)
+    if let predicate, let start = predicate.startDate, let end = predicate.endDate, start < end,
+      let buckets = try storedStatistics(
+        of: type, predicate: predicate, options: options, boundaries: [start, end])
+    {
+      return HealthStatistics(
+        type: type, startDate: start, endDate: end, merged: values(of: buckets[0], options),
+        bySource: nil)
+    }
     let samples = try visibleSamples(of: type, predicate: predicate)
     let start =
       predicate?.startDate ?? samples.map(\.startDate).min() ?? Date(timeIntervalSince1970: 0)
@@ -122,12 +140,34 @@ extension HealthStore {
     calendar: Calendar = Calendar(identifier: .gregorian)
   ) throws(HealthError) -> StatisticsCollection {
     try options.validate(for: type)
-    let samples = try visibleSamples(of: type, predicate: predicate)
-    var groups: [Int: [HealthSample]] = [:]
     func index(_ date: Date) -> Int {
       StatisticsCollection.index(
         of: date, anchor: anchorDate, step: intervalComponents, calendar: calendar)
     }
+    func start(_ bucket: Int) -> Date {
+      StatisticsCollection.start(
+        of: bucket, anchor: anchorDate, step: intervalComponents, calendar: calendar)
+    }
+    var buckets: [Int: HealthStatistics] = [:]
+    if let predicate, type.aggregationStyle == .discrete,
+      options.isSubset(of: Self.storedOptions),
+      let intervals = calendarIntervals(of: predicate, index: index, start: start),
+      let stored = try storedStatistics(
+        of: type, predicate: predicate, options: options,
+        boundaries: intervals.boundaries)
+    {
+      for (offset, bucket) in stored.enumerated() where bucket.count > 0 {
+        let number = intervals.buckets[offset]
+        buckets[number] = HealthStatistics(
+          type: type, startDate: start(number), endDate: start(number + 1),
+          merged: values(of: bucket, options), bySource: nil)
+      }
+      return StatisticsCollection(
+        type: type, anchorDate: anchorDate, intervalComponents: intervalComponents,
+        calendar: calendar, buckets: buckets)
+    }
+    let samples = try visibleSamples(of: type, predicate: predicate)
+    var groups: [Int: [HealthSample]] = [:]
     for sample in samples {
       let first = index(sample.startDate)
       var last = first
@@ -137,18 +177,92 @@ extension HealthStore {
       }
       for bucket in first...last { groups[bucket, default: []].append(sample) }
     }
-    var buckets: [Int: HealthStatistics] = [:]
     for (bucket, members) in groups {
-      let start = StatisticsCollection.start(
-        of: bucket, anchor: anchorDate, step: intervalComponents, calendar: calendar)
-      let end = StatisticsCollection.start(
-        of: bucket + 1, anchor: anchorDate, step: intervalComponents, calendar: calendar)
       buckets[bucket] = statistics(
-        type: type, samples: members, start: start, end: end, options: options)
+        type: type, samples: members, start: start(bucket), end: start(bucket + 1),
+        options: options)
     }
     return StatisticsCollection(
       type: type, anchorDate: anchorDate, intervalComponents: intervalComponents,
       calendar: calendar, buckets: buckets)
+  }
+
+  // MARK: Statistics the storage adds up
+
+  /// The statistics a storage adds up.
+  static let storedOptions: StatisticsOptions = [.discreteAverage, .discreteMin, .discreteMax]
+
+  /// The most calendar intervals one storage statistics query is asked for.
+  static let storedIntervalLimit = 10_000
+
+  /// The boundaries of the calendar intervals that a predicate's date range covers, cut to
+  /// that range, and the interval number of each span between them; nil when the predicate
+  /// is not a bounded range or covers too many intervals.
+  func calendarIntervals(
+    of predicate: SamplePredicate, index: (Date) -> Int, start: (Int) -> Date
+  ) -> (boundaries: [Date], buckets: [Int])? {
+    guard let lower = predicate.startDate, let upper = predicate.endDate, lower < upper else {
+      return nil
+    }
+    let first = index(lower)
+    let last = index(upper)
+    guard last - first < Self.storedIntervalLimit else { return nil }
+    var boundaries = [lower]
+    var buckets = [first]
+    for bucket in (first + 1)..<(last + 1) {
+      let boundary = start(bucket)
+      guard boundary > boundaries.last!, boundary < upper else { continue }
+      boundaries.append(boundary)
+      buckets.append(bucket)
+    }
+    boundaries.append(upper)
+    return (boundaries, buckets)
+  }
+
+  /// Discrete statistics added up by the storage, one bucket per interval between
+  /// `boundaries`; nil when the storage cannot add them: other options than average,
+  /// minimum and maximum, a predicate other than dates (and one source), or samples the
+  /// app may not all read, or ones that may match without starting in the range.
+  func storedStatistics(
+    of type: SampleType, predicate: SamplePredicate, options: StatisticsOptions,
+    boundaries: [Date]
+  ) throws(HealthError) -> [SampleBucket]? {
+    guard type.aggregationStyle == .discrete, !type.isCorrelation,
+      options.isSubset(of: Self.storedOptions),
+      predicate.filter == nil, predicate.uuids == nil,
+      predicate.sourceBundleIdentifiers.map({ $0.count == 1 }) ?? true,
+      let lower = boundaries.first
+    else { return nil }
+    var bundle = predicate.sourceBundleIdentifiers?.first
+    switch try readScope(for: type) {
+    case .all(let notBefore):
+      guard notBefore.map({ $0 <= lower }) ?? true else { return nil }
+    case .own:
+      let own = state.app.source.bundleIdentifier
+      guard bundle == nil || bundle == own else { return nil }
+      bundle = own
+    }
+    loadHistory()
+    // Matching by overlap or by end date is matching by start when no sample lasts.
+    guard
+      predicate.options.contains(.strictStartDate)
+        || read(nil, { try storage.longestDuration(of: type) }) == 0
+    else { return nil }
+    let buckets = read([]) {
+      try storage.statistics(of: type, boundaries: boundaries, bundle: bundle)
+    }
+    try checkStorage()
+    return buckets
+  }
+
+  /// The values a discrete statistics query asks for, from a storage's bucket.
+  func values(of bucket: SampleBucket, _ options: StatisticsOptions) -> HealthStatistics.Values {
+    var result = HealthStatistics.Values()
+    guard bucket.count > 0 else { return result }
+    if options.contains(.discreteAverage) { result.average = bucket.sum / Double(bucket.count) }
+    if options.contains(.discreteMin) { result.minimum = bucket.minimum }
+    if options.contains(.discreteMax) { result.maximum = bucket.maximum }
+    return result
   }
 
   // MARK: Computation

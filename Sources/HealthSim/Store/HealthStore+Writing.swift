@@ -11,7 +11,9 @@ extension HealthStore {
     -> [HealthSample]
   {
     defer { commitState() }
-    return try write(samples, revision: revision)
+    let saved = try write(samples, revision: revision)
+    try checkStorage()
+    return saved
   }
 
   /// Deletes samples as their owning source would (`health delete`); returns how many.
@@ -19,7 +21,9 @@ extension HealthStore {
   public func deleteAsOwner(_ uuids: [UUID]) throws(HealthError) -> Int {
     defer { commitState() }
     try checkExisting(uuids)
-    return remove(uuids)
+    let count = remove(uuids)
+    try checkStorage()
+    return count
   }
 
   /// Drops deleted-object records (`health purge`): all, or those deleted more than
@@ -53,7 +57,9 @@ extension HealthStore {
     guard state.device.isHealthDataAvailable else { throw HealthError.unavailable }
     for type in Set(samples.flatMap(\.type.permissionTypes)).sorted() { try checkWrite(type) }
     if state.device.isLocked { return try keepForUnlock(samples) }
-    return try write(samples, revision: state.app)
+    let saved = try write(samples, revision: state.app)
+    try checkStorage()
+    return saved
   }
 
   /// Deletes samples the app saved; another source's sample fails with code 4 (D1 knob).
@@ -73,6 +79,7 @@ extension HealthStore {
       )
     }
     remove(uuids)
+    try checkStorage()
   }
 
   /// Deletes the app's own samples of a type that match (deleteObjects(of:predicate:)).
@@ -83,11 +90,15 @@ extension HealthStore {
     defer { commitState() }
     try checkAccess()
     for permission in type.permissionTypes { try checkWrite(permission) }
+    mergeSavesIfUnlocked()
+    loadHistory()
     let bundle = state.app.source.bundleIdentifier
-    let uuids = allSamples(of: type).filter {
+    let uuids = candidates(of: type, matching: predicate, bundle: bundle).filter {
       $0.source?.bundleIdentifier == bundle && (predicate?.matches($0) ?? true)
     }.compactMap(\.uuid)
-    return remove(uuids)
+    let count = remove(uuids)
+    try checkStorage()
+    return count
   }
 
   // MARK: Checks
@@ -111,9 +122,6 @@ extension HealthStore {
         "writing \(type.rawValue) is not determined; request authorization first")
     }
   }
-
-  /// Whether a live sample with this UUID is in memory (older ones may not be).
-  func isKnown(_ uuid: UUID) -> Bool { locations[uuid] != nil || olderSynced?[uuid] != nil }
 
   func checkExisting(_ uuids: [UUID]) throws(HealthError) {
     mergeSavesIfUnlocked()
@@ -144,7 +152,7 @@ extension HealthStore {
 
   /// Checks one sample (not its objects) for a save; `seen` collects the batch's UUIDs.
   private func validate(_ sample: HealthSample, seen: inout Set<UUID>) throws(HealthError) {
-    if let uuid = sample.uuid, locations[uuid] != nil || !seen.insert(uuid).inserted {
+    if let uuid = sample.uuid, stored(uuid) != nil || !seen.insert(uuid).inserted {
       throw HealthError(
         .errorInvalidArgument,
         "a sample with uuid \(uuid.uuidString) already exists; save a new sample with a new uuid")
@@ -222,7 +230,7 @@ extension HealthStore {
         continue
       }
       let key = syncKey(identifier, type: sample.type, source: revision.source)
-      let stored = claimed[key] ?? syncIndex[key].flatMap { self.sample(with: $0)?.syncVersion }
+      let stored = claimed[key] ?? syncedSample(for: key)?.syncVersion
       if let stored, version <= stored {
         if state.settings.staleSyncVersion == .fail {
           throw HealthError(
@@ -241,7 +249,7 @@ extension HealthStore {
     var changed = Set<SampleType>()
     var touched: [HealthSample] = []
     for (index, sample) in samples.enumerated() where keep[index] {
-      if let key = plans[index], let old = syncIndex[key] {
+      if let key = plans[index], let old = syncedSample(for: key)?.uuid {
         for doomed in removalOrder(of: [old]) {
           if let replaced = self.sample(with: doomed) {
             touched.append(replaced)
@@ -289,10 +297,10 @@ extension HealthStore {
     var count = 0
     let asked = Set(uuids)
     for uuid in removalOrder(of: uuids) {
-      guard let type = locations[uuid]?.type ?? olderSynced?[uuid]?.sample.type else { continue }
-      if let removed = sample(with: uuid) { touched.append(removed) }
+      guard let removed = olderSynced?[uuid]?.sample ?? stored(uuid)?.sample else { continue }
+      touched.append(removed)
       removeSample(uuid, position: state.counter + 1, date: now)
-      changed.insert(type)
+      changed.insert(removed.type)
       if asked.contains(uuid) { count += 1 }
     }
     for type in changed.sorted() { noteChange(type) }
@@ -301,42 +309,47 @@ extension HealthStore {
   }
 
   func insertSample(_ sample: HealthSample, position: Int64) {
-    let uuid = sample.uuid!
-    logs[sample.type.ordinal].append(.sample(sample), at: position)
-    locations[uuid] = Location(type: sample.type, position: position)
-    if let key = syncKey(for: sample) { syncIndex[key] = uuid }
     state.counter = max(state.counter, position)
+    guard persist([.sampleSaved(sample, position: position)]) else { return }
     emit(.sampleSaved(sample, position: position))
   }
 
   func removeSample(_ uuid: UUID, position: Int64, date: Date) {
-    let sample: HealthSample
-    if let location = locations.removeValue(forKey: uuid) {
-      guard case .sample(let live) = logs[location.type.ordinal].remove(at: location.position)
-      else { return }
-      sample = live
-    } else if let known = olderSynced?.removeValue(forKey: uuid) {
-      // An older sample not in the logs yet: loading them later leaves it out.
-      sample = known.sample
+    let deleted: Bool
+    if let known = olderSynced?.removeValue(forKey: uuid) {
+      // An older sample not in the storage yet: loading them later leaves it out, and
+      // its deleted-object record is added as a record, since there is nothing to delete.
       removedOlder.insert(known.position)
+      if let key = syncKey(for: known.sample), olderSyncIndex[key] == uuid {
+        olderSyncIndex[key] = nil
+      }
+      let record = DeletedObjectRecord(deleting: known.sample, at: date)
+      deleted = attempt { try storage.append([.deletion(record, position: position)]) }
+    } else if stored(uuid) != nil {
+      deleted = persist([.sampleDeleted(uuid: uuid, position: position, date: date)])
     } else {
       return
     }
-    if let key = syncKey(for: sample), syncIndex[key] == uuid { syncIndex[key] = nil }
-    let record = DeletedObjectRecord(deleting: sample, at: date)
-    logs[sample.type.ordinal].append(.deletion(record), at: position)
-    logs[sample.type.ordinal].compactIfSparse()
     state.counter = max(state.counter, position)
+    guard deleted else { return }
     emit(.sampleDeleted(uuid: uuid, position: position, date: date))
   }
 
+  /// Drops deleted-object records deleted before `cutoff` (all when nil); returns how many.
   func purge(before cutoff: Date?) -> Int {
     loadHistory()
-    return SampleLog.purgeDeletions(in: &logs, before: cutoff)
+    let before = deletedObjectCount()
+    guard before > 0, persist([.deletedObjectsPurged(before: cutoff)]) else { return 0 }
+    return before - deletedObjectCount()
   }
 
+  /// Drops all but the newest `count` deleted-object records; returns how many.
   func trim(keeping count: Int) -> Int {
     loadHistory()
-    return SampleLog.trimDeletions(in: &logs, keeping: count)
+    let before = deletedObjectCount()
+    guard before > max(count, 0), persist([.deletedObjectsTrimmed(keeping: count)]) else {
+      return 0
+    }
+    return before - deletedObjectCount()
   }
 }

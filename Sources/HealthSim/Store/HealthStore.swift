@@ -7,12 +7,6 @@ import Foundation
 /// device's life cycle, the virtual clock, simulations and persistence.
 /// Not thread-safe: use it from one task. Handlers run synchronously.
 public final class HealthStore {
-  /// Where a live sample sits.
-  struct Location {
-    let type: SampleType
-    let position: Int64
-  }
-
   /// The matching key of a sync identifier (Y5 scope).
   struct SyncKey: Hashable {
     let bundleIdentifier: String
@@ -21,28 +15,44 @@ public final class HealthStore {
   }
 
   var state: HealthSmallState
-  var logs: [SampleLog] = Array(repeating: SampleLog(), count: SampleType.allCases.count)
-  var locations: [UUID: Location] = [:]
-  var syncIndex: [SyncKey: UUID] = [:]
+  /// Where the samples, deleted-object records and small state are kept. Every mutation
+  /// goes to it through `HealthSampleStorage.apply(_:)` as the change feed describes it;
+  /// every query asks it (see HealthStore+Storage.swift).
+  public internal(set) var storage: any HealthSampleStorage
+  /// The first error the storage threw, if any; from then on the store answers as empty.
+  ///
+  /// The store's non-throwing API (facts, lookups, clock, deliveries) cannot report a
+  /// storage error when it happens: it records it here and answers nothing after it
+  /// rather than answer wrongly. A caller must check this after each command and, when
+  /// it is set, discard the command's effects and reopen the storage. Methods that
+  /// already throw (saves, deletions, queries, whose handlers get errors) throw it too.
+  public internal(set) var storageFailure: (any Error)?
+  /// The small state the storage holds.
+  var lastStoredState: HealthSmallState?
   var observers: [ObserverQuery] = []
   var liveQueries: [AnchoredQuery] = []
   var collectionQueries: [StatisticsCollectionQuery] = []
   var isPumpingCollections = false
   var lastRecordedState: HealthSmallState
+  /// Whether `lastRecordedState` is `lastStoredState`.
+  var isRecordedStateStored = true
   var isReplaying = false
   var isRunningEvents = false
   /// While the saves kept during a lock are merged: their observers were noted already.
   var isMergingLockedSaves = false
-  /// Records at positions up to this one are not in memory yet (see
+  /// Records at positions up to this one are not in the storage yet (see
   /// `init(snapshot:olderRecordsThrough:load:)`); 0 once everything is.
   public internal(set) var unloadedThrough: Int64 = 0
-  /// Reads the records not in memory yet; nil once everything is.
+  /// Reads the records not in the storage yet; nil once everything is.
   var loadOlderRecords: (() -> [HealthRecord])?
-  /// While the older records are not in memory: those of them that are live samples with a
-  /// sync identifier, when the store was opened with them (nil otherwise). With them, a
-  /// save with a sync identifier and the deletion of such a sample need nothing older.
+  /// While the older records are not in the storage: those of them that are live samples
+  /// with a sync identifier, when the store was opened with them (nil otherwise). With
+  /// them, a save with a sync identifier and the deletion of such a sample need nothing
+  /// older.
   var olderSynced: [UUID: (sample: HealthSample, position: Int64)]?
-  /// Positions of older samples deleted while the older records were not in memory.
+  /// The sync keys of `olderSynced`.
+  var olderSyncIndex: [SyncKey: UUID] = [:]
+  /// Positions of older samples deleted while the older records were not in the storage.
   var removedOlder: Set<Int64> = []
 
   /// Receives every mutation as a `HealthChange`, so a journal can persist O(1) per change.
@@ -53,8 +63,53 @@ public final class HealthStore {
     source: HealthSource(name: "weigh", bundleIdentifier: "org.weigh.app"), version: "1.0")
 
   /// A new store: empty, everything allowed, the app launched in the foreground, unlocked.
-  public init(app: SourceRevision = HealthStore.defaultApp, seed: UInt64 = 0, clock: Date) {
-    state = HealthSmallState(clock: clock, app: app, seed: seed)
+  /// Its samples are kept in memory (`InMemorySampleStorage`).
+  public convenience init(
+    app: SourceRevision = HealthStore.defaultApp, seed: UInt64 = 0, clock: Date
+  ) {
+    self.init(storage: InMemorySampleStorage(), app: app, seed: seed, clock: clock)
+  }
+
+  /// A new store kept in `storage`, which must be empty: everything allowed, the app
+  /// launched in the foreground, unlocked. The new small state is written to it at once.
+  /// A storage that is not empty, or that cannot be written, sets `storageFailure`.
+  public convenience init(
+    storage: any HealthSampleStorage, app: SourceRevision = HealthStore.defaultApp,
+    seed: UInt64 = 0, clock: Date
+  ) {
+    self.init(storage: storage, state: HealthSmallState(clock: clock, app: app, seed: seed))
+    attempt {
+      let last = try storage.lastPosition()
+      guard last == 0 else {
+        throw HealthStorageError(
+          "the storage already holds records up to position \(last); open it with init(storage:)")
+      }
+    }
+    persist([.stateChanged(state)])
+    lastStoredState = state
+  }
+
+  /// The store kept in `storage`, as it was left: its small state and its records.
+  /// Queries do not survive: the app executes its observer query again, as at launch.
+  /// - Throws: `HealthStorageError` when the storage holds no small state (a new
+  ///   storage: use `init(storage:app:seed:clock:)`), or the storage's own error.
+  public convenience init(storage: any HealthSampleStorage) throws {
+    guard var state = try storage.smallState() else {
+      throw HealthStorageError(
+        "the storage holds no health store yet; create one with init(storage:app:seed:clock:)")
+    }
+    let stored = state
+    // A storage written one change at a time may keep a change made after the state it
+    // keeps: the next position must follow it all the same.
+    state.counter = max(state.counter, try storage.lastPosition())
+    self.init(storage: storage, state: state)
+    lastStoredState = stored
+    isRecordedStateStored = stored == state
+  }
+
+  init(storage: any HealthSampleStorage, state: HealthSmallState) {
+    self.storage = storage
+    self.state = state
     lastRecordedState = state
   }
 
@@ -75,7 +130,8 @@ public final class HealthStore {
     set {
       let scopeChanged = newValue.syncIdentifierScope != state.settings.syncIdentifierScope
       state.settings = newValue
-      if scopeChanged { rebuildSyncIndex() }
+      // The older samples' sync keys were made under the old scope.
+      if scopeChanged { loadHistory() }
       commitState()
     }
   }
@@ -87,14 +143,13 @@ public final class HealthStore {
   public func liveSampleCount(of type: SampleType) -> Int {
     mergeSavesIfUnlocked()
     loadHistory()
-    return logs[type.ordinal].liveSamples
+    return read(0) { try storage.counts(of: type).samples }
   }
 
   /// Deleted-object records still kept, of one type or of all.
   public func deletedObjectCount(of type: SampleType? = nil) -> Int {
     loadHistory()
-    guard let type else { return logs.reduce(0) { $0 + $1.deletionRecords } }
-    return logs[type.ordinal].deletionRecords
+    return read(0) { try storage.counts(of: type).deletions }
   }
 
   /// Every live sample of a type in change order, whatever the app may read.
@@ -102,51 +157,41 @@ public final class HealthStore {
   public func allSamples(of type: SampleType) -> [HealthSample] {
     mergeSavesIfUnlocked()
     loadHistory()
-    return logs[type.ordinal].items.compactMap {
-      if case .sample(let sample) = $0 { return sample } else { return nil }
+    return read([]) {
+      try storage.samples(of: type, startingIn: nil, bundle: nil).map(\.sample)
     }
   }
 
   /// Every kept deleted-object record of a type in change order.
+  /// - Complexity: O(n).
   public func deletedObjectRecords(of type: SampleType) -> [DeletedObjectRecord] {
     loadHistory()
-    return logs[type.ordinal].items.compactMap {
-      if case .deletion(let record) = $0 { return record } else { return nil }
+    return read([]) {
+      try storage.changes(of: type, after: 0, limit: 0).compactMap {
+        if case .deletion(let record, _) = $0 { return record } else { return nil }
+      }
     }
   }
 
   /// The change position a live sample was saved at (its save order), or nil.
   public func position(of uuid: UUID) -> Int64? {
-    guard sample(with: uuid) != nil else { return nil }
-    return locations[uuid]?.position ?? olderSynced?[uuid]?.position
+    if let known = olderSynced?[uuid] { return known.position }
+    return stored(uuid, loadingHistory: true)?.position
   }
 
   /// What sits at a change position: a live sample or a kept deleted-object record, or nil
-  /// (nothing, or something since deleted or purged). Positions not in memory yet are not
-  /// read for it.
-  /// - Complexity: O(log n).
+  /// (nothing, or something since deleted or purged). Positions not in the storage yet are
+  /// not read for it.
+  /// - Complexity: one storage lookup.
   public func record(at position: Int64) -> HealthRecord? {
-    for log in logs {
-      guard let index = log.index(of: position) else { continue }
-      switch log.items[index] {
-      case .sample(let sample): return .sample(sample, position: position)
-      case .deletion(let record): return .deletion(record, position: position)
-      case .removed: return nil
-      }
-    }
-    return nil
+    read(nil) { try storage.record(at: position) }
   }
 
   /// The live sample with a UUID.
-  /// - Complexity: O(log n).
+  /// - Complexity: one storage lookup.
   public func sample(with uuid: UUID) -> HealthSample? {
     if let known = olderSynced?[uuid] { return known.sample }
-    if locations[uuid] == nil { loadHistory() }
-    guard let location = locations[uuid],
-      let index = logs[location.type.ordinal].index(of: location.position),
-      case .sample(let sample) = logs[location.type.ordinal].items[index]
-    else { return nil }
-    return sample
+    return stored(uuid, loadingHistory: true)?.sample
   }
 
   /// Reseeds the one random generator (`seed <n>`).
@@ -167,30 +212,42 @@ public final class HealthStore {
     return state.generator.nextGaussian()
   }
 
-  /// A UUID no live sample in memory has. While older records are not loaded, a clash
-  /// with one of them is not checked: the seeded generator makes one about as likely as
-  /// a random 122-bit collision.
+  /// A UUID no live sample in the storage has. While older records are not loaded, a
+  /// clash with one of them is not checked: the seeded generator makes one about as likely
+  /// as a random 122-bit collision.
   func freshUUID() -> UUID {
     while true {
       let uuid = state.generator.nextUUID()
-      if locations[uuid] == nil, olderSynced?[uuid] == nil { return uuid }
+      if stored(uuid) == nil, olderSynced?[uuid] == nil { return uuid }
     }
   }
 
   // MARK: Change feed
 
+  /// Tells the recorder of a change (the storage has it already).
   func emit(_ change: HealthChange) {
     guard !isReplaying, let recorder else { return }
     recorder(change)
   }
 
-  /// Emits the small state if it changed since the last emission.
+  /// Stores and emits the small state if it changed since it was last stored or emitted.
   func commitState() {
-    guard !isReplaying, let recorder else { return }
-    if state != lastRecordedState {
+    guard !isReplaying else { return }
+    let changed = state != lastStoredState
+    if changed {
+      lastStoredState = state
+      persist([.stateChanged(state)])
+    }
+    guard let recorder, storageFailure == nil else {
+      isRecordedStateStored = isRecordedStateStored && !changed
+      return
+    }
+    // One comparison serves both while the recorder has what the storage has.
+    if isRecordedStateStored ? changed : state != lastRecordedState {
       lastRecordedState = state
       recorder(.stateChanged(state))
     }
+    isRecordedStateStored = true
   }
 
   func syncKey(for sample: HealthSample) -> SyncKey? {
@@ -202,16 +259,6 @@ public final class HealthStore {
     let bundle =
       state.settings.syncIdentifierScope == .sourceAndType ? source.bundleIdentifier : ""
     return SyncKey(bundleIdentifier: bundle, type: type, identifier: identifier)
-  }
-
-  func rebuildSyncIndex() {
-    loadHistory()
-    syncIndex = [:]
-    for log in logs {
-      for case .sample(let sample) in log.items {
-        if let key = syncKey(for: sample) { syncIndex[key] = sample.uuid }
-      }
-    }
   }
 }
 

@@ -4,7 +4,7 @@ import Foundation
 /// with a UUID index and a sync identifier index. The reference that other storages are
 /// tested against; nothing survives the process.
 ///
-/// Reads that the logs do not index (a date range, statistics) scan the type's log.
+/// A date range (and statistics) reads a per-type index of live samples' start dates.
 public final class InMemorySampleStorage: HealthSampleStorage {
   /// The sync identifier of live samples of one type.
   private struct SyncName: Hashable {
@@ -12,11 +12,25 @@ public final class InMemorySampleStorage: HealthSampleStorage {
     let identifier: String
   }
 
+  /// A live sample's place in the start-date index.
+  private struct StartEntry: Comparable {
+    let start: Date
+    let position: Int64
+
+    static func < (lhs: StartEntry, rhs: StartEntry) -> Bool {
+      (lhs.start, lhs.position) < (rhs.start, rhs.position)
+    }
+  }
+
   private var logs = Array(repeating: SampleLog(), count: SampleType.allCases.count)
+  /// Per type, the live samples by start date (then position).
+  private var starts = Array(repeating: [StartEntry](), count: SampleType.allCases.count)
   private var locations: [UUID: (type: SampleType, position: Int64)] = [:]
   private var syncNames: [SyncName: [UUID]] = [:]
   private var state: HealthSmallState?
   private var last: Int64 = 0
+  /// The longest duration of any sample ever held, per type: it never shrinks.
+  private var longest: [SampleType: TimeInterval] = [:]
 
   /// An empty storage.
   public init() {}
@@ -24,6 +38,11 @@ public final class InMemorySampleStorage: HealthSampleStorage {
   // MARK: Writing
 
   public func apply(_ changes: [HealthChange]) throws {
+    // The small state alone, as a store applies it after most commands: nothing to check.
+    if changes.count == 1, case .stateChanged(let newState) = changes[0] {
+      state = newState
+      return
+    }
     try check(changes)
     for change in changes {
       switch change {
@@ -92,6 +111,9 @@ public final class InMemorySampleStorage: HealthSampleStorage {
       let uuid = sample.uuid!
       logs[sample.type.ordinal].append(.sample(sample), at: position)
       locations[uuid] = (sample.type, position)
+      insertStart(StartEntry(start: sample.startDate, position: position), type: sample.type)
+      longest[sample.type] = max(
+        longest[sample.type] ?? 0, sample.endDate.timeIntervalSince(sample.startDate))
       if let identifier = sample.syncIdentifier {
         syncNames[SyncName(type: sample.type, identifier: identifier), default: []].append(uuid)
       }
@@ -105,6 +127,11 @@ public final class InMemorySampleStorage: HealthSampleStorage {
     guard let location = locations.removeValue(forKey: uuid),
       case .sample(let sample) = logs[location.type.ordinal].remove(at: location.position)
     else { return }
+    let entry = StartEntry(start: sample.startDate, position: location.position)
+    let index = firstStart(notBefore: entry, type: sample.type)
+    if index < starts[sample.type.ordinal].count, starts[sample.type.ordinal][index] == entry {
+      starts[sample.type.ordinal].remove(at: index)
+    }
     if let identifier = sample.syncIdentifier {
       let name = SyncName(type: sample.type, identifier: identifier)
       syncNames[name]?.removeAll { $0 == uuid }
@@ -112,6 +139,30 @@ public final class InMemorySampleStorage: HealthSampleStorage {
     }
     insert(.deletion(DeletedObjectRecord(deleting: sample, at: date), position: position))
     logs[sample.type.ordinal].compactIfSparse()
+  }
+
+  /// Adds a live sample to the start-date index.
+  /// - Complexity: O(1) for a sample starting after every other, else O(log n) to find its
+  ///   place and a move of the later entries.
+  private func insertStart(_ entry: StartEntry, type: SampleType) {
+    if let last = starts[type.ordinal].last, entry < last {
+      starts[type.ordinal].insert(entry, at: firstStart(notBefore: entry, type: type))
+    } else {
+      starts[type.ordinal].append(entry)
+    }
+  }
+
+  /// The index of the first entry of the start-date index not before `entry`.
+  /// - Complexity: O(log n).
+  private func firstStart(notBefore entry: StartEntry, type: SampleType) -> Int {
+    let entries = starts[type.ordinal]
+    var low = 0
+    var high = entries.count
+    while low < high {
+      let middle = (low + high) / 2
+      if entries[middle] < entry { low = middle + 1 } else { high = middle }
+    }
+    return low
   }
 
   // MARK: Reading
@@ -156,8 +207,25 @@ public final class InMemorySampleStorage: HealthSampleStorage {
   {
     let log = logs[type.ordinal]
     var result: [StoredSample] = []
-    for (position, item) in zip(log.positions, log.items) {
-      guard case .sample(let sample) = item, range?.contains(sample.startDate) ?? true,
+    guard let range else {
+      for (position, item) in zip(log.positions, log.items) {
+        guard case .sample(let sample) = item,
+          bundle == nil || sample.source?.bundleIdentifier == bundle
+        else { continue }
+        result.append(StoredSample(sample: sample, position: position))
+      }
+      return result
+    }
+    let entries = starts[type.ordinal]
+    var index = firstStart(
+      notBefore: StartEntry(start: range.lowerBound, position: .min), type: type)
+    var positions: [Int64] = []
+    while index < entries.count, entries[index].start < range.upperBound {
+      positions.append(entries[index].position)
+      index += 1
+    }
+    for position in positions.sorted() {
+      guard let slot = log.index(of: position), case .sample(let sample) = log.items[slot],
         bundle == nil || sample.source?.bundleIdentifier == bundle
       else { continue }
       result.append(StoredSample(sample: sample, position: position))
@@ -194,6 +262,10 @@ public final class InMemorySampleStorage: HealthSampleStorage {
       buckets[index].add(stored.sample.value)
     }
     return buckets
+  }
+
+  public func longestDuration(of type: SampleType) throws -> TimeInterval? {
+    longest[type] ?? 0
   }
 
   public func counts(of type: SampleType?) throws -> RecordCounts {
