@@ -14,6 +14,12 @@ public enum StoreChange: Sendable {
     .put(StoreRow(EntryCodec.self, entry))
   }
 
+  /// Adds or replaces each of `entries`; the puts share one array instead of holding an
+  /// entry each (`StoreRow.puts(_:_:)`): what an import of many entries commits.
+  public static func putEntries(_ entries: [Entry]) -> [StoreChange] {
+    StoreRow.puts(EntryCodec.self, entries)
+  }
+
   /// Removes an entry of the log.
   public static func removeEntry(id: Int) -> StoreChange {
     .remove(table: EntryCodec.tableName, id: id)
