@@ -491,8 +491,14 @@ public final class Store {
     let next = sequence + 1
     if batch != nil {
       // Applied now, so that the rest of the command reads it; written by `endBatch`.
-      // Kept for the journal record, which copies each put's encoded bytes: not the rows.
-      batch! += changes.lazy.map(\.withoutRowValue)
+      // Kept for the journal record, which copies each put's encoded bytes: not the rows,
+      // but for a run's (an import's), whose array is the table's own, shared: the changes
+      // are kept as they are then, not copied.
+      if batch!.isEmpty, changes.allSatisfy(\.holdsNoRowOfItsOwn) {
+        batch = changes
+      } else {
+        batch! += changes.lazy.map(\.withoutRowValue)
+      }
       apply(changes, sequence: next, documentsSequence: 0)
       return
     }

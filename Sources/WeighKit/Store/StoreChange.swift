@@ -31,6 +31,12 @@ public enum StoreChange: Sendable {
     if case .put(let row) = self { .put(row.withoutValue) } else { self }
   }
 
+  /// False for a put that holds its row in an object of its own (`StoreRow.init`); true
+  /// for the puts of a run (`StoreRow.puts(_:_:)`) and every other change.
+  var holdsNoRowOfItsOwn: Bool {
+    if case .put(let row) = self { !row.content.holdsARowOfItsOwn } else { true }
+  }
+
   /// True for `setDocument` and `removeDocument`.
   var isDocumentChange: Bool {
     switch self {

@@ -81,6 +81,8 @@ protocol StoreRowContent: AnyObject, Sendable {
   func value(at index: Int) -> any Sendable
   func encode(at index: Int, into writer: inout JSONWriter)
   func readBackProblem(_ bytes: UnsafeBufferPointer<UInt8>) -> JSONSyntaxError?
+  /// True when the object holds one row, its own (not a run's array, shared).
+  var holdsARowOfItsOwn: Bool { get }
 }
 
 /// One row of `Codec`'s table. A class, so that a `StoreRow` holds one reference (not a boxed
@@ -89,6 +91,8 @@ final class StoreRowBox<Codec: StoreTableCodec>: StoreRowContent {
   let row: Codec.Row
 
   init(_ row: Codec.Row) { self.row = row }
+
+  var holdsARowOfItsOwn: Bool { true }
 
   func value(at index: Int) -> any Sendable { row }
 
@@ -117,6 +121,8 @@ final class StoreRowRunBox<Codec: StoreTableCodec>: StoreRowContent {
 
   init(_ rows: [Codec.Row]) { self.rows = rows }
 
+  var holdsARowOfItsOwn: Bool { false }
+
   func value(at index: Int) -> any Sendable { rows[index] }
 
   func encode(at index: Int, into writer: inout JSONWriter) {
@@ -132,6 +138,8 @@ final class StoreRowRunBox<Codec: StoreTableCodec>: StoreRowContent {
 /// since the journal copies the bytes the put was encoded to when it was committed.
 final class RowWithoutValue: StoreRowContent {
   static let shared = RowWithoutValue()
+
+  var holdsARowOfItsOwn: Bool { false }
 
   func value(at index: Int) -> any Sendable { Never?.none }
 

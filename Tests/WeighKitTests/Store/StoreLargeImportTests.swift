@@ -109,6 +109,45 @@ import Testing
     #expect(try store.entries() == expected)
   }
 
+  @Test func aBatchKeepsARunAsItIsAndLaterCommitsAfterIt() throws {
+    // The batch keeps a run's changes as they are (their rows are the table's); commits
+    // after it in the same batch, a put of an entry of the run among them, follow it into
+    // the one record, in order.
+    let directory = TemporaryStoreDirectory()
+    let expectedDirectory = TemporaryStoreDirectory()
+    defer {
+      directory.remove()
+      expectedDirectory.remove()
+    }
+    let entries = Self.imported(1...200)
+    var edited = entries[4]
+    edited.kilograms = 80
+    let later: [[StoreChange]] = [
+      [.putEntry(edited), .removeEntry(id: 9)],
+      [.setDocument(name: "settings", value: ["unit": .string("lb")])],
+    ]
+    func run(_ first: [StoreChange], in directory: TemporaryStoreDirectory) throws -> Store {
+      let store = try Store.open(.directory(directory.path), compaction: .manual)
+      store.beginBatch()
+      try store.commit(first)
+      for changes in later { try store.commit(changes) }
+      try store.endBatch()
+      return store
+    }
+    let store = try run(StoreChange.putEntries(entries), in: directory)
+    let expectedStore = try run(entries.map(StoreChange.putEntry), in: expectedDirectory)
+    var expected = entries.filter { $0.id != 9 }
+    expected[4] = edited
+    #expect(try store.entries() == expected)
+    #expect(try expectedStore.entries() == expected)
+    store.close()
+    expectedStore.close()
+    #expect(directory.bytes("journal.jsonl") == expectedDirectory.bytes("journal.jsonl"))
+    let reopened = try Store.open(.directory(directory.path))
+    #expect(try reopened.entries() == expected)
+    #expect(reopened.documents["settings"] == ["unit": .string("lb")])
+  }
+
   @Test(arguments: [1 << 20, 4096, 1])
   func aRecordWrittenInPiecesHasTheBytesOfOneWrite(pieceBytes: Int) throws {
     let whole = TemporaryStoreDirectory()
