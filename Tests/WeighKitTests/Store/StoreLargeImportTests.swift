@@ -253,3 +253,10 @@ import Testing
     }
   }
 }
+
+@Suite struct EntryLayoutTests {
+  /// A log holds every entry in memory: the members are ordered so that none pads another.
+  @Test func anEntryTakes128Bytes() {
+    #expect(MemoryLayout<Entry>.stride == 128)
+  }
+}
