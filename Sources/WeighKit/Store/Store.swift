@@ -688,8 +688,7 @@ public final class Store {
     try encodedRows.withBuffer { (bytes) throws(StoreError) in
       try compact(
         reused: puts.tables.mapValues { rows in
-          EncodedRowBytes(
-            ids: rows.map(\.id), ranges: rows.map { encodedRows.range($0.row) }, bytes: bytes)
+          EncodedRowBytes(rows: rows, ends: encodedRows.ends, bytes: bytes)
         })
     }
   }

@@ -358,8 +358,9 @@ enum StoreJournal {
 /// One buffer, emptied with its capacity kept, serves every transaction of a store.
 struct EncodedRows {
   private var writer = JSONWriter()
-  /// Where each row ends in the buffer, in the order of the puts.
-  private var ends: [Int] = []
+  /// Where each row ends in the buffer, in the order of the puts (row `i` starts where row
+  /// `i - 1` ends, row 0 at 0).
+  private(set) var ends: [Int] = []
 
   /// The number of rows.
   var count: Int { ends.count }
@@ -386,11 +387,6 @@ struct EncodedRows {
     writer.bytes.withUnsafeBufferPointer { bytes in
       target.bytes.appendMemory(of: UnsafeBufferPointer(rebasing: bytes[start..<ends[index]]))
     }
-  }
-
-  /// Where row number `index`'s bytes are in ``withBuffer(_:)``'s buffer.
-  func range(_ index: Int) -> Range<Int> {
-    (index == 0 ? 0 : ends[index - 1])..<ends[index]
   }
 
   /// Runs `body` over the bytes of every row.
