@@ -308,23 +308,22 @@ struct ImportCommand: Executable {
     let importedCount = plan.entries.count
     if !plan.entries.isEmpty || !settingsChanges.apply.isEmpty {
       let count = English.counted(importedCount, "entry", "entries")
-      var changes = plan.entries.map(StoreChange.putEntry)
-      changes += settingsChanges.apply
-      let ids = plan.entries.map(\.id)
+      let undo = UndoStep(
+        description: "import \(path) (\(count))", removingEntries: plan.entries.lazy.map(\.id),
+        then: settingsChanges.undo)
       let links = plan.entries.contains(where: { $0.healthUUID != nil })
-      // The changes hold the entries now: not kept twice while the store commits them.
+      // The puts share the plan's array, which a log without entries then takes as its rows:
+      // the entries are held once while the store commits them.
+      var changes = StoreChange.putEntries(plan.entries)
       plan.entries = []
+      changes += settingsChanges.apply
       if links {
         // Links from a file may name any sample, past or future: sync looks them all up.
         var app = session.app
         app.linkedThrough = AppDocument.linksAnywhere
         changes.append(.set(.app, to: app.json))
       }
-      try session.commit(
-        changes,
-        undo: UndoStep(
-          description: "import \(path) (\(count))", removingEntries: ids,
-          then: settingsChanges.undo))
+      try session.commit(changes, undo: undo)
     } else if healthPlan.map({ !$0.isEmpty }) ?? false {
       try session.commit([], undo: nil)
     }

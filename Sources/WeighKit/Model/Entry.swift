@@ -11,6 +11,10 @@ public enum Origin: String, CaseIterable, Sendable, Codable {
 /// One weight in the app's log.
 ///
 /// Weights are kept in kilograms and never rounded in storage.
+///
+/// The members are declared in the order that packs them best (`origin`, one byte, last:
+/// after the optional numbers' one-byte tags, not before an eight-byte member), 128 bytes
+/// an entry instead of 136: a log holds every entry in memory.
 public struct Entry: Equatable, Sendable {
   /// The entry number the user sees (`#12`); never reused.
   public var id: Int
@@ -18,8 +22,6 @@ public struct Entry: Equatable, Sendable {
   public var instant: Int64
   /// The weight in kilograms.
   public var kilograms: Double
-  /// Where the entry came from.
-  public var origin: Origin
   /// The source name shown by `list` (`weigh` for manual entries).
   public var source: String
   /// A free note (`note "after run"`).
@@ -37,6 +39,8 @@ public struct Entry: Equatable, Sendable {
   /// Fitbit): the wall-clock time the file wrote, as seconds since 1970 read as if UTC.
   /// With the source and weight it identifies the row whatever zone a later import is in.
   public var fileTime: Int64?
+  /// Where the entry came from.
+  public var origin: Origin
 
   public init(
     id: Int, instant: Int64, kilograms: Double, origin: Origin, source: String,

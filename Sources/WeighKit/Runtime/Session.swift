@@ -275,7 +275,8 @@ public final class Session {
     } catch {
       throw Diagnostic("could not write the store, so nothing changed: \(error)")
     }
-    let changes = pending.map { $0.changes + changes } ?? changes
+    // Not copied when Health has nothing pending: an import's puts are not held twice.
+    let changes = pending.map { $0.changes.isEmpty ? changes : $0.changes + changes } ?? changes
     do throws(StoreError) { try store.commit(changes) } catch {
       // Health's pending changes were taken: its state in memory is ahead of the store now.
       dropHealth()

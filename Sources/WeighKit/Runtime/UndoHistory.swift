@@ -24,7 +24,9 @@ struct UndoStep {
   }
 
   /// A step that removes the entries numbered `ids` (in any order), then commits `changes`.
-  init(description: String, removingEntries ids: [Int], then changes: [StoreChange]) {
+  init(
+    description: String, removingEntries ids: some Sequence<Int>, then changes: [StoreChange]
+  ) {
     self.description = description
     others = changes
     for id in ids {

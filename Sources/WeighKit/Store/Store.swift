@@ -419,20 +419,24 @@ public final class Store {
     // Most commits change rows only: nothing to compare, nothing to copy.
     guard changes.contains(where: \.isDocumentChange) else { return changes }
     var latest: [String: JSONValue?] = [:]
-    return changes.filter { change in
+    var noOps = Set<Int>()
+    for (index, change) in changes.enumerated() {
       switch change {
       case .setDocument(let name, let value):
         let current = latest[name] ?? documents[name]
         latest[name] = .some(value)
-        return current != value
+        if current == value { noOps.insert(index) }
       case .removeDocument(let name):
         let current = latest[name] ?? documents[name]
         latest[name] = .some(nil)
-        return current != nil
+        if current == nil { noOps.insert(index) }
       case .put, .remove:
-        return true
+        continue
       }
     }
+    // Copied only when something is dropped: an import's puts are not held twice.
+    guard !noOps.isEmpty else { return changes }
+    return changes.enumerated().filter { !noOps.contains($0.offset) }.map(\.element)
   }
 
   /// Applies `changes` as one transaction, durable on disk before this returns.
@@ -487,8 +491,14 @@ public final class Store {
     let next = sequence + 1
     if batch != nil {
       // Applied now, so that the rest of the command reads it; written by `endBatch`.
-      // Kept for the journal record, which copies each put's encoded bytes: not the rows.
-      batch! += changes.lazy.map(\.withoutRowValue)
+      // Kept for the journal record, which copies each put's encoded bytes: not the rows,
+      // but for a run's (an import's), whose array is the table's own, shared: the changes
+      // are kept as they are then, not copied.
+      if batch!.isEmpty, changes.allSatisfy(\.holdsNoRowOfItsOwn) {
+        batch = changes
+      } else {
+        batch! += changes.lazy.map(\.withoutRowValue)
+      }
       apply(changes, sequence: next, documentsSequence: 0)
       return
     }
@@ -496,9 +506,7 @@ public final class Store {
     // of a --memory script's time).
     if directory != nil {
       defer { encodedRows.truncate(to: 0) }
-      try StoreJournal.encode(
-        sequence: next, changes: changes, rows: encodedRows, into: &record)
-      try append(record.bytes)
+      try appendRecord(sequence: next, changes: changes)
     }
     sequence = next
     apply(changes, sequence: next, documentsSequence: 0)
@@ -549,9 +557,7 @@ public final class Store {
     guard !changes.isEmpty, !isClosed else { return }
     let next = sequence + 1
     do throws(StoreError) {
-      try StoreJournal.encode(
-        sequence: next, changes: changes, rows: encodedRows, into: &record)
-      try append(record.bytes)
+      try appendRecord(sequence: next, changes: changes)
     } catch {
       close()
       throw error
@@ -581,16 +587,20 @@ public final class Store {
       case .put, .remove: continue
       }
     }
-    return changes.enumerated().compactMap { index, change in
+    var dropped = Set<Int>()
+    for (index, change) in changes.enumerated() {
       switch change {
       case .setDocument(let name, let value):
-        return last[name] == index && before[name] != value ? change : nil
+        if last[name] != index || before[name] == value { dropped.insert(index) }
       case .removeDocument(let name):
-        return last[name] == index && before[name] != nil ? change : nil
+        if last[name] != index || before[name] == nil { dropped.insert(index) }
       case .put, .remove:
-        return change
+        continue
       }
     }
+    // Copied only when something is dropped: an import's puts are not held twice.
+    guard !dropped.isEmpty else { return changes }
+    return changes.enumerated().filter { !dropped.contains($0.offset) }.map(\.element)
   }
 
   /// Reads every table whose file changed outside weigh, and records the files as read.
@@ -616,16 +626,31 @@ public final class Store {
     unverifiedTables = []
   }
 
-  private func append(_ line: [UInt8]) throws(StoreError) {
+  /// The size of the pieces a journal record is written in (`appendRecord`).
+  var journalPieceBytes = 1 << 20
+
+  /// Appends the journal record of `changes` as transaction `sequence`, written in pieces of
+  /// about `journalPieceBytes` as it is encoded (so a large import's record is never held
+  /// whole, a second time beside its rows' bytes), then `fdatasync`s it: the same bytes and
+  /// checksum as one write. A record cut short by a crash has no checksum and newline, so
+  /// opening moves it aside as any torn append; on an error here, the journal is cut back.
+  private func appendRecord(sequence: Int, changes: [StoreChange]) throws(StoreError) {
+    var written = 0
     do throws(StoreError) {
-      try StoreFileSystem.writeAll(journalDescriptor, line, path: journalPath)
+      try StoreJournal.encode(
+        sequence: sequence, changes: changes, rows: encodedRows, into: &record,
+        pieceBytes: journalPieceBytes
+      ) { (bytes) throws(StoreError) in
+        try StoreFileSystem.writeAll(journalDescriptor, bytes, path: journalPath)
+        written += bytes.count
+      }
       try StoreFileSystem.sync(journalDescriptor, path: journalPath, dataOnly: true)
     } catch {
       // Leave no partial line for a later append to follow (a full disk, say).
       try? StoreFileSystem.truncate(journalDescriptor, to: journalLength, path: journalPath)
       throw error
     }
-    journalLength += line.count
+    journalLength += written
   }
 
   /// Gives back the journal record's buffer after a large transaction (an import), instead
@@ -663,8 +688,7 @@ public final class Store {
     try encodedRows.withBuffer { (bytes) throws(StoreError) in
       try compact(
         reused: puts.tables.mapValues { rows in
-          EncodedRowBytes(
-            ids: rows.map(\.id), ranges: rows.map { encodedRows.range($0.row) }, bytes: bytes)
+          EncodedRowBytes(rows: rows, ends: encodedRows.ends, bytes: bytes)
         })
     }
   }

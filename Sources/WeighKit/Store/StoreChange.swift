@@ -14,6 +14,12 @@ public enum StoreChange: Sendable {
     .put(StoreRow(EntryCodec.self, entry))
   }
 
+  /// Adds or replaces each of `entries`; the puts share one array instead of holding an
+  /// entry each (`StoreRow.puts(_:_:)`): what an import of many entries commits.
+  public static func putEntries(_ entries: [Entry]) -> [StoreChange] {
+    StoreRow.puts(EntryCodec.self, entries)
+  }
+
   /// Removes an entry of the log.
   public static func removeEntry(id: Int) -> StoreChange {
     .remove(table: EntryCodec.tableName, id: id)
@@ -23,6 +29,12 @@ public enum StoreChange: Sendable {
   /// value (`StoreRow.withoutValue`).
   var withoutRowValue: StoreChange {
     if case .put(let row) = self { .put(row.withoutValue) } else { self }
+  }
+
+  /// False for a put that holds its row in an object of its own (`StoreRow.init`); true
+  /// for the puts of a run (`StoreRow.puts(_:_:)`) and every other change.
+  var holdsNoRowOfItsOwn: Bool {
+    if case .put(let row) = self { !row.content.holdsARowOfItsOwn } else { true }
   }
 
   /// True for `setDocument` and `removeDocument`.

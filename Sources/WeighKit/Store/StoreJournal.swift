@@ -286,21 +286,40 @@ enum StoreJournal {
     return change
   }
 
-  /// Writes the journal line of a transaction into `writer` (which it empties first, keeping
-  /// its capacity). Each put copies the next row of `rows`, in order: the bytes that were
-  /// read back when the change was committed (`StoreChange.problem(in:rows:)`), so a row is
-  /// encoded once.
+  /// Writes the journal line of a transaction to `write`, built in `writer` (emptied first,
+  /// its capacity kept). Each put copies the next row of `rows`, in order: the bytes that
+  /// were read back when the change was committed (`StoreChange.problem(in:rows:)`), so a
+  /// row is encoded once. Whenever `writer` holds `pieceBytes` or more, they go to `write`
+  /// and the line goes on in the emptied buffer: a large record is never held whole. The
+  /// checksum is computed over the pieces as they pass, so the bytes are those of one piece;
+  /// a record under `pieceBytes` is one call of `write`.
   ///
-  /// - Throws: `invalidChange` for a document holding a number that is not finite.
+  /// - Throws: `invalidChange` for a document holding a number that is not finite (some
+  ///   pieces may have been written then: the caller cuts them off), or what `write` throws.
   static func encode(
-    sequence: Int, changes: [StoreChange], rows: EncodedRows, into writer: inout JSONWriter
+    sequence: Int, changes: [StoreChange], rows: EncodedRows, into writer: inout JSONWriter,
+    pieceBytes: Int, write: ([UInt8]) throws(StoreError) -> Void
   ) throws(StoreError) {
+    var crc = ZipCRC32()
+    /// Adds the bytes in `writer` to the checksum, once they are known to be valid.
+    func checksum(_ writer: JSONWriter) throws(StoreError) {
+      if writer.wroteNonFiniteNumber {
+        throw StoreError(
+          .invalidChange, message: "cannot store a number that is not finite (NaN or infinity)")
+      }
+      writer.bytes.withUnsafeBytes { crc.update($0) }
+    }
     writer.truncate(to: 0)
     writer.raw("{\"seq\":")
     writer.write(sequence)
     writer.raw(",\"changes\":[")
     var row = 0
     for (index, change) in changes.enumerated() {
+      if writer.bytes.count >= pieceBytes {
+        try checksum(writer)
+        try write(writer.bytes)
+        writer.truncate(to: 0)
+      }
       if index > 0 { writer.raw(byte: 0x2C) }
       switch change {
       case .put(let put):
@@ -326,14 +345,11 @@ enum StoreJournal {
       writer.raw(byte: 0x7D)
     }
     writer.raw(byte: 0x5D)
-    if writer.wroteNonFiniteNumber {
-      throw StoreError(
-        .invalidChange, message: "cannot store a number that is not finite (NaN or infinity)")
-    }
-    let crc = StoreChecksum.of(writer.bytes[...])
+    try checksum(writer)
     writer.raw(byte: 0x2C)
-    StoreChecksum.writeMember(crc, into: &writer)
+    StoreChecksum.writeMember(crc.value, into: &writer)
     writer.raw("}\n")
+    try write(writer.bytes)
   }
 }
 
@@ -342,8 +358,9 @@ enum StoreJournal {
 /// One buffer, emptied with its capacity kept, serves every transaction of a store.
 struct EncodedRows {
   private var writer = JSONWriter()
-  /// Where each row ends in the buffer, in the order of the puts.
-  private var ends: [Int] = []
+  /// Where each row ends in the buffer, in the order of the puts (row `i` starts where row
+  /// `i - 1` ends, row 0 at 0).
+  private(set) var ends: [Int] = []
 
   /// The number of rows.
   var count: Int { ends.count }
@@ -370,11 +387,6 @@ struct EncodedRows {
     writer.bytes.withUnsafeBufferPointer { bytes in
       target.bytes.appendMemory(of: UnsafeBufferPointer(rebasing: bytes[start..<ends[index]]))
     }
-  }
-
-  /// Where row number `index`'s bytes are in ``withBuffer(_:)``'s buffer.
-  func range(_ index: Int) -> Range<Int> {
-    (index == 0 ? 0 : ends[index - 1])..<ends[index]
   }
 
   /// Runs `body` over the bytes of every row.

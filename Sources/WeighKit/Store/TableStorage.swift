@@ -108,20 +108,27 @@ final class TableStorage<Codec: StoreTableCodec>: AnyTableStorage {
     }
     // Looked up once, not per row: in this generic class each look-up of the box's type
     // costs a search of the runtime's metadata cache.
-    let boxType = ObjectIdentifier(StoreRowBox<Codec>.self)
+    let boxTypes = BoxTypes()
     guard var loaded = rows else {
       for change in changes {
         guard case .put(let row) = change else { continue }
-        pending.append(.put(Self.value(of: row, boxType: boxType)))
+        pending.append(.put(Self.value(of: row, boxTypes: boxTypes)))
       }
       return
     }
     rows = nil  // so that `loaded` is the array's only reference, changed in place
     // New rows usually come after the last one: appended without reading it again.
     var lastID = loaded.isEmpty ? Int.min : Codec.id(of: loaded[loaded.count - 1])
+    if let run = Self.wholeRun(changes, after: lastID, boxTypes: boxTypes) {
+      // An import's run, in order after every row: a table without rows takes the array
+      // itself (shared until the commit's changes are let go), others copy it at once.
+      if loaded.isEmpty { loaded = run } else { loaded.append(contentsOf: run) }
+      rows = loaded
+      return
+    }
     for change in changes {
       guard case .put(let row) = change else { continue }
-      let value = Self.value(of: row, boxType: boxType)
+      let value = Self.value(of: row, boxTypes: boxTypes)
       if row.id > lastID {
         loaded.append(value)
         lastID = row.id
@@ -132,11 +139,45 @@ final class TableStorage<Codec: StoreTableCodec>: AnyTableStorage {
     rows = loaded
   }
 
-  /// The row a put holds; `boxType` is `StoreRowBox<Codec>`'s.
-  private static func value(of row: StoreRow, boxType: ObjectIdentifier) -> Codec.Row {
+  /// The types of the objects that hold this table's rows in a put.
+  private struct BoxTypes {
+    let single = ObjectIdentifier(StoreRowBox<Codec>.self)
+    let run = ObjectIdentifier(StoreRowRunBox<Codec>.self)
+  }
+
+  /// The row a put holds.
+  private static func value(of row: StoreRow, boxTypes: BoxTypes) -> Codec.Row {
+    let type = ObjectIdentifier(Swift.type(of: row.content))
+    if type == boxTypes.single {
+      return unsafeDowncast(row.content, to: StoreRowBox<Codec>.self).row
+    }
     // The store routes a row by its table's name, which names one codec.
-    precondition(ObjectIdentifier(type(of: row.content)) == boxType, "a row of another table")
-    return unsafeDowncast(row.content, to: StoreRowBox<Codec>.self).row
+    precondition(type == boxTypes.run, "a row of another table")
+    return unsafeDowncast(row.content, to: StoreRowRunBox<Codec>.self).rows[row.index]
+  }
+
+  /// The rows of `changes` when they are exactly the puts of one run (`StoreRow.puts`), all
+  /// of it, in its order, with increasing ids above `lastID`; nil otherwise.
+  ///
+  /// - Complexity: O(n), reading the puts and not the rows.
+  private static func wholeRun(
+    _ changes: ArraySlice<StoreChange>, after lastID: Int, boxTypes: BoxTypes
+  ) -> [Codec.Row]? {
+    guard case .put(let first)? = changes.first,
+      ObjectIdentifier(type(of: first.content)) == boxTypes.run
+    else { return nil }
+    let box = unsafeDowncast(first.content, to: StoreRowRunBox<Codec>.self)
+    guard box.rows.count == changes.count else { return nil }
+    var previous = lastID
+    var index = 0
+    for change in changes {
+      guard case .put(let row) = change, row.content === box, row.index == index,
+        row.id > previous
+      else { return nil }
+      previous = row.id
+      index += 1
+    }
+    return box.rows
   }
 
   func apply(removeID id: Int, sequence: Int) {
