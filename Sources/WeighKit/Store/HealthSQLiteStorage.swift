@@ -31,6 +31,8 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
   /// The database file.
   public let path: String
   let queue: DatabaseQueue
+  /// Whether a command's transaction is open (`beginCommand`): writes are savepoints in it.
+  public internal(set) var isInCommand = false
 
   static let schema = """
     CREATE TABLE record (
@@ -62,6 +64,12 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
       value INTEGER NOT NULL,
       crc INTEGER NOT NULL
     ) STRICT;
+    CREATE TABLE pending_journal (
+      id INTEGER PRIMARY KEY CHECK (id = 1),
+      seq INTEGER NOT NULL,
+      record BLOB NOT NULL,
+      crc INTEGER NOT NULL
+    ) STRICT;
     """
 
   /// Opens `path`, creating an empty storage when there is no file (or an empty one) unless
@@ -73,6 +81,8 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
     self.path = path
     var configuration = Configuration()
     configuration.busyMode = .timeout(5)
+    // A command's transaction stays open between calls (`beginCommand`).
+    configuration.allowsUnsafeTransactions = true
     configuration.prepareDatabase { db in
       // Not `journalMode = .wal`: GRDB would then set synchronous = NORMAL.
       guard try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL") == "wal" else {
@@ -505,17 +515,23 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
 
   /// One transaction: `body` writes through a `Writer`, which then stores the last position
   /// and the counts it changed.
+  /// Within a command's transaction (`beginCommand`), a savepoint of it instead.
   private func write(_ body: (Database, inout Writer) throws -> Void) throws {
+    func writing(_ db: Database) throws -> Database.TransactionCompletion {
+      var writer = Writer(last: try Self.lastPosition(db))
+      let before = writer.last
+      try body(db, &writer)
+      if writer.last != before { try Self.setMeta("last_position", writer.last, db) }
+      for (key, delta) in writer.countChanges where delta != 0 {
+        try Self.setMeta(key, (try Self.meta(key, db) ?? 0) + delta, db)
+      }
+      return .commit
+    }
     try Self.mapped(path) {
-      try queue.inTransaction(.immediate) { db in
-        var writer = Writer(last: try Self.lastPosition(db))
-        let before = writer.last
-        try body(db, &writer)
-        if writer.last != before { try Self.setMeta("last_position", writer.last, db) }
-        for (key, delta) in writer.countChanges where delta != 0 {
-          try Self.setMeta(key, (try Self.meta(key, db) ?? 0) + delta, db)
-        }
-        return .commit
+      if isInCommand {
+        try queue.inDatabase { db in try db.inSavepoint { try writing(db) } }
+      } else {
+        try queue.inTransaction(.immediate) { db in try writing(db) }
       }
     }
   }
