@@ -47,8 +47,10 @@ extension Session {
     let link = HealthLink(
       records: records, state: state, seed: seed, clock: Date(seconds: now),
       olderThrough: through, olderSynced: synced,
-      loadOlder: { () throws(StoreError) in
-        try Self.storageCall { try storage?.records(after: 0, limit: 0) ?? [] }
+      // The storage as it is when Health needs the older records: the REPL opens it again
+      // for every command.
+      loadOlder: { [unowned self] () throws(StoreError) in
+        try Self.storageCall { try self.healthStorage?.records(after: 0, limit: 0) ?? [] }
           .filter { $0.position <= through }
       })
     healthLink = link

@@ -26,6 +26,7 @@ extension HealthSQLiteStorage {
   /// `commitCommand` or `rollbackCommand`, every `apply` and `append` is a savepoint of it.
   public func beginCommand() throws(StoreError) {
     guard !isInCommand else { return }
+    try checkOpen()
     try Self.mapped(path) { try queue.inDatabase { db in try db.execute(sql: "BEGIN IMMEDIATE") } }
     isInCommand = true
   }
@@ -39,6 +40,7 @@ extension HealthSQLiteStorage {
   public func commitCommand(pending: PendingRecord?, appSequence: Int) throws(StoreError) {
     guard isInCommand else { return }
     do throws(StoreError) {
+      try checkOpen()
       try Self.mapped(path) {
         try queue.inDatabase { db in
           try db.execute(sql: "DELETE FROM pending_journal")
@@ -66,6 +68,7 @@ extension HealthSQLiteStorage {
   public func rollbackCommand() {
     guard isInCommand else { return }
     isInCommand = false
+    guard !isClosed else { return }
     try? queue.inDatabase { db in
       if !db.isInsideTransaction { return }
       try db.execute(sql: "ROLLBACK")
@@ -75,6 +78,7 @@ extension HealthSQLiteStorage {
   /// Runs `body` as a savepoint of the command's transaction: when it throws, what it
   /// wrote is undone, and the rest of the command's transaction stays.
   public func step(_ body: () throws -> Void) throws {
+    try checkOpen()
     try Self.mapped(path) { try queue.inDatabase { db in try db.execute(sql: "SAVEPOINT step") } }
     do {
       try body()
@@ -90,7 +94,8 @@ extension HealthSQLiteStorage {
   /// The app journal's record the last command committed with, if it changed the app's
   /// store, and the app sequence the database matches (0 before the first command).
   public func pendingRecord() throws(StoreError) -> (record: PendingRecord?, appSequence: Int) {
-    try Self.mapped(path) {
+    try checkOpen()
+    return try Self.mapped(path) { () throws -> (record: PendingRecord?, appSequence: Int) in
       try queue.read { db in
         let appSequence = Int(clamping: try Self.meta("app_sequence", db) ?? 0)
         guard
@@ -117,7 +122,8 @@ extension HealthSQLiteStorage {
   /// How many commands committed: another process's command raises it (the REPL, which
   /// releases the store between commands, reads Health again then).
   public func commandCount() throws(StoreError) -> Int64 {
-    try Self.mapped(path) { try queue.read { db in try Self.meta("commands", db) ?? 0 } }
+    try checkOpen()
+    return try Self.mapped(path) { try queue.read { db in try Self.meta("commands", db) ?? 0 } }
   }
 
   private static func pendingChecksum(_ pending: PendingRecord) -> UInt32 {
@@ -133,7 +139,8 @@ extension HealthSQLiteStorage {
   /// through the sync identifier's index (what a `HealthStore` opened without its older
   /// records needs to replace or delete one of them).
   public func syncedSamples(through position: Int64) throws(StoreError) -> [HealthRecord] {
-    try Self.mapped(path) {
+    try checkOpen()
+    return try Self.mapped(path) {
       try queue.read { db in
         var found: [HealthRecord] = []
         let cursor = try Row.fetchCursor(

@@ -33,6 +33,8 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
   let queue: DatabaseQueue
   /// Whether a command's transaction is open (`beginCommand`): writes are savepoints in it.
   public internal(set) var isInCommand = false
+  /// Whether `close` ran: the storage then refuses every call (SQLite's connection is gone).
+  public private(set) var isClosed = false
 
   static let schema = """
     CREATE TABLE record (
@@ -132,7 +134,14 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
   /// Closes the database (SQLite checkpoints the log into the file when it is the last
   /// connection). Using the storage after it throws.
   public func close() throws(StoreError) {
+    guard !isClosed else { return }
+    isClosed = true
     try Self.mapped(path) { try queue.close() }
+  }
+
+  /// Throws when the storage was closed.
+  func checkOpen() throws(StoreError) {
+    if isClosed { throw StoreError(.io, file: path, message: "the Health database is closed") }
   }
 
   // MARK: Errors
@@ -178,7 +187,8 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
   }
 
   private func read<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
-    try Self.mapped(path) { try queue.read(body) }
+    try checkOpen()
+    return try Self.mapped(path) { try queue.read(body) }
   }
 
   // MARK: Meta and state rows
@@ -517,6 +527,7 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
   /// and the counts it changed.
   /// Within a command's transaction (`beginCommand`), a savepoint of it instead.
   private func write(_ body: (Database, inout Writer) throws -> Void) throws {
+    try checkOpen()
     func writing(_ db: Database) throws -> Database.TransactionCompletion {
       var writer = Writer(last: try Self.lastPosition(db))
       let before = writer.last
