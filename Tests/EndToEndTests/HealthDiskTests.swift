@@ -16,10 +16,12 @@ import Testing
     let base = WeighProcess.temporaryDirectory()
     defer { try? FileManager.default.removeItem(atPath: base) }
     let setup = try WeighProcess.run(
-      ["--store", base, "--clock", "2026-01-01 06:00", "-e", "observe on", "-e", "app background",
-       "-e", "simulate scale every 1d at 07:00 start 80kg noise 0.3kg",
-       "-e", "health add 70kg at 2025-12-31 08:00 source A sync-id a version 1",
-       "-e", "health add 5000steps at 2025-12-31 09:00 source Phone"])
+      [
+        "--store", base, "--clock", "2026-01-01 06:00", "-e", "observe on", "-e", "app background",
+        "-e", "simulate scale every 1d at 07:00 start 80kg noise 0.3kg",
+        "-e", "health add 70kg at 2025-12-31 08:00 source A sync-id a version 1",
+        "-e", "health add 5000steps at 2025-12-31 09:00 source Phone",
+      ])
     #expect(setup.status == 0, "\(setup.standardError)")
     let command: (String) -> [String] = {
       ["--store", $0, "--clock", "2026-01-01 06:00", "-e", "advance 30d"]
@@ -30,7 +32,8 @@ import Testing
     defer { try? FileManager.default.removeItem(atPath: whole) }
     #expect(try WeighProcess.run(command(whole)).status == 0)
     let after = try Kill.shown(whole, clock: clock)
-    #expect(after.components(separatedBy: "\n").count > before.components(separatedBy: "\n").count + 50)
+    #expect(
+      after.components(separatedBy: "\n").count > before.components(separatedBy: "\n").count + 50)
     let kills = try Kill.killAtEveryWrite(
       base: base, clock: clock, command, expected: [before, after])
     #expect(kills > 10)
@@ -43,12 +46,15 @@ import Testing
     let store = try Kill.copy(Self.fixture)
     defer { try? FileManager.default.removeItem(atPath: store) }
     let first = try WeighProcess.run(
-      ["--store", store, "--clock", "2026-05-01 08:00", "-e", "list", "-e", "health list",
-       "-e", "health list steps"])
+      [
+        "--store", store, "--clock", "2026-05-01 08:00", "-e", "list", "-e", "health list",
+        "-e", "health list steps",
+      ])
     #expect(first.status == 0)
     #expect(
       first.standardError.hasPrefix(
-        "note: migrated Health to health.sqlite (127 records); the old files are in backup/health-json-"),
+        "note: migrated Health to health.sqlite (127 records); the old files are in backup/health-json-"
+      ),
       "\(first.standardError)")
     #expect(FileManager.default.fileExists(atPath: store + "/health.sqlite"))
     let backups = try FileManager.default.contentsOfDirectory(atPath: store + "/backup")
@@ -61,8 +67,10 @@ import Testing
       ])
     // The same answers as before, and no second migration.
     let again = try WeighProcess.run(
-      ["--store", store, "--clock", "2026-05-01 08:00", "-e", "list", "-e", "health list",
-       "-e", "health list steps"])
+      [
+        "--store", store, "--clock", "2026-05-01 08:00", "-e", "list", "-e", "health list",
+        "-e", "health list steps",
+      ])
     #expect(again.standardError == "")
     #expect(again.standardOutput == first.standardOutput)
     #expect(first.standardOutput.contains("sync-id c v1"))
@@ -138,8 +146,10 @@ enum StraceKill {
   /// (which finishes a commit or migration the kill interrupted).
   static func shown(_ store: String, clock: String) throws -> String {
     let result = try WeighProcess.run(
-      ["--store", store, "--clock", clock, "-e", "list", "-e", "health list",
-       "-e", "health list steps"])
+      [
+        "--store", store, "--clock", clock, "-e", "list", "-e", "health list",
+        "-e", "health list steps",
+      ])
     return "\(result.status)\n\(result.standardOutput)"
   }
 
@@ -162,5 +172,74 @@ enum StraceKill {
       #expect(check.status == 0, "killed at call \(call): \(check.standardOutput)")
     }
     return kills
+  }
+}
+
+/// `weigh check` and `weigh check --repair` on `health.sqlite`, with the exact report.
+@Suite struct HealthCheckTests {
+  /// A store of two samples whose first one's JSON row has one digit changed in the file.
+  static func damagedStore() throws -> String {
+    let store = WeighProcess.temporaryDirectory()
+    let made = try WeighProcess.run(
+      [
+        "--store", store, "--clock", "2026-01-10 08:00", "-e", "health add 70.4kg source Withings",
+        "-e", "health add 71.3kg source Withings",
+      ])
+    #expect(made.status == 0)
+    let path = store + "/health.sqlite"
+    var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+    let from = Data(#""value":70.4"#.utf8)
+    let at = try #require(bytes.range(of: from))
+    bytes.replaceSubrange(at, with: Data(#""value":70.5"#.utf8))
+    #expect(bytes.range(of: from) == nil)
+    try bytes.write(to: URL(fileURLWithPath: path))
+    return store
+  }
+
+  /// `text` with the UTC time in folder names made fixed.
+  static func fixed(_ text: String) -> String {
+    text.replacingOccurrences(
+      of: #"-\d{8}T\d{6}Z"#, with: "-TIME", options: .regularExpression)
+  }
+
+  @Test func checkFindsADamagedRowAndRepairKeepsTheOthers() throws {
+    let store = try Self.damagedStore()
+    defer { try? FileManager.default.removeItem(atPath: store) }
+    let check = try WeighProcess.run(["check", "--store", store])
+    #expect(check.status == 65)
+    #expect(
+      check.standardOutput + check.standardError
+        == store
+        + "/health.sqlite: error: record at position 1: the JSON row does not match its checksum (changed outside weigh, or damaged)\n"
+    )
+    let list = try WeighProcess.run(["--store", store, "-e", "health list"])
+    #expect(list.status == 65)
+    #expect(list.standardError.contains("cannot read the store: record at position 1"))
+
+    let repair = try WeighProcess.run(["check", "--repair", "--store", store])
+    #expect(repair.status == 0)
+    #expect(
+      Self.fixed(repair.standardOutput) == """
+        damaged: health.sqlite: record at position 1: the JSON row does not match its checksum (changed outside weigh, or damaged)
+        kept: 1 Health record in health.sqlite
+        lost: 1 Health record of health.sqlite (damaged)
+        copy of health.sqlite as it was: damaged/health-repair-TIME
+        repaired: the store reads in full
+
+        """)
+    let copies = try FileManager.default.contentsOfDirectory(atPath: store + "/damaged")
+    #expect(copies.count == 1)
+    #expect(
+      FileManager.default.fileExists(atPath: store + "/damaged/" + copies[0] + "/health.sqlite"))
+    let after = try WeighProcess.run(["check", "--store", store])
+    #expect(after.status == 0)
+    #expect(after.standardOutput == "ok: the store reads in full\n")
+    let kept = try WeighProcess.run(["--store", store, "-e", "health list"])
+    #expect(kept.status == 0)
+    #expect(kept.standardOutput.hasSuffix("2026-01-10 08:00  71.3 kg  Withings\n"))
+    #expect(!kept.standardOutput.contains("70."))
+    // Nothing more to repair.
+    let again = try WeighProcess.run(["check", "--repair", "--store", store])
+    #expect(again.standardOutput == "nothing to repair: the store reads in full\n")
   }
 }

@@ -66,7 +66,8 @@ extension Session {
     // The app transaction that drops Health's rows and documents.
     var changes: [StoreChange] = []
     for record in records {
-      changes.append(.remove(table: HealthRecordCodec.tableName, id: HealthRecordCodec.id(of: record)))
+      changes.append(
+        .remove(table: HealthRecordCodec.tableName, id: HealthRecordCodec.id(of: record)))
     }
     for record in synced {
       changes.append(

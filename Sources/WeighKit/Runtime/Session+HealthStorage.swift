@@ -55,7 +55,8 @@ extension Session {
         try migrateHealth(to: path)
       }
       guard FileManager.default.fileExists(atPath: path) else { return }
-      let sqlite = try HealthSQLiteStorage(path: path, creating: false)
+      let sqlite = try HealthSQLiteStorage(
+        path: path, creating: false, readOnly: !store.isWritable)
       healthStorage = sqlite
       try finishPendingCommit(sqlite)
       if migrating {
@@ -127,7 +128,8 @@ extension Session {
         .corrupt, file: sqlite.path,
         message:
           "health.sqlite matches the app's journal up to sequence \(ahead), but the journal "
-          + "ends at \(sequence) (an older journal.jsonl put back?); `weigh check` lists the damage")
+          + "ends at \(sequence) (an older journal.jsonl put back?); `weigh check` lists the damage"
+      )
     }
   }
 

@@ -46,7 +46,8 @@ public enum StoreCheck {
         health = try HealthSQLiteStorage.repair(path: path, directory: directory)
       } catch {
         let unreadable = error.kind == .corrupt || error.kind == .newerFormat
-        let text = DiagnosticRenderer().render(error.diagnostic()) + "health.sqlite was not repaired\n"
+        let text =
+          DiagnosticRenderer().render(error.diagnostic()) + "health.sqlite was not repaired\n"
         return (unreadable ? .unreadableStore : .commandFailed, text)
       }
     }
@@ -64,9 +65,12 @@ public enum StoreCheck {
     }
     if let health {
       text += health.problems.map { "damaged: \(HealthSQLiteStorage.fileName): \($0)\n" }.joined()
-      text += "kept: \(health.kept) Health records of \(HealthSQLiteStorage.fileName)\n"
+      func records(_ count: Int) -> String {
+        count == 1 ? "1 Health record" : "\(count) Health records"
+      }
+      text += "kept: \(records(health.kept)) in \(HealthSQLiteStorage.fileName)\n"
       if health.lost > 0 {
-        text += "lost: \(health.lost) Health records of \(HealthSQLiteStorage.fileName)\n"
+        text += "lost: \(records(health.lost)) of \(HealthSQLiteStorage.fileName) (damaged)\n"
       }
       text += "copy of \(HealthSQLiteStorage.fileName) as it was: \(health.copies)\n"
     }

@@ -46,12 +46,14 @@ extension HealthSQLiteStorage {
           try db.execute(sql: "DELETE FROM pending_journal")
           if let pending {
             let checksum = Self.pendingChecksum(pending)
+            let sequence = Int64(pending.sequence)  // checked: Int and Int64 have one width
             try db.execute(
               sql: "INSERT INTO pending_journal (id, seq, record, crc) VALUES (1, ?, ?, ?)",
               arguments: [
-                Int64(pending.sequence), Data(pending.bytes), Int64(truncatingIfNeeded: checksum),
+                sequence, Data(pending.bytes), Int64(truncatingIfNeeded: checksum),
               ])
           }
+          // checked: Int and Int64 have one width
           try Self.setMeta("app_sequence", Int64(appSequence), db)
           try Self.setMeta("commands", (try Self.meta("commands", db) ?? 0) &+ 1, db)
           try db.execute(sql: "COMMIT")
@@ -128,8 +130,9 @@ extension HealthSQLiteStorage {
 
   private static func pendingChecksum(_ pending: PendingRecord) -> UInt32 {
     var bytes: [UInt8] = []
+    let sequence = UInt64(truncatingIfNeeded: pending.sequence)
     for shift in stride(from: 0 as UInt64, to: 64, by: 8) {
-      bytes.append(UInt8(truncatingIfNeeded: UInt64(bitPattern: Int64(pending.sequence)) >> shift))
+      bytes.append(UInt8(truncatingIfNeeded: sequence >> shift))
     }
     bytes += pending.bytes
     return bytes.withUnsafeBufferPointer { StoreChecksum.of($0) }

@@ -79,13 +79,18 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
   ///
   /// - Throws: `StoreError`: `corrupt` for a file that is not a weigh Health database or
   ///   whose layout is damaged, `newerFormat` for a newer layout, `locked`, `io`.
-  public init(path: String, creating: Bool = true) throws(StoreError) {
+  ///
+  /// With `readOnly` (a store whose files cannot be written), nothing is created or
+  /// written, and every write throws.
+  public init(path: String, creating: Bool = true, readOnly: Bool = false) throws(StoreError) {
     self.path = path
     var configuration = Configuration()
     configuration.busyMode = .timeout(5)
+    configuration.readonly = readOnly
     // A command's transaction stays open between calls (`beginCommand`).
     configuration.allowsUnsafeTransactions = true
     configuration.prepareDatabase { db in
+      guard !readOnly else { return }
       // Not `journalMode = .wal`: GRDB would then set synchronous = NORMAL.
       guard try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL") == "wal" else {
         throw HealthSQLiteDamage(position: nil, "the database cannot use its write-ahead log")
@@ -95,6 +100,10 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
     let file = path
     queue = try Self.mapped(file) { try DatabaseQueue(path: path, configuration: configuration) }
     try Self.mapped(file) {
+      if readOnly {
+        try queue.read { db in try Self.prepareLayout(db, creating: false) }
+        return
+      }
       try queue.inTransaction(.immediate) { db in
         try Self.prepareLayout(db, creating: creating)
         return .commit

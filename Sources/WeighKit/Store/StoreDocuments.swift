@@ -21,7 +21,8 @@ public enum StoreDocuments {
     case .healthFormat:
       guard case .string = value else {
         throw DocumentProblem(
-          path: [], message: "\"\(name)\" must be a file name, not \(DocumentFields.kind(of: value))")
+          path: [],
+          message: "\"\(name)\" must be a file name, not \(DocumentFields.kind(of: value))")
       }
     case .healthSyncIndex:
       guard case .bool = value else {
