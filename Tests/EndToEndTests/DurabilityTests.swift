@@ -300,7 +300,8 @@ import Testing
     #expect(list.status == 65)
     #expect(list.standardOutput.isEmpty)
     #expect(
-      list.standardError.contains("health.sqlite: error: cannot read the store: record at position 3001"),
+      list.standardError.contains(
+        "health.sqlite: error: cannot read the store: record at position 3001"),
       "\(list.standardError)")
     #expect(try StoreFiles(store, ignoringLock: true) == before)
     let check = try WeighProcess.run(["check", "--store", store])

@@ -4,7 +4,7 @@ import HealthSim
 
 /// HealthSim's `HealthSampleStorage` in one SQLite file, `health.sqlite`, through GRDB
 /// (issue 15; the decision and its measurements are in docs/store.md, "Health storage:
-/// decision"). Not used by the commands yet: `HealthStore` still keeps its own logs.
+/// decision"): every directory store's Health (docs/store.md, "Health in health.sqlite").
 ///
 /// - WAL, `synchronous = FULL` (the WAL is synced at every commit, as the app's journal is),
 ///   and each `apply` or `append` is one `BEGIN IMMEDIATE` transaction.

@@ -37,7 +37,8 @@ import Testing
   }
 
   /// Not a command: the reopened store folds its journal into table files here, so that
-  /// later sessions read Health's tail from `health.json` too. The long session ignores it.
+  /// later sessions read the log from `entries.json` too (Health is in `health.sqlite`).
+  /// The long session ignores it.
   static let compact = "# compact"
 
   /// A path for a store of its own, created on first use.
