@@ -24,6 +24,8 @@ extension Session {
     // over another process's changes later.
     rollBack()
     releasedState = StoreState(store)
+    releasedHealthMark = healthMark
+    closeHealthStorage()
     store.close()
     isStoreReleased = true
   }
@@ -44,7 +46,8 @@ extension Session {
     }
     isStoreReleased = false
     reportRecovery()
-    if StoreState(store) != releasedState {
+    try openHealthStorage()
+    if StoreState(store) != releasedState || healthMark != releasedHealthMark {
       storeChangedOutside()
     } else {
       // Nothing changed: the tables read before need not be read again.

@@ -4,7 +4,7 @@ import HealthSim
 
 /// HealthSim's `HealthSampleStorage` in one SQLite file, `health.sqlite`, through GRDB
 /// (issue 15; the decision and its measurements are in docs/store.md, "Health storage:
-/// decision"). Not used by the commands yet: `HealthStore` still keeps its own logs.
+/// decision"): every directory store's Health (docs/store.md, "Health in health.sqlite").
 ///
 /// - WAL, `synchronous = FULL` (the WAL is synced at every commit, as the app's journal is),
 ///   and each `apply` or `append` is one `BEGIN IMMEDIATE` transaction.
@@ -31,6 +31,10 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
   /// The database file.
   public let path: String
   let queue: DatabaseQueue
+  /// Whether a command's transaction is open (`beginCommand`): writes are savepoints in it.
+  public internal(set) var isInCommand = false
+  /// Whether `close` ran: the storage then refuses every call (SQLite's connection is gone).
+  public private(set) var isClosed = false
 
   static let schema = """
     CREATE TABLE record (
@@ -62,6 +66,12 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
       value INTEGER NOT NULL,
       crc INTEGER NOT NULL
     ) STRICT;
+    CREATE TABLE pending_journal (
+      id INTEGER PRIMARY KEY CHECK (id = 1),
+      seq INTEGER NOT NULL,
+      record BLOB NOT NULL,
+      crc INTEGER NOT NULL
+    ) STRICT;
     """
 
   /// Opens `path`, creating an empty storage when there is no file (or an empty one) unless
@@ -69,11 +79,18 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
   ///
   /// - Throws: `StoreError`: `corrupt` for a file that is not a weigh Health database or
   ///   whose layout is damaged, `newerFormat` for a newer layout, `locked`, `io`.
-  public init(path: String, creating: Bool = true) throws(StoreError) {
+  ///
+  /// With `readOnly` (a store whose files cannot be written), nothing is created or
+  /// written, and every write throws.
+  public init(path: String, creating: Bool = true, readOnly: Bool = false) throws(StoreError) {
     self.path = path
     var configuration = Configuration()
     configuration.busyMode = .timeout(5)
+    configuration.readonly = readOnly
+    // A command's transaction stays open between calls (`beginCommand`).
+    configuration.allowsUnsafeTransactions = true
     configuration.prepareDatabase { db in
+      guard !readOnly else { return }
       // Not `journalMode = .wal`: GRDB would then set synchronous = NORMAL.
       guard try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL") == "wal" else {
         throw HealthSQLiteDamage(position: nil, "the database cannot use its write-ahead log")
@@ -83,6 +100,10 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
     let file = path
     queue = try Self.mapped(file) { try DatabaseQueue(path: path, configuration: configuration) }
     try Self.mapped(file) {
+      if readOnly {
+        try queue.read { db in try Self.prepareLayout(db, creating: false) }
+        return
+      }
       try queue.inTransaction(.immediate) { db in
         try Self.prepareLayout(db, creating: creating)
         return .commit
@@ -122,7 +143,14 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
   /// Closes the database (SQLite checkpoints the log into the file when it is the last
   /// connection). Using the storage after it throws.
   public func close() throws(StoreError) {
+    guard !isClosed else { return }
+    isClosed = true
     try Self.mapped(path) { try queue.close() }
+  }
+
+  /// Throws when the storage was closed.
+  func checkOpen() throws(StoreError) {
+    if isClosed { throw StoreError(.io, file: path, message: "the Health database is closed") }
   }
 
   // MARK: Errors
@@ -168,7 +196,8 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
   }
 
   private func read<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
-    try Self.mapped(path) { try queue.read(body) }
+    try checkOpen()
+    return try Self.mapped(path) { try queue.read(body) }
   }
 
   // MARK: Meta and state rows
@@ -505,17 +534,24 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
 
   /// One transaction: `body` writes through a `Writer`, which then stores the last position
   /// and the counts it changed.
+  /// Within a command's transaction (`beginCommand`), a savepoint of it instead.
   private func write(_ body: (Database, inout Writer) throws -> Void) throws {
+    try checkOpen()
+    func writing(_ db: Database) throws -> Database.TransactionCompletion {
+      var writer = Writer(last: try Self.lastPosition(db))
+      let before = writer.last
+      try body(db, &writer)
+      if writer.last != before { try Self.setMeta("last_position", writer.last, db) }
+      for (key, delta) in writer.countChanges where delta != 0 {
+        try Self.setMeta(key, (try Self.meta(key, db) ?? 0) + delta, db)
+      }
+      return .commit
+    }
     try Self.mapped(path) {
-      try queue.inTransaction(.immediate) { db in
-        var writer = Writer(last: try Self.lastPosition(db))
-        let before = writer.last
-        try body(db, &writer)
-        if writer.last != before { try Self.setMeta("last_position", writer.last, db) }
-        for (key, delta) in writer.countChanges where delta != 0 {
-          try Self.setMeta(key, (try Self.meta(key, db) ?? 0) + delta, db)
-        }
-        return .commit
+      if isInCommand {
+        try queue.inDatabase { db in try db.inSavepoint { try writing(db) } }
+      } else {
+        try queue.inTransaction(.immediate) { db in try writing(db) }
       }
     }
   }

@@ -37,7 +37,8 @@ import Testing
   }
 
   /// Not a command: the reopened store folds its journal into table files here, so that
-  /// later sessions read Health's tail from `health.json` too. The long session ignores it.
+  /// later sessions read the log from `entries.json` too (Health is in `health.sqlite`).
+  /// The long session ignores it.
   static let compact = "# compact"
 
   /// A path for a store of its own, created on first use.
@@ -145,44 +146,8 @@ import Testing
     #expect(session.memory.output.split(separator: "\n").count == 31)
   }
 
-  @Test("a store without the sync index gets it when Health's history is next read")
-  func theSyncIndexIsBuiltForOlderStores() throws {
-    let directory = Self.temporaryStorePath()
-    defer { try? FileManager.default.removeItem(atPath: directory) }
-    _ = try runReopened(
-      "health add 70kg source A sync-id a version 1\nhealth add 71kg source B\n"
-        + "log 69kg\nsync push\nsync", on: directory)
-    // As a store written before the index was kept: neither the document nor the rows.
-    do {
-      let session = try open(directory)
-      let indexed = try session.store.rows(HealthSyncIndexCodec.self)
-      #expect(indexed.count == 2)
-      try session.store.commit(
-        [.removeDocument(name: HealthLink.syncIndexDocument)]
-          + indexed.map { .remove(table: HealthSyncIndexCodec.tableName, id: Int($0.position)) })
-      session.close()
-    }
-    do {
-      let session = try open(directory)
-      _ = session.run(script: "health list\nlog 70kg", display: "test", directory: ".")
-      session.close()
-    }
-    let session = try open(directory)
-    defer { session.close() }
-    #expect(session.store.documents[HealthLink.syncIndexDocument] == .bool(true))
-    let rebuilt = try session.store.rows(HealthSyncIndexCodec.self)
-    let health = try session.health()
-    let expected = SampleType.allCases.flatMap { health.allSamples(of: $0) }
-      .filter { $0.syncIdentifier != nil }.map(\.uuid)
-    #expect(rebuilt.count == 2)
-    #expect(
-      Set(
-        rebuilt.compactMap { record -> UUID? in
-          if case .sample(let sample, _) = record { return sample.uuid } else { return nil }
-        }) == Set(expected.compactMap { $0 }))
-  }
-  @Test("editing Health's files outside weigh makes the sync index be rebuilt")
-  func anEditedHealthTableDropsTheSyncIndex() throws {
+  @Test("an older sample with a sync identifier is replaced without reading Health's history")
+  func olderSyncedSamplesComeFromTheIndex() throws {
     let directory = Self.temporaryStorePath()
     defer { try? FileManager.default.removeItem(atPath: directory) }
     _ = try runReopened(
@@ -190,23 +155,17 @@ import Testing
       on: directory)
     do {
       let session = try open(directory)
-      try session.store.compact()
-      session.close()
+      defer { session.close() }
+      _ = session.run(
+        script: "health add 72kg source A sync-id a version 2", display: "test", directory: ".")
+      #expect(session.failureCount == 0)
+      #expect(session.healthLink?.health.isHistoryLoaded == false)
     }
-    // The same bytes written again: a restore from a backup, say.
-    try FileManager.default.setAttributes(
-      [.modificationDate: Date(timeIntervalSince1970: 1_000_000_000)],
-      ofItemAtPath: directory + "/health.json")
     let session = try open(directory)
-    #expect(session.store.documents[HealthLink.syncIndexDocument] == nil)
-    _ = session.run(script: "health list\nlog 70kg", display: "test", directory: ".")
-    #expect(session.store.documents[HealthLink.syncIndexDocument] == .bool(true))
-    #expect(try session.store.rows(HealthSyncIndexCodec.self).count == 1)
-    session.close()
-    // Rebuilt and recorded: the next open trusts it again.
-    let again = try open(directory)
-    defer { again.close() }
-    #expect(again.isSyncIndexTrusted)
+    defer { session.close() }
+    let health = try session.health()
+    let weights = health.allSamples(of: .bodyMass).map(\.value).sorted()
+    #expect(weights == [71, 72])
   }
 
   @Test("undoing a sync puts back its progress only, not the observer or settings changed since")
