@@ -7,9 +7,11 @@
 #   (default counts: 1000 100000). Each binary makes its own stores under
 #   bench-data/disk-NAME-COUNT (one body-mass sample a minute from 2020-01-01, all synced),
 #   then each command runs on a fresh copy of the store:
-#   `health add`, `sync` of one new sample, `advance 1d`; and ten simulated years
+#   `health add`, `health delete last`, `sync` of one new sample, `advance 1d`,
+#   `summary 2020-01-01`, `stats weekly` over January 2020; and ten simulated years
 #   (`advance 3650d` with a daily scale, a background observer and a sync per delivery)
 #   on a directory store and in memory.
+#   INSTRUCTIONS=0 leaves out callgrind's counts (slow: about 50 times the run).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 before="$(realpath "$1")" after="$(realpath "$2")"
@@ -22,17 +24,18 @@ echo "machine: $(nproc) cores; load: $(cut -d' ' -f1-3 /proc/loadavg)"
 
 # instructions COMMAND…: the instructions callgrind counts for COMMAND (its children too).
 instructions() {
+  [ "${INSTRUCTIONS:-1}" != 0 ] || { echo 0; return; }
   valgrind --tool=callgrind --trace-children=yes --callgrind-out-file=/dev/null "$@" \
     2>&1 >/dev/null | awk '/Collected :/ {sum += $NF} END {print sum}'
 }
-# usage COMMAND…: "cpu-seconds peak-MiB" of one run.
+# usage COMMAND…: "wall-seconds, cpu-seconds, peak-MiB" of one run.
 usage() {
-  /usr/bin/time -f '%U %S %M' -o "$data/.usage" "$@" >/dev/null 2>&1 || true
-  awk '{printf "%.3f s, %.0f MiB", $1 + $2, $3 / 1024}' "$data/.usage"
+  /usr/bin/time -f '%e %U %S %M' -o "$data/.usage" "$@" >/dev/null 2>&1 || true
+  awk '{printf "%.3f s, %.3f s, %.0f MiB", $1, $2 + $3, $4 / 1024}' "$data/.usage"
 }
 
 echo
-echo "| benchmark | binary | instructions | cpu, peak RSS |"
+echo "| benchmark | binary | instructions | wall, cpu, peak RSS |"
 echo "|---|---|---:|---:|"
 clock=2022-01-01T00:00Z
 for count in "${counts[@]}"; do
@@ -45,7 +48,8 @@ for count in "${counts[@]}"; do
         -e 'simulate scale every 1min start 70kg' -e "advance ${count}min" \
         -e 'simulate stop all' -e sync -e 'health add 70kg source Withings' >/dev/null
     fi
-    for bench in "health add 70.1kg source Withings" "sync" "advance 1d"; do
+    for bench in "health add 70.1kg source Withings" "health delete last" "sync" "advance 1d" \
+      "summary 2020-01-01" "stats weekly from 2020-01-01 to 2020-02-01"; do
       work="$data/disk-work"
       rm -rf "$work" && cp -r "$store" "$work"
       # `sync` gets one new sample to read.

@@ -137,7 +137,7 @@ struct HealthAddCommand: Executable {
   func execute(in session: Session) throws(Diagnostic) -> CommandResult {
     var result = CommandResult()
     // Health reads older samples itself if a sync identifier needs them.
-    let health = try session.recentHealth()
+    let health = try session.health()
     let start = instant ?? session.now
     if start > session.now + 60 {
       throw Diagnostic(
@@ -263,7 +263,7 @@ struct HealthAuthCommand: Executable {
 
   func execute(in session: Session) throws(Diagnostic) -> CommandResult {
     var result = CommandResult()
-    let health = try session.recentHealth()
+    let health = try session.health()
     if let change {
       let decision: AuthorizationDecision =
         change.decision == "allow"
@@ -299,7 +299,7 @@ struct HealthAvailableCommand: Executable {
 
   func execute(in session: Session) throws(Diagnostic) -> CommandResult {
     var result = CommandResult()
-    try session.recentHealth().setHealthDataAvailable(available)
+    try session.health().setHealthDataAvailable(available)
     result.say("health data \(available ? "available" : "unavailable") on this device")
     return result
   }

@@ -1,88 +1,175 @@
 import Foundation
 import HealthSim
 
-/// The simulated Health store as the session holds it: loaded from Health's storage
-/// (`health.sqlite`, or memory) on first use, and every change it makes kept as Health's
-/// change feed for the next commit, which applies it to the storage.
+/// The simulated Health store as the session holds it: a `HealthStore` over Health's
+/// storage (docs/store.md, "Health asks health.sqlite"), which asks the storage for every
+/// query and writes each change into the command's transaction as it makes it. Nothing is
+/// read up front; the next command after a failed one opens a new store.
 final class HealthLink {
   let health: HealthStore
-  /// Changes recorded since the last commit, the small state's left out.
-  private var changes: [HealthChange] = []
-  /// Health's small state when it changed since the last commit; written once per command,
-  /// because it changes with every scheduled event.
-  private var changedState: HealthSmallState?
+  /// What the store reads and writes through.
+  let storage: CommandHealthStorage
 
-  /// Whether anything waits for the next commit.
-  var hasPending: Bool { !changes.isEmpty || changedState != nil }
+  /// Whether Health changed anything since the command's last commit.
+  var hasPending: Bool { storage.hasPending }
+
+  /// Why the storage failed, if it did: Health answered without it, so the command's
+  /// changes must be dropped.
+  var failure: StoreError? { health.storageFailure.map(Self.storeError) }
 
   /// The app's identity in Health.
   static let app = SourceRevision(
     source: HealthSource(name: "weigh", bundleIdentifier: "org.weigh.app"),
     version: WeighVersion.current)
 
-  /// A storage's Health: `records` with `state`, or a new one when there is no state.
-  ///
-  /// - Parameters:
-  ///   - olderThrough: when positive, `records` holds only the records after this position,
-  ///     and `loadOlder` reads them all the first time Health needs the rest.
-  ///   - olderSynced: with `olderThrough`, the live samples with a sync identifier at that
-  ///     position or before, when the storage can list them without reading the rest.
-  ///
-  /// A failed command's changes are dropped by reading Health again from the storage.
-  init(
-    records: [HealthRecord], state: HealthSmallState?, seed: UInt64, clock: Date,
-    olderThrough: Int64 = 0, olderSynced: [HealthRecord]? = nil,
-    loadOlder: @escaping () throws(StoreError) -> [HealthRecord] = { [] }
-  ) {
-    if let state {
-      let snapshot = HealthSnapshot(state: state, records: records)
-      if olderThrough > 0 {
-        weak var link: HealthLink?
-        health = HealthStore(
-          snapshot: snapshot, olderRecordsThrough: olderThrough, olderSynced: olderSynced
-        ) {
-          link?.readOlder(loadOlder) ?? []
-        }
-        link = self
-      } else {
-        health = HealthStore(snapshot: snapshot)
-      }
+  /// The Health that `storage` holds, or a new one when it holds no small state.
+  init(storage: CommandHealthStorage, seed: UInt64, clock: Date) throws(StoreError) {
+    self.storage = storage
+    let state = try Session.storageCall { try storage.smallState() }
+    if state != nil {
+      health = try Session.storageCall { try HealthStore(storage: storage) }
     } else {
-      health = HealthStore(app: Self.app, seed: seed, clock: clock)
-      changedState = health.smallState
+      health = HealthStore(storage: storage, app: Self.app, seed: seed, clock: clock)
     }
-    health.recorder = { [unowned self] change in self.record(change) }
+    if let failure { throw failure }
   }
 
-  /// Why reading the older records failed; Health then answered without them, so nothing
-  /// may be committed.
-  private(set) var loadFailure: StoreError?
-
-  /// Reads the older records, for Health's first need of them (it keeps those it needs).
-  private func readOlder(_ load: () throws(StoreError) -> [HealthRecord]) -> [HealthRecord] {
+  /// A storage error as the store's errors say it.
+  static func storeError(_ error: any Error) -> StoreError {
     do throws(StoreError) {
-      return try load()
+      return try Session.storageCall { () throws -> StoreError in throw error }
     } catch {
-      loadFailure = error
-      return []
+      return error
     }
   }
+}
 
-  /// Keeps one Health change for the next commit.
-  private func record(_ change: HealthChange) {
-    if case .stateChanged(let state) = change {
-      changedState = state
-    } else {
-      changes.append(change)
-    }
+/// Health's storage as a command's `HealthStore` uses it: reads go to the storage (an
+/// empty one until `health.sqlite` exists); the first write since the command's last commit
+/// opens the command's transaction and a savepoint in it (`openWrites`), so that what Health
+/// writes until the next commit can be undone alone. The small state is kept here and
+/// written once per command by the session, because it changes with every event.
+final class CommandHealthStorage: HealthSampleStorage {
+  /// Where reads and writes go.
+  private(set) var base: any HealthSampleStorage
+  /// Opens the writes since the last commit: returns the storage to write to.
+  private let openWrites: () throws -> any HealthSampleStorage
+  /// The small state as of the last commit, when the storage does not hold it yet.
+  private var committedState: HealthSmallState?
+  /// The small state Health changed to since the last commit.
+  private var pendingState: HealthSmallState?
+  /// Whether writes since the last commit went to the storage (`openWrites` ran).
+  private(set) var isWriting = false
+  /// Whether anything changed since the last commit, the small state included.
+  private(set) var hasPending = false
+  /// How many records and samples the reads returned: what shows that a command's cost
+  /// does not grow with the history.
+  private(set) var rowsRead = 0
+
+  init(
+    base: any HealthSampleStorage, committedState: HealthSmallState?,
+    openWrites: @escaping () throws -> any HealthSampleStorage
+  ) {
+    self.base = base
+    self.committedState = committedState
+    self.openWrites = openWrites
   }
 
-  /// Takes the recorded changes (the small state's apart).
-  func takePending() -> (changes: [HealthChange], state: HealthSmallState?) {
+  /// Reads from `storage` from now on (the REPL opens the store again for every command).
+  func use(_ storage: any HealthSampleStorage) {
+    guard !isWriting else { return }
+    base = storage
+  }
+
+  /// The command committed: what was written since the last commit is its. Returns the
+  /// small state to write with the command, when it changed.
+  func accept() -> (wrote: Bool, state: HealthSmallState?) {
     defer {
-      changes = []
-      changedState = nil
+      committedState = pendingState ?? committedState
+      pendingState = nil
+      isWriting = false
+      hasPending = false
     }
-    return (changes, changedState)
+    return (isWriting, pendingState)
+  }
+
+  private func write(_ body: (any HealthSampleStorage) throws -> Void) throws {
+    hasPending = true
+    if !isWriting {
+      base = try openWrites()
+      isWriting = true
+    }
+    try body(base)
+  }
+
+  func apply(_ changes: [HealthChange]) throws {
+    var rest: [HealthChange] = []
+    for change in changes {
+      if case .stateChanged(let state) = change {
+        pendingState = state
+        hasPending = true
+      } else {
+        rest.append(change)
+      }
+    }
+    guard !rest.isEmpty else { return }
+    try write { try $0.apply(rest) }
+  }
+
+  func append(_ records: [HealthRecord]) throws {
+    try write { try $0.append(records) }
+  }
+
+  func smallState() throws -> HealthSmallState? {
+    if let state = pendingState ?? committedState { return state }
+    return try base.smallState()
+  }
+
+  func lastPosition() throws -> Int64 { try base.lastPosition() }
+
+  /// Counts the rows a read returned.
+  private func counted<Rows: Collection>(_ rows: Rows) -> Rows {
+    rowsRead += rows.count
+    return rows
+  }
+
+  func record(at position: Int64) throws -> HealthRecord? {
+    counted(try base.record(at: position).map { [$0] } ?? []).first
+  }
+
+  func records(after position: Int64, limit: Int) throws -> [HealthRecord] {
+    counted(try base.records(after: position, limit: limit))
+  }
+
+  func changes(of type: SampleType, after anchor: Int64, limit: Int) throws -> [HealthRecord] {
+    counted(try base.changes(of: type, after: anchor, limit: limit))
+  }
+
+  func samples(of type: SampleType, startingIn range: Range<Date>?, bundle: String?) throws
+    -> [StoredSample]
+  {
+    counted(try base.samples(of: type, startingIn: range, bundle: bundle))
+  }
+
+  func sample(uuid: UUID) throws -> StoredSample? {
+    counted(try base.sample(uuid: uuid).map { [$0] } ?? []).first
+  }
+
+  func samples(syncIdentifier: String, type: SampleType, bundle: String?) throws
+    -> [StoredSample]
+  {
+    counted(try base.samples(syncIdentifier: syncIdentifier, type: type, bundle: bundle))
+  }
+
+  func statistics(of type: SampleType, boundaries: [Date], bundle: String?) throws
+    -> [SampleBucket]
+  {
+    try base.statistics(of: type, boundaries: boundaries, bundle: bundle)
+  }
+
+  func counts(of type: SampleType?) throws -> RecordCounts { try base.counts(of: type) }
+
+  func longestDuration(of type: SampleType) throws -> TimeInterval? {
+    try base.longestDuration(of: type)
   }
 }

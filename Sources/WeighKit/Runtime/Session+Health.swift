@@ -4,55 +4,22 @@ import HealthSim
 /// The Health link: loading the simulated Health store from the store, letting its events
 /// fall due after each command, and describing its errors.
 extension Session {
-  /// The simulated Health store with its whole history, loaded from Health's storage the
-  /// first time a command needs it.
+  /// The simulated Health store over Health's storage, opened the first time a command
+  /// needs it: it reads nothing up front and asks the storage for what each query needs.
   func health() throws(Diagnostic) -> HealthStore {
-    let health = try recentHealth()
-    if !health.isHistoryLoaded {
-      health.loadHistory()
-      // Reported here, where a damaged storage can be; Health took nothing then.
-      if let failure = healthLink?.loadFailure {
-        dropHealth()
-        throw Self.diagnostic(for: failure)
-      }
-    }
-    return health
-  }
-
-  /// The simulated Health store, perhaps without the records the app has already synced:
-  /// for commands that read only what is new or add new samples, so that their cost does
-  /// not grow with the history. Health reads the rest itself if it needs it after all.
-  func recentHealth() throws(Diagnostic) -> HealthStore {
     if let healthLink { return healthLink.health }
-    let storage = healthStorage
-    let state: HealthSmallState?
+    let committed = unwrittenHealthState ?? memoryHealthState
+    let storage = CommandHealthStorage(
+      base: healthStorage ?? InMemorySampleStorage(), committedState: committed,
+      openWrites: { [unowned self] in try openHealthWrites() })
+    let link: HealthLink
+    let existed: Bool
     do throws(StoreError) {
-      let stored = unwrittenHealthState == nil ? try storedHealthState() : nil
-      state = unwrittenHealthState ?? stored ?? memoryHealthState
+      existed = try Self.storageCall { try storage.smallState() } != nil
+      link = try HealthLink(storage: storage, seed: seed, clock: Date(seconds: now))
     } catch {
       throw Self.diagnostic(for: error)
     }
-    // Everything up to the app's anchor stays on disk until needed.
-    let through = state == nil ? 0 : max(0, min(app.anchor ?? 0, state!.counter))
-    let records: [HealthRecord]
-    var synced: [HealthRecord]?
-    do throws(StoreError) {
-      records = try Self.storageCall { try storage?.records(after: through, limit: 0) ?? [] }
-      if through > 0, let sqlite = storage as? HealthSQLiteStorage {
-        synced = try sqlite.syncedSamples(through: through)
-      }
-    } catch {
-      throw Self.diagnostic(for: error)
-    }
-    let link = HealthLink(
-      records: records, state: state, seed: seed, clock: Date(seconds: now),
-      olderThrough: through, olderSynced: synced,
-      // The storage as it is when Health needs the older records: the REPL opens it again
-      // for every command.
-      loadOlder: { [unowned self] () throws(StoreError) in
-        try Self.storageCall { try self.healthStorage?.records(after: 0, limit: 0) ?? [] }
-          .filter { $0.position <= through }
-      })
     healthLink = link
     let health = link.health
     // The app registers its observer whenever it starts: before catching up, so that the
@@ -62,7 +29,7 @@ extension Session {
         try? registerObserver(frequency)
       }
     }
-    if virtualNow == nil, state != nil, !health.simulations.isEmpty {
+    if virtualNow == nil, existed, !health.simulations.isEmpty {
       registerAppObserver()
       // A session reopened on the wall clock first catches up on what fell due meanwhile.
       let report = health.catchUp(until: Date(seconds: now), limit: Self.catchUpLimit)

@@ -42,6 +42,7 @@ extension Session {
     guard let path = healthSQLitePath else {
       if memoryHealthStorage == nil { memoryHealthStorage = InMemorySampleStorage() }
       healthStorage = memoryHealthStorage
+      healthLink?.storage.use(memoryHealthStorage!)
       return
     }
     do throws(StoreError) {
@@ -58,6 +59,7 @@ extension Session {
       let sqlite = try HealthSQLiteStorage(
         path: path, creating: false, readOnly: !store.isWritable)
       healthStorage = sqlite
+      healthLink?.storage.use(sqlite)
       try finishPendingCommit(sqlite)
       if migrating {
         // The tables' rows are gone: their files are rewritten empty now, not at some
@@ -133,23 +135,45 @@ extension Session {
     }
   }
 
-  /// Applies Health's recorded changes and then `commitApp` as one step of the command's
-  /// transaction: when `commitApp` fails, Health's changes are undone too.
-  func commitHealth(
-    _ changes: [HealthChange], then commitApp: () throws(StoreError) -> Void
-  ) throws(StoreError) {
-    guard !changes.isEmpty else { return try commitApp() }
+  /// Health's first write since the command's last commit: the storage to write to
+  /// (`health.sqlite` created on first use), with the command's transaction and a savepoint
+  /// in it open; for a memory store, a copy of its storage to undo the writes with.
+  func openHealthWrites() throws(StoreError) -> any HealthSampleStorage {
     let storage = try writableHealthStorage()
-    guard let sqlite = storage as? HealthSQLiteStorage else {
-      try Self.storageCall { try storage.apply(changes) }
-      return try commitApp()
+    if let sqlite = storage as? HealthSQLiteStorage {
+      try sqlite.beginCommand()
+      try sqlite.openSavepoint()
+    } else if let memory = storage as? InMemorySampleStorage {
+      memoryHealthUndo = memory.copy()
     }
-    try sqlite.beginCommand()
-    try Self.storageCall {
-      try sqlite.step {
-        try sqlite.apply(changes)
-        try commitApp()
+    return storage
+  }
+
+  /// Keeps what Health wrote since the command's last commit: the app committed its part.
+  func acceptHealthWrites() throws(StoreError) {
+    guard let accepted = healthLink?.storage.accept() else { return }
+    if accepted.wrote {
+      memoryHealthUndo = nil
+      try healthSQLite?.releaseSavepoint()
+    }
+    if let state = accepted.state {
+      if options.store == .memory {
+        memoryHealthState = state
+      } else {
+        unwrittenHealthState = state
       }
+    }
+  }
+
+  /// Undoes what Health wrote since the command's last commit (its store is dropped).
+  func undoHealthWrites() {
+    guard let link = healthLink, link.storage.isWriting else { return }
+    if let undo = memoryHealthUndo {
+      memoryHealthStorage = undo
+      if options.store == .memory { healthStorage = undo }
+      memoryHealthUndo = nil
+    } else if let sqlite = link.storage.base as? HealthSQLiteStorage, sqlite === healthSQLite {
+      sqlite.rollBackSavepoint()
     }
   }
 

@@ -103,20 +103,21 @@ extension Session {
     }
   }
 
-  /// Drops Health's uncommitted changes, if any (or with `force`), by reading Health again
-  /// from the store (at once, so that its scheduled events still fall due).
+  /// Drops Health's uncommitted changes, if any (or with `force`), by undoing its writes and
+  /// opening Health again over the storage (at once, so that its scheduled events still fall due).
   func rollBack(force: Bool = false) {
-    guard let healthLink, force || healthLink.hasPending || healthLink.loadFailure != nil
+    guard let healthLink, force || healthLink.hasPending || healthLink.failure != nil
     else { return }
     dropHealth()
     // A store without Health gets none: not even its one-time setup is written.
-    if hasStoredHealth { _ = try? recentHealth() }
+    if hasStoredHealth { _ = try? health() }
   }
 
-  /// Forgets Health as loaded (and the observer query run on it); the next command that
-  /// needs it reads it from the store, and the app registers its observer again.
+  /// Forgets Health as opened (and the observer query run on it), undoing what it wrote
+  /// since the command's last commit; the next command that needs it opens it again, and the app registers its observer again.
   func dropHealth() {
     guard healthLink != nil else { return }
+    undoHealthWrites()
     healthLink = nil
     observer.query = nil
     observer.handlerNotes = []

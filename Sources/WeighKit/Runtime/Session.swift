@@ -61,6 +61,9 @@ public final class Session {
   var migrationNotes: [String] = []
   /// A memory store's Health storage, for the whole session.
   var memoryHealthStorage: InMemorySampleStorage?
+  /// A memory store's Health storage as of the running command's last commit, while Health
+  /// wrote after it: what undoes those writes when the command fails.
+  var memoryHealthUndo: InMemorySampleStorage?
   /// Entry numbers by the Health UUID they hold, once a sync needed it; kept up to date
   /// by `commit`, so an incremental sync costs what changed, not the whole log.
   var healthIndex: HealthUUIDIndex?
@@ -160,7 +163,7 @@ public final class Session {
     let running = ((try? storedHealthState()) ?? nil).map { !$0.simulations.isEmpty } ?? false
     guard running || app.observing != nil else { return }
     // A Health that cannot be read is said now, once: nothing can catch up without it.
-    do throws(Diagnostic) { _ = try recentHealth() } catch {
+    do throws(Diagnostic) { _ = try health() } catch {
       fail(error)
       return
     }
@@ -269,12 +272,19 @@ public final class Session {
     }
   }
 
+  /// A store write that failed, as the command's failure.
+  static func writeFailure(_ error: StoreError) -> Diagnostic {
+    if error.kind == .corrupt || error.kind == .newerFormat { return diagnostic(for: error) }
+    return Diagnostic("could not write the store, so nothing changed: \(error)")
+  }
+
   /// Commits `changes` durably as one transaction, with what Health changed; `undo`
   /// reverts them.
   func commit(_ changes: [StoreChange], undo: UndoStep?) throws(Diagnostic) {
-    if let failure = healthLink?.loadFailure {
-      // Health answered without the records it could not read: keep the store as it is.
-      throw Self.diagnostic(for: failure)
+    if let failure = healthLink?.failure {
+      // Health answered without its storage: keep the store as it is.
+      dropHealth()
+      throw Self.writeFailure(failure)
     }
     if options.store != .memory, !store.isBatching, healthLink?.hasPending == true {
       // Health's changes and the app's are one transaction (docs/store.md).
@@ -286,28 +296,18 @@ public final class Session {
       try endCommandTransaction()
       return
     }
-    let pending = healthLink?.takePending()
     do throws(StoreError) {
-      try commitHealth(pending?.changes ?? []) { () throws(StoreError) in
-        try store.commit(changes)
-      }
+      try store.commit(changes)
+      try acceptHealthWrites()
     } catch {
-      // Health's pending changes were taken: its state in memory is ahead of the store now.
+      // Health wrote what the app did not keep: undone, and its store read again.
       dropHealth()
-      if error.kind == .corrupt || error.kind == .newerFormat { throw Self.diagnostic(for: error) }
-      throw Diagnostic("could not write the store, so nothing changed: \(error)")
+      throw Self.writeFailure(error)
     }
     for change in changes {
       guard case .setDocument(let name, let value) = change else { continue }
       if name == DocumentName.settings.rawValue { settings = Settings(json: value) }
       if name == DocumentName.app.rawValue { app = AppDocument(json: value) }
-    }
-    if let state = pending?.state {
-      if options.store == .memory {
-        memoryHealthState = state
-      } else {
-        unwrittenHealthState = state
-      }
     }
     if let step = undo { self.undo.record(step) }
     healthIndex?.apply(changes)

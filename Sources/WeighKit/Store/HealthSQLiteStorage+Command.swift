@@ -93,6 +93,33 @@ extension HealthSQLiteStorage {
     }
   }
 
+  /// Opens a savepoint of the command's transaction that stays open until
+  /// `releaseSavepoint()` or `rollBackSavepoint()`: what a Health store writes between two
+  /// of the command's commits, undone alone when the app refuses its part.
+  public func openSavepoint() throws(StoreError) {
+    try checkOpen()
+    try Self.mapped(path) {
+      try queue.inDatabase { db in try db.execute(sql: "SAVEPOINT health_writes") }
+    }
+  }
+
+  /// Keeps what was written since `openSavepoint()` in the command's transaction.
+  public func releaseSavepoint() throws(StoreError) {
+    try checkOpen()
+    try Self.mapped(path) {
+      try queue.inDatabase { db in try db.execute(sql: "RELEASE health_writes") }
+    }
+  }
+
+  /// Undoes what was written since `openSavepoint()`; the rest of the command's
+  /// transaction stays.
+  public func rollBackSavepoint() {
+    guard isInCommand, !isClosed else { return }
+    try? queue.inDatabase { db in
+      try db.execute(sql: "ROLLBACK TO health_writes; RELEASE health_writes")
+    }
+  }
+
   /// The app journal's record the last command committed with, if it changed the app's
   /// store, and the app sequence the database matches (0 before the first command).
   public func pendingRecord() throws(StoreError) -> (record: PendingRecord?, appSequence: Int) {
@@ -138,31 +165,4 @@ extension HealthSQLiteStorage {
     return bytes.withUnsafeBufferPointer { StoreChecksum.of($0) }
   }
 
-  /// The live samples with a sync identifier at `position` or before, in position order,
-  /// through the sync identifier's index (what a `HealthStore` opened without its older
-  /// records needs to replace or delete one of them).
-  public func syncedSamples(through position: Int64) throws(StoreError) -> [HealthRecord] {
-    try checkOpen()
-    return try Self.mapped(path) {
-      try queue.read { db in
-        var found: [HealthRecord] = []
-        let cursor = try Row.fetchCursor(
-          db,
-          sql: """
-            SELECT \(HealthSQLiteColumns.selection), row FROM record INDEXED BY record_sync
-            WHERE sync_id IS NOT NULL
-            """)
-        while let row = try cursor.next() {
-          let (columns, record) = try Self.decode(row)
-          guard columns.syncIdentifier != nil else {
-            throw HealthSQLiteDamage(
-              position: columns.position,
-              "an index found this record for a query it does not match")
-          }
-          if !columns.isDeletion, columns.position <= position { found.append(record) }
-        }
-        return found.sorted { $0.position < $1.position }
-      }
-    }
-  }
 }
