@@ -212,16 +212,15 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
   }
 
   static func setMeta(_ key: String, _ value: Int64, _ db: Database) throws {
-    try db.execute(
-      sql: "INSERT OR REPLACE INTO meta (key, value, crc) VALUES (?, ?, ?)",
-      arguments: [key, value, Int64(truncatingIfNeeded: metaChecksum(key, value))])
+    try db.cachedStatement(sql: "INSERT OR REPLACE INTO meta (key, value, crc) VALUES (?, ?, ?)")
+      .execute(arguments: [key, value, Int64(truncatingIfNeeded: metaChecksum(key, value))])
   }
 
   /// The checked value of the meta row `key`, nil when there is none.
   static func meta(_ key: String, _ db: Database) throws -> Int64? {
     guard
       let row = try Row.fetchOne(
-        db, sql: "SELECT value, crc FROM meta WHERE key = ?", arguments: [key])
+        db.cachedStatement(sql: "SELECT value, crc FROM meta WHERE key = ?"), arguments: [key])
     else { return nil }
     let value: DatabaseValue = row[0]
     let crc: DatabaseValue = row[1]
@@ -346,7 +345,8 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
     expected: (HealthSQLiteColumns) -> Bool
   ) throws -> [(HealthSQLiteColumns, HealthRecord)] {
     var result: [(HealthSQLiteColumns, HealthRecord)] = []
-    let cursor = try Row.fetchCursor(db, sql: sql, arguments: arguments)
+    // Prepared once per connection: a statement's preparation costs more than its run.
+    let cursor = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: arguments)
     while let row = try cursor.next() {
       let decoded = try decode(row)
       guard expected(decoded.0) else { throw misfound(decoded.0.position) }
@@ -361,7 +361,8 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
     expected: (HealthSQLiteColumns) -> Bool
   ) throws -> [HealthSQLiteColumns] {
     var result: [HealthSQLiteColumns] = []
-    let cursor = try Row.fetchCursor(db, sql: sql, arguments: arguments)
+    // Prepared once per connection: a statement's preparation costs more than its run.
+    let cursor = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: arguments)
     while let row = try cursor.next() {
       let columns = try HealthSQLiteColumns.read(row)
       guard expected(columns) else { throw misfound(columns.position) }
