@@ -3,7 +3,8 @@
 # (docs/performance.md, "Health in health.sqlite: before and after"), as instruction counts
 # (valgrind's callgrind: steady on a busy machine), peak RSS (/usr/bin/time) and CPU time.
 #
-# Usage: scripts/bench-health-disk.sh BEFORE-WEIGH AFTER-WEIGH [sample counts…]
+# Usage: scripts/bench-health-disk.sh NAME:WEIGH… [sample counts…]
+#   e.g. before:/tmp/old/.build/release/weigh after:.build/release/weigh 1000 100000
 #   (default counts: 1000 100000). Each binary makes its own stores under
 #   bench-data/disk-NAME-COUNT (one body-mass sample a minute from 2020-01-01, all synced),
 #   then each command runs on a fresh copy of the store:
@@ -14,9 +15,15 @@
 #   INSTRUCTIONS=0 leaves out callgrind's counts (slow: about 50 times the run).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-before="$(realpath "$1")" after="$(realpath "$2")"
-shift 2
-counts=("$@")
+binaries=()
+counts=()
+for argument in "$@"; do
+  if [[ "$argument" == *:* ]]; then
+    binaries+=("${argument%%:*}:$(realpath "${argument#*:}")")
+  else
+    counts+=("$argument")
+  fi
+done
 [ ${#counts[@]} -gt 0 ] || counts=(1000 100000)
 data=bench-data
 mkdir -p "$data"
@@ -26,7 +33,7 @@ echo "machine: $(nproc) cores; load: $(cut -d' ' -f1-3 /proc/loadavg)"
 instructions() {
   [ "${INSTRUCTIONS:-1}" != 0 ] || { echo 0; return; }
   valgrind --tool=callgrind --trace-children=yes --callgrind-out-file=/dev/null "$@" \
-    2>&1 >/dev/null | awk '/Collected :/ {sum += $NF} END {print sum}'
+    2>&1 >/dev/null | awk '/Collected :/ {sum += $NF} END {printf "%.0f\n", sum}'
 }
 # usage COMMAND…: "wall-seconds, cpu-seconds, peak-MiB" of one run.
 usage() {
@@ -39,7 +46,7 @@ echo "| benchmark | binary | instructions | wall, cpu, peak RSS |"
 echo "|---|---|---:|---:|"
 clock=2022-01-01T00:00Z
 for count in "${counts[@]}"; do
-  for pair in "before:$before" "after:$after"; do
+  for pair in "${binaries[@]}"; do
     name="${pair%%:*}" weigh="${pair#*:}"
     store="$data/disk-$name-$count"
     if [ ! -f "$store/weigh.json" ]; then
@@ -51,11 +58,11 @@ for count in "${counts[@]}"; do
     for bench in "health add 70.1kg source Withings" "health delete last" "sync" "advance 1d" \
       "summary 2020-01-01" "stats weekly from 2020-01-01 to 2020-02-01"; do
       work="$data/disk-work"
-      rm -rf "$work" && cp -r "$store" "$work"
+      rm -rf "$work" && cp -a "$store" "$work"
       # `sync` gets one new sample to read.
       [ "$bench" != sync ] || "$weigh" --store "$work" --clock $clock -e 'health add 70.2kg source Withings' >/dev/null
       count_i=$(instructions "$weigh" --store "$work" --clock $clock -e "$bench")
-      rm -rf "$work" && cp -r "$store" "$work"
+      rm -rf "$work" && cp -a "$store" "$work"
       [ "$bench" != sync ] || "$weigh" --store "$work" --clock $clock -e 'health add 70.2kg source Withings' >/dev/null
       echo "| \`$bench\`, $count samples | $name | $(printf "%'d" "$count_i") | $(usage "$weigh" --store "$work" --clock $clock -e "$bench") |"
     done
@@ -65,7 +72,7 @@ done
 years=(-e 'observe on' -e 'app background'
   -e 'simulate scale every 1d at 07:00 start 80kg noise 0.3kg' -e 'advance 3650d'
   -e 'expect entries == 3650')
-for pair in "before:$before" "after:$after"; do
+for pair in "${binaries[@]}"; do
   name="${pair%%:*}" weigh="${pair#*:}"
   rm -rf "$data/years-disk"
   disk=$(instructions "$weigh" --store "$data/years-disk" --clock 2020-01-01T00:00Z "${years[@]}")

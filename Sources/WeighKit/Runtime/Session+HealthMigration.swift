@@ -64,12 +64,14 @@ extension Session {
     let backup = try backUpHealthFiles(directory)
 
     // The app transaction that drops Health's rows and documents.
+    // Last row first: each removal is then the end of the table's rows, not a shift of all
+    // the rows after it (a million rows would otherwise take hours).
     var changes: [StoreChange] = []
-    for record in records {
+    for record in records.reversed() {
       changes.append(
         .remove(table: HealthRecordCodec.tableName, id: HealthRecordCodec.id(of: record)))
     }
-    for record in synced {
+    for record in synced.reversed() {
       changes.append(
         .remove(table: HealthSyncIndexCodec.tableName, id: HealthSyncIndexCodec.id(of: record)))
     }

@@ -33,6 +33,10 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
   let queue: DatabaseQueue
   /// Whether a command's transaction is open (`beginCommand`): writes are savepoints in it.
   public internal(set) var isInCommand = false
+  /// Within a command: the last position and the count changes that its writes made, kept
+  /// here and written to the meta rows once, by `commitCommand` (reading and writing them
+  /// at every delivery's sync cost a tenth of ten years' run).
+  var commandWriter: Writer?
   /// Whether `close` ran: the storage then refuses every call (SQLite's connection is gone).
   public private(set) var isClosed = false
 
@@ -212,16 +216,15 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
   }
 
   static func setMeta(_ key: String, _ value: Int64, _ db: Database) throws {
-    try db.execute(
-      sql: "INSERT OR REPLACE INTO meta (key, value, crc) VALUES (?, ?, ?)",
-      arguments: [key, value, Int64(truncatingIfNeeded: metaChecksum(key, value))])
+    try db.cachedStatement(sql: "INSERT OR REPLACE INTO meta (key, value, crc) VALUES (?, ?, ?)")
+      .execute(arguments: [key, value, Int64(truncatingIfNeeded: metaChecksum(key, value))])
   }
 
   /// The checked value of the meta row `key`, nil when there is none.
   static func meta(_ key: String, _ db: Database) throws -> Int64? {
     guard
       let row = try Row.fetchOne(
-        db, sql: "SELECT value, crc FROM meta WHERE key = ?", arguments: [key])
+        db.cachedStatement(sql: "SELECT value, crc FROM meta WHERE key = ?"), arguments: [key])
     else { return nil }
     let value: DatabaseValue = row[0]
     let crc: DatabaseValue = row[1]
@@ -282,7 +285,20 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
   }
 
   public func lastPosition() throws -> Int64 {
-    try read { db in try Self.lastPosition(db) }
+    if let commandWriter { return commandWriter.last }
+    return try read { db in try Self.lastPosition(db) }
+  }
+
+  /// Writes what `commandWriter` holds to the meta rows, and forgets it.
+  func flushCommandWriter(_ db: Database) throws {
+    guard let writer = commandWriter else { return }
+    commandWriter = nil
+    if writer.last != (try Self.lastPosition(db)) {
+      try Self.setMeta("last_position", writer.last, db)
+    }
+    for (key, delta) in writer.countChanges where delta != 0 {
+      try Self.setMeta(key, (try Self.meta(key, db) ?? 0) + delta, db)
+    }
   }
 
   /// The last position taken; a database without it is damaged (it is written at creation).
@@ -298,8 +314,11 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
       var counts = RecordCounts(samples: 0, deletions: 0)
       for type in type.map({ [$0] }) ?? SampleType.allCases {
         let keys = Self.countKeys(type)
-        counts.samples += Int(clamping: try Self.meta(keys.samples, db) ?? 0)
-        counts.deletions += Int(clamping: try Self.meta(keys.deletions, db) ?? 0)
+        let pending = commandWriter?.countChanges
+        counts.samples += Int(
+          clamping: (try Self.meta(keys.samples, db) ?? 0) + (pending?[keys.samples] ?? 0))
+        counts.deletions += Int(
+          clamping: (try Self.meta(keys.deletions, db) ?? 0) + (pending?[keys.deletions] ?? 0))
       }
       return counts
     }
@@ -346,7 +365,8 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
     expected: (HealthSQLiteColumns) -> Bool
   ) throws -> [(HealthSQLiteColumns, HealthRecord)] {
     var result: [(HealthSQLiteColumns, HealthRecord)] = []
-    let cursor = try Row.fetchCursor(db, sql: sql, arguments: arguments)
+    // Prepared once per connection: a statement's preparation costs more than its run.
+    let cursor = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: arguments)
     while let row = try cursor.next() {
       let decoded = try decode(row)
       guard expected(decoded.0) else { throw misfound(decoded.0.position) }
@@ -361,7 +381,8 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
     expected: (HealthSQLiteColumns) -> Bool
   ) throws -> [HealthSQLiteColumns] {
     var result: [HealthSQLiteColumns] = []
-    let cursor = try Row.fetchCursor(db, sql: sql, arguments: arguments)
+    // Prepared once per connection: a statement's preparation costs more than its run.
+    let cursor = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: arguments)
     while let row = try cursor.next() {
       let columns = try HealthSQLiteColumns.read(row)
       guard expected(columns) else { throw misfound(columns.position) }
@@ -534,7 +555,8 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
 
   /// One transaction: `body` writes through a `Writer`, which then stores the last position
   /// and the counts it changed.
-  /// Within a command's transaction (`beginCommand`), a savepoint of it instead.
+  /// Within a command's transaction (`beginCommand`), part of it: what throws there is rolled
+  /// back by the step or the command it fails.
   private func write(_ body: (Database, inout Writer) throws -> Void) throws {
     try checkOpen()
     func writing(_ db: Database) throws -> Database.TransactionCompletion {
@@ -549,7 +571,13 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
     }
     try Self.mapped(path) {
       if isInCommand {
-        try queue.inDatabase { db in try db.inSavepoint { try writing(db) } }
+        // No savepoint of its own: a failure fails the command's step (`step`) or the whole
+        // command, which roll back what this wrote (and `commandWriter` with it).
+        try queue.inDatabase { db in
+          var writer = try commandWriter ?? Writer(last: Self.lastPosition(db))
+          try body(db, &writer)
+          commandWriter = writer
+        }
       } else {
         try queue.inTransaction(.immediate) { db in try writing(db) }
       }
@@ -557,7 +585,7 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
   }
 
   /// The state of one transaction's writes.
-  private struct Writer {
+  struct Writer {
     var last: Int64
     var countChanges: [String: Int64] = [:]
 
