@@ -93,6 +93,13 @@ extension Session {
     let running = observer.query
     do {
       let result = try command.execute(in: self)
+      if let failure = healthLink?.failure {
+        // Health answered without its storage (a damaged row, a failed write): the result
+        // is not true, and nothing of what Health did after its last commit is kept; the
+        // next command opens Health again.
+        dropHealth()
+        throw Self.writeFailure(failure)
+      }
       if result.failure != nil { rollBack(force: observer.query !== running) }
       return result
     } catch {

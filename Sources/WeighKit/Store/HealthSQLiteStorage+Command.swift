@@ -106,15 +106,17 @@ extension HealthSQLiteStorage {
   public func openSavepoint() throws(StoreError) {
     try checkOpen()
     try Self.mapped(path) {
-      try queue.inDatabase { db in try db.execute(sql: "SAVEPOINT health_writes") }
+      try queue.inDatabase { db in try db.cachedStatement(sql: "SAVEPOINT health_writes").execute()
+      }
     }
+    savepointWriter = commandWriter
   }
 
   /// Keeps what was written since `openSavepoint()` in the command's transaction.
   public func releaseSavepoint() throws(StoreError) {
     try checkOpen()
     try Self.mapped(path) {
-      try queue.inDatabase { db in try db.execute(sql: "RELEASE health_writes") }
+      try queue.inDatabase { db in try db.cachedStatement(sql: "RELEASE health_writes").execute() }
     }
   }
 
@@ -125,6 +127,7 @@ extension HealthSQLiteStorage {
     try? queue.inDatabase { db in
       try db.execute(sql: "ROLLBACK TO health_writes; RELEASE health_writes")
     }
+    commandWriter = savepointWriter
   }
 
   /// The app journal's record the last command committed with, if it changed the app's

@@ -37,6 +37,8 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
   /// here and written to the meta rows once, by `commitCommand` (reading and writing them
   /// at every delivery's sync cost a tenth of ten years' run).
   var commandWriter: Writer?
+  /// `commandWriter` as it was at `openSavepoint()`, restored when the savepoint is rolled back.
+  var savepointWriter: Writer?
   /// Whether `close` ran: the storage then refuses every call (SQLite's connection is gone).
   public private(set) var isClosed = false
 
