@@ -317,10 +317,10 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
       for type in type.map({ [$0] }) ?? SampleType.allCases {
         let keys = Self.countKeys(type)
         let pending = commandWriter?.countChanges
-        counts.samples += Int(
-          clamping: (try Self.meta(keys.samples, db) ?? 0) + (pending?[keys.samples] ?? 0))
-        counts.deletions += Int(
-          clamping: (try Self.meta(keys.deletions, db) ?? 0) + (pending?[keys.deletions] ?? 0))
+        let samples = (try Self.meta(keys.samples, db) ?? 0) + (pending?[keys.samples] ?? 0)
+        let deletions = (try Self.meta(keys.deletions, db) ?? 0) + (pending?[keys.deletions] ?? 0)
+        counts.samples += Int(clamping: samples)
+        counts.deletions += Int(clamping: deletions)
       }
       return counts
     }
