@@ -62,6 +62,17 @@ final class CommandHealthStorage: HealthSampleStorage {
   private(set) var isWriting = false
   /// Whether anything changed since the last commit, the small state included.
   private(set) var hasPending = false
+  /// One write, as a memory store's undo replays it.
+  enum Write {
+    case apply([HealthChange])
+    case append([HealthRecord])
+  }
+
+  /// Whether `writes` keeps what was written since the last commit (a memory store's).
+  var keepsWrites = false
+  /// What was written since the last commit, with `keepsWrites`.
+  private(set) var writes: [Write] = []
+
   /// How many records and samples the reads returned: what shows that a command's cost
   /// does not grow with the history.
   private(set) var rowsRead = 0
@@ -83,14 +94,15 @@ final class CommandHealthStorage: HealthSampleStorage {
 
   /// The command committed: what was written since the last commit is its. Returns the
   /// small state to write with the command, when it changed.
-  func accept() -> (wrote: Bool, state: HealthSmallState?) {
+  func accept() -> (wrote: Bool, writes: [Write], state: HealthSmallState?) {
     defer {
       committedState = pendingState ?? committedState
       pendingState = nil
       isWriting = false
       hasPending = false
+      writes = []
     }
-    return (isWriting, pendingState)
+    return (isWriting, writes, pendingState)
   }
 
   private func write(_ body: (any HealthSampleStorage) throws -> Void) throws {
@@ -114,10 +126,12 @@ final class CommandHealthStorage: HealthSampleStorage {
     }
     guard !rest.isEmpty else { return }
     try write { try $0.apply(rest) }
+    if keepsWrites { writes.append(.apply(rest)) }
   }
 
   func append(_ records: [HealthRecord]) throws {
     try write { try $0.append(records) }
+    if keepsWrites { writes.append(.append(records)) }
   }
 
   func smallState() throws -> HealthSmallState? {

@@ -12,6 +12,7 @@ extension Session {
     let storage = CommandHealthStorage(
       base: healthStorage ?? InMemorySampleStorage(), committedState: committed,
       openWrites: { [unowned self] in try openHealthWrites() })
+    storage.keepsWrites = options.store == .memory
     let link: HealthLink
     let existed: Bool
     do throws(StoreError) {

@@ -143,8 +143,9 @@ extension Session {
     if let sqlite = storage as? HealthSQLiteStorage {
       try sqlite.beginCommand()
       try sqlite.openSavepoint()
-    } else if let memory = storage as? InMemorySampleStorage {
+    } else if let memory = storage as? InMemorySampleStorage, memoryHealthUndo == nil {
       memoryHealthUndo = memory.copy()
+      memoryHealthRedo = []
     }
     return storage
   }
@@ -153,8 +154,14 @@ extension Session {
   func acceptHealthWrites() throws(StoreError) {
     guard let accepted = healthLink?.storage.accept() else { return }
     if accepted.wrote {
-      memoryHealthUndo = nil
       try healthSQLite?.releaseSavepoint()
+      // The copy stays, with what was kept since it was taken; a new one now and then keeps
+      // the replay short (a copy costs the whole storage once it is written again).
+      memoryHealthRedo += accepted.writes
+      if memoryHealthRedo.count > 4096 {
+        memoryHealthUndo = nil
+        memoryHealthRedo = []
+      }
     }
     if let state = accepted.state {
       if options.store == .memory {
@@ -169,6 +176,14 @@ extension Session {
   func undoHealthWrites() {
     guard let link = healthLink, link.storage.isWriting else { return }
     if let undo = memoryHealthUndo {
+      // The copy, and what was kept since it was taken (accepted before: it applies again).
+      for write in memoryHealthRedo {
+        switch write {
+        case .apply(let changes): try? undo.apply(changes)
+        case .append(let records): try? undo.append(records)
+        }
+      }
+      memoryHealthRedo = []
       memoryHealthStorage = undo
       if options.store == .memory { healthStorage = undo }
       memoryHealthUndo = nil

@@ -61,9 +61,11 @@ public final class Session {
   var migrationNotes: [String] = []
   /// A memory store's Health storage, for the whole session.
   var memoryHealthStorage: InMemorySampleStorage?
-  /// A memory store's Health storage as of the running command's last commit, while Health
-  /// wrote after it: what undoes those writes when the command fails.
+  /// A copy of a memory store's Health storage as of an earlier commit: with
+  /// `memoryHealthRedo`, what undoes the writes after the last commit when a command fails.
   var memoryHealthUndo: InMemorySampleStorage?
+  /// What Health kept since `memoryHealthUndo` was taken, replayed on it to undo.
+  var memoryHealthRedo: [CommandHealthStorage.Write] = []
   /// Entry numbers by the Health UUID they hold, once a sync needed it; kept up to date
   /// by `commit`, so an incremental sync costs what changed, not the whole log.
   var healthIndex: HealthUUIDIndex?
