@@ -35,6 +35,21 @@ public final class InMemorySampleStorage: HealthSampleStorage {
   /// An empty storage.
   public init() {}
 
+  /// A storage holding what this one holds now, changed independently of it afterwards
+  /// (its collections are shared until either is written): what a caller keeps to undo
+  /// changes it may have to drop.
+  public func copy() -> InMemorySampleStorage {
+    let copy = InMemorySampleStorage()
+    copy.logs = logs
+    copy.starts = starts
+    copy.locations = locations
+    copy.syncNames = syncNames
+    copy.state = state
+    copy.last = last
+    copy.longest = longest
+    return copy
+  }
+
   // MARK: Writing
 
   public func apply(_ changes: [HealthChange]) throws {

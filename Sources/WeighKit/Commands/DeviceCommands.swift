@@ -154,7 +154,7 @@ struct SimulateCommand: Executable {
 
   func execute(in session: Session) throws(Diagnostic) -> CommandResult {
     var result = CommandResult()
-    let health = try session.recentHealth()
+    let health = try session.health()
     switch kind {
     case "list":
       guard !health.simulations.isEmpty else {

@@ -41,7 +41,7 @@ struct Fact: Sendable {
     },
     Fact(name: "anchor") { session in .number(Double(session.app.anchor ?? 0)) },
     Fact(name: "deliveries") { session throws(Diagnostic) in
-      .number(Double(try session.recentHealth().deliveries(for: .bodyMass)))
+      .number(Double(try session.health().deliveries(for: .bodyMass)))
     },
     Fact(name: "observer") { session in .text(session.observerFact()) },
     Fact(name: "trend") { session throws(Diagnostic) in

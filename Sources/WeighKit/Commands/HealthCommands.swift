@@ -137,7 +137,7 @@ struct HealthAddCommand: Executable {
   func execute(in session: Session) throws(Diagnostic) -> CommandResult {
     var result = CommandResult()
     // Health reads older samples itself if a sync identifier needs them.
-    let health = try session.recentHealth()
+    let health = try session.health()
     let start = instant ?? session.now
     if start > session.now + 60 {
       throw Diagnostic(
@@ -211,14 +211,16 @@ struct HealthDeleteCommand: Executable {
   ) throws(Diagnostic) -> HealthSample {
     let all = SampleType.allCases.flatMap { health.allSamples(of: $0) }
     if reference.lowercased() == "last" {
-      // The newest start date; on a tie, the most recently saved.
-      guard
-        let newest = all.max(by: {
-          ($0.startDate, health.position(of: $0.uuid!) ?? 0)
-            < ($1.startDate, health.position(of: $1.uuid!) ?? 0)
-        })
-      else { throw Diagnostic("Health has no samples, so there is no last one", at: span) }
-      return newest
+      // The newest start date; on a tie, the most recently saved (positions are looked up
+      // for the tied samples only: each is a storage read).
+      guard let latest = all.map(\.startDate).max() else {
+        throw Diagnostic("Health has no samples, so there is no last one", at: span)
+      }
+      let tied = all.filter { $0.startDate == latest }
+      guard tied.count > 1 else { return tied[0] }
+      return tied.max {
+        (health.position(of: $0.uuid!) ?? 0) < (health.position(of: $1.uuid!) ?? 0)
+      }!
     }
     let prefix = reference.lowercased().replacingOccurrences(of: "-", with: "")
     guard prefix.count >= 4, prefix.allSatisfy(\.isHexDigit) else {
@@ -263,7 +265,7 @@ struct HealthAuthCommand: Executable {
 
   func execute(in session: Session) throws(Diagnostic) -> CommandResult {
     var result = CommandResult()
-    let health = try session.recentHealth()
+    let health = try session.health()
     if let change {
       let decision: AuthorizationDecision =
         change.decision == "allow"
@@ -299,7 +301,7 @@ struct HealthAvailableCommand: Executable {
 
   func execute(in session: Session) throws(Diagnostic) -> CommandResult {
     var result = CommandResult()
-    try session.recentHealth().setHealthDataAvailable(available)
+    try session.health().setHealthDataAvailable(available)
     result.say("health data \(available ? "available" : "unavailable") on this device")
     return result
   }

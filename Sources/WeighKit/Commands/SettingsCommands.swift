@@ -160,18 +160,18 @@ struct SetCommand: Executable {
         if flag == .autopush { app.autopush = on } else { app.syncOnLaunch = on }
         try session.saveApp(app)
       case .entitlement:
-        try session.recentHealth().settings.hasBackgroundDeliveryEntitlement = on
+        try session.health().settings.hasBackgroundDeliveryEntitlement = on
       case .spurious:
-        try session.recentHealth().settings.spuriousForegroundFire = on
+        try session.health().settings.spuriousForegroundFire = on
       }
       result.say("\(flag.rawValue): \(on ? "on" : "off")")
       return result
     case .platform(let platform):
-      try session.recentHealth().settings.platform = platform == .watchos ? .watchOS : .iOS
+      try session.health().settings.platform = platform == .watchos ? .watchOS : .iOS
       result.say("platform: \(platform.rawValue)")
       return result
     case .backoff(let span):
-      try session.recentHealth().settings.retryBackoff = TimeInterval(span.seconds)
+      try session.health().settings.retryBackoff = TimeInterval(span.seconds)
       result.say("backoff: \(span.description)")
       return result
     case .format(let format):
@@ -293,7 +293,7 @@ extension Session {
   /// Health's settings, without loading Health when it was never used.
   func healthSettings() -> HealthSettings {
     if let healthLink { return healthLink.health.settings }
-    if hasStoredHealth, let health = try? recentHealth() { return health.settings }
+    if hasStoredHealth, let health = try? health() { return health.settings }
     return HealthSettings()
   }
 }

@@ -114,7 +114,7 @@ struct ObserveCommand: Executable {
 
   func execute(in session: Session) throws(Diagnostic) -> CommandResult {
     var result = CommandResult()
-    let health = try session.recentHealth()
+    let health = try session.health()
     var app = session.app
     if let frequency {
       try session.registerObserver(frequency)
@@ -148,7 +148,7 @@ struct AppEventCommand: Executable {
 
   func execute(in session: Session) throws(Diagnostic) -> CommandResult {
     var result = CommandResult()
-    let health = try session.recentHealth()
+    let health = try session.health()
     // Bringing a force-quit app to the foreground launches it, with everything a launch does.
     let launches = event == .launch || (event == .foreground && !health.device.isAppRunning)
     switch launches ? .launch : event {
@@ -213,7 +213,7 @@ struct FaultCommand: Executable {
 extension Session {
   /// The `observer` fact: off, active, retrying or stopped.
   func observerFact() -> String {
-    guard app.observing != nil, let health = healthLink?.health ?? (try? recentHealth()) else {
+    guard app.observing != nil, let health = healthLink?.health ?? (try? health()) else {
       return "off"
     }
     return health.observerState(for: .bodyMass).rawValue

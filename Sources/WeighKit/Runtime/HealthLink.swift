@@ -1,192 +1,189 @@
 import Foundation
 import HealthSim
 
-/// The simulated Health store as the session holds it: loaded from the store on first
-/// use, and every change it makes turned into store changes for the next commit.
+/// The simulated Health store as the session holds it: a `HealthStore` over Health's
+/// storage (docs/store.md, "Health asks health.sqlite"), which asks the storage for every
+/// query and writes each change into the command's transaction as it makes it. Nothing is
+/// read up front; the next command after a failed one opens a new store.
 final class HealthLink {
   let health: HealthStore
-  /// Live samples' positions by UUID: a deletion removes the row at the old position.
-  private var live: [UUID: Int64] = [:]
-  /// Deleted-object records kept, by position (ascending), with their deletion dates.
-  private var deletions: [(position: Int64, date: Date)] = []
-  /// Changes recorded since the last commit.
-  private var changes: [StoreChange] = []
-  /// Health's small state when it changed since the last commit; encoded once at commit,
-  /// because it changes with every scheduled event.
-  private var changedState: HealthSmallState?
-  /// Positions of samples deleted since this session read Health: a store row may still
-  /// hold one until the next commit.
-  private var removed: Set<Int64> = []
-  /// Whether `completeSyncIndex` ran in this session.
-  private var isSyncIndexCompleted = false
+  /// What the store reads and writes through.
+  let storage: CommandHealthStorage
 
-  /// The document that says the `health-sync` table holds every live sample with a sync
-  /// identifier (stores from before it was kept get it when their history is next read).
-  static let syncIndexDocument = DocumentName.healthSyncIndex.rawValue
+  /// Whether Health changed anything since the command's last commit.
+  var hasPending: Bool { storage.hasPending }
 
-  /// Whether anything waits for the next commit.
-  var hasPending: Bool { !changes.isEmpty || changedState != nil }
+  /// Why the storage failed, if it did: Health answered without it, so the command's
+  /// changes must be dropped.
+  var failure: StoreError? { health.storageFailure.map(Self.storeError) }
 
   /// The app's identity in Health.
   static let app = SourceRevision(
     source: HealthSource(name: "weigh", bundleIdentifier: "org.weigh.app"),
     version: WeighVersion.current)
 
-  /// A store's Health: `records` with `state`, or a new one when there is no state.
-  ///
-  /// - Parameters:
-  ///   - olderThrough: when positive, `records` holds only the records after this position,
-  ///     and `loadOlder` reads them all the first time Health needs the rest.
-  ///   - olderSynced: with `olderThrough`, the live samples with a sync identifier (the
-  ///     `health-sync` table), when it is complete.
-  ///
-  /// Every store, a memory one too, gets Health's changes: a failed command's changes are
-  /// dropped by reading Health again from the store.
-  init(
-    records: [HealthRecord], state: HealthSmallState?, seed: UInt64, clock: Date,
-    olderThrough: Int64 = 0, olderSynced: [HealthRecord]? = nil,
-    loadOlder: @escaping () throws(StoreError) -> [HealthRecord] = { [] }
-  ) {
-    if let state {
-      let snapshot = HealthSnapshot(state: state, records: records)
-      if olderThrough > 0 {
-        weak var link: HealthLink?
-        let older = olderSynced?.filter { $0.position <= olderThrough }
-        health = HealthStore(
-          snapshot: snapshot, olderRecordsThrough: olderThrough, olderSynced: older
-        ) {
-          link?.readOlder(through: olderThrough, loadOlder) ?? []
-        }
-        link = self
-        remember(older ?? [])
-      } else {
-        health = HealthStore(snapshot: snapshot)
-      }
+  /// The Health that `storage` holds, or a new one when it holds no small state.
+  init(storage: CommandHealthStorage, seed: UInt64, clock: Date) throws(StoreError) {
+    self.storage = storage
+    let state = try Session.storageCall { try storage.smallState() }
+    if state != nil {
+      health = try Session.storageCall { try HealthStore(storage: storage) }
     } else {
-      health = HealthStore(app: Self.app, seed: seed, clock: clock)
-      changedState = health.smallState
-      // A new Health: its sync index is complete from the start.
-      changes.append(.setDocument(name: Self.syncIndexDocument, value: .bool(true)))
+      health = HealthStore(storage: storage, app: Self.app, seed: seed, clock: clock)
     }
-    remember(records)
-    health.recorder = { [unowned self] change in self.record(change) }
+    if let failure { throw failure }
   }
 
-  /// Why reading the older records failed; Health then answered without them, so nothing
-  /// may be committed.
-  private(set) var loadFailure: StoreError?
-
-  /// Reads the records at `through` or before, for Health's first need of them.
-  private func readOlder(
-    through: Int64, _ load: () throws(StoreError) -> [HealthRecord]
-  ) -> [HealthRecord] {
+  /// A storage error as the store's errors say it.
+  static func storeError(_ error: any Error) -> StoreError {
     do throws(StoreError) {
-      let older = try load().filter { $0.position <= through && !removed.contains($0.position) }
-      let newerDeletions = deletions
-      deletions = []
-      remember(older)
-      deletions += newerDeletions
-      return older
+      return try Session.storageCall { () throws -> StoreError in throw error }
     } catch {
-      loadFailure = error
-      return []
+      return error
     }
   }
+}
 
-  /// Notes live samples and deletion records (in position order).
-  private func remember(_ records: [HealthRecord]) {
-    for record in records {
-      switch record {
-      case .sample(let sample, let position): live[sample.uuid!] = position
-      case .deletion(let deleted, let position): deletions.append((position, deleted.deletionDate))
-      }
-    }
+/// Health's storage as a command's `HealthStore` uses it: reads go to the storage (an
+/// empty one until `health.sqlite` exists); the first write since the command's last commit
+/// opens the command's transaction and a savepoint in it (`openWrites`), so that what Health
+/// writes until the next commit can be undone alone. The small state is kept here and
+/// written once per command by the session, because it changes with every event.
+final class CommandHealthStorage: HealthSampleStorage {
+  /// Where reads and writes go.
+  private(set) var base: any HealthSampleStorage
+  /// Opens the writes since the last commit: returns the storage to write to.
+  private let openWrites: () throws -> any HealthSampleStorage
+  /// The small state as of the last commit, when the storage does not hold it yet.
+  private var committedState: HealthSmallState?
+  /// The small state Health changed to since the last commit.
+  private var pendingState: HealthSmallState?
+  /// Whether writes since the last commit went to the storage (`openWrites` ran).
+  private(set) var isWriting = false
+  /// Whether anything changed since the last commit, the small state included.
+  private(set) var hasPending = false
+  /// One write, as a memory store's undo replays it.
+  enum Write {
+    case apply([HealthChange])
+    case append([HealthRecord])
   }
 
-  /// Turns one Health change into store changes.
-  private func record(_ change: HealthChange) {
-    switch change {
-    case .sampleSaved(let sample, let position):
-      live[sample.uuid!] = position
-      let record = HealthRecord.sample(sample, position: position)
-      changes.append(.put(StoreRow(HealthRecordCodec.self, record)))
-      if sample.syncIdentifier != nil {
-        changes.append(.put(StoreRow(HealthSyncIndexCodec.self, record)))
-      }
-    case .sampleDeleted(let uuid, let position, let date):
-      // Health holds the deletion record now; the sample's old row goes.
-      guard let old = live.removeValue(forKey: uuid),
-        case .deletion(let record, _)? = health.record(at: position)
-      else { return }
-      removed.insert(old)
-      // checked: positions stay below 2^53; Int and Int64 have one width
-      changes.append(.remove(table: HealthRecordCodec.tableName, id: Int(old)))
-      if record.syncIdentifier != nil {
-        // checked: positions stay below 2^53; Int and Int64 have one width
-        changes.append(.remove(table: HealthSyncIndexCodec.tableName, id: Int(old)))
-      }
-      changes.append(.put(StoreRow(HealthRecordCodec.self, .deletion(record, position: position))))
-      deletions.append((position, date))
-    case .deletedObjectsPurged(let before):
-      let dropped = deletions.filter { before == nil || $0.date < before! }
-      deletions.removeAll { before == nil || $0.date < before! }
-      for item in dropped {
-        // checked: positions stay below 2^53; Int and Int64 have one width
-        changes.append(.remove(table: HealthRecordCodec.tableName, id: Int(item.position)))
-      }
-    case .deletedObjectsTrimmed(let keeping):
-      let dropCount = max(0, deletions.count - keeping)
-      for item in deletions.prefix(dropCount) {
-        // checked: positions stay below 2^53; Int and Int64 have one width
-        changes.append(.remove(table: HealthRecordCodec.tableName, id: Int(item.position)))
-      }
-      deletions.removeFirst(dropCount)
-    case .stateChanged(let state):
-      changedState = state
-    }
-  }
+  /// Whether `writes` keeps what was written since the last commit (a memory store's).
+  var keepsWrites = false
+  /// What was written since the last commit, with `keepsWrites`.
+  private(set) var writes: [Write] = []
 
-  /// Makes the `health-sync` table hold exactly the live samples with a sync identifier,
-  /// once Health's whole history is in memory; `indexed` is what the table holds now.
-  func completeSyncIndex(indexed: [HealthRecord]) {
-    guard health.isHistoryLoaded, !isSyncIndexCompleted else { return }
-    isSyncIndexCompleted = true
-    var wanted: [Int64: HealthRecord] = [:]
-    for type in SampleType.allCases {
-      for sample in health.allSamples(of: type) where sample.syncIdentifier != nil {
-        guard let position = health.position(of: sample.uuid!) else { continue }
-        wanted[position] = .sample(sample, position: position)
-      }
-    }
-    for record in indexed where wanted[record.position] == nil {
-      // checked: positions stay below 2^53; Int and Int64 have one width
-      changes.append(.remove(table: HealthSyncIndexCodec.tableName, id: Int(record.position)))
-    }
-    let have = Set(indexed.map(\.position))
-    for (position, record) in wanted.sorted(by: { $0.key < $1.key }) where !have.contains(position)
-    {
-      changes.append(.put(StoreRow(HealthSyncIndexCodec.self, record)))
-    }
-    changes.append(.setDocument(name: Self.syncIndexDocument, value: .bool(true)))
-  }
+  /// How many records and samples the reads returned: what shows that a command's cost
+  /// does not grow with the history.
+  private(set) var rowsRead = 0
 
-  /// Takes the recorded changes. With `encodingState`, Health's changed small state is
-  /// among them as the `health` document; otherwise it is returned as a value (a memory
-  /// store keeps it so, which saves encoding it at every commit).
-  ///
-  /// - Throws: `StoreError.invalidChange` when the state cannot be encoded; nothing is
-  ///   taken then.
-  func takePending(encodingState: Bool) throws(StoreError) -> (
-    changes: [StoreChange], state: HealthSmallState?
+  init(
+    base: any HealthSampleStorage, committedState: HealthSmallState?,
+    openWrites: @escaping () throws -> any HealthSampleStorage
   ) {
-    var taken = changes
-    var state = changedState
-    if encodingState, let changedState {
-      taken.append(.set(.health, to: try DocumentCoding.encode(changedState)))
-      state = nil
+    self.base = base
+    self.committedState = committedState
+    self.openWrites = openWrites
+  }
+
+  /// Reads from `storage` from now on (the REPL opens the store again for every command).
+  func use(_ storage: any HealthSampleStorage) {
+    guard !isWriting else { return }
+    base = storage
+  }
+
+  /// The command committed: what was written since the last commit is its. Returns the
+  /// small state to write with the command, when it changed.
+  func accept() -> (wrote: Bool, writes: [Write], state: HealthSmallState?) {
+    defer {
+      committedState = pendingState ?? committedState
+      pendingState = nil
+      isWriting = false
+      hasPending = false
+      writes = []
     }
-    changes = []
-    changedState = nil
-    return (taken, state)
+    return (isWriting, writes, pendingState)
+  }
+
+  private func write(_ body: (any HealthSampleStorage) throws -> Void) throws {
+    hasPending = true
+    if !isWriting {
+      base = try openWrites()
+      isWriting = true
+    }
+    try body(base)
+  }
+
+  func apply(_ changes: [HealthChange]) throws {
+    var rest: [HealthChange] = []
+    for change in changes {
+      if case .stateChanged(let state) = change {
+        pendingState = state
+        hasPending = true
+      } else {
+        rest.append(change)
+      }
+    }
+    guard !rest.isEmpty else { return }
+    try write { try $0.apply(rest) }
+    if keepsWrites { writes.append(.apply(rest)) }
+  }
+
+  func append(_ records: [HealthRecord]) throws {
+    try write { try $0.append(records) }
+    if keepsWrites { writes.append(.append(records)) }
+  }
+
+  func smallState() throws -> HealthSmallState? {
+    if let state = pendingState ?? committedState { return state }
+    return try base.smallState()
+  }
+
+  func lastPosition() throws -> Int64 { try base.lastPosition() }
+
+  /// Counts the rows a read returned.
+  private func counted<Rows: Collection>(_ rows: Rows) -> Rows {
+    rowsRead += rows.count
+    return rows
+  }
+
+  func record(at position: Int64) throws -> HealthRecord? {
+    counted(try base.record(at: position).map { [$0] } ?? []).first
+  }
+
+  func records(after position: Int64, limit: Int) throws -> [HealthRecord] {
+    counted(try base.records(after: position, limit: limit))
+  }
+
+  func changes(of type: SampleType, after anchor: Int64, limit: Int) throws -> [HealthRecord] {
+    counted(try base.changes(of: type, after: anchor, limit: limit))
+  }
+
+  func samples(of type: SampleType, startingIn range: Range<Date>?, bundle: String?) throws
+    -> [StoredSample]
+  {
+    counted(try base.samples(of: type, startingIn: range, bundle: bundle))
+  }
+
+  func sample(uuid: UUID) throws -> StoredSample? {
+    counted(try base.sample(uuid: uuid).map { [$0] } ?? []).first
+  }
+
+  func samples(syncIdentifier: String, type: SampleType, bundle: String?) throws
+    -> [StoredSample]
+  {
+    counted(try base.samples(syncIdentifier: syncIdentifier, type: type, bundle: bundle))
+  }
+
+  func statistics(of type: SampleType, boundaries: [Date], bundle: String?) throws
+    -> [SampleBucket]
+  {
+    try base.statistics(of: type, boundaries: boundaries, bundle: bundle)
+  }
+
+  func counts(of type: SampleType?) throws -> RecordCounts { try base.counts(of: type) }
+
+  func longestDuration(of type: SampleType) throws -> TimeInterval? {
+    try base.longestDuration(of: type)
   }
 }

@@ -4,75 +4,23 @@ import HealthSim
 /// The Health link: loading the simulated Health store from the store, letting its events
 /// fall due after each command, and describing its errors.
 extension Session {
-  /// The simulated Health store with its whole history, loaded from the store the first
-  /// time a command needs it.
+  /// The simulated Health store over Health's storage, opened the first time a command
+  /// needs it: it reads nothing up front and asks the storage for what each query needs.
   func health() throws(Diagnostic) -> HealthStore {
-    let health = try recentHealth()
-    if !health.isHistoryLoaded {
-      // Read here, where a damaged table can be reported; Health then takes the rows read.
-      do throws(StoreError) { _ = try store.rows(HealthRecordCodec.self) } catch {
-        throw Self.diagnostic(for: error)
-      }
-      health.loadHistory()
-    }
-    try completeSyncIndexIfRead()
-    return health
-  }
-
-  /// Whether the `health-sync` table holds every live sample with a sync identifier: it
-  /// was kept since Health began, or rebuilt since Health's files were last edited outside
-  /// weigh (opening a store forgets the index then).
-  var isSyncIndexTrusted: Bool {
-    store.documents[HealthLink.syncIndexDocument] == .bool(true)
-  }
-
-  /// A store from before the `health-sync` table was kept gets it once Health's whole
-  /// history has been read for some other reason.
-  func completeSyncIndexIfRead() throws(Diagnostic) {
-    guard !isSyncIndexTrusted, let healthLink,
-      healthLink.health.isHistoryLoaded, store.document(.health) != nil
-    else { return }
-    do throws(StoreError) {
-      healthLink.completeSyncIndex(indexed: try store.rows(HealthSyncIndexCodec.self))
-    } catch {
-      throw Self.diagnostic(for: error)
-    }
-  }
-
-  /// The simulated Health store, perhaps without the records the app has already synced:
-  /// for commands that read only what is new or add new samples, so that their cost does
-  /// not grow with the history. Health reads the rest itself if it needs it after all.
-  func recentHealth() throws(Diagnostic) -> HealthStore {
     if let healthLink { return healthLink.health }
-    let state =
-      unwrittenHealthState
-      ?? store.document(.health).flatMap {
-        DocumentCoding.decode(HealthSmallState.self, from: $0)
-      } ?? memoryHealthState
-    // Everything up to the app's anchor stays on disk until needed.
-    let through = state == nil ? 0 : max(0, min(app.anchor ?? 0, state!.counter))
-    let records: [HealthRecord]
-    var synced: [HealthRecord]?
+    let committed = unwrittenHealthState ?? memoryHealthState
+    let storage = CommandHealthStorage(
+      base: healthStorage ?? InMemorySampleStorage(), committedState: committed,
+      openWrites: { [unowned self] in try openHealthWrites() })
+    storage.keepsWrites = options.store == .memory
+    let link: HealthLink
+    let existed: Bool
     do throws(StoreError) {
-      records =
-        through > 0
-        // checked: positions stay below 2^53; Int and Int64 have one width
-        ? try store.rows(HealthRecordCodec.self, after: Int(through))
-        : try store.rows(HealthRecordCodec.self)
-      if through > 0, isSyncIndexTrusted {
-        synced = try store.rows(HealthSyncIndexCodec.self)
-      }
+      existed = try Self.storageCall { try storage.smallState() } != nil
+      link = try HealthLink(storage: storage, seed: seed, clock: Date(seconds: now))
     } catch {
       throw Self.diagnostic(for: error)
     }
-    // The store as it is when Health needs the older records: the REPL opens a new one
-    // for every command.
-    let link = HealthLink(
-      records: records, state: state, seed: seed, clock: Date(seconds: now),
-      olderThrough: through, olderSynced: synced,
-      loadOlder: { [unowned self] () throws(StoreError) in
-        try self.store.rows(HealthRecordCodec.self)
-      })
     healthLink = link
     let health = link.health
     // The app registers its observer whenever it starts: before catching up, so that the
@@ -82,7 +30,7 @@ extension Session {
         try? registerObserver(frequency)
       }
     }
-    if virtualNow == nil, state != nil, !health.simulations.isEmpty {
+    if virtualNow == nil, existed, !health.simulations.isEmpty {
       registerAppObserver()
       // A session reopened on the wall clock first catches up on what fell due meanwhile.
       let report = health.catchUp(until: Date(seconds: now), limit: Self.catchUpLimit)
@@ -112,9 +60,6 @@ extension Session {
     let events = healthLink.health.advance(to: Date(seconds: now))
     printEvents(events)
     var problems: [(problem: Diagnostic, fails: Bool)] = []
-    do throws(Diagnostic) { try completeSyncIndexIfRead() } catch {
-      problems.append((error, false))
-    }
     if healthLink.hasPending {
       do throws(Diagnostic) { try commit([], undo: nil) } catch { problems.append((error, true)) }
     }

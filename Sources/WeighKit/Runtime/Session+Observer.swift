@@ -3,7 +3,7 @@ import HealthSim
 extension Session {
   /// Runs the observer query for body mass and enables background delivery.
   func registerObserver(_ frequency: UpdateFrequency) throws(Diagnostic) {
-    let health = try recentHealth()
+    let health = try health()
     let query = ObserverQuery(sampleType: .bodyMass) { [unowned self] _, completion, error in
       var note: String
       if let error {

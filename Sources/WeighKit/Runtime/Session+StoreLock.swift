@@ -24,6 +24,8 @@ extension Session {
     // over another process's changes later.
     rollBack()
     releasedState = StoreState(store)
+    releasedHealthMark = healthMark
+    closeHealthStorage()
     store.close()
     isStoreReleased = true
   }
@@ -44,7 +46,8 @@ extension Session {
     }
     isStoreReleased = false
     reportRecovery()
-    if StoreState(store) != releasedState {
+    try openHealthStorage()
+    if StoreState(store) != releasedState || healthMark != releasedHealthMark {
       storeChangedOutside()
     } else {
       // Nothing changed: the tables read before need not be read again.
@@ -90,6 +93,13 @@ extension Session {
     let running = observer.query
     do {
       let result = try command.execute(in: self)
+      if let failure = healthLink?.failure {
+        // Health answered without its storage (a damaged row, a failed write): the result
+        // is not true, and nothing of what Health did after its last commit is kept; the
+        // next command opens Health again.
+        dropHealth()
+        throw Self.writeFailure(failure)
+      }
       if result.failure != nil { rollBack(force: observer.query !== running) }
       return result
     } catch {
@@ -100,20 +110,21 @@ extension Session {
     }
   }
 
-  /// Drops Health's uncommitted changes, if any (or with `force`), by reading Health again
-  /// from the store (at once, so that its scheduled events still fall due).
+  /// Drops Health's uncommitted changes, if any (or with `force`), by undoing its writes and
+  /// opening Health again over the storage (at once, so that its scheduled events still fall due).
   func rollBack(force: Bool = false) {
-    guard let healthLink, force || healthLink.hasPending || healthLink.loadFailure != nil
+    guard let healthLink, force || healthLink.hasPending || healthLink.failure != nil
     else { return }
     dropHealth()
     // A store without Health gets none: not even its one-time setup is written.
-    if hasStoredHealth { _ = try? recentHealth() }
+    if hasStoredHealth { _ = try? health() }
   }
 
-  /// Forgets Health as loaded (and the observer query run on it); the next command that
-  /// needs it reads it from the store, and the app registers its observer again.
+  /// Forgets Health as opened (and the observer query run on it), undoing what it wrote
+  /// since the command's last commit; the next command that needs it opens it again, and the app registers its observer again.
   func dropHealth() {
     guard healthLink != nil else { return }
+    undoHealthWrites()
     healthLink = nil
     observer.query = nil
     observer.handlerNotes = []

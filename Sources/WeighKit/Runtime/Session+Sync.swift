@@ -6,7 +6,7 @@ import HealthSim
 extension Session {
   /// The anchored import from Health (docs/language.md, "Commands"); one transaction.
   func runSync(fromScratch: Bool) throws(Diagnostic) -> SyncReport {
-    var health = try recentHealth()
+    var health = try health()
     let from = fromScratch ? 0 : app.anchor ?? 0
     if from < health.unloadedThrough { health = try self.health() }
     if observer.faults.failSyncs > 0 {
@@ -97,7 +97,7 @@ extension Session {
     refused: (HealthError, _ deleting: Bool) -> Diagnostic
   ) throws(Diagnostic) -> PushReport {
     // Health reads older samples itself if a sync identifier or a deletion needs them.
-    let health = try recentHealth()
+    let health = try health()
     let samples = pending.map { entry in
       HealthSample(
         type: .bodyMass, value: entry.kilograms,

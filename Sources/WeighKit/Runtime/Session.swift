@@ -14,6 +14,8 @@ public final class Session {
   /// The store's state when the session released it: if it differs at the next open,
   /// another process committed meanwhile.
   var releasedState: StoreState?
+  /// `health.sqlite`'s command count when the session released the store.
+  var releasedHealthMark: Int64?
   let sink: OutputSink
   var renderer: DiagnosticRenderer
 
@@ -47,10 +49,23 @@ public final class Session {
   /// In a directory store, while a command runs: Health's small state as of its last
   /// commit, written once by `endCommandTransaction` (it changes with every event).
   var unwrittenHealthState: HealthSmallState?
-  /// Whether the store holds a Health (its `health` document, or the memory store's state).
+  /// Whether the store holds a Health (a state in its storage, or the memory store's).
   var hasStoredHealth: Bool {
-    store.document(.health) != nil || memoryHealthState != nil || unwrittenHealthState != nil
+    memoryHealthState != nil || unwrittenHealthState != nil
+      || (try? storedHealthState()).flatMap { $0 } != nil
   }
+  /// Where Health's samples are (``openHealthStorage()``): nil for a directory store
+  /// without `health.sqlite` yet.
+  var healthStorage: (any HealthSampleStorage)?
+  /// What the migration to `health.sqlite` has to say, once.
+  var migrationNotes: [String] = []
+  /// A memory store's Health storage, for the whole session.
+  var memoryHealthStorage: InMemorySampleStorage?
+  /// A copy of a memory store's Health storage as of an earlier commit: with
+  /// `memoryHealthRedo`, what undoes the writes after the last commit when a command fails.
+  var memoryHealthUndo: InMemorySampleStorage?
+  /// What Health kept since `memoryHealthUndo` was taken, replayed on it to undo.
+  var memoryHealthRedo: [CommandHealthStorage.Write] = []
   /// Entry numbers by the Health UUID they hold, once a sync needed it; kept up to date
   /// by `commit`, so an incremental sync costs what changed, not the whole log.
   var healthIndex: HealthUUIDIndex?
@@ -98,6 +113,7 @@ public final class Session {
         words, clock: zone, now: Instant.seconds(of: Date()), shownAs: "--clock")
     }
     reportRecovery()
+    try openHealthStorage()
     loadLiveHealth()
   }
 
@@ -112,7 +128,7 @@ public final class Session {
   static func openStore(
     _ location: StoreLocation, lockTimeout: Double, waiting: ((StoreError) -> Void)? = nil
   ) throws(Diagnostic) -> Store {
-    let tables: [any StoreTableCodec.Type] = [HealthRecordCodec.self, HealthSyncIndexCodec.self]
+    let tables = storeTables
     let total = Duration.seconds(min(max(0, lockTimeout), 3600))
     do throws(StoreError) {
       let store: Store
@@ -127,18 +143,17 @@ public final class Session {
       } else {
         store = try Store.open(location, tables: tables, lockTimeout: total)
       }
-      let healthTables: Set = [HealthRecordCodec.tableName, HealthSyncIndexCodec.tableName]
-      if !store.tablesChangedOutside.isDisjoint(with: healthTables),
-        store.documents[HealthLink.syncIndexDocument] != nil
-      {
-        // Health's files were edited: the sync index is rebuilt when the history is next read.
-        try store.commit([.removeDocument(name: HealthLink.syncIndexDocument)])
-      }
       return store
     } catch {
       throw Self.diagnostic(for: error)
     }
   }
+
+  /// The tables beyond `entries`: Health's, which only stores from before `health.sqlite`
+  /// hold (read once, by the migration).
+  static let storeTables: [any StoreTableCodec.Type] = [
+    HealthRecordCodec.self, HealthSyncIndexCodec.self,
+  ]
 
   /// How long the REPL waits for a busy store before it says that it waits.
   static let lockNoticeDelay = Duration.milliseconds(500)
@@ -147,12 +162,10 @@ public final class Session {
   /// session (re)opened on the wall clock catches up before its first command.
   func loadLiveHealth() {
     guard healthLink == nil else { return }
-    let running =
-      store.document(.health).flatMap { DocumentCoding.decode(HealthSmallState.self, from: $0) }
-      .map { !$0.simulations.isEmpty } ?? false
+    let running = ((try? storedHealthState()) ?? nil).map { !$0.simulations.isEmpty } ?? false
     guard running || app.observing != nil else { return }
     // A Health that cannot be read is said now, once: nothing can catch up without it.
-    do throws(Diagnostic) { _ = try recentHealth() } catch {
+    do throws(Diagnostic) { _ = try health() } catch {
       fail(error)
       return
     }
@@ -165,6 +178,7 @@ public final class Session {
 
   /// Releases the store.
   public func close() {
+    closeHealthStorage()
     store.close()
     isStoreReleased = false
   }
@@ -260,40 +274,42 @@ public final class Session {
     }
   }
 
-  /// Commits `changes` durably as one transaction; `undo` reverts them.
+  /// A store write that failed, as the command's failure.
+  static func writeFailure(_ error: StoreError) -> Diagnostic {
+    if error.kind == .corrupt || error.kind == .newerFormat { return diagnostic(for: error) }
+    return Diagnostic("could not write the store, so nothing changed: \(error)")
+  }
+
+  /// Commits `changes` durably as one transaction, with what Health changed; `undo`
+  /// reverts them.
   func commit(_ changes: [StoreChange], undo: UndoStep?) throws(Diagnostic) {
-    if let failure = healthLink?.loadFailure {
-      // Health answered without the records it could not read: keep the store as it is.
-      throw Self.diagnostic(for: failure)
-    }
-    let pending: (changes: [StoreChange], state: HealthSmallState?)?
-    // Within a command's transaction, Health's state is encoded once, when it is written
-    // (`endCommandTransaction`), not at every delivery's sync.
-    let encodesState = options.store != .memory && !store.isBatching
-    do throws(StoreError) {
-      pending = try healthLink?.takePending(encodingState: encodesState)
-    } catch {
-      throw Diagnostic("could not write the store, so nothing changed: \(error)")
-    }
-    // Not copied when Health has nothing pending: an import's puts are not held twice.
-    let changes = pending.map { $0.changes.isEmpty ? changes : $0.changes + changes } ?? changes
-    do throws(StoreError) { try store.commit(changes) } catch {
-      // Health's pending changes were taken: its state in memory is ahead of the store now.
+    if let failure = healthLink?.failure {
+      // Health answered without its storage: keep the store as it is.
       dropHealth()
-      if error.kind == .corrupt || error.kind == .newerFormat { throw Self.diagnostic(for: error) }
-      throw Diagnostic("could not write the store, so nothing changed: \(error)")
+      throw Self.writeFailure(failure)
+    }
+    if options.store != .memory, !store.isBatching, healthLink?.hasPending == true {
+      // Health's changes and the app's are one transaction (docs/store.md).
+      store.beginBatch()
+      do throws(Diagnostic) { try commit(changes, undo: undo) } catch {
+        try? endCommandTransaction()
+        throw error
+      }
+      try endCommandTransaction()
+      return
+    }
+    do throws(StoreError) {
+      try store.commit(changes)
+      try acceptHealthWrites()
+    } catch {
+      // Health wrote what the app did not keep: undone, and its store read again.
+      dropHealth()
+      throw Self.writeFailure(error)
     }
     for change in changes {
       guard case .setDocument(let name, let value) = change else { continue }
       if name == DocumentName.settings.rawValue { settings = Settings(json: value) }
       if name == DocumentName.app.rawValue { app = AppDocument(json: value) }
-    }
-    if let state = pending?.state {
-      if options.store == .memory {
-        memoryHealthState = state
-      } else {
-        unwrittenHealthState = state
-      }
     }
     if let step = undo { self.undo.record(step) }
     healthIndex?.apply(changes)
@@ -327,13 +343,10 @@ extension Session {
   func endCommandTransaction() throws(Diagnostic) {
     guard store.isBatching else { return }
     do throws(StoreError) {
-      if let state = unwrittenHealthState {
-        try store.commit([.set(.health, to: try DocumentCoding.encode(state))])
-      }
-      unwrittenHealthState = nil
-      try store.endBatch()
+      try endHealthAndAppBatch()
     } catch {
       unwrittenHealthState = nil
+      healthSQLite?.rollbackCommand()
       reopenAfterLostTransaction()
       if error.kind == .corrupt || error.kind == .newerFormat { throw Self.diagnostic(for: error) }
       throw Diagnostic("could not write the store, so nothing changed: \(error)")
@@ -343,9 +356,11 @@ extension Session {
   /// After a transaction that could not be written: the store's memory is ahead of its
   /// files, so it is opened again (its lock is released for that moment).
   private func reopenAfterLostTransaction() {
+    closeHealthStorage()
     store.close()
     do throws(Diagnostic) {
       store = try Self.openStore(options.store, lockTimeout: options.lockTimeout)
+      try openHealthStorage()
     } catch {
       // Later commands fail on the closed store and say so.
       report(error)

@@ -1,3 +1,5 @@
+import Foundation
+
 /// `weigh check`: reads a whole store and says what is wrong with it; `weigh check --repair`
 /// makes a damaged store readable from what is intact.
 public enum StoreCheck {
@@ -6,9 +8,17 @@ public enum StoreCheck {
     HealthRecordCodec.self, HealthSyncIndexCodec.self,
   ]
 
+  /// `health.sqlite` of a directory store, when there is one.
+  static func healthPath(_ location: StoreLocation) -> String? {
+    guard case .directory(let directory) = location else { return nil }
+    let path = StoreLocation.joinPath(directory, HealthSQLiteStorage.fileName)
+    return FileManager.default.fileExists(atPath: path) ? path : nil
+  }
+
   /// The report of checking the store at `location`, and whether it is sound.
   public static func run(_ location: StoreLocation) -> (ok: Bool, text: String) {
-    let findings = Store.check(location, tables: tables)
+    var findings = Store.check(location, tables: tables)
+    if let path = healthPath(location) { findings += HealthSQLiteStorage.check(path: path) }
     let errors = findings.filter { $0.severity == .error }
     let renderer = DiagnosticRenderer()
     var text = findings.map { renderer.render($0.diagnostic) }.joined()
@@ -29,16 +39,41 @@ public enum StoreCheck {
       let text = DiagnosticRenderer().render(error.diagnostic()) + "nothing was repaired\n"
       return (unreadable ? .unreadableStore : .commandFailed, text)
     }
+    // Health's database, repaired on its own (the store's lock is free again here).
+    var health: HealthSQLiteStorage.RepairReport?
+    if let path = healthPath(location), case .directory(let directory) = location {
+      do throws(StoreError) {
+        health = try HealthSQLiteStorage.repair(path: path, directory: directory)
+      } catch {
+        let unreadable = error.kind == .corrupt || error.kind == .newerFormat
+        let text =
+          DiagnosticRenderer().render(error.diagnostic()) + "health.sqlite was not repaired\n"
+        return (unreadable ? .unreadableStore : .commandFailed, text)
+      }
+    }
     var text = ""
-    if report.copies == nil {
+    if report.copies == nil, health == nil {
       text += report.kept.map { "warning: \($0)\n" }.joined()
       text += "nothing to repair: the store reads in full\n"
       return (.success, text)
     }
-    text += report.problems.map { "damaged: \($0)\n" }.joined()
-    text += report.kept.map { "kept: \($0)\n" }.joined()
-    text += report.lost.map { "lost: \($0)\n" }.joined()
-    text += "copies of the files as they were: \(report.copies!)\n"
+    if report.copies != nil {
+      text += report.problems.map { "damaged: \($0)\n" }.joined()
+      text += report.kept.map { "kept: \($0)\n" }.joined()
+      text += report.lost.map { "lost: \($0)\n" }.joined()
+      text += "copies of the files as they were: \(report.copies!)\n"
+    }
+    if let health {
+      text += health.problems.map { "damaged: \(HealthSQLiteStorage.fileName): \($0)\n" }.joined()
+      func records(_ count: Int) -> String {
+        count == 1 ? "1 Health record" : "\(count) Health records"
+      }
+      text += "kept: \(records(health.kept)) in \(HealthSQLiteStorage.fileName)\n"
+      if health.lost > 0 {
+        text += "lost: \(records(health.lost)) of \(HealthSQLiteStorage.fileName) (damaged)\n"
+      }
+      text += "copy of \(HealthSQLiteStorage.fileName) as it was: \(health.copies)\n"
+    }
     let after = run(location)
     if after.ok {
       text += "repaired: the store reads in full\n"

@@ -8,6 +8,8 @@ enum DocumentName: String, CaseIterable, Sendable {
   case health
   /// Marks the `health-sync` table as complete.
   case healthSyncIndex = "health-sync-index"
+  /// Where Health is kept when not in the tables: `health.sqlite`.
+  case healthFormat = "health-format"
 }
 
 extension StoreChange {

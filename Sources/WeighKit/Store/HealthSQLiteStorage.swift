@@ -4,7 +4,7 @@ import HealthSim
 
 /// HealthSim's `HealthSampleStorage` in one SQLite file, `health.sqlite`, through GRDB
 /// (issue 15; the decision and its measurements are in docs/store.md, "Health storage:
-/// decision"). Not used by the commands yet: `HealthStore` still keeps its own logs.
+/// decision"): every directory store's Health (docs/store.md, "Health in health.sqlite").
 ///
 /// - WAL, `synchronous = FULL` (the WAL is synced at every commit, as the app's journal is),
 ///   and each `apply` or `append` is one `BEGIN IMMEDIATE` transaction.
@@ -31,6 +31,16 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
   /// The database file.
   public let path: String
   let queue: DatabaseQueue
+  /// Whether a command's transaction is open (`beginCommand`): writes are savepoints in it.
+  public internal(set) var isInCommand = false
+  /// Within a command: the last position and the count changes that its writes made, kept
+  /// here and written to the meta rows once, by `commitCommand` (reading and writing them
+  /// at every delivery's sync cost a tenth of ten years' run).
+  var commandWriter: Writer?
+  /// `commandWriter` as it was at `openSavepoint()`, restored when the savepoint is rolled back.
+  var savepointWriter: Writer?
+  /// Whether `close` ran: the storage then refuses every call (SQLite's connection is gone).
+  public private(set) var isClosed = false
 
   static let schema = """
     CREATE TABLE record (
@@ -62,6 +72,12 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
       value INTEGER NOT NULL,
       crc INTEGER NOT NULL
     ) STRICT;
+    CREATE TABLE pending_journal (
+      id INTEGER PRIMARY KEY CHECK (id = 1),
+      seq INTEGER NOT NULL,
+      record BLOB NOT NULL,
+      crc INTEGER NOT NULL
+    ) STRICT;
     """
 
   /// Opens `path`, creating an empty storage when there is no file (or an empty one) unless
@@ -69,11 +85,18 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
   ///
   /// - Throws: `StoreError`: `corrupt` for a file that is not a weigh Health database or
   ///   whose layout is damaged, `newerFormat` for a newer layout, `locked`, `io`.
-  public init(path: String, creating: Bool = true) throws(StoreError) {
+  ///
+  /// With `readOnly` (a store whose files cannot be written), nothing is created or
+  /// written, and every write throws.
+  public init(path: String, creating: Bool = true, readOnly: Bool = false) throws(StoreError) {
     self.path = path
     var configuration = Configuration()
     configuration.busyMode = .timeout(5)
+    configuration.readonly = readOnly
+    // A command's transaction stays open between calls (`beginCommand`).
+    configuration.allowsUnsafeTransactions = true
     configuration.prepareDatabase { db in
+      guard !readOnly else { return }
       // Not `journalMode = .wal`: GRDB would then set synchronous = NORMAL.
       guard try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL") == "wal" else {
         throw HealthSQLiteDamage(position: nil, "the database cannot use its write-ahead log")
@@ -83,6 +106,10 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
     let file = path
     queue = try Self.mapped(file) { try DatabaseQueue(path: path, configuration: configuration) }
     try Self.mapped(file) {
+      if readOnly {
+        try queue.read { db in try Self.prepareLayout(db, creating: false) }
+        return
+      }
       try queue.inTransaction(.immediate) { db in
         try Self.prepareLayout(db, creating: creating)
         return .commit
@@ -122,7 +149,14 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
   /// Closes the database (SQLite checkpoints the log into the file when it is the last
   /// connection). Using the storage after it throws.
   public func close() throws(StoreError) {
+    guard !isClosed else { return }
+    isClosed = true
     try Self.mapped(path) { try queue.close() }
+  }
+
+  /// Throws when the storage was closed.
+  func checkOpen() throws(StoreError) {
+    if isClosed { throw StoreError(.io, file: path, message: "the Health database is closed") }
   }
 
   // MARK: Errors
@@ -168,7 +202,8 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
   }
 
   private func read<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
-    try Self.mapped(path) { try queue.read(body) }
+    try checkOpen()
+    return try Self.mapped(path) { try queue.read(body) }
   }
 
   // MARK: Meta and state rows
@@ -183,16 +218,15 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
   }
 
   static func setMeta(_ key: String, _ value: Int64, _ db: Database) throws {
-    try db.execute(
-      sql: "INSERT OR REPLACE INTO meta (key, value, crc) VALUES (?, ?, ?)",
-      arguments: [key, value, Int64(truncatingIfNeeded: metaChecksum(key, value))])
+    try db.cachedStatement(sql: "INSERT OR REPLACE INTO meta (key, value, crc) VALUES (?, ?, ?)")
+      .execute(arguments: [key, value, Int64(truncatingIfNeeded: metaChecksum(key, value))])
   }
 
   /// The checked value of the meta row `key`, nil when there is none.
   static func meta(_ key: String, _ db: Database) throws -> Int64? {
     guard
       let row = try Row.fetchOne(
-        db, sql: "SELECT value, crc FROM meta WHERE key = ?", arguments: [key])
+        db.cachedStatement(sql: "SELECT value, crc FROM meta WHERE key = ?"), arguments: [key])
     else { return nil }
     let value: DatabaseValue = row[0]
     let crc: DatabaseValue = row[1]
@@ -253,7 +287,20 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
   }
 
   public func lastPosition() throws -> Int64 {
-    try read { db in try Self.lastPosition(db) }
+    if let commandWriter { return commandWriter.last }
+    return try read { db in try Self.lastPosition(db) }
+  }
+
+  /// Writes what `commandWriter` holds to the meta rows, and forgets it.
+  func flushCommandWriter(_ db: Database) throws {
+    guard let writer = commandWriter else { return }
+    commandWriter = nil
+    if writer.last != (try Self.lastPosition(db)) {
+      try Self.setMeta("last_position", writer.last, db)
+    }
+    for (key, delta) in writer.countChanges where delta != 0 {
+      try Self.setMeta(key, (try Self.meta(key, db) ?? 0) + delta, db)
+    }
   }
 
   /// The last position taken; a database without it is damaged (it is written at creation).
@@ -269,8 +316,11 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
       var counts = RecordCounts(samples: 0, deletions: 0)
       for type in type.map({ [$0] }) ?? SampleType.allCases {
         let keys = Self.countKeys(type)
-        counts.samples += Int(clamping: try Self.meta(keys.samples, db) ?? 0)
-        counts.deletions += Int(clamping: try Self.meta(keys.deletions, db) ?? 0)
+        let pending = commandWriter?.countChanges
+        let samples = (try Self.meta(keys.samples, db) ?? 0) + (pending?[keys.samples] ?? 0)
+        let deletions = (try Self.meta(keys.deletions, db) ?? 0) + (pending?[keys.deletions] ?? 0)
+        counts.samples += Int(clamping: samples)
+        counts.deletions += Int(clamping: deletions)
       }
       return counts
     }
@@ -317,7 +367,8 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
     expected: (HealthSQLiteColumns) -> Bool
   ) throws -> [(HealthSQLiteColumns, HealthRecord)] {
     var result: [(HealthSQLiteColumns, HealthRecord)] = []
-    let cursor = try Row.fetchCursor(db, sql: sql, arguments: arguments)
+    // Prepared once per connection: a statement's preparation costs more than its run.
+    let cursor = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: arguments)
     while let row = try cursor.next() {
       let decoded = try decode(row)
       guard expected(decoded.0) else { throw misfound(decoded.0.position) }
@@ -332,7 +383,8 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
     expected: (HealthSQLiteColumns) -> Bool
   ) throws -> [HealthSQLiteColumns] {
     var result: [HealthSQLiteColumns] = []
-    let cursor = try Row.fetchCursor(db, sql: sql, arguments: arguments)
+    // Prepared once per connection: a statement's preparation costs more than its run.
+    let cursor = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: arguments)
     while let row = try cursor.next() {
       let columns = try HealthSQLiteColumns.read(row)
       guard expected(columns) else { throw misfound(columns.position) }
@@ -505,23 +557,37 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
 
   /// One transaction: `body` writes through a `Writer`, which then stores the last position
   /// and the counts it changed.
+  /// Within a command's transaction (`beginCommand`), part of it: what throws there is rolled
+  /// back by the step or the command it fails.
   private func write(_ body: (Database, inout Writer) throws -> Void) throws {
+    try checkOpen()
+    func writing(_ db: Database) throws -> Database.TransactionCompletion {
+      var writer = Writer(last: try Self.lastPosition(db))
+      let before = writer.last
+      try body(db, &writer)
+      if writer.last != before { try Self.setMeta("last_position", writer.last, db) }
+      for (key, delta) in writer.countChanges where delta != 0 {
+        try Self.setMeta(key, (try Self.meta(key, db) ?? 0) + delta, db)
+      }
+      return .commit
+    }
     try Self.mapped(path) {
-      try queue.inTransaction(.immediate) { db in
-        var writer = Writer(last: try Self.lastPosition(db))
-        let before = writer.last
-        try body(db, &writer)
-        if writer.last != before { try Self.setMeta("last_position", writer.last, db) }
-        for (key, delta) in writer.countChanges where delta != 0 {
-          try Self.setMeta(key, (try Self.meta(key, db) ?? 0) + delta, db)
+      if isInCommand {
+        // No savepoint of its own: a failure fails the command's step (`step`) or the whole
+        // command, which roll back what this wrote (and `commandWriter` with it).
+        try queue.inDatabase { db in
+          var writer = try commandWriter ?? Writer(last: Self.lastPosition(db))
+          try body(db, &writer)
+          commandWriter = writer
         }
-        return .commit
+      } else {
+        try queue.inTransaction(.immediate) { db in try writing(db) }
       }
     }
   }
 
   /// The state of one transaction's writes.
-  private struct Writer {
+  struct Writer {
     var last: Int64
     var countChanges: [String: Int64] = [:]
 

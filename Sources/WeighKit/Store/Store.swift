@@ -393,6 +393,9 @@ public final class Store {
   /// by any process raises it, so a changed number tells that the store changed.
   public var committedSequence: Int { sequence }
 
+  /// Whether commits can be written (a directory store whose journal is read-only cannot).
+  public var isWritable: Bool { !isReadOnly && !isClosed }
+
   /// The smallest id never used in `table` (removed ids are not reused). O(1).
   public func nextID(in table: String = EntryCodec.tableName) -> Int {
     nextIDs[table] ?? 1
@@ -547,17 +550,27 @@ public final class Store {
   ///
   /// - Throws: `io` when the journal cannot be written. The store's memory is then ahead of
   ///   its files, so it closes itself: open it again to go on (nothing of the batch is kept).
-  public func endBatch() throws(StoreError) {
+  ///
+  /// - Parameter commitPoint: called with the record's sequence and bytes (nil when the
+  ///   batch changed nothing) before the record is written: Health's database commits
+  ///   there, with the record (docs/store.md, "One commit across the two stores"). When it
+  ///   throws, nothing is written.
+  public func endBatch(
+    commitPoint: ((_ sequence: Int, _ record: [UInt8]?) throws(StoreError) -> Void)? = nil
+  ) throws(StoreError) {
     guard let gathered = batch else { return }
     batch = nil
     defer { encodedRows.truncate(to: 0) }
     // Every put is kept, in order, so the rows encoded by the batch's commits stay in step.
     let changes = Self.coalesced(gathered, before: documentsBeforeBatch)
     documentsBeforeBatch = [:]
-    guard !changes.isEmpty, !isClosed else { return }
+    guard !changes.isEmpty, !isClosed else {
+      if !isClosed { try commitPoint?(sequence, nil) }
+      return
+    }
     let next = sequence + 1
     do throws(StoreError) {
-      try appendRecord(sequence: next, changes: changes)
+      try appendRecord(sequence: next, changes: changes, commitPoint: commitPoint)
     } catch {
       close()
       throw error
@@ -634,13 +647,21 @@ public final class Store {
   /// whole, a second time beside its rows' bytes), then `fdatasync`s it: the same bytes and
   /// checksum as one write. A record cut short by a crash has no checksum and newline, so
   /// opening moves it aside as any torn append; on an error here, the journal is cut back.
-  private func appendRecord(sequence: Int, changes: [StoreChange]) throws(StoreError) {
+  ///
+  /// With `commitPoint` (a command that changed Health), the record is made whole, in one
+  /// piece, and handed to it before it is written: health.sqlite's commit holds it first
+  /// (docs/store.md, "One commit across the two stores").
+  private func appendRecord(
+    sequence: Int, changes: [StoreChange],
+    commitPoint: ((_ sequence: Int, _ record: [UInt8]?) throws(StoreError) -> Void)? = nil
+  ) throws(StoreError) {
     var written = 0
     do throws(StoreError) {
       try StoreJournal.encode(
         sequence: sequence, changes: changes, rows: encodedRows, into: &record,
-        pieceBytes: journalPieceBytes
+        pieceBytes: commitPoint == nil ? journalPieceBytes : .max
       ) { (bytes) throws(StoreError) in
+        try commitPoint?(sequence, bytes)
         try StoreFileSystem.writeAll(journalDescriptor, bytes, path: journalPath)
         written += bytes.count
       }

@@ -18,6 +18,12 @@ public enum StoreDocuments {
       _ = try AppDocument(document: value)
     case .health:
       _ = try HealthStateDocument.decode(value)
+    case .healthFormat:
+      guard case .string = value else {
+        throw DocumentProblem(
+          path: [],
+          message: "\"\(name)\" must be a file name, not \(DocumentFields.kind(of: value))")
+      }
     case .healthSyncIndex:
       guard case .bool = value else {
         throw DocumentProblem(

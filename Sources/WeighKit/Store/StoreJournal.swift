@@ -286,6 +286,16 @@ enum StoreJournal {
     return change
   }
 
+  /// The journal line of a transaction, whole, in `writer` (the migration's record, which
+  /// health.sqlite holds before the journal does).
+  static func encode(
+    sequence: Int, changes: [StoreChange], rows: EncodedRows, into writer: inout JSONWriter
+  ) throws(StoreError) {
+    try encode(
+      sequence: sequence, changes: changes, rows: rows, into: &writer, pieceBytes: .max
+    ) { _ throws(StoreError) in }
+  }
+
   /// Writes the journal line of a transaction to `write`, built in `writer` (emptied first,
   /// its capacity kept). Each put copies the next row of `rows`, in order: the bytes that
   /// were read back when the change was committed (`StoreChange.problem(in:rows:)`), so a

@@ -28,12 +28,25 @@ import Testing
     var sequence: Int
   }
 
+  /// Opened as weigh opens it first (which finishes a commit that `health.sqlite` holds and
+  /// the journal lacks), then read: Health's records from `health.sqlite`.
   static func state(of directory: String) throws -> State {
+    var options = SessionOptions.golden
+    options.store = .directory(directory)
+    try Session(options: options, output: CapturedOutput()).close()
     let store = try Store.open(.directory(directory), tables: tables)
     defer { store.close() }
+    let path = directory + "/" + HealthSQLiteStorage.fileName
+    var health: [HealthRecord] = []
+    if FileManager.default.fileExists(atPath: path) {
+      let storage = try HealthSQLiteStorage(path: path, creating: false)
+      defer { try? storage.close() }
+      health = try storage.records(after: 0, limit: 0)
+      #expect(try storage.pendingRecord().appSequence <= store.committedSequence)
+    }
     return State(
-      entries: try store.entries(), health: try store.rows(HealthRecordCodec.self),
-      documents: store.documents, sequence: store.committedSequence)
+      entries: try store.entries(), health: health, documents: store.documents,
+      sequence: store.committedSequence)
   }
 
   /// Opens a session on `directory` (or in memory), runs `script`, closes; returns its output.

@@ -212,6 +212,6 @@ import Testing
     #expect(state(session) == before)
     // Health as it is in memory was dropped with the failed command's changes.
     _ = session.run(script: "health available yes", display: "test", directory: ".")
-    #expect(try session.recentHealth().smallState.delivery[.bodyMass] == nil)
+    #expect(try session.health().smallState.delivery[.bodyMass] == nil)
   }
 }

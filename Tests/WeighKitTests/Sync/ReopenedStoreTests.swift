@@ -37,7 +37,8 @@ import Testing
   }
 
   /// Not a command: the reopened store folds its journal into table files here, so that
-  /// later sessions read Health's tail from `health.json` too. The long session ignores it.
+  /// later sessions read the log from `entries.json` too (Health is in `health.sqlite`).
+  /// The long session ignores it.
   static let compact = "# compact"
 
   /// A path for a store of its own, created on first use.
@@ -107,15 +108,17 @@ import Testing
     defer { session.close() }
     _ = session.run(script: "sync", display: "test", directory: ".")
     #expect(session.memory.output == "imported 1, removed 0, skipped 0 (anchor 31)")
-    #expect(session.healthLink?.health.isHistoryLoaded == false)
+    // The new sample, and nothing of the 30 synced before.
+    #expect(session.healthLink?.storage.rowsRead == 1)
     #expect(session.healthIndex == nil)
     // A command about the whole history reads it, and sees everything.
     _ = session.run(script: "expect health.samples == 31", display: "test", directory: ".")
-    #expect(session.healthLink?.health.isHistoryLoaded == true)
     _ = session.run(script: "expect entries == 31", display: "test", directory: ".")
     #expect(session.failureCount == 0)
     // expect reads the facts and leaves them: the output is still the sync's.
     #expect(session.memory.output == "imported 1, removed 0, skipped 0 (anchor 31)")
+    _ = session.run(script: "health list", display: "test", directory: ".")
+    #expect((session.healthLink?.storage.rowsRead ?? 0) >= 31)
   }
   /// A session on the store in `directory`, for looking inside.
   func open(_ directory: String) throws -> Session {
@@ -138,51 +141,17 @@ import Testing
     _ = session.run(script: "log 68.8kg at 07:20", display: "test", directory: ".")
     _ = session.run(script: "delete #1", display: "test", directory: ".")
     #expect(session.memory.output.hasSuffix("autopush: pushed 0 new, 0 updated, 1 deleted"))
-    #expect(session.healthLink?.health.isHistoryLoaded == false)
+    // Three commands find what they replace and delete by sync identifier: far fewer rows
+    // than the 31 samples a full read returns.
+    #expect((session.healthLink?.storage.rowsRead ?? 99) < 20)
     _ = session.run(script: "health list", display: "test", directory: ".")
     #expect(session.memory.output.contains("weigh  user-entered  sync-id weigh-32 v1"))
     #expect(!session.memory.output.contains("weigh-1 "))
     #expect(session.memory.output.split(separator: "\n").count == 31)
   }
 
-  @Test("a store without the sync index gets it when Health's history is next read")
-  func theSyncIndexIsBuiltForOlderStores() throws {
-    let directory = Self.temporaryStorePath()
-    defer { try? FileManager.default.removeItem(atPath: directory) }
-    _ = try runReopened(
-      "health add 70kg source A sync-id a version 1\nhealth add 71kg source B\n"
-        + "log 69kg\nsync push\nsync", on: directory)
-    // As a store written before the index was kept: neither the document nor the rows.
-    do {
-      let session = try open(directory)
-      let indexed = try session.store.rows(HealthSyncIndexCodec.self)
-      #expect(indexed.count == 2)
-      try session.store.commit(
-        [.removeDocument(name: HealthLink.syncIndexDocument)]
-          + indexed.map { .remove(table: HealthSyncIndexCodec.tableName, id: Int($0.position)) })
-      session.close()
-    }
-    do {
-      let session = try open(directory)
-      _ = session.run(script: "health list\nlog 70kg", display: "test", directory: ".")
-      session.close()
-    }
-    let session = try open(directory)
-    defer { session.close() }
-    #expect(session.store.documents[HealthLink.syncIndexDocument] == .bool(true))
-    let rebuilt = try session.store.rows(HealthSyncIndexCodec.self)
-    let health = try session.health()
-    let expected = SampleType.allCases.flatMap { health.allSamples(of: $0) }
-      .filter { $0.syncIdentifier != nil }.map(\.uuid)
-    #expect(rebuilt.count == 2)
-    #expect(
-      Set(
-        rebuilt.compactMap { record -> UUID? in
-          if case .sample(let sample, _) = record { return sample.uuid } else { return nil }
-        }) == Set(expected.compactMap { $0 }))
-  }
-  @Test("editing Health's files outside weigh makes the sync index be rebuilt")
-  func anEditedHealthTableDropsTheSyncIndex() throws {
+  @Test("an older sample with a sync identifier is replaced without reading Health's history")
+  func olderSyncedSamplesComeFromTheIndex() throws {
     let directory = Self.temporaryStorePath()
     defer { try? FileManager.default.removeItem(atPath: directory) }
     _ = try runReopened(
@@ -190,23 +159,18 @@ import Testing
       on: directory)
     do {
       let session = try open(directory)
-      try session.store.compact()
-      session.close()
+      defer { session.close() }
+      _ = session.run(
+        script: "health add 72kg source A sync-id a version 2", display: "test", directory: ".")
+      #expect(session.failureCount == 0)
+      // The lookups by sync identifier and UUID, not a list of every sample.
+      #expect((session.healthLink?.storage.rowsRead ?? 99) <= 5)
     }
-    // The same bytes written again: a restore from a backup, say.
-    try FileManager.default.setAttributes(
-      [.modificationDate: Date(timeIntervalSince1970: 1_000_000_000)],
-      ofItemAtPath: directory + "/health.json")
     let session = try open(directory)
-    #expect(session.store.documents[HealthLink.syncIndexDocument] == nil)
-    _ = session.run(script: "health list\nlog 70kg", display: "test", directory: ".")
-    #expect(session.store.documents[HealthLink.syncIndexDocument] == .bool(true))
-    #expect(try session.store.rows(HealthSyncIndexCodec.self).count == 1)
-    session.close()
-    // Rebuilt and recorded: the next open trusts it again.
-    let again = try open(directory)
-    defer { again.close() }
-    #expect(again.isSyncIndexTrusted)
+    defer { session.close() }
+    let health = try session.health()
+    let weights = health.allSamples(of: .bodyMass).map(\.value).sorted()
+    #expect(weights == [71, 72])
   }
 
   @Test("undoing a sync puts back its progress only, not the observer or settings changed since")

@@ -1,0 +1,219 @@
+import Foundation
+import HealthSim
+
+/// Where Health's samples and small state live (docs/store.md, "Health in health.sqlite"):
+/// `health.sqlite` beside a directory store's files, an in-memory storage for `--memory`;
+/// and the one commit per command across it and the app's journal.
+extension Session {
+  /// Runs a storage call, its errors as store errors (the SQLite storage's are already).
+  static func storageCall<T>(_ body: () throws -> T) throws(StoreError) -> T {
+    do {
+      return try body()
+    } catch let error as StoreError {
+      throw error
+    } catch let error as HealthStorageError {
+      throw StoreError(.invalidChange, message: error.message)
+    } catch {
+      throw StoreError(.io, message: "\(error)")
+    }
+  }
+
+  /// The SQLite storage, for a directory store that has one.
+  var healthSQLite: HealthSQLiteStorage? { healthStorage as? HealthSQLiteStorage }
+
+  /// Health's small state as the storage holds it (a memory store's is a value instead).
+  func storedHealthState() throws(StoreError) -> HealthSmallState? {
+    guard let storage = healthStorage else { return nil }
+    return try Self.storageCall { try storage.smallState() }
+  }
+
+  /// The path of `health.sqlite` in a directory store.
+  var healthSQLitePath: String? {
+    guard case .directory(let directory) = options.store else { return nil }
+    return StoreLocation.joinPath(directory, HealthSQLiteStorage.fileName)
+  }
+
+  /// Opens Health's storage for the store just opened: a memory one for `--memory`; for a
+  /// directory store `health.sqlite` when it exists (created when Health is first written),
+  /// after the migration of a store that keeps Health in its tables; and finishes the
+  /// commit of a command whose record `health.sqlite` holds but the journal lacks.
+  func openHealthStorage() throws(Diagnostic) {
+    closeHealthStorage()
+    guard let path = healthSQLitePath else {
+      if memoryHealthStorage == nil { memoryHealthStorage = InMemorySampleStorage() }
+      healthStorage = memoryHealthStorage
+      healthLink?.storage.use(memoryHealthStorage!)
+      return
+    }
+    do throws(StoreError) {
+      let migrating = store.document(.health) != nil
+      if migrating {
+        guard store.isWritable else {
+          // A store that cannot be written is read as it is, without migrating.
+          healthStorage = try Self.storageFromTables(store)
+          return
+        }
+        try migrateHealth(to: path)
+      }
+      guard FileManager.default.fileExists(atPath: path) else { return }
+      let sqlite = try HealthSQLiteStorage(
+        path: path, creating: false, readOnly: !store.isWritable)
+      healthStorage = sqlite
+      healthLink?.storage.use(sqlite)
+      try finishPendingCommit(sqlite)
+      if migrating {
+        // The tables' rows are gone: their files are rewritten empty now, not at some
+        // later commit (a failure only leaves the journal longer).
+        try? store.compact()
+      }
+      for note in migrationNotes { report(Diagnostic(note, severity: .note)) }
+      migrationNotes = []
+    } catch {
+      closeHealthStorage()
+      throw Self.diagnostic(for: error)
+    }
+  }
+
+  /// Closes Health's storage (the memory one stays for the session).
+  func closeHealthStorage() {
+    healthSQLite?.rollbackCommand()
+    try? healthSQLite?.close()
+    healthStorage = nil
+  }
+
+  /// The storage to write Health's changes to, `health.sqlite` created on first use.
+  func writableHealthStorage() throws(StoreError) -> any HealthSampleStorage {
+    guard store.isWritable else {
+      throw StoreError(
+        .io, file: healthSQLitePath,
+        message:
+          "cannot write: the store is read-only (permission denied); make the store's "
+          + "files writable (chmod u+w) to change it")
+    }
+    if let healthStorage { return healthStorage }
+    guard let path = healthSQLitePath else { throw StoreError(.io, message: "the store is closed") }
+    let sqlite = try HealthSQLiteStorage(path: path)
+    healthStorage = sqlite
+    return sqlite
+  }
+
+  /// Appends the app journal's record of the last command when `health.sqlite` committed
+  /// it and the journal lacks it (a crash between the two writes), by reopening the store.
+  ///
+  /// - Throws: `corrupt` when the database is ahead of the journal by more than that record
+  ///   (an older journal put back).
+  private func finishPendingCommit(_ sqlite: HealthSQLiteStorage) throws(StoreError) {
+    let (pending, appSequence) = try sqlite.pendingRecord()
+    let sequence = store.committedSequence
+    if let pending, pending.sequence == sequence + 1 {
+      guard store.isWritable, case .directory(let directory) = options.store else {
+        throw StoreError(
+          .io, file: sqlite.path,
+          message:
+            "the last command's record is in health.sqlite but not yet in journal.jsonl, "
+            + "and the journal is read-only; make the store's files writable (chmod u+w)")
+      }
+      store.close()
+      let journal = StoreLocation.joinPath(directory, StoreJournal.fileName)
+      let descriptor = try StoreFileSystem.openForAppending(journal)
+      defer { StoreFileSystem.closeDescriptor(descriptor) }
+      try StoreFileSystem.writeAll(descriptor, pending.bytes, path: journal)
+      try StoreFileSystem.sync(descriptor, path: journal, dataOnly: true)
+      store = try Store.open(
+        options.store, tables: Self.storeTables,
+        lockTimeout: .seconds(min(max(0, options.lockTimeout), 3600)))
+      return
+    }
+    let ahead = max(appSequence, pending?.sequence ?? 0)
+    guard ahead <= sequence else {
+      throw StoreError(
+        .corrupt, file: sqlite.path,
+        message:
+          "health.sqlite matches the app's journal up to sequence \(ahead), but the journal "
+          + "ends at \(sequence) (an older journal.jsonl put back?); `weigh check` lists the damage"
+      )
+    }
+  }
+
+  /// Health's first write since the command's last commit: the storage to write to
+  /// (`health.sqlite` created on first use), with the command's transaction and a savepoint
+  /// in it open; for a memory store, a copy of its storage to undo the writes with.
+  func openHealthWrites() throws(StoreError) -> any HealthSampleStorage {
+    let storage = try writableHealthStorage()
+    if let sqlite = storage as? HealthSQLiteStorage {
+      try sqlite.beginCommand()
+      try sqlite.openSavepoint()
+    } else if let memory = storage as? InMemorySampleStorage, memoryHealthUndo == nil {
+      memoryHealthUndo = memory.copy()
+      memoryHealthRedo = []
+    }
+    return storage
+  }
+
+  /// Keeps what Health wrote since the command's last commit: the app committed its part.
+  func acceptHealthWrites() throws(StoreError) {
+    guard let accepted = healthLink?.storage.accept() else { return }
+    if accepted.wrote {
+      try healthSQLite?.releaseSavepoint()
+      // The copy stays, with what was kept since it was taken; a new one now and then keeps
+      // the replay short (a copy costs the whole storage once it is written again).
+      memoryHealthRedo += accepted.writes
+      if memoryHealthRedo.count > 4096 {
+        memoryHealthUndo = nil
+        memoryHealthRedo = []
+      }
+    }
+    if let state = accepted.state {
+      if options.store == .memory {
+        memoryHealthState = state
+      } else {
+        unwrittenHealthState = state
+      }
+    }
+  }
+
+  /// Undoes what Health wrote since the command's last commit (its store is dropped).
+  func undoHealthWrites() {
+    guard let link = healthLink, link.storage.isWriting else { return }
+    if let undo = memoryHealthUndo {
+      // The copy, and what was kept since it was taken (accepted before: it applies again).
+      for write in memoryHealthRedo {
+        switch write {
+        case .apply(let changes): try? undo.apply(changes)
+        case .append(let records): try? undo.append(records)
+        }
+      }
+      memoryHealthRedo = []
+      memoryHealthStorage = undo
+      if options.store == .memory { healthStorage = undo }
+      memoryHealthUndo = nil
+    } else if let sqlite = link.storage.base as? HealthSQLiteStorage, sqlite === healthSQLite {
+      sqlite.rollBackSavepoint()
+    }
+  }
+
+  /// Writes the command's transaction: Health's small state, then the app's record, with
+  /// `health.sqlite`'s `COMMIT` as the commit point when the command changed Health.
+  func endHealthAndAppBatch() throws(StoreError) {
+    if let state = unwrittenHealthState {
+      let sqlite = try writableHealthStorage()
+      if let sqlite = sqlite as? HealthSQLiteStorage { try sqlite.beginCommand() }
+      try Self.storageCall { try sqlite.apply([.stateChanged(state)]) }
+    }
+    unwrittenHealthState = nil
+    guard let sqlite = healthSQLite, sqlite.isInCommand else { return try store.endBatch() }
+    try store.endBatch { (sequence, record) throws(StoreError) in
+      try sqlite.commitCommand(
+        pending: record.map { HealthSQLiteStorage.PendingRecord(sequence: sequence, bytes: $0) },
+        appSequence: sequence)
+    }
+    // The store was closed: nothing was written to it.
+    if sqlite.isInCommand {
+      sqlite.rollbackCommand()
+      throw StoreError(.io, message: "the store is closed")
+    }
+  }
+
+  /// A mark that changes whenever a command commits to `health.sqlite`.
+  var healthMark: Int64? { try? healthSQLite?.commandCount() }
+}

@@ -1,0 +1,178 @@
+import Foundation
+import GRDB
+import HealthSim
+
+/// One transaction per command across the two stores (docs/store.md, "One commit across
+/// the two stores"): a command's Health writes are savepoints of one `BEGIN IMMEDIATE`
+/// transaction, whose `COMMIT` also writes the app journal's record for the command into
+/// `pending_journal`; that `COMMIT` is the command's commit point. The app then appends the
+/// record to `journal.jsonl`; an open that finds the journal without it appends it.
+extension HealthSQLiteStorage {
+  /// The app journal's record a command committed with its Health changes.
+  public struct PendingRecord: Hashable, Sendable {
+    /// The app sequence the record takes.
+    public var sequence: Int
+    /// The journal line, with its newline, as `journal.jsonl` holds it.
+    public var bytes: [UInt8]
+
+    /// A record.
+    public init(sequence: Int, bytes: [UInt8]) {
+      self.sequence = sequence
+      self.bytes = bytes
+    }
+  }
+
+  /// Opens the command's transaction (`BEGIN IMMEDIATE`) unless one is open: until
+  /// `commitCommand` or `rollbackCommand`, every `apply` and `append` is a savepoint of it.
+  public func beginCommand() throws(StoreError) {
+    guard !isInCommand else { return }
+    try checkOpen()
+    try Self.mapped(path) { try queue.inDatabase { db in try db.execute(sql: "BEGIN IMMEDIATE") } }
+    isInCommand = true
+  }
+
+  /// Commits the command's transaction, with `pending` (the app journal's record for the
+  /// command, when it changed the app's store) in `pending_journal` and the app sequence the
+  /// database then matches in the `app_sequence` meta row. Does nothing when no command's
+  /// transaction is open.
+  ///
+  /// - Throws: `StoreError`; the transaction is rolled back then, and nothing is kept.
+  public func commitCommand(pending: PendingRecord?, appSequence: Int) throws(StoreError) {
+    guard isInCommand else { return }
+    do throws(StoreError) {
+      try checkOpen()
+      try Self.mapped(path) {
+        try queue.inDatabase { db in
+          try flushCommandWriter(db)
+          try db.execute(sql: "DELETE FROM pending_journal")
+          if let pending {
+            let checksum = Self.pendingChecksum(pending)
+            let sequence = Int64(pending.sequence)  // checked: Int and Int64 have one width
+            try db.execute(
+              sql: "INSERT INTO pending_journal (id, seq, record, crc) VALUES (1, ?, ?, ?)",
+              arguments: [
+                sequence, Data(pending.bytes), Int64(truncatingIfNeeded: checksum),
+              ])
+          }
+          // checked: Int and Int64 have one width
+          try Self.setMeta("app_sequence", Int64(appSequence), db)
+          try Self.setMeta("commands", (try Self.meta("commands", db) ?? 0) &+ 1, db)
+          try db.execute(sql: "COMMIT")
+        }
+      }
+      isInCommand = false
+    } catch {
+      rollbackCommand()
+      throw error
+    }
+  }
+
+  /// Drops the command's transaction, if one is open: nothing of it is kept.
+  public func rollbackCommand() {
+    guard isInCommand else { return }
+    isInCommand = false
+    commandWriter = nil
+    guard !isClosed else { return }
+    try? queue.inDatabase { db in
+      if !db.isInsideTransaction { return }
+      try db.execute(sql: "ROLLBACK")
+    }
+  }
+
+  /// Runs `body` as a savepoint of the command's transaction: when it throws, what it
+  /// wrote is undone, and the rest of the command's transaction stays.
+  public func step(_ body: () throws -> Void) throws {
+    try checkOpen()
+    // Prepared once: a command of ten years takes a step per delivery.
+    try Self.mapped(path) {
+      try queue.inDatabase { db in try db.cachedStatement(sql: "SAVEPOINT step").execute() }
+    }
+    let writerBefore = commandWriter
+    do {
+      try body()
+      try Self.mapped(path) {
+        try queue.inDatabase { db in try db.cachedStatement(sql: "RELEASE step").execute() }
+      }
+    } catch {
+      try? queue.inDatabase { db in try db.execute(sql: "ROLLBACK TO step; RELEASE step") }
+      commandWriter = writerBefore
+      throw error
+    }
+  }
+
+  /// Opens a savepoint of the command's transaction that stays open until
+  /// `releaseSavepoint()` or `rollBackSavepoint()`: what a Health store writes between two
+  /// of the command's commits, undone alone when the app refuses its part.
+  public func openSavepoint() throws(StoreError) {
+    try checkOpen()
+    try Self.mapped(path) {
+      try queue.inDatabase { db in try db.cachedStatement(sql: "SAVEPOINT health_writes").execute()
+      }
+    }
+    savepointWriter = commandWriter
+  }
+
+  /// Keeps what was written since `openSavepoint()` in the command's transaction.
+  public func releaseSavepoint() throws(StoreError) {
+    try checkOpen()
+    try Self.mapped(path) {
+      try queue.inDatabase { db in try db.cachedStatement(sql: "RELEASE health_writes").execute() }
+    }
+  }
+
+  /// Undoes what was written since `openSavepoint()`; the rest of the command's
+  /// transaction stays.
+  public func rollBackSavepoint() {
+    guard isInCommand, !isClosed else { return }
+    try? queue.inDatabase { db in
+      try db.execute(sql: "ROLLBACK TO health_writes; RELEASE health_writes")
+    }
+    commandWriter = savepointWriter
+  }
+
+  /// The app journal's record the last command committed with, if it changed the app's
+  /// store, and the app sequence the database matches (0 before the first command).
+  public func pendingRecord() throws(StoreError) -> (record: PendingRecord?, appSequence: Int) {
+    try checkOpen()
+    return try Self.mapped(path) { () throws -> (record: PendingRecord?, appSequence: Int) in
+      try queue.read { db in
+        let appSequence = Int(clamping: try Self.meta("app_sequence", db) ?? 0)
+        guard
+          let row = try Row.fetchOne(db, sql: "SELECT seq, record, crc FROM pending_journal")
+        else { return (nil, appSequence) }
+        let seq: DatabaseValue = row[0]
+        let record: DatabaseValue = row[1]
+        let crc: DatabaseValue = row[2]
+        guard case .int64(let sequence) = seq.storage, case .blob(let bytes) = record.storage,
+          case .int64(let checksum) = crc.storage
+        else {
+          throw HealthSQLiteDamage(position: nil, "the pending journal record is malformed")
+        }
+        let pending = PendingRecord(sequence: Int(clamping: sequence), bytes: Array(bytes))
+        guard checksum == Int64(truncatingIfNeeded: Self.pendingChecksum(pending)) else {
+          throw HealthSQLiteDamage(
+            position: nil, "the pending journal record does not match its checksum (damaged)")
+        }
+        return (pending, appSequence)
+      }
+    }
+  }
+
+  /// How many commands committed: another process's command raises it (the REPL, which
+  /// releases the store between commands, reads Health again then).
+  public func commandCount() throws(StoreError) -> Int64 {
+    try checkOpen()
+    return try Self.mapped(path) { try queue.read { db in try Self.meta("commands", db) ?? 0 } }
+  }
+
+  private static func pendingChecksum(_ pending: PendingRecord) -> UInt32 {
+    var bytes: [UInt8] = []
+    let sequence = UInt64(truncatingIfNeeded: pending.sequence)
+    for shift in stride(from: 0 as UInt64, to: 64, by: 8) {
+      bytes.append(UInt8(truncatingIfNeeded: sequence >> shift))
+    }
+    bytes += pending.bytes
+    return bytes.withUnsafeBufferPointer { StoreChecksum.of($0) }
+  }
+
+}

@@ -1,0 +1,127 @@
+import Foundation
+import GRDB
+import HealthSim
+
+/// `weigh check --repair` for `health.sqlite`: a database that `check(path:)` finds damaged
+/// is rebuilt from what is intact, the old file kept as it was.
+extension HealthSQLiteStorage {
+  /// What a repair of `health.sqlite` did.
+  public struct RepairReport: Sendable {
+    /// What was wrong, as `check(path:)` said.
+    public var problems: [String] = []
+    /// How many records were kept, and how many were lost (their checksums did not match).
+    public var kept = 0
+    public var lost = 0
+    /// Where the old file was copied, relative to the store.
+    public var copies = ""
+  }
+
+  /// Rebuilds the database at `path`, in the store `directory`, when `check(path:)` finds
+  /// it damaged: copies it (and its log) into `damaged/health-repair-<UTC time>/`, then
+  /// writes a new database, by a temporary file and a rename, with every record whose
+  /// checksums match and whose position is new (the first of two live samples with one
+  /// UUID), the small state, and the pending journal record. Nil when there is nothing to
+  /// repair.
+  ///
+  /// - Throws: `StoreError` when the state cannot be read (a Health without its state
+  ///   cannot be rebuilt: restore the file from a backup), or a file cannot be written.
+  public static func repair(path: String, directory: String) throws(StoreError) -> RepairReport? {
+    guard FileManager.default.fileExists(atPath: path) else { return nil }
+    let lock = try StoreLock(directory: directory, timeout: .seconds(5))
+    defer { lock.release() }
+    let findings = check(path: path)
+    guard findings.contains(where: { $0.severity == .error }) else { return nil }
+    var report = RepairReport()
+    report.problems = findings.map(\.message)
+
+    // The old file as it is, first.
+    let damaged = StoreLocation.joinPath(directory, Store.damagedFolder)
+    try StoreFileSystem.makeDirectory(damaged)
+    let name = Store.uniqueName(in: damaged, stem: "health-repair", suffix: "")
+    let folder = StoreLocation.joinPath(damaged, name)
+    try StoreFileSystem.makeDirectory(folder)
+    for suffix in ["", "-wal"] {
+      guard let bytes = try StoreFileSystem.read(path + suffix) else { continue }
+      try StoreFileSystem.replace(
+        StoreLocation.joinPath(folder, fileName + suffix), with: bytes)
+    }
+    try StoreFileSystem.syncDirectory(damaged)
+    report.copies = Store.damagedFolder + "/" + name
+
+    // What reads.
+    var records: [HealthRecord] = []
+    var state: HealthSmallState?
+    var pending: PendingRecord?
+    var appSequence = 0
+    try mapped(path) {
+      var configuration = Configuration()
+      configuration.readonly = true
+      let queue = try DatabaseQueue(path: path, configuration: configuration)
+      defer { try? queue.close() }
+      try queue.read { db in
+        state = try? readState(db)
+        var live = Set<UUID>()
+        var last: Int64 = 0
+        if let cursor = try? Row.fetchCursor(
+          db, sql: "SELECT \(HealthSQLiteColumns.selection), row FROM record ORDER BY pos")
+        {
+          while let row = try? cursor.next() {
+            guard let (columns, record) = try? decode(row), columns.position > last,
+              columns.isDeletion || live.insert(columns.uuid).inserted
+            else {
+              report.lost += 1
+              continue
+            }
+            last = columns.position
+            records.append(record)
+          }
+        }
+        appSequence = Int(clamping: (try? meta("app_sequence", db)) ?? 0)
+        if let row = try? Row.fetchOne(db, sql: "SELECT seq, record FROM pending_journal"),
+          case .int64(let sequence) = (row[0] as DatabaseValue).storage,
+          case .blob(let bytes) = (row[1] as DatabaseValue).storage
+        {
+          pending = PendingRecord(sequence: Int(clamping: sequence), bytes: Array(bytes))
+        }
+      }
+    }
+    guard let state else {
+      throw StoreError(
+        .corrupt, file: path,
+        message:
+          "Health's state cannot be read, so health.sqlite cannot be rebuilt; the copy is in "
+          + "\(report.copies); restore health.sqlite from a backup")
+    }
+    report.kept = records.count
+
+    // The new file.
+    let temporary = path + ".tmp"
+    for leftover in [temporary, temporary + "-wal", temporary + "-shm"] {
+      try? FileManager.default.removeItem(atPath: leftover)
+    }
+    let built = try HealthSQLiteStorage(path: temporary)
+    do throws(StoreError) {
+      try built.beginCommand()
+      try mapped(temporary) {
+        try built.append(records)
+        try built.apply([.stateChanged(state)])
+      }
+      try built.commitCommand(pending: pending, appSequence: appSequence)
+      try built.close()
+    } catch {
+      built.rollbackCommand()
+      try? built.close()
+      throw error
+    }
+    let descriptor = try StoreFileSystem.openForAppending(temporary)
+    defer { StoreFileSystem.closeDescriptor(descriptor) }
+    try StoreFileSystem.sync(descriptor, path: temporary)
+    // The old log must not be applied to the new file.
+    for leftover in [path + "-wal", path + "-shm"] {
+      try? FileManager.default.removeItem(atPath: leftover)
+    }
+    try StoreFileSystem.rename(temporary, to: path)
+    try StoreFileSystem.syncDirectory(directory)
+    return report
+  }
+}
