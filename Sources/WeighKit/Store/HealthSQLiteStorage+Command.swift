@@ -135,7 +135,8 @@ extension HealthSQLiteStorage {
   public func pendingRecord() throws(StoreError) -> (record: PendingRecord?, appSequence: Int) {
     try checkOpen()
     return try Self.mapped(path) { () throws -> (record: PendingRecord?, appSequence: Int) in
-      try queue.read { db in
+      // Not `read`, which expires the cached statements (see `read(_:)`).
+      try queue.inDatabase { db in
         let appSequence = Int(clamping: try Self.meta("app_sequence", db) ?? 0)
         guard
           let row = try Row.fetchOne(db, sql: "SELECT seq, record, crc FROM pending_journal")
@@ -162,7 +163,9 @@ extension HealthSQLiteStorage {
   /// releases the store between commands, reads Health again then).
   public func commandCount() throws(StoreError) -> Int64 {
     try checkOpen()
-    return try Self.mapped(path) { try queue.read { db in try Self.meta("commands", db) ?? 0 } }
+    return try Self.mapped(path) {
+      try queue.inDatabase { db in try Self.meta("commands", db) ?? 0 }
+    }
   }
 
   private static func pendingChecksum(_ pending: PendingRecord) -> UInt32 {

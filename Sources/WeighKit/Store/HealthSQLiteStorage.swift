@@ -201,9 +201,13 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
     }
   }
 
+  /// Runs a query. Not through GRDB's `read`, which sets `PRAGMA query_only` on and off
+  /// around it: a flag pragma expires every prepared statement, so each cached statement
+  /// was compiled again at its next use. Ten simulated years on disk spent 3.6 G of their
+  /// 5.5 G instructions recompiling (36,492 times; callgrind, 2026-11-26).
   private func read<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
     try checkOpen()
-    return try Self.mapped(path) { try queue.read(body) }
+    return try Self.mapped(path) { try queue.inDatabase(body) }
   }
 
   // MARK: Meta and state rows
