@@ -84,31 +84,10 @@ extension Session {
     var line = JSONWriter()
     try StoreJournal.encode(sequence: sequence, changes: changes, rows: EncodedRows(), into: &line)
 
-    let temporary = path + ".tmp"
-    for leftover in [temporary, temporary + "-wal", temporary + "-shm"] {
-      try? FileManager.default.removeItem(atPath: leftover)
-    }
-    let built = try HealthSQLiteStorage(path: temporary)
-    do throws(StoreError) {
-      try built.beginCommand()
-      try Self.storageCall {
-        try built.append(records)
-        try built.apply([.stateChanged(state)])
-      }
-      try built.commitCommand(
-        pending: HealthSQLiteStorage.PendingRecord(sequence: sequence, bytes: line.bytes),
-        appSequence: sequence)
-      try built.close()
-    } catch {
-      built.rollbackCommand()
-      try? built.close()
-      throw error
-    }
-    let descriptor = try StoreFileSystem.openForAppending(temporary)
-    defer { StoreFileSystem.closeDescriptor(descriptor) }
-    try StoreFileSystem.sync(descriptor, path: temporary)
-    try StoreFileSystem.rename(temporary, to: path)
-    try StoreFileSystem.syncDirectory(directory)
+    try HealthSQLiteStorage.build(
+      at: path, records: records, state: state,
+      pending: HealthSQLiteStorage.PendingRecord(sequence: sequence, bytes: line.bytes),
+      appSequence: sequence, directory: directory)
     migrationNotes.append(
       "migrated Health to \(HealthSQLiteStorage.fileName) (\(records.count) records); the old "
         + "files are in \(Self.backupFolder)/\(backup)")

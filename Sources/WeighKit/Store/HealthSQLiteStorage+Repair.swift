@@ -95,6 +95,22 @@ extension HealthSQLiteStorage {
     report.kept = records.count
 
     // The new file.
+    try build(
+      at: path, records: records, state: state, pending: pending, appSequence: appSequence,
+      directory: directory)
+    return report
+  }
+}
+
+extension HealthSQLiteStorage {
+  /// Writes a new database at `path` holding `records` and `state`, committed with `pending`
+  /// (the app journal's record it matches) in one transaction: built in `path.tmp`, synced,
+  /// moved into place, and the folder synced. Any log of the file it replaces is removed
+  /// first, so that it is not applied to the new one. Repair and migration build this way.
+  static func build(
+    at path: String, records: [HealthRecord], state: HealthSmallState, pending: PendingRecord?,
+    appSequence: Int, directory: String
+  ) throws(StoreError) {
     let temporary = path + ".tmp"
     for leftover in [temporary, temporary + "-wal", temporary + "-shm"] {
       try? FileManager.default.removeItem(atPath: leftover)
@@ -116,12 +132,10 @@ extension HealthSQLiteStorage {
     let descriptor = try StoreFileSystem.openForAppending(temporary)
     defer { StoreFileSystem.closeDescriptor(descriptor) }
     try StoreFileSystem.sync(descriptor, path: temporary)
-    // The old log must not be applied to the new file.
     for leftover in [path + "-wal", path + "-shm"] {
       try? FileManager.default.removeItem(atPath: leftover)
     }
     try StoreFileSystem.rename(temporary, to: path)
     try StoreFileSystem.syncDirectory(directory)
-    return report
   }
 }
