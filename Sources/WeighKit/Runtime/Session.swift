@@ -288,9 +288,11 @@ public final class Session {
       dropHealth()
       throw Self.writeFailure(failure)
     }
-    if options.store != .memory, !store.isBatching, healthLink?.hasPending == true {
-      // Health's changes and the app's are one transaction (docs/store.md).
+    if options.store != .memory, !store.isBatching, healthLink?.hasPending == true,
       store.beginBatch()
+    {
+      // Health's changes and the app's are one transaction (docs/store.md). A store that
+      // cannot gather them (closed after a failed write) goes on below, and refuses.
       do throws(Diagnostic) { try commit(changes, undo: undo) } catch {
         try? endCommandTransaction()
         throw error

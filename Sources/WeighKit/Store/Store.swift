@@ -537,10 +537,15 @@ public final class Store {
   ///
   /// A crash before `endBatch` returns loses every commit since `beginBatch`, never some of
   /// them: a command that runs many events (`advance 3650d`) is one journal record.
-  public func beginBatch() {
-    guard directory != nil, batch == nil, !isClosed else { return }
+  ///
+  /// Returns whether commits are gathered now (false for a memory store or a closed one).
+  @discardableResult
+  public func beginBatch() -> Bool {
+    guard directory != nil, !isClosed else { return false }
+    guard batch == nil else { return true }
     batch = []
     documentsBeforeBatch = documents
+    return true
   }
 
   /// Writes the commits gathered since `beginBatch` as one transaction (one journal record,
