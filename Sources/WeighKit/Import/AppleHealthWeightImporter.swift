@@ -23,7 +23,7 @@ public enum AppleHealthWeightImporter {
   ) throws -> WeightImportResult {
     let zipped = try AppleHealthExportReader.isZip(url)
     var result = WeightImportResult(format: zipped ? .appleHealthZip : .appleHealthXML)
-    var seen = Set<WeightKey>()
+    var seen = WeightKeySet()
     _ = try AppleHealthExportReader.read(
       contentsOf: url,
       recordTypes: recordTypes.union(

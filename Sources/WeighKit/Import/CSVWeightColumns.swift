@@ -25,7 +25,7 @@ struct CSVWeightColumns {
   /// row's bytes; strings are made only for a note and for a message.
   func take(
     _ row: CSVRow, zone: ZonedClock, into result: inout WeightImportResult,
-    seen: inout Set<WeightKey>
+    seen: inout WeightKeySet
   ) {
     let weightCell = row.field(weight)
     if skipsRowsWithoutWeight, WeightValue.isBlank(weightCell) { return }
@@ -62,7 +62,7 @@ struct CSVWeightColumns {
     header: (CSVRow) throws -> CSVWeightColumns?
   ) throws -> WeightImportResult {
     var result = WeightImportResult(format: format)
-    var seen = Set<WeightKey>()
+    var seen = WeightKeySet()
     var columns: CSVWeightColumns?
     try CSVReader.forEachRow(input, separator: separator) { row in
       if let columns {

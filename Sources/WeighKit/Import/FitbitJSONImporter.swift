@@ -16,7 +16,7 @@ public enum FitbitJSONImporter {
       result.unitNote =
         "Fitbit weight files do not name their unit; weight was read as lb, as Fitbit exports"
     }
-    var seen = Set<WeightKey>()
+    var seen = WeightKeySet()
     // Each log is taken as it is read: the file is never held as a tree of every log.
     let document = try ImportJSONReader.parse(bytes, streaming: .document) { log in
       do throws(ImportRejection) {

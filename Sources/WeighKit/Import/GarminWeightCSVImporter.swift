@@ -25,7 +25,7 @@ public enum GarminWeightCSVImporter {
     -> WeightImportResult
   {
     var result = WeightImportResult(format: .garminCSV)
-    var seen = Set<WeightKey>()
+    var seen = WeightKeySet()
     var sawHeader = false
     var day: CivilDate?
     try CSVReader.forEachRow(input) { row in

@@ -96,8 +96,8 @@ public struct WeightImportResult: Equatable, Sendable {
   }
 
   /// Adds `weight` unless the file already had one at the same moment, weight and source.
-  mutating func add(_ weight: ImportedWeight, seen: inout Set<WeightKey>) {
-    if seen.insert(WeightKey(weight)).inserted {
+  mutating func add(_ weight: ImportedWeight, seen: inout WeightKeySet) {
+    if seen.insert(weight, position: weights.count, among: weights) {
       weights.append(weight)
     } else {
       duplicatesInFile += 1
@@ -107,7 +107,7 @@ public struct WeightImportResult: Equatable, Sendable {
 
 /// The in-file duplicate key: moment, exact weight and source (and entry number, for
 /// weigh's own files, whose distinct entries may share all three).
-struct WeightKey: Hashable {
+struct WeightKey: Equatable {
   var instant: Int64
   var bits: UInt64
   var source: String
@@ -122,9 +122,57 @@ struct WeightKey: Hashable {
 
   /// Moment, weight and number only: a file's rows mostly share one source, and hashing its
   /// text for every row cost a tenth of a CSV import. Equal keys still hash equally.
-  func hash(into hasher: inout Hasher) {
-    hasher.combine(instant)
-    hasher.combine(bits)
-    hasher.combine(id)
+  var mixedHash: UInt64 {
+    // A multiplicative mix (splitmix64's finalizer) of the three; not Hasher, whose
+    // per-row setup cost more than the rest of the look-up.
+    var x = UInt64(bitPattern: instant) &* 0x9E37_79B9_7F4A_7C15 ^ bits
+    x ^= UInt64(bitPattern: Int64(id ?? -1)) &* 0xC2B2_AE3D_27D4_EB4F
+    x = (x ^ (x >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    x = (x ^ (x >> 27)) &* 0x94D0_49BB_1331_11EB
+    return x ^ (x >> 31)
+  }
+}
+
+/// The keys of the weights a reader kept (`WeightImportResult.add`), as positions in its
+/// `weights` in an open-addressing table: 4 bytes a slot, where a `Set<WeightKey>` held a
+/// 48-byte key (about 100 MB of buckets for a million rows, at its load factor). A key is
+/// compared with the weight it stands for.
+struct WeightKeySet {
+  /// Position + 1 in the weights (0: empty); a power of two in size, at most half full.
+  private var slots: [UInt32] = []
+  private var count = 0
+
+  init() {}
+
+  /// Records the weight at `position` of `weights` (about to be appended there) unless an
+  /// equal key is already recorded; returns whether it was recorded.
+  mutating func insert(
+    _ weight: ImportedWeight, position: Int, among weights: [ImportedWeight]
+  ) -> Bool {
+    if (count + 1) * 2 > slots.count { grow(weights) }
+    let key = WeightKey(weight)
+    let mask = slots.count - 1
+    var slot = Int(truncatingIfNeeded: key.mixedHash) & mask
+    while slots[slot] != 0 {
+      if WeightKey(weights[Int(slots[slot]) - 1]) == key { return false }
+      slot = (slot + 1) & mask
+    }
+    // Positions past UInt32 cannot occur: a file of 4 billion weights does not fit in memory.
+    guard let stored = UInt32(exactly: position + 1) else { return true }
+    slots[slot] = stored
+    count += 1
+    return true
+  }
+
+  /// Doubles the table (at least 1,024 slots) and places every recorded position again.
+  private mutating func grow(_ weights: [ImportedWeight]) {
+    let old = slots
+    slots = Array(repeating: 0, count: max(1024, old.count * 2))
+    let mask = slots.count - 1
+    for stored in old where stored != 0 {
+      var slot = Int(truncatingIfNeeded: WeightKey(weights[Int(stored) - 1]).mixedHash) & mask
+      while slots[slot] != 0 { slot = (slot + 1) & mask }
+      slots[slot] = stored
+    }
   }
 }

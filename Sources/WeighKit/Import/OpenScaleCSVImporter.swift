@@ -50,7 +50,7 @@ public enum OpenScaleCSVImporter {
   {
     var result = WeightImportResult(format: .openScaleCSV)
     result.zoneless = true
-    var seen = Set<WeightKey>()
+    var seen = WeightKeySet()
     // Set by the first row: the columns, the unit and the header's field count.
     var layout: (columns: Columns, unit: MassUnit, fieldCount: Int)?
     try CSVReader.forEachRow(input) { row in
@@ -88,7 +88,7 @@ public enum OpenScaleCSVImporter {
   /// Reads one row into `result`, or records why not.
   static func take(
     _ row: CSVRow, _ columns: Columns, unit weightUnit: MassUnit, fieldCount: Int,
-    zone: ZonedClock, into result: inout WeightImportResult, seen: inout Set<WeightKey>
+    zone: ZonedClock, into result: inout WeightImportResult, seen: inout WeightKeySet
   ) {
     do throws(ImportRejection) {
       if row.count == 1, fieldCount > 1 {

@@ -15,7 +15,7 @@ public enum WeighCSVImporter {
   /// The entries of a weigh CSV read from `input` (a file is read in chunks).
   public static func importWeights(_ input: ImportInput) throws -> WeightImportResult {
     var result = WeightImportResult(format: .weighCSV)
-    var seen = Set<WeightKey>()
+    var seen = WeightKeySet()
     var sawHeader = false
     try CSVReader.forEachRow(input) { row in
       guard sawHeader else {

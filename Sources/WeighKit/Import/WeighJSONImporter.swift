@@ -6,7 +6,7 @@ public enum WeighJSONImporter {
   ///   `version` other than 1.
   public static func importWeights(_ bytes: [UInt8]) throws -> WeightImportResult {
     var result = WeightImportResult(format: .weighJSON)
-    var seen = Set<WeightKey>()
+    var seen = WeightKeySet()
     // Each entry is taken as it is read: the file is never held as a tree of every entry.
     // The checks of the document below come after, and a refused file keeps none of them.
     let document = try ImportJSONReader.parse(bytes, streaming: .member("entries")) { node in

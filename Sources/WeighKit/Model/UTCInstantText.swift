@@ -46,8 +46,15 @@ public enum UTCInstantText {
   ///
   /// - Complexity: O(1), without allocating.
   public static func parse(_ text: UnsafeBufferPointer<UInt8>) -> Int64? {
-    guard text.count == 20, text[4] == 0x2D, text[7] == 0x2D, text[10] == 0x54,
-      text[13] == 0x3A, text[16] == 0x3A, text[19] == 0x5A
+    guard text.count == 20, text[19] == 0x5A else { return nil }
+    return parseWallClock(UnsafeBufferPointer(rebasing: text[0..<19]))
+  }
+
+  /// `2026-01-01T08:00:00` (the text `append` writes without its `Z`: a wall-clock time,
+  /// as `entries.json`'s `fileTime`), as seconds since 1970 read as if UTC; nil otherwise.
+  static func parseWallClock(_ text: UnsafeBufferPointer<UInt8>) -> Int64? {
+    guard text.count == 19, text[4] == 0x2D, text[7] == 0x2D, text[10] == 0x54,
+      text[13] == 0x3A, text[16] == 0x3A
     else { return nil }
     func number(_ start: Int, _ count: Int) -> Int? {
       var value = 0

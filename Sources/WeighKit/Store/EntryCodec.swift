@@ -132,8 +132,8 @@ public enum EntryCodec: StoreTableCodec {
           throw reader.wrongType("fileTime", "a wall-clock time such as \"2026-01-01T08:00:00\"")
         }
         let text = try reader.readRawString()
-        guard let parsed = (Array(text.raw) + [0x5A]).withUnsafeBufferPointer(UTCInstantText.parse)
-        else {
+        // Read where it is: no copy with a `Z` added (two arrays a row, loading a table).
+        guard let parsed = UTCInstantText.parseWallClock(text.raw) else {
           throw reader.error(
             "expected a wall-clock time such as \"2026-01-01T08:00:00\"", at: text.offset)
         }

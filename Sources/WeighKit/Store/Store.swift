@@ -95,6 +95,16 @@ public final class Store {
   private var encodedRows = EncodedRows()
   /// The journal record being written; its buffer is kept from one commit to the next.
   private var record = JSONWriter()
+  /// The record of the transaction being committed, when its first changes (the row
+  /// changes a transaction starts with: an import's rows) were encoded, read back and
+  /// written to the journal as its first commit checked them (`streamRows`), so that its
+  /// rows are never held as bytes; `appendRecord` finishes it. The bytes past
+  /// `journalLength` are a record without its checksum and newline until then: a crash
+  /// leaves them as a torn append, which opening moves aside.
+  private var stream: RecordStream?
+  /// Where the rows of the streamed record lie in the journal, for the compaction that
+  /// follows the commit (which copies them instead of encoding them again).
+  private var journalRows = JournalRowPlaces()
   /// `journal.ack`'s bytes; its buffer is kept from one commit to the next.
   private var ackBytes: [UInt8] = []
   /// The journal's and the ack's paths.
@@ -481,13 +491,30 @@ public final class Store {
       // load again and skips it: reading every row back would cost a --memory script of
       // `log` lines about a fifth of its time.
       let rowsBefore = encodedRows.count
+      // The row changes a transaction starts with go to the journal as they are checked
+      // (`streamRows`): the first commit of a batch, or a commit outside one.
+      let leading = changes.firstIndex(where: \.isDocumentChange) ?? changes.endIndex
+      let streams =
+        leading > 0 && stream == nil && (batch?.isEmpty ?? true) && encodedRows.count == 0
       do throws(StoreError) {
-        if let problem = StoreChange.problem(in: changes, rows: &encodedRows) { throw problem }
-        try verifyTables()
-        // A store of the older format gets its checksums before anything is added.
-        if needsUpgrade { try compact() }
+        if streams {
+          try verifyTables()
+          // A store of the older format gets its checksums before anything is added.
+          if needsUpgrade { try compact() }
+          try streamRows(changes[..<leading], sequence: sequence + 1)
+          if let problem = StoreChange.problem(
+            in: Array(changes[leading...]), rows: &encodedRows)
+          {
+            throw problem
+          }
+        } else {
+          if let problem = StoreChange.problem(in: changes, rows: &encodedRows) { throw problem }
+          try verifyTables()
+          if needsUpgrade { try compact() }
+        }
       } catch {
         encodedRows.truncate(to: rowsBefore)
+        if streams { dropStream() }
         throw error
       }
     }
@@ -507,8 +534,11 @@ public final class Store {
     }
     // An in-memory store writes no journal, so it need not build the line (about a tenth
     // of a --memory script's time).
+    defer {
+      encodedRows.truncate(to: 0)
+      journalRows = JournalRowPlaces()
+    }
     if directory != nil {
-      defer { encodedRows.truncate(to: 0) }
       try appendRecord(sequence: next, changes: changes)
     }
     sequence = next
@@ -523,6 +553,45 @@ public final class Store {
       } catch {
         lastCompactionError = error
       }
+    }
+  }
+
+  /// Starts the record of transaction `sequence` with `changes` (puts and removals), each
+  /// row encoded straight into the record, read back from those bytes through its codec,
+  /// and written to the journal a piece at a time (`journalPieceBytes`), so a million rows
+  /// are never held as bytes: the record's bytes past `journalLength` have no checksum and
+  /// no newline until `appendRecord` finishes it, fdatasyncs it and only then counts them.
+  /// A record under a piece (every `log`) is not written here at all, so it is still one
+  /// `write`.
+  ///
+  /// - Throws: `invalidChange` for a row that loading would refuse, `io` when the journal
+  ///   cannot be written; the caller then cuts off what was written (`dropStream`).
+  private func streamRows(_ changes: ArraySlice<StoreChange>, sequence: Int) throws(StoreError) {
+    var started = RecordStream()
+    started.begin(sequence: sequence, into: &record)
+    var places = JournalRowPlaces()
+    places.base = journalLength
+    // Set before anything is written, so that a failure below cuts it off.
+    stream = started
+    try started.encodeRows(
+      changes, into: &record, pieceBytes: journalPieceBytes,
+      row: { start, end in places.add(start: start, end: end) }
+    ) { (bytes) throws(StoreError) in
+      try StoreFileSystem.writeAll(journalDescriptor, bytes, path: journalPath)
+    }
+    stream = started
+    journalRows = places
+  }
+
+  /// Forgets a streamed record that will not be finished, and cuts what it wrote off the
+  /// journal (a failure to do so leaves a torn append, which the next open moves aside).
+  private func dropStream() {
+    guard stream != nil else { return }
+    stream = nil
+    journalRows = JournalRowPlaces()
+    if record.bytes.capacity > 4 << 20 { record = JSONWriter() }
+    if journalDescriptor >= 0 {
+      try? StoreFileSystem.truncate(journalDescriptor, to: journalLength, path: journalPath)
     }
   }
 
@@ -565,11 +634,16 @@ public final class Store {
   ) throws(StoreError) {
     guard let gathered = batch else { return }
     batch = nil
-    defer { encodedRows.truncate(to: 0) }
-    // Every put is kept, in order, so the rows encoded by the batch's commits stay in step.
+    defer {
+      encodedRows.truncate(to: 0)
+      journalRows = JournalRowPlaces()
+    }
+    // Every put is kept, in order, so the rows encoded by the batch's commits stay in step;
+    // the streamed ones are the first changes of the first commit, which come first.
     let changes = Self.coalesced(gathered, before: documentsBeforeBatch)
     documentsBeforeBatch = [:]
     guard !changes.isEmpty, !isClosed else {
+      dropStream()
       if !isClosed { try commitPoint?(sequence, nil) }
       return
     }
@@ -647,6 +721,11 @@ public final class Store {
   /// The size of the pieces a journal record is written in (`appendRecord`).
   var journalPieceBytes = 1 << 20
 
+  /// The bytes of the running transaction's rows and record held in memory (not yet
+  /// written): at most about a piece for a transaction that starts with its rows, however
+  /// many (tests).
+  var bytesHeldForTransaction: Int { encodedRows.byteCount + record.bytes.count }
+
   /// Appends the journal record of `changes` as transaction `sequence`, written in pieces of
   /// about `journalPieceBytes` as it is encoded (so a large import's record is never held
   /// whole, a second time beside its rows' bytes), then `fdatasync`s it: the same bytes and
@@ -660,13 +739,26 @@ public final class Store {
     sequence: Int, changes: [StoreChange],
     commitPoint: ((_ sequence: Int, _ record: [UInt8]?) throws(StoreError) -> Void)? = nil
   ) throws(StoreError) {
-    var written = 0
+    // A record begun by `streamRows` goes on where it stopped.
+    let resuming = stream
+    stream = nil
+    var written = resuming?.written ?? 0
     do throws(StoreError) {
+      // Health's database holds the whole record before the journal does: what the stream
+      // already wrote is read back for it (only a command that changed Health and began
+      // with a large run of rows holds a large record then).
+      var head: [UInt8] = []
+      if commitPoint != nil, written > 0,
+        !StoreFileSystem.read(journalPath, at: journalLength, count: written, into: &head)
+          || head.count != written
+      {
+        throw StoreFileSystem.ioError(journalPath, "read back the record being written")
+      }
       try StoreJournal.encode(
         sequence: sequence, changes: changes, rows: encodedRows, into: &record,
-        pieceBytes: commitPoint == nil ? journalPieceBytes : .max
+        pieceBytes: commitPoint == nil ? journalPieceBytes : .max, resuming: resuming
       ) { (bytes) throws(StoreError) in
-        try commitPoint?(sequence, bytes)
+        if let commitPoint { try commitPoint(sequence, head.isEmpty ? bytes : head + bytes) }
         try StoreFileSystem.writeAll(journalDescriptor, bytes, path: journalPath)
         written += bytes.count
       }
@@ -674,6 +766,7 @@ public final class Store {
     } catch {
       // Leave no partial line for a later append to follow (a full disk, say).
       try? StoreFileSystem.truncate(journalDescriptor, to: journalLength, path: journalPath)
+      journalRows = JournalRowPlaces()
       throw error
     }
     journalLength += written
@@ -708,13 +801,19 @@ public final class Store {
   /// `encodedRows`, in the order of its puts), the rows it put are copied from the bytes it
   /// was journalled with instead of being encoded again.
   private func compact(reusing changes: [StoreChange]?) throws(StoreError) {
-    guard let changes, encodedRows.count > 0 else { return try compact(reused: [:]) }
+    guard let changes, encodedRows.count + journalRows.count > 0 else {
+      return try compact(reused: [:])
+    }
     let puts = Self.lastPuts(in: changes)
-    guard puts.rowCount == encodedRows.count else { return try compact(reused: [:]) }
+    guard puts.rowCount == journalRows.count + encodedRows.count else {
+      return try compact(reused: [:])
+    }
+    // The streamed rows are the transaction's first puts, read back from the journal.
+    let journal = journalRows.count > 0 ? JournalRowWindow(path: journalPath, journalRows) : nil
     try encodedRows.withBuffer { (bytes) throws(StoreError) in
       try compact(
         reused: puts.tables.mapValues { rows in
-          EncodedRowBytes(rows: rows, ends: encodedRows.ends, bytes: bytes)
+          EncodedRowBytes(rows: rows, ends: encodedRows.ends, bytes: bytes, journal: journal)
         })
     }
   }
@@ -827,6 +926,7 @@ public final class Store {
     }
     batch = nil
     encodedRows.truncate(to: 0)
+    dropStream()
     if journalDescriptor >= 0 {
       StoreFileSystem.closeDescriptor(journalDescriptor)
       journalDescriptor = -1

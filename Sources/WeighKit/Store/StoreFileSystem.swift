@@ -155,6 +155,30 @@ enum StoreFileSystem {
     return descriptor
   }
 
+  /// Reads up to `count` bytes at `offset` of the file at `path` into `buffer` (emptied
+  /// first); false when the file cannot be opened or read.
+  static func read(
+    _ path: String, at offset: Int, count: Int, into buffer: inout [UInt8]
+  ) -> Bool {
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else { return false }
+    defer { _ = close(descriptor) }
+    buffer = [UInt8](repeating: 0, count: count)
+    var done = 0
+    let failed = buffer.withUnsafeMutableBytes { target -> Bool in
+      while done < count {
+        let got = pread(descriptor, target.baseAddress! + done, count - done, off_t(offset + done))
+        if got < 0 && errno == EINTR { continue }
+        if got < 0 { return true }
+        if got == 0 { break }
+        done += got
+      }
+      return false
+    }
+    buffer.removeSubrange(done...)
+    return !failed
+  }
+
   static func closeDescriptor(_ descriptor: Int32) {
     _ = close(descriptor)
   }

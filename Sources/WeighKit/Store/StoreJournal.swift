@@ -304,33 +304,27 @@ enum StoreJournal {
   /// checksum is computed over the pieces as they pass, so the bytes are those of one piece;
   /// a record under `pieceBytes` is one call of `write`.
   ///
+  /// With `resuming`, the record's first `resuming.changes` changes are already encoded
+  /// (`RecordStream`): `writer` holds what of them was not written yet, and the line goes
+  /// on from there, its rows in `rows` being those of the changes after them.
+  ///
   /// - Throws: `invalidChange` for a document holding a number that is not finite (some
   ///   pieces may have been written then: the caller cuts them off), or what `write` throws.
   static func encode(
     sequence: Int, changes: [StoreChange], rows: EncodedRows, into writer: inout JSONWriter,
-    pieceBytes: Int, write: ([UInt8]) throws(StoreError) -> Void
+    pieceBytes: Int, resuming: RecordStream? = nil, write: ([UInt8]) throws(StoreError) -> Void
   ) throws(StoreError) {
-    var crc = ZipCRC32()
-    /// Adds the bytes in `writer` to the checksum, once they are known to be valid.
-    func checksum(_ writer: JSONWriter) throws(StoreError) {
-      if writer.wroteNonFiniteNumber {
-        throw StoreError(
-          .invalidChange, message: "cannot store a number that is not finite (NaN or infinity)")
-      }
-      writer.bytes.withUnsafeBytes { crc.update($0) }
+    var stream: RecordStream
+    if let resuming {
+      stream = resuming
+    } else {
+      stream = RecordStream()
+      stream.begin(sequence: sequence, into: &writer)
     }
-    writer.truncate(to: 0)
-    writer.raw("{\"seq\":")
-    writer.write(sequence)
-    writer.raw(",\"changes\":[")
     var row = 0
-    for (index, change) in changes.enumerated() {
-      if writer.bytes.count >= pieceBytes {
-        try checksum(writer)
-        try write(writer.bytes)
-        writer.truncate(to: 0)
-      }
-      if index > 0 { writer.raw(byte: 0x2C) }
+    for change in changes[stream.changes...] {
+      try stream.flush(&writer, ifOver: pieceBytes, write: write)
+      stream.separate(&writer)
       switch change {
       case .put(let put):
         writer.raw("{\"put\":")
@@ -355,11 +349,105 @@ enum StoreJournal {
       writer.raw(byte: 0x7D)
     }
     writer.raw(byte: 0x5D)
-    try checksum(writer)
+    try stream.checksum(writer)
     writer.raw(byte: 0x2C)
-    StoreChecksum.writeMember(crc.value, into: &writer)
+    StoreChecksum.writeMember(stream.crc.value, into: &writer)
     writer.raw("}\n")
     try write(writer.bytes)
+  }
+}
+
+/// A journal record being encoded: how many of its changes are in, and the checksum of the
+/// bytes already handed on. A large transaction's record is streamed to the journal while
+/// its commit encodes and checks its rows (`encodeRows`), so its rows are never held as
+/// bytes in memory; `StoreJournal.encode(…resuming:…)` finishes it.
+struct RecordStream {
+  /// The changes already encoded.
+  var changes = 0
+  /// The checksum of the bytes handed on so far.
+  var crc = ZipCRC32()
+  /// The bytes handed on so far.
+  var written = 0
+
+  /// Starts the line of transaction `sequence` in the emptied `writer`.
+  mutating func begin(sequence: Int, into writer: inout JSONWriter) {
+    writer.truncate(to: 0)
+    writer.raw("{\"seq\":")
+    writer.write(sequence)
+    writer.raw(",\"changes\":[")
+  }
+
+  /// The comma before every change but the first.
+  mutating func separate(_ writer: inout JSONWriter) {
+    if changes > 0 { writer.raw(byte: 0x2C) }
+    changes += 1
+  }
+
+  /// Adds the bytes in `writer` to the checksum, once they are known to be valid.
+  mutating func checksum(_ writer: JSONWriter) throws(StoreError) {
+    if writer.wroteNonFiniteNumber {
+      throw StoreError(
+        .invalidChange, message: "cannot store a number that is not finite (NaN or infinity)")
+    }
+    writer.bytes.withUnsafeBytes { crc.update($0) }
+  }
+
+  /// Hands what `writer` holds to `write` and empties it, when it holds `pieceBytes` or more.
+  mutating func flush(
+    _ writer: inout JSONWriter, ifOver pieceBytes: Int,
+    write: ([UInt8]) throws(StoreError) -> Void
+  ) throws(StoreError) {
+    guard writer.bytes.count >= pieceBytes else { return }
+    try checksum(writer)
+    try write(writer.bytes)
+    written += writer.bytes.count
+    writer.truncate(to: 0)
+  }
+
+  /// Encodes `changes` (puts and removals only) after those already in, each put's row
+  /// encoded into the record and read back from those bytes through its codec
+  /// (`StoreRow.readBackProblem`), as `StoreChange.problem(in:rows:)` does: a row that
+  /// loading would refuse throws, with the same message. `row` is told where each put's row
+  /// lies, counted from the record's first byte.
+  mutating func encodeRows(
+    _ changes: ArraySlice<StoreChange>, into writer: inout JSONWriter, pieceBytes: Int,
+    row: (_ start: Int, _ end: Int) -> Void, write: ([UInt8]) throws(StoreError) -> Void
+  ) throws(StoreError) {
+    for change in changes {
+      try flush(&writer, ifOver: pieceBytes, write: write)
+      separate(&writer)
+      switch change {
+      case .put(let put):
+        writer.raw("{\"put\":")
+        writer.write(put.table)
+        writer.raw(",\"row\":")
+        let start = writer.bytes.count
+        put.encode(into: &writer)
+        let end = writer.bytes.count
+        if let error = writer.bytes.withUnsafeBufferPointer({
+          put.readBackProblem(UnsafeBufferPointer(rebasing: $0[start..<end]))
+        }) {
+          throw StoreError(
+            .invalidChange,
+            message: "row \(put.id) of \(put.table) would not load again: \(error.message)")
+        }
+        if writer.wroteNonFiniteNumber {
+          throw StoreError(
+            .invalidChange,
+            message: "row \(put.id) of \(put.table) holds a number that is not finite (NaN "
+              + "or infinity), which cannot be stored")
+        }
+        row(written + start, written + end)
+      case .remove(let table, let id):
+        writer.raw("{\"remove\":")
+        writer.write(table)
+        writer.raw(",\"id\":")
+        writer.write(id)
+      case .setDocument, .removeDocument:
+        preconditionFailure("a streamed record starts with row changes only")
+      }
+      writer.raw(byte: 0x7D)
+    }
   }
 }
 
@@ -374,6 +462,9 @@ struct EncodedRows {
 
   /// The number of rows.
   var count: Int { ends.count }
+
+  /// The bytes of the rows.
+  var byteCount: Int { ends.last ?? 0 }
 
   /// True when a row holds a number that is not finite (written as `null`).
   var wroteNonFiniteNumber: Bool { writer.wroteNonFiniteNumber }

@@ -685,6 +685,9 @@ struct EncodedRowBytes {
   /// compaction holds 16 bytes a row here, not 40.
   let ends: [Int]
   let bytes: UnsafeBufferPointer<UInt8>
+  /// The transaction's first rows, when its record was streamed (`Store.streamRows`): read
+  /// back from the journal; `ends` and `bytes` hold the rows after them.
+  var journal: JournalRowWindow?
 
   /// Appends the bytes of row `id` to `target` and returns true, when they are here.
   /// `position` is where the search starts, moved past `id`: the rows are asked for in
@@ -692,10 +695,75 @@ struct EncodedRowBytes {
   func copy(id: Int, from position: inout Int, into target: inout [UInt8]) -> Bool {
     while position < rows.count && rows[position].id < id { position += 1 }
     guard position < rows.count, rows[position].id == id else { return false }
-    let row = rows[position].row
+    var row = rows[position].row
+    if let journal {
+      if row < journal.count {
+        // A row that cannot be read back (the journal gone) is encoded instead.
+        guard journal.append(row, to: &target) else { return false }
+        position += 1
+        return true
+      }
+      row -= journal.count
+    }
     let start = row == 0 ? 0 : ends[row - 1]
     target.appendMemory(of: UnsafeBufferPointer(rebasing: bytes[start..<ends[row]]))
     position += 1
+    return true
+  }
+}
+
+/// Where the rows of a streamed journal record lie (`Store.streamRows`): offsets from the
+/// record's first byte, which is at `base` in the journal.
+struct JournalRowPlaces {
+  var base = 0
+  private(set) var starts: [Int] = []
+  private(set) var ends: [Int] = []
+
+  var count: Int { starts.count }
+
+  mutating func add(start: Int, end: Int) {
+    starts.append(start)
+    ends.append(end)
+  }
+}
+
+/// Reads the rows of a streamed record back from the journal, 4 MiB at a time: the
+/// compaction that follows a large import asks for them in order, so the table file is
+/// written from the bytes the journal holds without holding them all.
+final class JournalRowWindow {
+  private let path: String
+  private let places: JournalRowPlaces
+  private var window: [UInt8] = []
+  private var windowStart = 0
+
+  init(path: String, _ places: JournalRowPlaces) {
+    self.path = path
+    self.places = places
+  }
+
+  var count: Int { places.count }
+
+  /// Appends the bytes of row number `row` to `target`; false when they cannot be read.
+  func append(_ row: Int, to target: inout [UInt8]) -> Bool {
+    let start = places.base + places.starts[row]
+    let end = places.base + places.ends[row]
+    if start < windowStart || end > windowStart + window.count {
+      // 4 MiB, or what is left of the record when that is less (a `log`'s one row).
+      let left = places.base + (places.ends.last ?? 0) - start
+      guard
+        StoreFileSystem.read(
+          path, at: start, count: max(end - start, min(4 << 20, left)), into: &window),
+        window.count >= end - start
+      else {
+        window = []
+        return false
+      }
+      windowStart = start
+    }
+    window.withUnsafeBufferPointer { buffer in
+      target.appendMemory(
+        of: UnsafeBufferPointer(rebasing: buffer[(start - windowStart)..<(end - windowStart)]))
+    }
     return true
   }
 }
