@@ -524,7 +524,7 @@ struct PresenceIndex {
   /// Indexes every entry of `entries` that has a moment.
   init(_ entries: [Entry], moment: (Entry) -> Int64?) {
     // Each entry's moment by its position: probes compare it without reading the entry.
-    var moments = Array(repeating: Int64(0), count: entries.count)
+    var moments = [Int64](repeating: 0, count: entries.count)
     var count = 0
     for (position, entry) in entries.enumerated() {
       guard let value = moment(entry) else { continue }
@@ -532,7 +532,7 @@ struct PresenceIndex {
       count += 1
     }
     self.moments = moments
-    guard count > 0, entries.count < Int(UInt32.max) else { return }
+    guard count > 0, UInt32(exactly: entries.count) != nil else { return }
     var size = 1024
     while size < count * 2 { size *= 2 }
     slots = Array(repeating: 0, count: size)
@@ -556,7 +556,7 @@ struct PresenceIndex {
     guard !slots.isEmpty else { return nil }
     var slot = Self.slot(moment, mask: mask)
     while slots[slot] != 0 {
-      let position = Int(slots[slot]) - 1
+      let position = Int(slots[slot]) - 1  // checked: UInt32 to Int widens
       if moments[position] == moment, matches(position) { return position }
       slot = (slot + 1) & mask
     }

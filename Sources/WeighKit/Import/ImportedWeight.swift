@@ -126,7 +126,7 @@ struct WeightKey: Equatable {
     // A multiplicative mix (splitmix64's finalizer) of the three; not Hasher, whose
     // per-row setup cost more than the rest of the look-up.
     var x = UInt64(bitPattern: instant) &* 0x9E37_79B9_7F4A_7C15 ^ bits
-    x ^= UInt64(bitPattern: Int64(id ?? -1)) &* 0xC2B2_AE3D_27D4_EB4F
+    x ^= UInt64(bitPattern: Int64(truncatingIfNeeded: id ?? -1)) &* 0xC2B2_AE3D_27D4_EB4F
     x = (x ^ (x >> 30)) &* 0xBF58_476D_1CE4_E5B9
     x = (x ^ (x >> 27)) &* 0x94D0_49BB_1331_11EB
     return x ^ (x >> 31)
@@ -154,6 +154,7 @@ struct WeightKeySet {
     let mask = slots.count - 1
     var slot = Int(truncatingIfNeeded: key.mixedHash) & mask
     while slots[slot] != 0 {
+      // checked: UInt32 to Int widens
       if WeightKey(weights[Int(slots[slot]) - 1]) == key { return false }
       slot = (slot + 1) & mask
     }
@@ -170,6 +171,7 @@ struct WeightKeySet {
     slots = Array(repeating: 0, count: max(1024, old.count * 2))
     let mask = slots.count - 1
     for stored in old where stored != 0 {
+      // checked: UInt32 to Int widens
       var slot = Int(truncatingIfNeeded: WeightKey(weights[Int(stored) - 1]).mixedHash) & mask
       while slots[slot] != 0 { slot = (slot + 1) & mask }
       slots[slot] = stored

@@ -191,6 +191,7 @@ public struct JSONReader {
     if let base = bytes.baseAddress {
       let raw = UnsafeRawPointer(base)
       while index + 8 <= bytes.count {
+        // checked: a byte-order swap of a UInt64, which cannot trap
         let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
         if Self.hasSpecialByte(word) { break }
         index += 8
