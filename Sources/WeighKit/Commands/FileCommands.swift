@@ -513,7 +513,7 @@ struct ImportPlan {
 /// time), in an open-addressing table of 4 bytes a slot kept at most half full: the look-up
 /// of a re-import. A dictionary from source and moment to an array of entries held a
 /// 24-byte key and an array of its own per entry (a re-import of a million rows peaked at
-/// 555 MiB with it). Entries with one moment are met in the order they were added, since
+/// 542 MiB with it). Entries with one moment are met in the order they were added, since
 /// linear probing never moves an entry and places a later one further along.
 struct PresenceIndex {
   /// Position + 1 in the entries (0: empty).
