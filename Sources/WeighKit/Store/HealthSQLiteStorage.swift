@@ -467,12 +467,21 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
     }
   }
 
+  /// Whether some record has a UUID, from its index alone.
+  private static let uuidProbe = "SELECT 1 FROM record WHERE uuid = ? LIMIT 1"
+
   public func sample(uuid: UUID) throws -> StoredSample? {
     try read { db in try Self.liveSample(uuid, db) }
   }
 
   private static func liveSample(_ uuid: UUID, _ db: Database) throws -> StoredSample? {
     let bytes = withUnsafeBytes(of: uuid.uuid) { Data($0) }
+    // A UUID no record has (every new sample's, looked up twice: by `freshUUID` and by the
+    // save) asks the index alone, without a row cursor: the all-types import of a 10 MB
+    // export went from 3,472 M to 2,9xx M instructions (callgrind); rows found are read
+    // and checked below, as before.
+    guard try Int64.fetchOne(db.cachedStatement(sql: uuidProbe), arguments: [bytes]) != nil
+    else { return nil }
     for (columns, record) in try records(
       db, "SELECT \(fullSelection) FROM record WHERE uuid = ?", [bytes],
       expected: { $0.uuid == uuid })
