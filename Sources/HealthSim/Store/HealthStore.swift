@@ -162,6 +162,18 @@ public final class HealthStore {
     }
   }
 
+  /// The live samples of a type that start in `range`, in change order, whatever the app
+  /// may read: one read of the storage's start-date index (an import looks for what Health
+  /// already has around each batch it adds with it).
+  /// - Complexity: O(log n + k) for k samples in the range.
+  public func allSamples(of type: SampleType, startingIn range: Range<Date>) -> [HealthSample] {
+    mergeSavesIfUnlocked()
+    loadHistory()
+    return read([]) {
+      try storage.samples(of: type, startingIn: range, bundle: nil).map(\.sample)
+    }
+  }
+
   /// Every kept deleted-object record of a type in change order.
   /// - Complexity: O(n).
   public func deletedObjectRecords(of type: SampleType) -> [DeletedObjectRecord] {

@@ -230,13 +230,16 @@ struct ImportCommand: Executable {
         result = try WeightImporter.importWeights(
           from: url, format: format, zone: zone, unit: unit, csv: csv)
       } else {
-        // One pass; nothing is applied until the reader has seen the whole file well-formed.
-        var samples = HealthImportPlan(types: Set(healthTypes))
+        // One pass. Health's samples are saved a batch at a time into the command's
+        // transaction as they are read; a file found broken fails the command, which rolls
+        // them back (`Session.perform`): nothing is kept unless the whole file is well-formed.
+        var samples = HealthImportPlan(
+          types: Set(healthTypes), batchSize: session.options.healthImportBatchSize)
         result = try AppleHealthWeightImporter.read(
           url,
           alsoReading: Set(healthTypes.filter { $0 != .workouts }.map(\.sampleType.identifier)),
           workouts: healthTypes.contains(.workouts)
-        ) { item, line in samples.take(item, line: line) }
+        ) { item, line in samples.take(item, line: line, savingIn: session) }
         healthPlan = samples
       }
     } catch let error as ImportError {
@@ -266,7 +269,7 @@ struct ImportCommand: Executable {
         "cannot import \(path): the log would pass the highest entry number, \(ValueLimits.entryNumber.upperBound); nothing was imported",
         at: pathSpan)
     }
-    try healthPlan?.decide(in: session)
+    try healthPlan?.finish(in: session)
     if !plan.entries.isEmpty, let note = unitWarning(format: format, result: result) {
       shown.warn(Diagnostic(note, at: unitSpan ?? pathSpan, severity: .warning))
     }
@@ -276,10 +279,6 @@ struct ImportCommand: Executable {
         Diagnostic(
           "\(path) names no time zone, so its times were read in \(session.zoneName), the session's zone; if they were written in another, undo and import again with tz <zone>",
           at: pathSpan, severity: .note))
-    }
-    if var samples = healthPlan, !samples.isEmpty {
-      try samples.save(in: session)
-      healthPlan = samples
     }
     // Counted among records taken only: a repaired record rejected later was not recovered.
     let repaired = result.repairedRecords + (healthPlan?.repairedRecords ?? 0)
@@ -324,7 +323,7 @@ struct ImportCommand: Executable {
         changes.append(.set(.app, to: app.json))
       }
       try session.commit(changes, undo: undo)
-    } else if healthPlan.map({ !$0.isEmpty }) ?? false {
+    } else if healthPlan?.hasNewSamples ?? false {
       try session.commit([], undo: nil)
     }
     var line =

@@ -1,42 +1,71 @@
 import Foundation
 import HealthSim
 
-/// What `import … types …` adds to Health: new samples grouped by the source that saves
-/// them, and the counts for its report.
+/// What `import … types …` adds to Health, in batches as the reader hands the records over,
+/// and the counts for its report (docs/store.md, "Moving weigh's Health store to SQLite",
+/// step 5).
+///
+/// At most `batchSize` samples are held at a time: each full batch is checked against what
+/// Health already has (through its start-date index) and saved into the command's one
+/// transaction, so the memory an import needs does not grow with the file. A file found
+/// broken after some batches were saved fails the command, which rolls Health back: the
+/// import stays all or nothing. Peak memory of the import of a generated 1 GB export.zip
+/// (1,248,432 samples): 2.29 GiB when every sample was held to the end, 70 MiB in batches
+/// (docs/performance.md, "The all-types import in batches").
 struct HealthImportPlan {
-  /// New samples of one source revision, in file order, with their lines.
-  struct Batch {
-    var revision: SourceRevision
-    var samples: [(sample: HealthSample, line: Int, repaired: Bool)]
-  }
+  /// Samples held before they are checked and saved: 10,000 (a batch's samples are a few MiB).
+  static let defaultBatchSize = 10_000
 
   /// The types asked for, in the order the report lists them.
   let types: [ImportDataType]
-  var batches: [Batch] = []
+  /// The most samples held before they are checked and saved.
+  let batchSize: Int
   /// Samples Health already has, and repeats within the file.
-  var alreadyPresent = 0
-  /// Records that could not be taken, and samples Health refused.
-  var rejections: [ImportRejection] = []
-  /// Samples saved, by type; filled by `save`.
+  private(set) var alreadyPresent = 0
+  /// Records that could not be taken, samples after the clock and samples Health refused.
+  private(set) var rejectionCount = 0
+  /// Samples saved, by type.
   private(set) var imported: [SampleType: Int] = [:]
   /// Records taken (imported or already present) whose tag the reader repaired (attribute
-  /// names with spaces, kept as metadata); final after `save`.
+  /// names with spaces, kept as metadata); final after `finish`.
   private(set) var repairedRecords = 0
+  /// Whether some sample was new to Health (saved, or refused by it).
+  private(set) var hasNewSamples = false
+  /// The most samples held at once (never more than `batchSize`), and the batches checked.
+  private(set) var mostHeld = 0
+  private(set) var batchesChecked = 0
 
-  /// Samples read so far, not yet checked against Health.
-  private var candidates: [(imported: HealthExportMapping.Imported, line: Int, repaired: Bool)] =
-    []
+  /// Samples read and not yet checked against Health: at most `batchSize`.
+  private var candidates: [Candidate] = []
+  /// The first rejection of each kind by line (read, after the clock, refused by Health): the
+  /// report names the first by line, and among rejections of one line the first kind.
+  private var firstRejections: [ImportRejection?] = [nil, nil, nil]
+  /// Samples found new but not kept by Health (refused, or a sync version not higher than
+  /// the stored one): a repeat of one in a later batch is already present, as in the same one.
+  private var notKept: [Key: [Double]] = [:]
+  /// Why the batches stopped being saved (Health could not be opened), said once the file
+  /// is read well-formed: a broken file's own error comes first.
+  private var failure: Diagnostic?
   /// Devices and sources read so far.
   private let cache = HealthExportMapping.Cache()
 
+  private struct Candidate {
+    var imported: HealthExportMapping.Imported
+    var line: Int
+    var repaired: Bool
+  }
+
   /// An empty plan for `types` (weights are the log's business and are left out).
-  init(types: Set<ImportDataType>) {
+  init(types: Set<ImportDataType>, batchSize: Int = defaultBatchSize) {
     self.types = ImportDataType.allCases.filter { types.contains($0) && $0 != .weight }
+    self.batchSize = max(1, batchSize)
+    candidates.reserveCapacity(min(self.batchSize, Self.defaultBatchSize))
   }
 
   /// Takes one record or workout as the reader hands it over: maps it to a sample at once,
-  /// so only the sample is kept, or records why not.
-  mutating func take(_ item: HealthExportItem, line: Int) {
+  /// so only the sample is kept, or records why not. A full batch is checked and saved in
+  /// `session` (without one, as the fuzz target reads, it is dropped).
+  mutating func take(_ item: HealthExportItem, line: Int, savingIn session: Session? = nil) {
     do {
       switch item {
       case .record(let record):
@@ -45,107 +74,193 @@ struct HealthImportPlan {
           types.contains(where: { $0.sampleType == type })
         else { return }
         candidates.append(
-          (
-            try HealthExportMapping.sample(from: record, type: type, line: line, cache: cache),
-            line, record.repairedAttributes
-          ))
+          Candidate(
+            imported: try HealthExportMapping.sample(
+              from: record, type: type, line: line, cache: cache),
+            line: line, repaired: record.repairedAttributes))
       case .workout(let workout):
         candidates.append(
-          (
-            try HealthExportMapping.sample(from: workout, line: line, cache: cache), line,
-            workout.repairedAttributes
-          ))
+          Candidate(
+            imported: try HealthExportMapping.sample(from: workout, line: line, cache: cache),
+            line: line, repaired: workout.repairedAttributes))
       case .invalid(let rejection):
-        rejections.append(rejection)
+        reject(rejection, kind: 0)
       default:
         return
       }
     } catch let rejection {
-      rejections.append(rejection)
+      reject(rejection, kind: 0)
     }
+    mostHeld = max(mostHeld, candidates.count)
+    guard candidates.count >= batchSize else { return }
+    if let session { saveBatch(in: session) } else { candidates.removeAll(keepingCapacity: true) }
   }
 
-  /// Decides, once the whole file is read, which samples are new to Health.
+  /// Checks and saves the last batch once the whole file is read well-formed.
+  ///
+  /// - Throws: why Health could not take the batches (it could not be opened).
+  mutating func finish(in session: Session) throws(Diagnostic) {
+    // Health is opened even for a file without samples, as a command that reads it does.
+    if failure == nil {
+      do throws(Diagnostic) { _ = try session.health() } catch { failure = error }
+    }
+    saveBatch(in: session)
+    session.lastHealthImport = (mostHeld, batchesChecked)
+    if let failure { throw failure }
+  }
+
+  /// Checks the samples held against Health and saves the new ones into the command's
+  /// transaction; a failure is kept for `finish`, and later batches are dropped.
   ///
   /// A sample is already present when Health has a live sample of the same type and
   /// source name, starting in the same second, with the same value (within 1e-9 of it);
   /// for a workout the value is its duration. Samples after the clock are rejected.
-  ///
-  /// - Complexity: O(n + m) hashing for n samples in Health and m in the file.
-  mutating func decide(in session: Session) throws(Diagnostic) {
-    let health = try session.health()
-    var present: [Key: [Double]] = [:]
-    for type in types {
-      for sample in health.allSamples(of: type.sampleType) {
-        present[Key(sample.type, sample.source?.name ?? "", sample.startDate), default: []]
-          .append(sample.value)
-      }
+  private mutating func saveBatch(in session: Session) {
+    defer { candidates.removeAll(keepingCapacity: true) }
+    guard failure == nil, !candidates.isEmpty else { return }
+    let health: HealthStore
+    do throws(Diagnostic) { health = try session.health() } catch {
+      failure = error
+      return
     }
+    // Health answers nothing once its storage failed: the command fails after it
+    // (`Session.perform`), and checking more batches would only count false rejections.
+    guard health.storageFailure == nil else { return }
+    batchesChecked += 1
+    var present = presentSamples(around: candidates, in: health)
     let latest = Date(seconds: session.now + 60)
-    var batchIndex: [SourceRevision: Int] = [:]
-    for (imported, line, repaired) in candidates {
-      let sample = imported.sample
-      let key = Key(sample.type, imported.revision.source.name, sample.startDate)
+    var groups: [(revision: SourceRevision, members: [Candidate])] = []
+    var groupIndex: [SourceRevision: Int] = [:]
+    for candidate in candidates {
+      let sample = candidate.imported.sample
+      let key = Key(sample.type, candidate.imported.revision.source.name, sample.startDate)
       let value = sample.value
-      if present[key]?.contains(where: { abs($0 - value) <= 1e-9 * max(1, abs(value)) }) ?? false {
+      func matches(_ values: [Double]?) -> Bool {
+        values?.contains(where: { abs($0 - value) <= 1e-9 * max(1, abs(value)) }) ?? false
+      }
+      if matches(present[key]) || matches(notKept[key]) {
         alreadyPresent += 1
-        if repaired { repairedRecords += 1 }
+        if candidate.repaired { repairedRecords += 1 }
         continue
       }
       guard sample.startDate <= latest else {
         let start = Instant.seconds(of: sample.startDate)
-        rejections.append(
+        reject(
           ImportRejection(
-            line: line,
+            line: candidate.line,
             reason:
               "\(session.zone.minuteText(start)) is after the clock (\(session.zone.minuteText(session.now))); move the clock forward or fix the date"
-          ))
+          ), kind: 1)
         continue
       }
       present[key, default: []].append(value)
-      if repaired { repairedRecords += 1 }
-      if let index = batchIndex[imported.revision] {
-        batches[index].samples.append((sample, line, repaired))
+      if candidate.repaired { repairedRecords += 1 }
+      hasNewSamples = true
+      if let index = groupIndex[candidate.imported.revision] {
+        groups[index].members.append(candidate)
       } else {
-        batchIndex[imported.revision] = batches.count
-        batches.append(Batch(revision: imported.revision, samples: [(sample, line, repaired)]))
+        groupIndex[candidate.imported.revision] = groups.count
+        groups.append((candidate.imported.revision, [candidate]))
       }
     }
-    candidates = []
-    isEmpty = batches.isEmpty
+    for group in groups { save(group.members, as: group.revision, in: health) }
+    session.lastHealthImport = (mostHeld, batchesChecked)
   }
 
-  /// Whether nothing is (or was) to be saved.
-  private(set) var isEmpty = true
-
-  /// Saves every batch as its source; a batch Health refuses is saved sample by sample so
-  /// that only the refused samples are rejected. A sample with a sync identifier Health
-  /// already has at this version or higher counts as already present.
-  mutating func save(in session: Session) throws(Diagnostic) {
-    let health = try session.health()
-    for batch in batches {
-      do throws(HealthError) {
-        let saved = try health.save(batch.samples.map(\.sample), as: batch.revision)
-        count(saved, of: batch.samples.count)
-      } catch {
-        for (sample, line, repaired) in batch.samples {
-          do throws(HealthError) {
-            count(try health.save([sample], as: batch.revision), of: 1)
-          } catch {
-            if repaired { repairedRecords -= 1 }
-            rejections.append(
-              ImportRejection(line: line, reason: "Health refused it: \(error.message)"))
-          }
+  /// What Health has of the batch's types around the batch's starts, by key: one read of the
+  /// start-date index per run of starts of a type without an hour's gap (the records of a
+  /// type are nearly in time order in an export, so a batch is a few runs per type; a file
+  /// in no order reads more, shorter runs, never the whole history).
+  private func presentSamples(around batch: [Candidate], in health: HealthStore) -> [Key: [Double]]
+  {
+    var starts: [SampleType: [Int64]] = [:]
+    for candidate in batch {
+      starts[candidate.imported.sample.type, default: []].append(
+        Instant.seconds(of: candidate.imported.sample.startDate))
+    }
+    var present: [Key: [Double]] = [:]
+    for (type, seconds) in starts {
+      let sorted = seconds.sorted()
+      var index = sorted.startIndex
+      while index < sorted.endIndex {
+        let first = sorted[index]
+        var last = first
+        index += 1
+        while index < sorted.endIndex, sorted[index] - last <= Self.runGap {
+          last = sorted[index]
+          index += 1
+        }
+        // A start clamped to the instant limits stands for every date beyond them.
+        let lower =
+          first <= ValueLimits.instant.lowerBound ? Date.distantPast : Date(seconds: first)
+        let upper =
+          last >= ValueLimits.instant.upperBound ? Date.distantFuture : Date(seconds: last + 1)
+        for sample in health.allSamples(of: type, startingIn: lower..<upper) {
+          present[Key(sample.type, sample.source?.name ?? "", sample.startDate), default: []]
+            .append(sample.value)
         }
       }
     }
-    // Health has them now; the commit that follows needs the memory.
-    batches = []
+    return present
   }
 
-  private mutating func count(_ saved: [HealthSample], of total: Int) {
+  /// Starts of one type further apart than this are read from Health separately.
+  static let runGap: Int64 = 3600
+
+  /// Saves one source revision's new samples of a batch; a group Health refuses is saved
+  /// sample by sample so that only the refused samples are rejected. A sample with a sync
+  /// identifier Health already has at this version or higher counts as already present.
+  private mutating func save(
+    _ members: [Candidate], as revision: SourceRevision, in health: HealthStore
+  ) {
+    do throws(HealthError) {
+      let saved = try health.save(members.map(\.imported.sample), as: revision)
+      count(saved, of: members)
+    } catch {
+      for member in members {
+        do throws(HealthError) {
+          count(try health.save([member.imported.sample], as: revision), of: [member])
+        } catch {
+          if member.repaired { repairedRecords -= 1 }
+          keepAsNotKept(member.imported.sample)
+          reject(
+            ImportRejection(line: member.line, reason: "Health refused it: \(error.message)"),
+            kind: 2)
+        }
+      }
+    }
+  }
+
+  /// Counts what Health saved of `members` (in their order, leaving out those whose sync
+  /// version was not higher than the stored one, which are already present).
+  private mutating func count(_ saved: [HealthSample], of members: [Candidate]) {
     for sample in saved { imported[sample.type, default: 0] += 1 }
-    alreadyPresent += total - saved.count
+    alreadyPresent += members.count - saved.count
+    guard saved.count < members.count else { return }
+    // `saved` is `members` in order without those left out.
+    var next = saved.startIndex
+    for member in members {
+      let sample = member.imported.sample
+      if next < saved.endIndex, saved[next].type == sample.type,
+        saved[next].startDate == sample.startDate, saved[next].value == sample.value
+      {
+        next += 1
+      } else {
+        keepAsNotKept(sample)
+      }
+    }
+  }
+
+  private mutating func keepAsNotKept(_ sample: HealthSample) {
+    let source = sample.source?.name ?? ""
+    notKept[Key(sample.type, source, sample.startDate), default: []].append(sample.value)
+  }
+
+  /// Counts a rejection, keeping the first by line of its kind.
+  private mutating func reject(_ rejection: ImportRejection, kind: Int) {
+    rejectionCount += 1
+    if let first = firstRejections[kind], first.line <= rejection.line { return }
+    firstRejections[kind] = rejection
   }
 
   /// `Health: imported 3 (glucose 2, workouts 1), already present 0, rejected 1 (first: …)`.
@@ -157,8 +272,8 @@ struct HealthImportPlan {
       return "\(type.rawValue) \(count)"
     }
     if !parts.isEmpty { line += " (\(parts.joined(separator: ", ")))" }
-    line += ", already present \(alreadyPresent), rejected \(rejections.count)"
-    if let first = rejections.min(by: { $0.line < $1.line }) {
+    line += ", already present \(alreadyPresent), rejected \(rejectionCount)"
+    if let first = firstRejections.compactMap({ $0 }).min(by: { $0.line < $1.line }) {
       line += " (first: line \(first.line): \(first.reason))"
     }
     return line

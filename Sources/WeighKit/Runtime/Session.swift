@@ -69,6 +69,8 @@ public final class Session {
   /// Entry numbers by the Health UUID they hold, once a sync needed it; kept up to date
   /// by `commit`, so an incremental sync costs what changed, not the whole log.
   var healthIndex: HealthUUIDIndex?
+  /// The last `import … types …`: the most samples it held at once, and its batches.
+  var lastHealthImport: (mostHeld: Int, batches: Int)?
   /// The app's observer: its query, the faults still to happen, the handler's notes.
   var observer = AppObserver()
   var warnedAboutCompaction = false

@@ -27,6 +27,9 @@ public struct SessionOptions: Sendable {
   public var terminalColumns: Int?
   /// How long to wait for another process's lock on the store.
   public var lockTimeout: Double = 5
+  /// How many samples `import … types …` holds before it checks and saves them (tests make
+  /// it small to import a file in several batches).
+  var healthImportBatchSize = HealthImportPlan.defaultBatchSize
 
   public init() {}
 

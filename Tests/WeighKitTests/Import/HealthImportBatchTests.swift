@@ -1,0 +1,189 @@
+import Foundation
+import Testing
+
+@testable import WeighKit
+
+/// `import … types …` saves Health's samples a batch at a time as the file is read
+/// (`HealthImportPlan`): what it holds does not grow with the file, and what it prints and
+/// keeps is the same whatever the batch size, on a memory store and a directory store.
+@Suite struct HealthImportBatchTests {
+  static let goldenFiles = URL(filePath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    .appending(path: "golden/files")
+
+  /// Where a session keeps its store.
+  enum Kind: CaseIterable, CustomStringConvertible {
+    case memory, directory
+    var description: String { self == .memory ? "memory" : "directory" }
+  }
+
+  /// A session importing `batch` samples at a time, on a store of `kind` (a directory store
+  /// in `folder`), running scripts from `directory`.
+  final class Run {
+    let output = CapturedOutput()
+    let session: Session
+    let directory: String
+
+    init(_ kind: Kind, batch: Int? = nil, folder: URL, directory: String) throws {
+      var options = SessionOptions.golden
+      if kind == .directory { options.store = .directory(folder.appending(path: "store").path) }
+      if let batch { options.healthImportBatchSize = batch }
+      try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+      session = try Session(options: options, output: output)
+      self.directory = directory
+    }
+
+    /// What `script` printed.
+    @discardableResult
+    func run(_ script: String) -> String {
+      let start = output.text.endIndex
+      _ = session.run(script: script, display: "batch.wcfg", directory: directory)
+      return String(output.text[start...])
+    }
+  }
+
+  /// The opening of an export.xml: apple-types.xml up to its first record.
+  static func header() throws -> String {
+    let text = try String(
+      contentsOf: goldenFiles.appending(path: "apple-types.xml"), encoding: .utf8)
+    let cut = try #require(text.range(of: " <Record"))
+    return String(text[..<cut.lowerBound])
+  }
+
+  /// A step-count record `minute` minutes after 2025-11-01 00:00 UTC (within 60 days).
+  static func steps(_ minute: Int, value: Int? = nil, source: String = "Phone") -> String {
+    func date(_ minute: Int) -> String {
+      let day = minute / 1440
+      let (month, dayOfMonth) = day < 30 ? (11, day + 1) : (12, day - 29)
+      let time = minute % 1440
+      return String(
+        format: "2025-%02d-%02d %02d:%02d:00 +0000", month, dayOfMonth, time / 60, time % 60)
+    }
+    return
+      "<Record type=\"HKQuantityTypeIdentifierStepCount\" sourceName=\"\(source)\" unit=\"count\" startDate=\"\(date(minute))\" endDate=\"\(date(minute + 1))\" value=\"\(value ?? 100 + minute % 37)\"/>"
+  }
+
+  /// Writes an export.xml of `records` to `folder`; returns its name.
+  static func write(_ records: [String], _ name: String, in folder: URL, truncated: Bool = false)
+    throws -> String
+  {
+    var text = try header() + records.joined(separator: "\n") + "\n</HealthData>\n"
+    if truncated { text = String(text.dropLast(30)) }
+    try text.write(to: folder.appending(path: name), atomically: true, encoding: .utf8)
+    return name
+  }
+
+  /// The golden scripts of `import … types …` print the same, byte for byte, with one sample
+  /// a batch, a few, or the whole file in one (the golden tests' own run), on both stores:
+  /// repeats within the file across batches, samples Health already has, samples after the
+  /// clock, refused records, repairs and broken files alike.
+  @Test(arguments: ["import-types", "import-types-errors", "apple-ios8-repairs"])
+  func goldenScriptsPrintTheSameWhateverTheBatch(_ name: String) throws {
+    let script = try String(
+      contentsOf: Self.goldenFiles.appending(path: name + ".wcfg"), encoding: .utf8)
+    let folder = try Fixtures.temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let whole = try Run(.memory, folder: folder, directory: Self.goldenFiles.path).run(script)
+    for kind in Kind.allCases {
+      for batch in [1, 2, 3, 7] {
+        let run = try Run(
+          kind, batch: batch, folder: folder.appending(path: "\(kind)-\(batch)"),
+          directory: Self.goldenFiles.path)
+        #expect(run.run(script) == whole, "\(name), \(kind) store, batches of \(batch)")
+        run.session.close()
+      }
+    }
+  }
+
+  /// The most samples held at once is the batch size, however long the file; one batch
+  /// holds the whole file.
+  @Test func heldSamplesDoNotGrowWithTheFile() throws {
+    let folder = try Fixtures.temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    for count in [250, 1000, 3000] {
+      let file = try Self.write(
+        (0..<count).map { Self.steps($0) }, "steps-\(count).xml", in: folder)
+      for kind in Kind.allCases {
+        let run = try Run(
+          kind, batch: 100, folder: folder.appending(path: "\(kind)-\(count)"),
+          directory: folder.path)
+        let said = run.run("import \(file) types steps")
+        #expect(
+          said.contains("Health: imported \(count) (steps \(count)), already present 0, rejected 0")
+        )
+        let held = try #require(run.session.lastHealthImport)
+        #expect(held.mostHeld == 100, "\(count) samples, \(kind) store")
+        #expect(held.batches == (count + 99) / 100)
+        run.session.close()
+      }
+    }
+    // The counter counts: in one batch, the whole file is held.
+    let file = try Self.write((0..<3000).map { Self.steps($0) }, "one.xml", in: folder)
+    let run = try Run(.memory, folder: folder, directory: folder.path)
+    run.run("import \(file) types steps")
+    #expect(run.session.lastHealthImport?.mostHeld == 3000)
+    #expect(run.session.lastHealthImport?.batches == 1)
+  }
+
+  /// Repeats are found across batch boundaries (within the file, and against what Health
+  /// had before: `health add` and an earlier import), another source or value is a new
+  /// sample, and importing again adds nothing.
+  @Test(arguments: Kind.allCases) func duplicatesAcrossBatchesAndWithHealth(_ kind: Kind) throws {
+    let folder = try Fixtures.temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    // 300 samples, then the first 150 again (in later batches of 100), then the first 10
+    // from another source, then 10 with a value one step higher: 20 new.
+    var records = (0..<300).map { Self.steps($0) }
+    records += (0..<150).map { Self.steps($0) }
+    records += (0..<10).map { Self.steps($0, source: "Watch") }
+    records += (0..<10).map { Self.steps($0 + 200, value: 100 + ($0 + 200) % 37 + 1) }
+    let file = try Self.write(records, "repeats.xml", in: folder)
+    // An earlier import has samples 250..<260; `health add` has sample 270 (same source, start
+    // and value) and one at 271 with another value.
+    let earlier = try Self.write((250..<260).map { Self.steps($0) }, "earlier.xml", in: folder)
+    let run = try Run(kind, batch: 100, folder: folder, directory: folder.path)
+    #expect(
+      run.run("import \(earlier) types steps").contains(
+        "Health: imported 10 (steps 10), already present 0, rejected 0"))
+    run.run("health add \(100 + 270 % 37)steps at 2025-11-01 04:30 source Phone")
+    run.run("health add 5steps at 2025-11-01 04:31 source Phone")
+    // 470 records: 300 - 11 already there, 20 new; 150 + 11 repeats.
+    #expect(
+      run.run("import \(file) types steps").contains(
+        "Health: imported 309 (steps 309), already present 161, rejected 0"))
+    #expect(run.session.lastHealthImport?.batches == 5)
+    #expect(
+      run.run("import \(file) types steps").contains(
+        "Health: imported 0, already present 470, rejected 0"))
+    #expect(run.run("expect health.samples.steps == 321").isEmpty)
+    run.session.close()
+  }
+
+  /// A file found broken in its last batch, after earlier batches were saved, imports
+  /// nothing: Health is as before, also when the store is opened again.
+  @Test(arguments: Kind.allCases) func aBrokenLastBatchLeavesHealthAsBefore(_ kind: Kind) throws {
+    let folder = try Fixtures.temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let before = try Self.write((0..<50).map { Self.steps($0 * 7) }, "before.xml", in: folder)
+    let broken = try Self.write(
+      (0..<350).map { Self.steps($0) }, "broken.xml", in: folder, truncated: true)
+    let run = try Run(kind, batch: 100, folder: folder, directory: folder.path)
+    run.run("import \(before) types steps")
+    let listed = run.run("health list steps")
+    #expect(listed.split(separator: "\n").count == 50)
+    let said = run.run("import \(broken) types steps")
+    #expect(said.contains("nothing was imported"))
+    // Three batches were saved before the file's end was found missing, and rolled back.
+    #expect(run.session.lastHealthImport?.batches == 3)
+    #expect(run.run("health list steps") == listed)
+    // The same batches with the file whole are kept.
+    let whole = try Self.write((0..<350).map { Self.steps($0) }, "whole.xml", in: folder)
+    #expect(run.run("import \(whole) types steps").contains("imported 300 (steps 300)"))
+    run.session.close()
+    if kind == .directory {
+      let again = try Run(kind, batch: 100, folder: folder, directory: folder.path)
+      #expect(again.run("health list steps").split(separator: "\n").count == 350)
+      again.session.close()
+    }
+  }
+}
