@@ -41,6 +41,11 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
   var savepointWriter: Writer?
   /// Whether `close` ran: the storage then refuses every call (SQLite's connection is gone).
   public private(set) var isClosed = false
+  /// Whether `close` keeps the write-ahead log file (emptied) instead of removing it: while
+  /// the journal may lack a record this database committed, the log's file is the mark that
+  /// makes the next open look for it (docs/store.md, "Opening health.sqlite only when a
+  /// command needs Health").
+  public var keepsLogOnClose = false
 
   static let schema = """
     CREATE TABLE record (
@@ -130,6 +135,7 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
       try db.execute(sql: "PRAGMA user_version = \(formatVersion)")
       try setMeta("format", formatVersion, db)
       try setMeta("last_position", 0, db)
+      try setMeta(longestKnownKey, 1, db)
       return
     }
     guard application == applicationID else {
@@ -150,6 +156,7 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
   /// connection). Using the storage after it throws.
   public func close() throws(StoreError) {
     guard !isClosed else { return }
+    if keepsLogOnClose { keepLogFile() }
     isClosed = true
     try Self.mapped(path) { try queue.close() }
   }
@@ -243,6 +250,38 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
     return number
   }
 
+  // MARK: The longest duration per type
+
+  /// The meta row that says the database keeps `longest <type>` (one written before it did
+  /// has none: `longestDuration(of:)` is then unknown).
+  static let longestKnownKey = "longest_known"
+
+  /// The meta row of the longest duration any sample of `type` had: the duration's bits.
+  static func longestKey(_ type: SampleType) -> String { "longest " + type.rawValue }
+
+  /// Raises the `longest <type>` rows to `longest` where it is longer.
+  static func raiseLongest(_ longest: [SampleType: Double], _ db: Database) throws {
+    for (type, duration) in longest {
+      let key = longestKey(type)
+      let stored = try meta(key, db).map { Double(bitPattern: UInt64(bitPattern: $0)) }
+      if duration > (stored ?? 0) {
+        try setMeta(key, Int64(bitPattern: duration.bitPattern), db)
+      }
+    }
+  }
+
+  /// The longest duration any sample of `type` had (it never shrinks), as the in-memory
+  /// storage keeps it; nil for a database written before it was kept.
+  public func longestDuration(of type: SampleType) throws -> TimeInterval? {
+    try read { db in
+      guard try Self.meta(Self.longestKnownKey, db) == 1 else { return nil }
+      let stored =
+        try Self.meta(Self.longestKey(type), db).map { Double(bitPattern: UInt64(bitPattern: $0)) }
+        ?? 0
+      return max(stored, commandWriter?.longest[type] ?? 0)
+    }
+  }
+
   static func countKeys(_ type: SampleType) -> (samples: String, deletions: String) {
     ("samples " + type.rawValue, "deletions " + type.rawValue)
   }
@@ -305,6 +344,7 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
     for (key, delta) in writer.countChanges where delta != 0 {
       try Self.setMeta(key, (try Self.meta(key, db) ?? 0) + delta, db)
     }
+    try Self.raiseLongest(writer.longest, db)
   }
 
   /// The last position taken; a database without it is damaged (it is written at creation).
@@ -573,6 +613,7 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
       for (key, delta) in writer.countChanges where delta != 0 {
         try Self.setMeta(key, (try Self.meta(key, db) ?? 0) + delta, db)
       }
+      try Self.raiseLongest(writer.longest, db)
       return .commit
     }
     try Self.mapped(path) {
@@ -594,6 +635,8 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
   struct Writer {
     var last: Int64
     var countChanges: [String: Int64] = [:]
+    /// The longest duration of the samples written, per type.
+    var longest: [SampleType: Double] = [:]
 
     mutating func take(_ position: Int64, change index: Int) throws {
       guard position > last else {
@@ -655,6 +698,10 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
         sql: "INSERT INTO record (\(fullSelection)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
       try statement.execute(arguments: StatementArguments(columns.arguments + [Data(bytes)]))
       count(columns.type, isDeletion: columns.isDeletion, by: 1)
+      if case .sample(let sample, _) = record {
+        let duration = sample.endDate.timeIntervalSince(sample.startDate)
+        longest[sample.type] = max(longest[sample.type] ?? 0, duration)
+      }
     }
 
     mutating func remove(_ position: Int64, type: SampleType, isDeletion: Bool, _ db: Database)
