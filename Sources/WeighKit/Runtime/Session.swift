@@ -188,7 +188,12 @@ public final class Session {
     if options.store != .memory, case .bool(let running)? = store.document(.healthSimulations) {
       return running
     }
-    return ((try? storedHealthState()) ?? nil).map { !$0.simulations.isEmpty } ?? false
+    let running = ((try? storedHealthState()) ?? nil).map { !$0.simulations.isEmpty } ?? false
+    if options.store != .memory, healthStorage != nil, store.isWritable, !store.isBatching {
+      // Said in the app's store from now on, so that later sessions need not ask Health.
+      try? store.commit([.set(.healthSimulations, to: .bool(running))])
+    }
+    return running
   }
 
   /// Releases the store.

@@ -34,15 +34,30 @@ extension HealthSQLiteStorage {
       add("the database is empty")
       return findings
     }
+    // Looked for before the open, which makes the file.
+    let hadLog = StoreFileSystem.exists(path + "-wal")
     let storage: HealthSQLiteStorage
     do {
       storage = try HealthSQLiteStorage(path: path, creating: false)
     } catch {
       return [StoreFinding(error)]
     }
-    // The log's file stays: it tells the next open to look for a pending record.
+    // The log's file is the mark that tells the next open to look for a pending record:
+    // kept when it was there, or when the journal may lack the database's record (a command
+    // may commit meanwhile: check takes no lock); else removed as any close removes it.
     storage.keepsLogOnClose = true
-    defer { try? storage.close() }
+    defer {
+      if !hadLog {
+        if let journalSequence {
+          let pending = try? storage.pendingRecord()
+          storage.keepsLogOnClose =
+            pending.map { ($0.record?.sequence ?? 0) > journalSequence } ?? true
+        } else {
+          storage.keepsLogOnClose = false
+        }
+      }
+      try? storage.close()
+    }
     if let journalSequence, let (pending, appSequence) = try? storage.pendingRecord() {
       let ahead = max(appSequence, pending?.sequence ?? 0)
       if let pending, pending.sequence == journalSequence + 1 {
