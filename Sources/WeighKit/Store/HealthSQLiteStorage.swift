@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 import HealthSim
 
 /// HealthSim's `HealthSampleStorage` in one SQLite file, `health.sqlite`, through GRDB
@@ -377,9 +378,9 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
 
   /// The record of a row selected as `fullSelection`, checked: its columns against their
   /// checksum, its JSON row against its own, then the record against its columns.
-  static func decode(_ row: Row) throws -> (HealthSQLiteColumns, HealthRecord) {
+  static func decode(_ row: some HealthSQLiteRow) throws -> (HealthSQLiteColumns, HealthRecord) {
     let columns = try HealthSQLiteColumns.read(row)
-    let json: DatabaseValue = row[HealthSQLiteColumns.count]
+    let json = row.value(at: HealthSQLiteColumns.count)
     guard case .blob(let bytes) = json.storage else {
       throw HealthSQLiteDamage(position: columns.position, "the row is not a blob")
     }
@@ -412,8 +413,7 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
   ) throws -> [(HealthSQLiteColumns, HealthRecord)] {
     var result: [(HealthSQLiteColumns, HealthRecord)] = []
     // Prepared once per connection: a statement's preparation costs more than its run.
-    let cursor = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: arguments)
-    while let row = try cursor.next() {
+    try step(db.cachedStatement(sql: sql), arguments) { row in
       let decoded = try decode(row)
       guard expected(decoded.0) else { throw misfound(decoded.0.position) }
       result.append(decoded)
@@ -428,13 +428,41 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
   ) throws -> [HealthSQLiteColumns] {
     var result: [HealthSQLiteColumns] = []
     // Prepared once per connection: a statement's preparation costs more than its run.
-    let cursor = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: arguments)
-    while let row = try cursor.next() {
+    try step(db.cachedStatement(sql: sql), arguments) { row in
       let columns = try HealthSQLiteColumns.read(row)
       guard expected(columns) else { throw misfound(columns.position) }
       result.append(columns)
     }
     return result
+  }
+
+  /// The current row of a statement that `step` runs.
+  struct SteppedRow: HealthSQLiteRow {
+    let statement: SQLiteStatement
+    func value(at index: Int) -> DatabaseValue {
+      DatabaseValue(sqliteStatement: statement, index: CInt(truncatingIfNeeded: index))
+    }
+  }
+
+  /// Runs `statement` with `arguments`, calling `body` with each row as SQLite steps to it
+  /// (no GRDB `Row`, whose dictionary of column names cost more than the query).
+  static func step(
+    _ statement: GRDB.Statement, _ arguments: StatementArguments,
+    _ body: (SteppedRow) throws -> Void
+  ) throws {
+    try statement.setArguments(arguments)
+    let sqlite = statement.sqliteStatement
+    defer { sqlite3_reset(sqlite) }
+    while true {
+      let code = sqlite3_step(sqlite)
+      if code == SQLITE_DONE { return }
+      guard code == SQLITE_ROW else {
+        throw DatabaseError(
+          resultCode: ResultCode(rawValue: code),
+          message: String(cString: sqlite3_errmsg(sqlite3_db_handle(sqlite))), sql: statement.sql)
+      }
+      try body(SteppedRow(statement: sqlite))
+    }
   }
 
   private static func misfound(_ position: Int64) -> HealthSQLiteDamage {
