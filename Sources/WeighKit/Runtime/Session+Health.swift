@@ -9,8 +9,14 @@ extension Session {
   func health() throws(Diagnostic) -> HealthStore {
     if let healthLink { return healthLink.health }
     let committed = unwrittenHealthState ?? memoryHealthState
+    let base: any HealthSampleStorage
+    do throws(StoreError) {
+      base = try openedHealthStorage() ?? InMemorySampleStorage()
+    } catch {
+      throw Self.diagnostic(for: error)
+    }
     let storage = CommandHealthStorage(
-      base: healthStorage ?? InMemorySampleStorage(), committedState: committed,
+      base: base, committedState: committed,
       openWrites: { [unowned self] in try openHealthWrites() })
     storage.keepsWrites = options.store == .memory
     let link: HealthLink

@@ -80,6 +80,7 @@ extension Session {
       changes.append(.removeDocument(name: DocumentName.healthSyncIndex.rawValue))
     }
     changes.append(.set(.healthFormat, to: .string(HealthSQLiteStorage.fileName)))
+    changes.append(.set(.healthSimulations, to: .bool(!state.simulations.isEmpty)))
     let sequence = store.committedSequence + 1
     var line = JSONWriter()
     try StoreJournal.encode(sequence: sequence, changes: changes, rows: EncodedRows(), into: &line)

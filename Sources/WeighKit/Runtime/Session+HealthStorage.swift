@@ -23,7 +23,7 @@ extension Session {
 
   /// Health's small state as the storage holds it (a memory store's is a value instead).
   func storedHealthState() throws(StoreError) -> HealthSmallState? {
-    guard let storage = healthStorage else { return nil }
+    guard let storage = try openedHealthStorage() else { return nil }
     return try Self.storageCall { try storage.smallState() }
   }
 
@@ -37,6 +37,12 @@ extension Session {
   /// directory store `health.sqlite` when it exists (created when Health is first written),
   /// after the migration of a store that keeps Health in its tables; and finishes the
   /// commit of a command whose record `health.sqlite` holds but the journal lacks.
+  ///
+  /// `health.sqlite` is opened only when that may be needed (docs/store.md, "Opening
+  /// health.sqlite only when a command needs Health"): its write-ahead log is there (a
+  /// process stopped with the database open, or one that kept the log because the journal
+  /// lacked its record), or the store migrates. Otherwise the first use opens it
+  /// (`openedHealthStorage()`), and a command that does not touch Health never does.
   func openHealthStorage() throws(Diagnostic) {
     closeHealthStorage()
     guard let path = healthSQLitePath else {
@@ -55,17 +61,27 @@ extension Session {
         }
         try migrateHealth(to: path)
       }
-      guard FileManager.default.fileExists(atPath: path) else { return }
+      guard StoreFileSystem.exists(path) else { return }
+      if !migrating, healthLink == nil, !StoreFileSystem.exists(path + "-wal") {
+        // Closed cleanly with the journal holding its every record: nothing to finish.
+        unopenedHealthPath = path
+        dropMigratedHealthTables()
+        return
+      }
       let sqlite = try HealthSQLiteStorage(
         path: path, creating: false, readOnly: !store.isWritable)
       healthStorage = sqlite
+      // Until the journal is known to hold every record it committed, closing keeps the log.
+      sqlite.keepsLogOnClose = true
       healthLink?.storage.use(sqlite)
       try finishPendingCommit(sqlite)
+      sqlite.keepsLogOnClose = false
       if migrating {
         // The tables' rows are gone: their files are rewritten empty now, not at some
         // later commit (a failure only leaves the journal longer).
         try? store.compact()
       }
+      dropMigratedHealthTables()
       for note in migrationNotes { report(Diagnostic(note, severity: .note)) }
       migrationNotes = []
     } catch {
@@ -74,11 +90,37 @@ extension Session {
     }
   }
 
+  /// `health.sqlite`, opened now if `openHealthStorage()` left it for the first use; nil
+  /// when the store has no Health storage yet.
+  func openedHealthStorage() throws(StoreError) -> (any HealthSampleStorage)? {
+    if let healthStorage { return healthStorage }
+    guard let path = unopenedHealthPath else { return nil }
+    let sqlite = try HealthSQLiteStorage(path: path, creating: false, readOnly: !store.isWritable)
+    unopenedHealthPath = nil
+    healthStorage = sqlite
+    return sqlite
+  }
+
+  /// The tables that held Health before `health.sqlite`.
+  static let healthTableNames = [HealthRecordCodec.tableName, HealthSyncIndexCodec.tableName]
+
+  /// Drops Health's old tables from a store whose Health moved to `health.sqlite` (a
+  /// migration left them listed in `weigh.json`, empty, before weigh dropped them): once,
+  /// when the store can be written. A failure leaves them listed, and is tried again.
+  func dropMigratedHealthTables() {
+    guard store.isWritable, store.document(.health) == nil,
+      store.document(.healthFormat) != nil,
+      Self.healthTableNames.contains(where: { store.holdsTable($0) })
+    else { return }
+    try? store.dropEmptyTables(Self.healthTableNames)
+  }
+
   /// Closes Health's storage (the memory one stays for the session).
   func closeHealthStorage() {
     healthSQLite?.rollbackCommand()
     try? healthSQLite?.close()
     healthStorage = nil
+    unopenedHealthPath = nil
   }
 
   /// The storage to write Health's changes to, `health.sqlite` created on first use.
@@ -90,7 +132,7 @@ extension Session {
           "cannot write: the store is read-only (permission denied); make the store's "
           + "files writable (chmod u+w) to change it")
     }
-    if let healthStorage { return healthStorage }
+    if let storage = try openedHealthStorage() { return storage }
     guard let path = healthSQLitePath else { throw StoreError(.io, message: "the store is closed") }
     let sqlite = try HealthSQLiteStorage(path: path)
     healthStorage = sqlite
@@ -103,10 +145,21 @@ extension Session {
   /// - Throws: `corrupt` when the database is ahead of the journal by more than that record
   ///   (an older journal put back).
   private func finishPendingCommit(_ sqlite: HealthSQLiteStorage) throws(StoreError) {
+    try Self.finishPendingCommit(
+      sqlite, store: &store, location: options.store, lockTimeout: options.lockTimeout)
+  }
+
+  /// `finishPendingCommit` for `store`, opened at `location` (also `weigh check --repair`'s):
+  /// returns whether it appended the record; `store` is then opened again.
+  @discardableResult
+  static func finishPendingCommit(
+    _ sqlite: HealthSQLiteStorage, store: inout Store, location: StoreLocation,
+    lockTimeout: Double
+  ) throws(StoreError) -> Bool {
     let (pending, appSequence) = try sqlite.pendingRecord()
     let sequence = store.committedSequence
     if let pending, pending.sequence == sequence + 1 {
-      guard store.isWritable, case .directory(let directory) = options.store else {
+      guard store.isWritable, case .directory(let directory) = location else {
         throw StoreError(
           .io, file: sqlite.path,
           message:
@@ -120,9 +173,8 @@ extension Session {
       try StoreFileSystem.writeAll(descriptor, pending.bytes, path: journal)
       try StoreFileSystem.sync(descriptor, path: journal, dataOnly: true)
       store = try Store.open(
-        options.store, tables: Self.storeTables,
-        lockTimeout: .seconds(min(max(0, options.lockTimeout), 3600)))
-      return
+        location, tables: storeTables, lockTimeout: .seconds(min(max(0, lockTimeout), 3600)))
+      return true
     }
     let ahead = max(appSequence, pending?.sequence ?? 0)
     guard ahead <= sequence else {
@@ -133,6 +185,7 @@ extension Session {
           + "ends at \(sequence) (an older journal.jsonl put back?); `weigh check` lists the damage"
       )
     }
+    return false
   }
 
   /// Health's first write since the command's last commit: the storage to write to
@@ -194,19 +247,31 @@ extension Session {
 
   /// Writes the command's transaction: Health's small state, then the app's record, with
   /// `health.sqlite`'s `COMMIT` as the commit point when the command changed Health.
+  ///
+  /// Between that `COMMIT` and the record's append to the journal, `journalLagsAt` is the
+  /// record's sequence, and closing `health.sqlite` keeps its log: the mark that makes the
+  /// next open finish the commit when the append fails.
   func endHealthAndAppBatch() throws(StoreError) {
     if let state = unwrittenHealthState {
       let sqlite = try writableHealthStorage()
       if let sqlite = sqlite as? HealthSQLiteStorage { try sqlite.beginCommand() }
       try Self.storageCall { try sqlite.apply([.stateChanged(state)]) }
+      let running = JSONValue.bool(!state.simulations.isEmpty)
+      if store.document(.healthSimulations) != running {
+        try store.commit([.set(.healthSimulations, to: running)])
+      }
     }
     unwrittenHealthState = nil
     guard let sqlite = healthSQLite, sqlite.isInCommand else { return try store.endBatch() }
-    try store.endBatch { (sequence, record) throws(StoreError) in
+    try store.endBatch { [self] (sequence, record) throws(StoreError) in
+      if record != nil { sqlite.keepsLogOnClose = true }
       try sqlite.commitCommand(
         pending: record.map { HealthSQLiteStorage.PendingRecord(sequence: sequence, bytes: $0) },
         appSequence: sequence)
+      if record != nil { journalLagsAt = sequence }
     }
+    journalLagsAt = nil
+    sqlite.keepsLogOnClose = false
     // The store was closed: nothing was written to it.
     if sqlite.isInCommand {
       sqlite.rollbackCommand()
@@ -215,5 +280,9 @@ extension Session {
   }
 
   /// A mark that changes whenever a command commits to `health.sqlite`.
-  var healthMark: Int64? { try? healthSQLite?.commandCount() }
+  /// Read only when Health is in use (its store is kept between the REPL's commands).
+  var healthMark: Int64? {
+    guard healthLink != nil else { return nil }
+    return try? (openedHealthStorage() as? HealthSQLiteStorage)?.commandCount()
+  }
 }

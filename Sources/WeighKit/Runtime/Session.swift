@@ -57,6 +57,12 @@ public final class Session {
   /// Where Health's samples are (``openHealthStorage()``): nil for a directory store
   /// without `health.sqlite` yet.
   var healthStorage: (any HealthSampleStorage)?
+  /// `health.sqlite`, when it exists and is left for the first command that needs Health
+  /// (``openedHealthStorage()``).
+  var unopenedHealthPath: String?
+  /// Between `health.sqlite`'s `COMMIT` of a command and the append of its record to the
+  /// journal: the record's sequence (``endHealthAndAppBatch()``).
+  var journalLagsAt: Int?
   /// What the migration to `health.sqlite` has to say, once.
   var migrationNotes: [String] = []
   /// A memory store's Health storage, for the whole session.
@@ -164,8 +170,7 @@ public final class Session {
   /// session (re)opened on the wall clock catches up before its first command.
   func loadLiveHealth() {
     guard healthLink == nil else { return }
-    let running = ((try? storedHealthState()) ?? nil).map { !$0.simulations.isEmpty } ?? false
-    guard running || app.observing != nil else { return }
+    guard app.observing != nil || healthRunsSimulations() else { return }
     // A Health that cannot be read is said now, once: nothing can catch up without it.
     do throws(Diagnostic) { _ = try health() } catch {
       fail(error)
@@ -176,6 +181,21 @@ public final class Session {
     if healthLink?.hasPending == true {
       do throws(Diagnostic) { try commit([], undo: nil) } catch { fail(error) }
     }
+  }
+
+  /// Whether Health runs simulations: the app store's `health-simulations` document says so
+  /// without opening `health.sqlite`; a store without it (written by an earlier weigh) is
+  /// asked Health's small state.
+  func healthRunsSimulations() -> Bool {
+    if options.store != .memory, case .bool(let running)? = store.document(.healthSimulations) {
+      return running
+    }
+    let running = ((try? storedHealthState()) ?? nil).map { !$0.simulations.isEmpty } ?? false
+    if options.store != .memory, healthStorage != nil, store.isWritable, !store.isBatching {
+      // Said in the app's store from now on, so that later sessions need not ask Health.
+      try? store.commit([.set(.healthSimulations, to: .bool(running))])
+    }
+    return running
   }
 
   /// Releases the store.
@@ -349,9 +369,22 @@ extension Session {
     do throws(StoreError) {
       try endHealthAndAppBatch()
     } catch {
+      let committed = journalLagsAt
+      journalLagsAt = nil
       unwrittenHealthState = nil
       healthSQLite?.rollbackCommand()
       reopenAfterLostTransaction()
+      if let committed {
+        // health.sqlite's COMMIT was the commit point: the command stands (docs/store.md).
+        let journal = StoreJournal.fileName
+        let later =
+          store.committedSequence >= committed
+          ? "it was added on reopening the store"
+          : "weigh adds it when it next opens the store"
+        throw Diagnostic(
+          "the command is saved (health.sqlite committed it), but its record could not be "
+            + "added to \(journal): \(error); \(later)")
+      }
       if error.kind == .corrupt || error.kind == .newerFormat { throw Self.diagnostic(for: error) }
       throw Diagnostic("could not write the store, so nothing changed: \(error)")
     }

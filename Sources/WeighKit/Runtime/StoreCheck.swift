@@ -18,12 +18,32 @@ public enum StoreCheck {
   /// The report of checking the store at `location`, and whether it is sound.
   public static func run(_ location: StoreLocation) -> (ok: Bool, text: String) {
     var findings = Store.check(location, tables: tables)
-    if let path = healthPath(location) { findings += HealthSQLiteStorage.check(path: path) }
+    if let path = healthPath(location) {
+      findings += HealthSQLiteStorage.check(
+        path: path, journalSequence: Store.committedSequence(location, tables: tables))
+    }
     let errors = findings.filter { $0.severity == .error }
     let renderer = DiagnosticRenderer()
     var text = findings.map { renderer.render($0.diagnostic) }.joined()
     if errors.isEmpty { text += "ok: the store reads in full\n" }
     return (errors.isEmpty, text)
+  }
+
+  /// Appends the record of a command that `health.sqlite` at `healthPath` committed and the
+  /// store's journal lacks, as the next writable open would; whether there was one.
+  static func finishPendingCommit(_ location: StoreLocation, healthPath: String) throws(StoreError)
+    -> Bool
+  {
+    guard FileManager.default.fileExists(atPath: healthPath) else { return false }
+    var store = try Store.open(location, tables: tables)
+    defer { store.close() }
+    let sqlite = try HealthSQLiteStorage(path: healthPath, creating: false)
+    sqlite.keepsLogOnClose = true
+    defer { try? sqlite.close() }
+    let finished = try Session.finishPendingCommit(
+      sqlite, store: &store, location: location, lockTimeout: 5)
+    sqlite.keepsLogOnClose = false
+    return finished
   }
 
   /// Repairs the store at `location`: the report of what was kept and lost, and the exit
@@ -51,8 +71,24 @@ public enum StoreCheck {
         return (unreadable ? .unreadableStore : .commandFailed, text)
       }
     }
-    var text = ""
-    if report.copies == nil, health == nil {
+    // A command that health.sqlite committed and the journal lacks: finished as an open does.
+    var finished = false
+    if let path = healthPath(location) {
+      do throws(StoreError) {
+        finished = try finishPendingCommit(location, healthPath: path)
+      } catch {
+        let unreadable = error.kind == .corrupt || error.kind == .newerFormat
+        let text =
+          DiagnosticRenderer().render(error.diagnostic())
+          + "the last command's record was not added to the journal\n"
+        return (unreadable ? .unreadableStore : .commandFailed, text)
+      }
+    }
+    var text =
+      finished
+      ? "completed: the last command's record, which health.sqlite held, added to "
+        + "\(StoreJournal.fileName)\n" : ""
+    if report.copies == nil, health == nil, !finished {
       text += report.kept.map { "warning: \($0)\n" }.joined()
       text += "nothing to repair: the store reads in full\n"
       return (.success, text)

@@ -10,6 +10,9 @@ enum DocumentName: String, CaseIterable, Sendable {
   case healthSyncIndex = "health-sync-index"
   /// Where Health is kept when not in the tables: `health.sqlite`.
   case healthFormat = "health-format"
+  /// Whether Health runs simulations (written with Health's small state): a session opens
+  /// `health.sqlite` at start only to catch up on them (docs/store.md).
+  case healthSimulations = "health-simulations"
 }
 
 extension StoreChange {

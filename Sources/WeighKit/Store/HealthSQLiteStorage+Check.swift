@@ -12,7 +12,11 @@ extension HealthSQLiteStorage {
   /// columns and its JSON row against their checksums, the record against its columns, its
   /// position against the last position taken and the state's counter, a live sample's
   /// UUID held once; then the counts per type against the records. Writes nothing.
-  public static func check(path: String) -> [StoreFinding] {
+  ///
+  /// With `journalSequence` (the app journal's last sequence), also says when the database
+  /// holds the record of a command the journal lacks (weigh stopped between the two
+  /// commits: a note, the next open finishes it), or is ahead of the journal by more.
+  public static func check(path: String, journalSequence: Int? = nil) -> [StoreFinding] {
     var findings: [StoreFinding] = []
     func add(_ message: String) {
       guard findings.count < findingLimit else { return }
@@ -30,13 +34,46 @@ extension HealthSQLiteStorage {
       add("the database is empty")
       return findings
     }
+    // Looked for before the open, which makes the file.
+    let hadLog = StoreFileSystem.exists(path + "-wal")
     let storage: HealthSQLiteStorage
     do {
       storage = try HealthSQLiteStorage(path: path, creating: false)
     } catch {
       return [StoreFinding(error)]
     }
-    defer { try? storage.close() }
+    // The log's file is the mark that tells the next open to look for a pending record:
+    // kept when it was there, or when the journal may lack the database's record (a command
+    // may commit meanwhile: check takes no lock); else removed as any close removes it.
+    storage.keepsLogOnClose = true
+    defer {
+      if !hadLog {
+        if let journalSequence {
+          let pending = try? storage.pendingRecord()
+          storage.keepsLogOnClose =
+            pending.map { ($0.record?.sequence ?? 0) > journalSequence } ?? true
+        } else {
+          storage.keepsLogOnClose = false
+        }
+      }
+      try? storage.close()
+    }
+    if let journalSequence, let (pending, appSequence) = try? storage.pendingRecord() {
+      let ahead = max(appSequence, pending?.sequence ?? 0)
+      if let pending, pending.sequence == journalSequence + 1 {
+        findings.append(
+          StoreFinding(
+            .note, file: path,
+            message:
+              "the last command's record (sequence \(pending.sequence)) is here but not yet in "
+              + "journal.jsonl: weigh stopped between the two writes; the next command that "
+              + "opens the store adds it (or weigh check --repair)"))
+      } else if ahead > journalSequence {
+        add(
+          "the database matches the app's journal up to sequence \(ahead), but the journal "
+            + "ends at \(journalSequence) (an older journal.jsonl put back?)")
+      }
+    }
     do {
       try storage.queue.read { db in
         for line in try String.fetchAll(db, sql: "PRAGMA integrity_check(\(findingLimit))")
@@ -91,7 +128,8 @@ extension HealthSQLiteStorage {
       sql: "SELECT \(HealthSQLiteColumns.selection), row FROM record ORDER BY pos")
     while let row = try records.next() {
       let columns: HealthSQLiteColumns
-      do { columns = try decode(row).0 } catch let damage as HealthSQLiteDamage {
+      let record: HealthRecord
+      do { (columns, record) = try decode(row) } catch let damage as HealthSQLiteDamage {
         add(damage.description)
         damaged = true
         continue
@@ -104,6 +142,14 @@ extension HealthSQLiteStorage {
       counts[columns.isDeletion ? keys.deletions : keys.samples, default: 0] += 1
       if !columns.isDeletion, !liveUUIDs.insert(columns.uuid).inserted {
         add("record at position \(position): another live sample has uuid \(columns.uuid)")
+      }
+      if meta[longestKnownKey] == 1, case .sample(let sample, _) = record {
+        let longest = Double(bitPattern: UInt64(bitPattern: meta[longestKey(sample.type)] ?? 0))
+        if sample.endDate.timeIntervalSince(sample.startDate) > longest {
+          add(
+            "record at position \(position): lasts longer than the meta row "
+              + "\"\(longestKey(sample.type))\" says (\(longest) s)")
+        }
       }
     }
     // A damaged record cannot be counted: the counts are compared only without one.

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 import HealthSim
 
 /// One transaction per command across the two stores (docs/store.md, "One commit across
@@ -165,6 +166,17 @@ extension HealthSQLiteStorage {
     try checkOpen()
     return try Self.mapped(path) {
       try queue.inDatabase { db in try Self.meta("commands", db) ?? 0 }
+    }
+  }
+
+  /// Makes closing keep the log's file, emptied (`SQLITE_FCNTL_PERSIST_WAL` with a
+  /// `journal_size_limit` of 0: the last connection's checkpoint then truncates it instead of
+  /// removing it). Best effort: a failure only removes the mark.
+  func keepLogFile() {
+    try? queue.inDatabase { db in
+      var persist: Int32 = 1
+      _ = sqlite3_file_control(db.sqliteConnection, "main", SQLITE_FCNTL_PERSIST_WAL, &persist)
+      try db.execute(sql: "PRAGMA journal_size_limit = 0")
     }
   }
 

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 import HealthSim
 
 /// HealthSim's `HealthSampleStorage` in one SQLite file, `health.sqlite`, through GRDB
@@ -41,6 +42,11 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
   var savepointWriter: Writer?
   /// Whether `close` ran: the storage then refuses every call (SQLite's connection is gone).
   public private(set) var isClosed = false
+  /// Whether `close` keeps the write-ahead log file (emptied) instead of removing it: while
+  /// the journal may lack a record this database committed, the log's file is the mark that
+  /// makes the next open look for it (docs/store.md, "Opening health.sqlite only when a
+  /// command needs Health").
+  public var keepsLogOnClose = false
 
   static let schema = """
     CREATE TABLE record (
@@ -130,6 +136,7 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
       try db.execute(sql: "PRAGMA user_version = \(formatVersion)")
       try setMeta("format", formatVersion, db)
       try setMeta("last_position", 0, db)
+      try setMeta(longestKnownKey, 1, db)
       return
     }
     guard application == applicationID else {
@@ -150,6 +157,7 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
   /// connection). Using the storage after it throws.
   public func close() throws(StoreError) {
     guard !isClosed else { return }
+    if keepsLogOnClose { keepLogFile() }
     isClosed = true
     try Self.mapped(path) { try queue.close() }
   }
@@ -243,6 +251,38 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
     return number
   }
 
+  // MARK: The longest duration per type
+
+  /// The meta row that says the database keeps `longest <type>` (one written before it did
+  /// has none: `longestDuration(of:)` is then unknown).
+  static let longestKnownKey = "longest_known"
+
+  /// The meta row of the longest duration any sample of `type` had: the duration's bits.
+  static func longestKey(_ type: SampleType) -> String { "longest " + type.rawValue }
+
+  /// Raises the `longest <type>` rows to `longest` where it is longer.
+  static func raiseLongest(_ longest: [SampleType: Double], _ db: Database) throws {
+    for (type, duration) in longest {
+      let key = longestKey(type)
+      let stored = try meta(key, db).map { Double(bitPattern: UInt64(bitPattern: $0)) }
+      if duration > (stored ?? 0) {
+        try setMeta(key, Int64(bitPattern: duration.bitPattern), db)
+      }
+    }
+  }
+
+  /// The longest duration any sample of `type` had (it never shrinks), as the in-memory
+  /// storage keeps it; nil for a database written before it was kept.
+  public func longestDuration(of type: SampleType) throws -> TimeInterval? {
+    try read { db in
+      guard try Self.meta(Self.longestKnownKey, db) == 1 else { return nil }
+      let stored =
+        try Self.meta(Self.longestKey(type), db).map { Double(bitPattern: UInt64(bitPattern: $0)) }
+        ?? 0
+      return max(stored, commandWriter?.longest[type] ?? 0)
+    }
+  }
+
   static func countKeys(_ type: SampleType) -> (samples: String, deletions: String) {
     ("samples " + type.rawValue, "deletions " + type.rawValue)
   }
@@ -305,6 +345,7 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
     for (key, delta) in writer.countChanges where delta != 0 {
       try Self.setMeta(key, (try Self.meta(key, db) ?? 0) + delta, db)
     }
+    try Self.raiseLongest(writer.longest, db)
   }
 
   /// The last position taken; a database without it is damaged (it is written at creation).
@@ -337,9 +378,9 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
 
   /// The record of a row selected as `fullSelection`, checked: its columns against their
   /// checksum, its JSON row against its own, then the record against its columns.
-  static func decode(_ row: Row) throws -> (HealthSQLiteColumns, HealthRecord) {
+  static func decode(_ row: some HealthSQLiteRow) throws -> (HealthSQLiteColumns, HealthRecord) {
     let columns = try HealthSQLiteColumns.read(row)
-    let json: DatabaseValue = row[HealthSQLiteColumns.count]
+    let json = row.value(at: HealthSQLiteColumns.count)
     guard case .blob(let bytes) = json.storage else {
       throw HealthSQLiteDamage(position: columns.position, "the row is not a blob")
     }
@@ -372,8 +413,7 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
   ) throws -> [(HealthSQLiteColumns, HealthRecord)] {
     var result: [(HealthSQLiteColumns, HealthRecord)] = []
     // Prepared once per connection: a statement's preparation costs more than its run.
-    let cursor = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: arguments)
-    while let row = try cursor.next() {
+    try step(db.cachedStatement(sql: sql), arguments) { row in
       let decoded = try decode(row)
       guard expected(decoded.0) else { throw misfound(decoded.0.position) }
       result.append(decoded)
@@ -388,13 +428,41 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
   ) throws -> [HealthSQLiteColumns] {
     var result: [HealthSQLiteColumns] = []
     // Prepared once per connection: a statement's preparation costs more than its run.
-    let cursor = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: arguments)
-    while let row = try cursor.next() {
+    try step(db.cachedStatement(sql: sql), arguments) { row in
       let columns = try HealthSQLiteColumns.read(row)
       guard expected(columns) else { throw misfound(columns.position) }
       result.append(columns)
     }
     return result
+  }
+
+  /// The current row of a statement that `step` runs.
+  struct SteppedRow: HealthSQLiteRow {
+    let statement: SQLiteStatement
+    func value(at index: Int) -> DatabaseValue {
+      DatabaseValue(sqliteStatement: statement, index: CInt(truncatingIfNeeded: index))
+    }
+  }
+
+  /// Runs `statement` with `arguments`, calling `body` with each row as SQLite steps to it
+  /// (no GRDB `Row`, whose dictionary of column names cost more than the query).
+  static func step(
+    _ statement: GRDB.Statement, _ arguments: StatementArguments,
+    _ body: (SteppedRow) throws -> Void
+  ) throws {
+    try statement.setArguments(arguments)
+    let sqlite = statement.sqliteStatement
+    defer { sqlite3_reset(sqlite) }
+    while true {
+      let code = sqlite3_step(sqlite)
+      if code == SQLITE_DONE { return }
+      guard code == SQLITE_ROW else {
+        throw DatabaseError(
+          resultCode: ResultCode(rawValue: code),
+          message: String(cString: sqlite3_errmsg(sqlite3_db_handle(sqlite))), sql: statement.sql)
+      }
+      try body(SteppedRow(statement: sqlite))
+    }
   }
 
   private static func misfound(_ position: Int64) -> HealthSQLiteDamage {
@@ -583,6 +651,7 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
       for (key, delta) in writer.countChanges where delta != 0 {
         try Self.setMeta(key, (try Self.meta(key, db) ?? 0) + delta, db)
       }
+      try Self.raiseLongest(writer.longest, db)
       return .commit
     }
     try Self.mapped(path) {
@@ -604,6 +673,8 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
   struct Writer {
     var last: Int64
     var countChanges: [String: Int64] = [:]
+    /// The longest duration of the samples written, per type.
+    var longest: [SampleType: Double] = [:]
 
     mutating func take(_ position: Int64, change index: Int) throws {
       guard position > last else {
@@ -665,6 +736,10 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
         sql: "INSERT INTO record (\(fullSelection)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
       try statement.execute(arguments: StatementArguments(columns.arguments + [Data(bytes)]))
       count(columns.type, isDeletion: columns.isDeletion, by: 1)
+      if case .sample(let sample, _) = record {
+        let duration = sample.endDate.timeIntervalSince(sample.startDate)
+        longest[sample.type] = max(longest[sample.type] ?? 0, duration)
+      }
     }
 
     mutating func remove(_ position: Int64, type: SampleType, isDeletion: Bool, _ db: Database)

@@ -64,6 +64,18 @@ extension Store {
     return findings
   }
 
+  /// The last sequence the store at `location` committed, as its files say without the lock;
+  /// nil when they cannot be read (`check` says why).
+  public static func committedSequence(
+    _ location: StoreLocation, tables extraTables: [any StoreTableCodec.Type] = []
+  ) -> Int? {
+    guard case .directory(let directory) = location else { return nil }
+    let inspection = StoreInspection.inspect(
+      directory: directory, tables: checkedStorages(builtInTables + extraTables), readRows: false)
+    guard inspection.errors.isEmpty, let manifest = inspection.manifest else { return nil }
+    return max(manifest.sequence, inspection.journal.lastSequence)
+  }
+
   /// Verifies this store's files completely; see `Store.check(_:tables:)`. Memory stores
   /// have nothing to check.
   public func check() -> [StoreFinding] {

@@ -797,6 +797,47 @@ public final class Store {
     try compact(reusing: nil)
   }
 
+  // MARK: Tables no longer used (Health's, after its move to health.sqlite)
+
+  /// Whether the store knows the table `name`: `weigh.json` lists it, or its file exists.
+  public func holdsTable(_ name: String) -> Bool {
+    tableInfo[name] != nil || tables[name]?.hasFile == true
+  }
+
+  /// Drops the tables `names`, which must hold no rows, from the store: a compaction writes
+  /// `weigh.json`, the journal and `journal.ack` without them (the commit point), then their
+  /// files are removed. Interrupted between the two, a file stays, unlisted and empty, and
+  /// the next call removes it.
+  public func dropEmptyTables(_ names: [String]) throws(StoreError) {
+    guard let directory else { return }
+    guard !isReadOnly, !isClosed, !isBatching else {
+      throw StoreError(.io, file: path(StoreManifest.fileName), message: "the store is closed")
+    }
+    for name in names {
+      guard let table = tables[name] else { continue }
+      try table.load(directory: directory)
+      guard table.largestID == 0 else {
+        throw StoreError(
+          .invalidChange, file: path(table.fileName),
+          message: "the table \(name) still holds rows; it is not dropped")
+      }
+    }
+    // Folded first: a compaction writes the file of a table the journal changed.
+    if names.contains(where: { tables[$0]?.isDirty == true }) { try compact() }
+    for name in names {
+      tableInfo[name] = nil
+      nextIDs[name] = nil
+    }
+    try compact()
+    for name in names {
+      guard let table = tables[name], table.hasFile else { continue }
+      try StoreFileSystem.remove(path(table.fileName))
+      try table.readHeader(directory: directory)
+      unverifiedTables.remove(name)
+    }
+    try StoreFileSystem.syncDirectory(directory)
+  }
+
   /// Compacts; when `changes` is the transaction just committed (its rows still in
   /// `encodedRows`, in the order of its puts), the rows it put are copied from the bytes it
   /// was journalled with instead of being encoded again.

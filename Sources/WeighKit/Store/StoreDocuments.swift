@@ -24,7 +24,7 @@ public enum StoreDocuments {
           path: [],
           message: "\"\(name)\" must be a file name, not \(DocumentFields.kind(of: value))")
       }
-    case .healthSyncIndex:
+    case .healthSyncIndex, .healthSimulations:
       guard case .bool = value else {
         throw DocumentProblem(
           path: [],

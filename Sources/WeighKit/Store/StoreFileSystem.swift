@@ -320,6 +320,12 @@ enum StoreFileSystem {
     guard systemRename(path, target) == 0 else { throw ioError(target, "move \(path) to") }
   }
 
+  /// Removes the file `path`; one that is not there is not an error.
+  static func remove(_ path: String) throws(StoreError) {
+    try step(path)
+    guard unlink(path) == 0 || errno == ENOENT else { throw ioError(path, "remove") }
+  }
+
   /// Makes a rename or a new file in `directory` durable.
   static func syncDirectory(_ directory: String) throws(StoreError) {
     let descriptor = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)

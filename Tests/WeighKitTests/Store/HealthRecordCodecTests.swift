@@ -193,3 +193,21 @@ import Testing
     #expect(failure(workout)?.message.hasPrefix(#"in "workout": "duration" is 1e+300"#) == true)
   }
 }
+
+/// `UUIDText.parse` reads what Foundation's parser reads, the same.
+@Suite struct UUIDTextTests {
+  @Test func readsWhatFoundationReads() {
+    var texts = (0..<200).map { _ in UUID().uuidString }
+    texts += texts.prefix(50).map { $0.lowercased() }
+    texts += [
+      "", "3F2504E0-4F89-11D3-9A0C-0305E82C3301", "3f2504e0-4f89-11d3-9a0c-0305e82c3301",
+      "3F2504E04F8911D39A0C0305E82C3301", "3F2504E0-4F89-11D3-9A0C-0305E82C330",
+      "3F2504E0-4F89-11D3-9A0C-0305E82C33011", "3F2504E0_4F89-11D3-9A0C-0305E82C3301",
+      "3F2504G0-4F89-11D3-9A0C-0305E82C3301", " 3F2504E0-4F89-11D3-9A0C-0305E82C330",
+      "+F2504E0-4F89-11D3-9A0C-0305E82C3301", "3F2504E0-4F89-11D3-9A0C-0305E82C33é1",
+    ]
+    for text in texts {
+      #expect(UUIDText.parse(text) == UUID(uuidString: text), "\(text)")
+    }
+  }
+}

@@ -45,7 +45,8 @@ import Testing
       source: HealthSource(name: "source \(code % 3)", bundleIdentifier: bundles[code % 3]),
       version: "1.0")
     return HealthSample(
-      uuid: uuid, type: type, startDate: start, endDate: start.addingTimeInterval(60), value: value,
+      uuid: uuid, type: type, startDate: start,
+      endDate: start.addingTimeInterval(Double(code % 5) * 60), value: value,
       sourceRevision: revision, device: nil, metadata: metadata, creationDate: start,
       workout: nil)
   }
@@ -148,6 +149,9 @@ import Testing
     let range = from..<from.addingTimeInterval(Double(1 + probe % 3) * day)
     for type in types {
       #expect(try sqlite.counts(of: type) == model.counts(of: type), "\(context): counts")
+      #expect(
+        try sqlite.longestDuration(of: type) == model.longestDuration(of: type),
+        "\(context): longest duration")
       #expect(
         try sqlite.changes(of: type, after: anchor, limit: probe % 4)
           == model.changes(of: type, after: anchor, limit: probe % 4), "\(context): changes")
