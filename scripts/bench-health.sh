@@ -4,22 +4,30 @@
 #
 #  1. ten simulated years (a daily scale, a background observer, a sync per delivery) in
 #     one `advance 3650d`, on a directory store and in memory;
-#  2. one Health command at a time over a directory store of N body-mass samples (one a
-#     minute from 2020-01-01, all synced into the log): `health add`, `health delete last`,
-#     `sync` of one new sample, `advance 1d`, `summary DAY`, `stats weekly` over a month;
+#  2. one Health command at a time over a directory store of N Health samples
+#     (`weigh-bench health-store`: 1,000 body-mass readings synced into the log, the other
+#     N − 1,000 steps, energy, exercise, glucose and a few workouts): `health add`,
+#     `health delete last`, `health delete PREFIX`, `sync` of one new sample, `observe` (a
+#     delivery of one new sample), `advance 1d`, `summary DAY`, `stats weekly` over a month;
 #  3. the all-types import of a generated export.zip (scripts/gen-apple-export.py).
 #
 # Usage: scripts/bench-health.sh [sample counts…]     (default: 1000 100000 1000000)
 #   RUNS=5             timed runs per benchmark (after one warm-up run)
 #   WEIGH=PATH         the `weigh` binary to time (default: build the release one)
+#   WEIGH_BENCH=PATH   the `weigh-bench` that makes the stores (default: build the release one)
+#   INSTRUCTIONS=1     also count each command's instructions (callgrind, one more run)
+#   YEARS=0            leave out the ten years
+#   SKIP='summary|…'   leave out these commands (add delete prefix sync advance summary stats
+#                      observe) of part 2
 #   IMPORT_SIZE=100M   the export.xml size of the import benchmark (empty: skip it)
 #   SKIP_H2S=1         leave out healthkit-to-sqlite on the same export (about 5 min per GB)
 #   BEFORE=REF         also time the ten years with the `weigh` of git REF (built once
 #                      under bench-data/before-REF, in a detached worktree), or with the
 #                      `weigh` binary at the path REF
 # Each timed command runs with the store's lock to itself; the stores grow by a sample or
-# two per run, which does not move the figures. The N-sample store is made once (the
-# million takes about a minute and 3 GB of memory, and 400 MB of disk).
+# two per run, which does not move the figures. The N-sample stores are made once, under
+# bench-data/health-store-N (docs/performance.md, "Health commands at 1k to 10M samples",
+# says how long they take and how big they are).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 counts=("$@")
@@ -39,7 +47,12 @@ if [ -z "${WEIGH:-}" ]; then
   swift build -c release --static-swift-stdlib --product weigh >&2
   WEIGH="$PWD/.build/release/weigh"
 fi
+if [ -z "${WEIGH_BENCH:-}" ]; then
+  swift build -c release --static-swift-stdlib --product weigh-bench >&2
+  WEIGH_BENCH="$PWD/.build/release/weigh-bench"
+fi
 weigh="$(realpath "$WEIGH")"
+bench="$(realpath "$WEIGH_BENCH")"
 echo "machine: $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB; load: $(cut -d' ' -f1-3 /proc/loadavg)"
 
 # row KEY LABEL: one table row from measure's files (median, min, max wall; mean cpu; peak).
@@ -81,8 +94,9 @@ elif [ -n "${BEFORE:-}" ]; then
   fi
   binaries=("before:$PWD/$before/.build/release/weigh" "${binaries[@]}")
 fi
-header
+[ "${YEARS:-1}" = 0 ] || header
 for pair in "${binaries[@]}"; do
+  [ "${YEARS:-1}" != 0 ] || break
   name="${pair%%:*}" binary="${pair#*:}"
   store="$data/years-$name"
   measure "years-$name-disk" "$RUNS" "rm -rf $store" \
@@ -92,32 +106,50 @@ for pair in "${binaries[@]}"; do
   row "years-$name-memory" "ten years, in memory ($name)"
 done
 
-# 2. One command over N samples.
-clock=2022-01-01T00:00Z
+# 2. One command over a store of N Health samples (weigh-bench health-store: 1,000 body-mass
+# readings synced into the log, the rest steps, energy, exercise, glucose and a few workouts,
+# over 1,000 days from 2020-01-01). The stores are kept and grow by a sample or two a run.
+clock=2022-10-01T00:00Z
 header
 for count in "${counts[@]}"; do
-  store="$data/health-$count"
-  if [ ! -f "$store/weigh.json" ]; then
+  store="$data/health-store-$count"
+  if [ ! -f "$store/health.sqlite" ]; then
     rm -rf "$store"
-    "$weigh" --store "$store" --clock 2020-01-01T00:00Z \
-      -e 'simulate scale every 1min start 70kg' -e "advance ${count}min" \
-      -e 'simulate stop all' -e sync -e 'health add 70kg source Withings' | tail -1 >&2
+    /usr/bin/time -f 'made in %e s wall, %U s user, %S s system, peak %M KiB' \
+      "$bench" health-store "$store" "$count" >&2
+    du -sh "$store" >&2
   fi
   run="$weigh --store $store --clock $clock"
-  measure "add-$count" "$RUNS" "" "$run -e 'health add 70.1kg source Withings'"
-  row "add-$count" "\`health add\`, $count samples"
-  measure "delete-$count" "$RUNS" "$run -e 'health add 70.1kg source Withings' >/dev/null" \
-    "$run -e 'health delete last'"
-  row "delete-$count" "\`health delete last\`, $count samples"
-  measure "sync-$count" "$RUNS" "$run -e 'health add 70.2kg source Withings' >/dev/null" \
-    "$run -e sync"
-  row "sync-$count" "\`sync\` of one new sample, $count samples"
-  measure "advance-$count" "$RUNS" "" "$run -e 'advance 1d'"
-  row "advance-$count" "\`advance 1d\`, $count samples"
-  measure "summary-$count" "$RUNS" "" "$run -e 'summary 2020-01-01'"
-  row "summary-$count" "\`summary 2020-01-01\`, $count samples"
-  measure "stats-$count" "$RUNS" "" "$run -e 'stats weekly from 2020-01-01 to 2020-02-01'"
-  row "stats-$count" "\`stats weekly\` over a month, $count samples"
+  # The commands that find a sample: the one just added (its UUID's first 8 digits).
+  addFor() { echo "$run -e 'health add $1kg source Withings' | cut -d' ' -f2 | sed 's/^/health delete /' >$data/.delete.wcfg"; }
+  benches=(
+    "add|health add|$run -e 'health add 70.1kg source Withings'|"
+    "delete|health delete last|$run -e 'health delete last'|$(addFor 70.2)"
+    "prefix|health delete PREFIX|$run $data/.delete.wcfg|$(addFor 70.3)"
+    "sync|sync of one new sample|$run -e sync|$run -e 'health add 70.4kg source Withings' >/dev/null"
+    "advance|advance 1d|$run -e 'advance 1d'|"
+    "summary|summary 2021-06-15|$run -e 'summary 2021-06-15'|"
+    "stats|stats weekly over a month|$run -e 'stats weekly from 2021-06-01 to 2021-07-01'|"
+    # The observer stays registered in the store (turned off after the loop): the command
+    # is a `health add` and the delivery it causes, whose handler syncs the new sample.
+    "observe|health add with an observer: its delivery syncs it|$run -e 'health add 70.5kg source Withings'|$run -e 'observe on' >/dev/null"
+  )
+  for bench in "${benches[@]}"; do
+    IFS='|' read -r key label command prepare <<<"$bench"
+    [[ -z "${SKIP:-}" || ! "$key" =~ ^($SKIP)$ ]] || continue
+    measure "$key-$count" "$RUNS" "$prepare" "$command"
+    row "$key-$count" "\`$label\`, $count samples"
+    # INSTRUCTIONS=1: callgrind's count of one more run (steady however loaded the machine),
+    # left out for a command slower than 5 s (callgrind runs it some 50 times slower).
+    slowest=$(sort -n "$results/$key-$count.times" | tail -1 | cut -d' ' -f1)
+    if [ "${INSTRUCTIONS:-0}" != 0 ] && python3 -c "import sys; sys.exit(float('$slowest') > 5)"; then
+      [ -z "$prepare" ] || bash -c "$prepare"
+      counted=$(bash -c "valgrind --tool=callgrind --callgrind-out-file=/dev/null $command" 2>&1 >/dev/null |
+        awk '/Collected :/ {print $NF}')
+      echo "  $label, $count samples: $(printf "%'d" "$counted") instructions"
+    fi
+  done
+  bash -c "$run -e 'observe off'" >/dev/null
 done
 
 # 3. The all-types import.

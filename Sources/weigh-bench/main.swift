@@ -94,9 +94,23 @@ case "health-sqlite":
     print("\(error)")
     exit(1)
   }
+case "health-store":
+  // scripts/bench-health.sh's store of N Health samples (HealthBenchStore.swift).
+  // checked: parses text, nil when out of range
+  guard arguments.count == 3, let count = Int(arguments.dropFirst(2).first ?? ""), count >= 1000
+  else {
+    print("usage: weigh-bench health-store <new store directory> <samples, at least 1000>")
+    exit(ExitStatus.usage.rawValue)
+  }
+  do {
+    try makeHealthBenchStore(directory: String(arguments.dropFirst().first ?? ""), total: count)
+  } catch {
+    FileHandle.standardError.write(Data("weigh-bench: \(error)\n".utf8))
+    exit(1)
+  }
 default:
   print(
-    "usage: weigh-bench sync <stored>… | weigh-bench years [n] | weigh-bench health-sqlite <file> <samples> | weigh-bench health-sqlite-append <file> <batch>"
+    "usage: weigh-bench sync <stored>… | weigh-bench years [n] | weigh-bench health-sqlite <file> <samples> | weigh-bench health-sqlite-append <file> <batch> | weigh-bench health-store <directory> <samples>"
   )
   exit(ExitStatus.usage.rawValue)
 }

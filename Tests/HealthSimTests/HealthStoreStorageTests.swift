@@ -42,6 +42,12 @@ final class CountingStorage: HealthSampleStorage {
   {
     counted(try base.samples(syncIdentifier: syncIdentifier, type: type, bundle: bundle))
   }
+  func newestSample(of type: SampleType) throws -> StoredSample? {
+    counted([try base.newestSample(of: type)].compactMap { $0 }).first
+  }
+  func samples(uuidPrefix hexPrefix: String, limit: Int) throws -> [StoredSample] {
+    counted(try base.samples(uuidPrefix: hexPrefix, limit: limit))
+  }
   func statistics(of type: SampleType, boundaries: [Date], bundle: String?) throws
     -> [SampleBucket]
   {
@@ -89,6 +95,12 @@ final class FailingStorage: HealthSampleStorage {
     -> [StoredSample]
   {
     try call { try base.samples(syncIdentifier: syncIdentifier, type: type, bundle: bundle) }
+  }
+  func newestSample(of type: SampleType) throws -> StoredSample? {
+    try call { try base.newestSample(of: type) }
+  }
+  func samples(uuidPrefix hexPrefix: String, limit: Int) throws -> [StoredSample] {
+    try call { try base.samples(uuidPrefix: hexPrefix, limit: limit) }
   }
   func statistics(of type: SampleType, boundaries: [Date], bundle: String?) throws
     -> [SampleBucket]
@@ -157,6 +169,15 @@ final class FailingStorage: HealthSampleStorage {
       return rows
     }
     try measure("delete") { try store.deleteAsOwner([doomed.uuid!]) }
+    // `health delete last` and `health delete PREFIX`: what they look up.
+    try measure("newest sample") {
+      #expect(store.newestSample()?.value == 71)
+    }
+    let survivor = try #require(store.allSamples(of: .bodyMass).dropLast(5).last?.uuid)
+    try measure("uuid prefix") {
+      let found = store.samples(uuidPrefix: String(survivor.uuidString.prefix(13)), limit: 2)
+      #expect(found.map(\.uuid) == [survivor])
+    }
     try measure("anchored read") {
       let result = try store.anchoredResult(type: .bodyMass, anchor: anchor)
       #expect(result.samples.count == 2)
@@ -365,6 +386,43 @@ final class FailingStorage: HealthSampleStorage {
         }
         #expect(kept.storageFailure == nil)
         #expect(reopened.storageFailure == nil)
+      }
+    }
+  }
+
+  @Test func theNewestSampleAndUUIDPrefixesAnswerAsAListOfEverySample() async {
+    await propertyCheck(count: 60, input: Gen.int(in: 0...100_000).array(of: 1...40)) { codes in
+      failingOnThrow {
+        let store = makeStore()
+        for code in codes {
+          let live = store.allSamples(of: .bodyMass)
+          try? command(code, on: store, victim: live.isEmpty ? nil : live[code % live.count].uuid)
+          let all = SampleType.allCases.flatMap { store.allSamples(of: $0) }
+          // The newest start; of those starting then, the one saved last.
+          let newest = all.max {
+            ($0.startDate, store.position(of: $0.uuid!)!)
+              < ($1.startDate, store.position(of: $1.uuid!)!)
+          }
+          #expect(store.newestSample() == newest, "after \(code)")
+          var prefixes = ["0", "ab", "-", "FFFF", "abcdefg"]
+          for sample in all {
+            let text = sample.uuid!.uuidString
+            prefixes.append(String(text.prefix(code % 37)))
+            prefixes.append(String(text.lowercased().prefix(1 + code % 3)))
+          }
+          for prefix in prefixes {
+            let digits = prefix.lowercased().replacingOccurrences(of: "-", with: "")
+            let matching = all.filter {
+              $0.uuid!.uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+                .hasPrefix(digits)
+                && digits.allSatisfy { "0123456789abcdef".contains($0) }
+            }.sorted { $0.uuid!.uuidString < $1.uuid!.uuidString }
+            #expect(store.samples(uuidPrefix: prefix, limit: 0) == matching, "\(prefix)")
+            #expect(
+              store.samples(uuidPrefix: prefix, limit: 2) == Array(matching.prefix(2)),
+              "\(prefix)")
+          }
+        }
       }
     }
   }

@@ -58,6 +58,15 @@ public protocol HealthSampleStorage: AnyObject {
   /// The live sample with `uuid`.
   func sample(uuid: UUID) throws -> StoredSample?
 
+  /// The live sample of `type` that starts last; of those starting then, the one at the
+  /// greatest position. Nil when no sample of `type` is live.
+  func newestSample(of type: SampleType) throws -> StoredSample?
+
+  /// The live samples whose UUID, written as 32 lower-case hex digits without hyphens,
+  /// begins with `hexPrefix` (lower-case hex digits, at most 32), in UUID order, at most
+  /// `limit` (0: no limit).
+  func samples(uuidPrefix hexPrefix: String, limit: Int) throws -> [StoredSample]
+
   /// The live samples of `type` with the sync identifier and, when `bundle` is given, from
   /// that source, in position order (the last one is the newest).
   func samples(syncIdentifier: String, type: SampleType, bundle: String?) throws
@@ -82,6 +91,51 @@ public protocol HealthSampleStorage: AnyObject {
 extension HealthSampleStorage {
   /// Not known: a query for samples that overlap a range reads every earlier start.
   public func longestDuration(of type: SampleType) throws -> TimeInterval? { nil }
+}
+
+extension UUID {
+  /// The 32 hex digits, lower case, without hyphens: what a UUID prefix is matched against
+  /// (`HealthSampleStorage.samples(uuidPrefix:limit:)`).
+  public var compactHex: String {
+    let digits = Array("0123456789abcdef".utf8)
+    var text: [UInt8] = []
+    text.reserveCapacity(32)
+    withUnsafeBytes(of: uuid) { bytes in
+      for byte in bytes {
+        text.append(digits[Int(truncatingIfNeeded: byte >> 4)])
+        text.append(digits[Int(truncatingIfNeeded: byte & 0x0f)])
+      }
+    }
+    return String(decoding: text, as: UTF8.self)
+  }
+
+  /// The smallest and the largest UUID whose `compactHex` begins with `hexPrefix`, or nil
+  /// when it is longer than 32 digits or holds anything but lower-case ASCII hex digits.
+  public static func range(withHexPrefix hexPrefix: String) -> (low: UUID, high: UUID)? {
+    var low = [UInt8](repeating: 0, count: 16)
+    var high = [UInt8](repeating: 0xff, count: 16)
+    let digits = Array(hexPrefix.utf8)
+    guard digits.count <= 32 else { return nil }
+    for (index, digit) in digits.enumerated() {
+      let nibble: UInt8
+      switch digit {
+      case UInt8(ascii: "0")...UInt8(ascii: "9"): nibble = digit - UInt8(ascii: "0")
+      case UInt8(ascii: "a")...UInt8(ascii: "f"): nibble = digit - UInt8(ascii: "a") + 10
+      default: return nil
+      }
+      let shift: UInt8 = index % 2 == 0 ? 4 : 0
+      low[index / 2] = (low[index / 2] & ~(0x0f << shift)) | (nibble << shift)
+      high[index / 2] = (high[index / 2] & ~(0x0f << shift)) | (nibble << shift)
+    }
+    func uuid(_ bytes: [UInt8]) -> UUID {
+      UUID(
+        uuid: (
+          bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+          bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]
+        ))
+    }
+    return (uuid(low), uuid(high))
+  }
 }
 
 /// A live sample and its position.

@@ -174,6 +174,29 @@ public final class HealthStore {
     }
   }
 
+  /// The live sample that starts last among those of `types`, whatever the app may read;
+  /// of those starting then, the one saved last. Nil when none is live.
+  /// - Complexity: one storage lookup per type.
+  public func newestSample(of types: [SampleType] = SampleType.allCases) -> HealthSample? {
+    mergeSavesIfUnlocked()
+    loadHistory()
+    return read(nil) {
+      try types.compactMap { try storage.newestSample(of: $0) }.max {
+        ($0.sample.startDate, $0.position) < ($1.sample.startDate, $1.position)
+      }?.sample
+    }
+  }
+
+  /// The live samples whose UUID begins with `prefix` (hex digits; case and hyphens do not
+  /// matter), whatever the app may read, in UUID order, at most `limit` (0: every one).
+  /// - Complexity: one storage lookup of the samples found.
+  public func samples(uuidPrefix prefix: String, limit: Int) -> [HealthSample] {
+    mergeSavesIfUnlocked()
+    loadHistory()
+    let digits = prefix.lowercased().replacingOccurrences(of: "-", with: "")
+    return read([]) { try storage.samples(uuidPrefix: digits, limit: limit).map(\.sample) }
+  }
+
   /// Every kept deleted-object record of a type in change order.
   /// - Complexity: O(n).
   public func deletedObjectRecords(of type: SampleType) -> [DeletedObjectRecord] {

@@ -256,6 +256,26 @@ public final class InMemorySampleStorage: HealthSampleStorage {
     return StoredSample(sample: sample, position: location.position)
   }
 
+  /// The last entry of the type's start-date index.
+  /// - Complexity: O(1).
+  public func newestSample(of type: SampleType) throws -> StoredSample? {
+    guard let newest = starts[type.ordinal].last,
+      let index = logs[type.ordinal].index(of: newest.position),
+      case .sample(let sample) = logs[type.ordinal].items[index]
+    else { return nil }
+    return StoredSample(sample: sample, position: newest.position)
+  }
+
+  /// - Complexity: O(n): every live UUID is compared (no ordered UUID index in memory).
+  public func samples(uuidPrefix hexPrefix: String, limit: Int) throws -> [StoredSample] {
+    guard UUID.range(withHexPrefix: hexPrefix) != nil else { return [] }
+    let found = locations.keys.map { ($0, $0.compactHex) }.filter { $0.1.hasPrefix(hexPrefix) }
+      .sorted { $0.1 < $1.1 }
+    return try (limit > 0 ? Array(found.prefix(limit)) : found).compactMap {
+      try sample(uuid: $0.0)
+    }
+  }
+
   public func samples(syncIdentifier: String, type: SampleType, bundle: String?) throws
     -> [StoredSample]
   {

@@ -205,22 +205,18 @@ struct HealthDeleteCommand: Executable {
     return result
   }
 
-  /// The live sample a UUID, a unique prefix of 4+ hex digits, or `last` names.
+  /// The live sample a UUID, a unique prefix of 4+ hex digits, or `last` names: looked up
+  /// by the storage's indexes (the newest start per type; a range of UUIDs, two at most),
+  /// so the cost does not grow with Health's history.
   static func resolve(
     _ reference: String, in health: HealthStore, at span: SourceSpan
   ) throws(Diagnostic) -> HealthSample {
-    let all = SampleType.allCases.flatMap { health.allSamples(of: $0) }
     if reference.lowercased() == "last" {
-      // The newest start date; on a tie, the most recently saved (positions are looked up
-      // for the tied samples only: each is a storage read).
-      guard let latest = all.map(\.startDate).max() else {
+      // The newest start date; on a tie, the most recently saved.
+      guard let newest = health.newestSample() else {
         throw Diagnostic("Health has no samples, so there is no last one", at: span)
       }
-      let tied = all.filter { $0.startDate == latest }
-      guard tied.count > 1 else { return tied[0] }
-      return tied.max {
-        (health.position(of: $0.uuid!) ?? 0) < (health.position(of: $1.uuid!) ?? 0)
-      }!
+      return newest
     }
     let prefix = reference.lowercased().replacingOccurrences(of: "-", with: "")
     guard prefix.count >= 4, prefix.allSatisfy(\.isHexDigit) else {
@@ -228,15 +224,13 @@ struct HealthDeleteCommand: Executable {
         "expected a sample: a UUID or at least 4 of its hex digits (health list shows them), or last; got \"\(reference)\"",
         at: span)
     }
-    let matches = all.filter {
-      $0.uuid!.uuidString.lowercased().replacingOccurrences(of: "-", with: "").hasPrefix(prefix)
-    }
+    let matches = health.samples(uuidPrefix: prefix, limit: 2)
     guard let first = matches.first else {
       throw Diagnostic("no live sample starts with \(reference); health list shows them", at: span)
     }
     guard matches.count == 1 else {
       throw Diagnostic(
-        "\(matches.count) samples start with \(reference); give more digits", at: span)
+        "more than one live sample starts with \(reference); give more digits", at: span)
     }
     return first
   }

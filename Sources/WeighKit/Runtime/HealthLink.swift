@@ -175,6 +175,14 @@ final class CommandHealthStorage: HealthSampleStorage {
     counted(try base.samples(syncIdentifier: syncIdentifier, type: type, bundle: bundle))
   }
 
+  func newestSample(of type: SampleType) throws -> StoredSample? {
+    counted(try base.newestSample(of: type).map { [$0] } ?? []).first
+  }
+
+  func samples(uuidPrefix hexPrefix: String, limit: Int) throws -> [StoredSample] {
+    counted(try base.samples(uuidPrefix: hexPrefix, limit: limit))
+  }
+
   func statistics(of type: SampleType, boundaries: [Date], bundle: String?) throws
     -> [SampleBucket]
   {

@@ -562,6 +562,47 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
     return nil
   }
 
+  /// One row, from the top of the (type, start) index: the position is its last key.
+  public func newestSample(of type: SampleType) throws -> StoredSample? {
+    try read { db in
+      for (_, record) in try Self.records(
+        db,
+        """
+        SELECT \(Self.fullSelection) FROM record INDEXED BY record_type_start
+        WHERE type = ? AND kind = 0 ORDER BY start DESC, pos DESC LIMIT 1
+        """,
+        [type.rawValue], expected: { $0.type == type && !$0.isDeletion })
+      {
+        if case .sample(let sample, let position) = record {
+          return StoredSample(sample: sample, position: position)
+        }
+      }
+      return nil
+    }
+  }
+
+  /// A range of the UUID index (UUIDs are 16-byte blobs, which compare as their hex
+  /// digits do), at most `limit` live rows.
+  public func samples(uuidPrefix hexPrefix: String, limit: Int) throws -> [StoredSample] {
+    guard let range = UUID.range(withHexPrefix: hexPrefix) else { return [] }
+    let low = withUnsafeBytes(of: range.low.uuid) { Data($0) }
+    let high = withUnsafeBytes(of: range.high.uuid) { Data($0) }
+    return try read { db in
+      try Self.records(
+        db,
+        """
+        SELECT \(Self.fullSelection) FROM record INDEXED BY record_uuid
+        WHERE uuid >= ? AND uuid <= ? AND kind = 0 ORDER BY uuid LIMIT ?
+        """,
+        [low, high, limit > 0 ? Int64(truncatingIfNeeded: limit) : -1],
+        expected: { !$0.isDeletion && $0.uuid.compactHex.hasPrefix(hexPrefix) }
+      ).compactMap { _, record in
+        guard case .sample(let sample, let position) = record else { return nil }
+        return StoredSample(sample: sample, position: position)
+      }
+    }
+  }
+
   public func samples(syncIdentifier: String, type: SampleType, bundle: String?) throws
     -> [StoredSample]
   {

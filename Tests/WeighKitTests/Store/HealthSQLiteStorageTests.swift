@@ -153,6 +153,8 @@ import Testing
         try sqlite.longestDuration(of: type) == model.longestDuration(of: type),
         "\(context): longest duration")
       #expect(
+        try sqlite.newestSample(of: type) == model.newestSample(of: type), "\(context): newest")
+      #expect(
         try sqlite.changes(of: type, after: anchor, limit: probe % 4)
           == model.changes(of: type, after: anchor, limit: probe % 4), "\(context): changes")
       #expect(
@@ -172,6 +174,24 @@ import Testing
           try sqlite.samples(syncIdentifier: identifier, type: type, bundle: bundle)
             == model.samples(syncIdentifier: identifier, type: type, bundle: bundle),
           "\(context): sync identifier")
+      }
+    }
+    // UUID prefixes: every length of the records' UUIDs, a prefix they all share, none,
+    // and what is not lower-case hex.
+    var prefixes = ["", "0000", "00000000000040008000", "ffff", "ABCD", "00-0", "0000g"]
+    for (index, record) in records.enumerated() {
+      let uuid: UUID
+      switch record {
+      case .sample(let sample, _): uuid = sample.uuid!
+      case .deletion(let deleted, _): uuid = deleted.uuid
+      }
+      prefixes.append(String(uuid.compactHex.prefix((probe + index * 7) % 34)))
+    }
+    for prefix in prefixes {
+      for limit in [0, 1, 2] {
+        #expect(
+          try sqlite.samples(uuidPrefix: prefix, limit: limit)
+            == model.samples(uuidPrefix: prefix, limit: limit), "\(context): prefix \(prefix)")
       }
     }
     for record in records {
