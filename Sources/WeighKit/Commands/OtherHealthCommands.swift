@@ -289,15 +289,12 @@ extension Session {
       (summary.weightKilograms, summary.weightInstant) = (newest.kilograms, newest.instant)
     }
     let health = try health()
-    let untilEnd = SamplePredicate.samples(withStart: nil, end: Date(seconds: end))
     let theDay = SamplePredicate.samples(withStart: Date(seconds: start), end: Date(seconds: end))
     func sum(_ type: SampleType) throws(HealthError) -> Double? {
       try health.statistics(of: type, predicate: theDay, options: .cumulativeSum).merged.sum
     }
     do throws(HealthError) {
-      let glucose = try health.statistics(
-        of: .bloodGlucose, predicate: untilEnd, options: .mostRecent
-      ).merged
+      let glucose = try Self.mostRecent(.bloodGlucose, before: Date(seconds: end), in: health)
       if let value = glucose.mostRecent, let interval = glucose.mostRecentDateInterval {
         summary.glucose = value
         summary.glucoseInstant = Instant.seconds(of: interval.start)
@@ -309,5 +306,26 @@ extension Session {
       throw Diagnostic("Health refused to answer the summary: \(Self.describe(error))", at: span)
     }
     return summary
+  }
+
+  /// The most recent reading of `type` among the samples that start before `end`, as the
+  /// statistics query over all of them answers it (the latest end date; on a tie, the source
+  /// of highest priority), without reading them all: first over the samples overlapping the
+  /// day before `end`, then over windows eight times as long. Every sample the window leaves
+  /// out ends before the window's start (the query matches by overlap), so earlier than any
+  /// sample the window holds: a window with a sample has the answer.
+  static func mostRecent(_ type: SampleType, before end: Date, in health: HealthStore)
+    throws(HealthError) -> HealthStatistics.Values
+  {
+    var span: TimeInterval = 86_400
+    // Beyond a thousand years back, the whole history is read.
+    while span < 86_400 * 366_000 {
+      let window = SamplePredicate.samples(withStart: end.addingTimeInterval(-span), end: end)
+      let values = try health.statistics(of: type, predicate: window, options: .mostRecent).merged
+      if values.mostRecent != nil { return values }
+      span *= 8
+    }
+    let untilEnd = SamplePredicate.samples(withStart: nil, end: end)
+    return try health.statistics(of: type, predicate: untilEnd, options: .mostRecent).merged
   }
 }
