@@ -15,15 +15,8 @@ data=bench-data
 mkdir -p "$data"
 echo "machine: $(nproc) cores; load: $(cut -d' ' -f1-3 /proc/loadavg)"
 
-instructions() {
-  [ "${INSTRUCTIONS:-1}" != 0 ] || { echo 0; return; }
-  valgrind --tool=callgrind --trace-children=yes --callgrind-out-file=/dev/null "$@" \
-    2>&1 >/dev/null | awk '/Collected :/ {sum += $NF} END {printf "%.0f\n", sum}'
-}
-usage() {
-  /usr/bin/time -f '%e %U %S %M' -o "$data/.usage" "$@" >/dev/null 2>&1 || true
-  awk '{printf "%.3f s, %.3f s, %.0f MiB", $1, $2 + $3, $4 / 1024}' "$data/.usage"
-}
+# shellcheck source=scripts/bench-measure.sh
+. scripts/bench-measure.sh
 
 echo
 echo "| benchmark | binary | instructions | wall, cpu, peak RSS |"

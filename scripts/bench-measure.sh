@@ -1,6 +1,7 @@
 # Shared by the benchmark scripts: `measure KEY RUNS PREPARE COMMAND` times COMMAND RUNS
 # times (hyperfine when installed, else its own timing) into $results/KEY.times as lines
 # "wall cpu", and its peak RSS into $results/KEY.rss. $warmup sets hyperfine's warm-up runs.
+# `instructions` and `usage` count one run (callgrind; /usr/bin/time).
 
 measure() {
   local key="$1" runs="$2" prepare="$3" command="$4"
@@ -30,4 +31,18 @@ print(wall, after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
   fi
   [[ -z "$prepare" ]] || bash -c "$prepare"
   /usr/bin/time -f %M -o "$results/$key.rss" bash -c "$command" >/dev/null
+}
+
+# instructions COMMAND…: the instructions callgrind counts for COMMAND (its children too);
+# 0 when INSTRUCTIONS=0.
+instructions() {
+  [ "${INSTRUCTIONS:-1}" != 0 ] || { echo 0; return; }
+  valgrind --tool=callgrind --trace-children=yes --callgrind-out-file=/dev/null "$@" \
+    2>&1 >/dev/null | awk '/Collected :/ {sum += $NF} END {printf "%.0f\n", sum}'
+}
+
+# usage COMMAND…: "wall-seconds, cpu-seconds, peak-MiB" of one run ($data/.usage holds it).
+usage() {
+  /usr/bin/time -f '%e %U %S %M' -o "$data/.usage" "$@" >/dev/null 2>&1 || true
+  awk '{printf "%.3f s, %.3f s, %.0f MiB", $1, $2 + $3, $4 / 1024}' "$data/.usage"
 }
