@@ -247,13 +247,13 @@ public final class HealthStore {
     return state.generator.nextGaussian()
   }
 
-  /// A UUID no live sample in the storage has. While older records are not loaded, a
-  /// clash with one of them is not checked: the seeded generator makes one about as likely
-  /// as a random 122-bit collision.
-  func freshUUID() -> UUID {
+  /// A UUID no live sample in the storage has, nor one of `taken` (saves not applied yet).
+  /// While older records are not loaded, a clash with one of them is not checked: the
+  /// seeded generator makes one about as likely as a random 122-bit collision.
+  func freshUUID(avoiding taken: Set<UUID> = []) -> UUID {
     while true {
       let uuid = state.generator.nextUUID()
-      if stored(uuid) == nil, olderSynced?[uuid] == nil { return uuid }
+      if !taken.contains(uuid), stored(uuid) == nil, olderSynced?[uuid] == nil { return uuid }
     }
   }
 

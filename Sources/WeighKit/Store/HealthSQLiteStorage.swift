@@ -284,8 +284,15 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
   }
 
   static func countKeys(_ type: SampleType) -> (samples: String, deletions: String) {
-    ("samples " + type.rawValue, "deletions " + type.rawValue)
+    allCountKeys[type] ?? ("samples " + type.rawValue, "deletions " + type.rawValue)
   }
+
+  /// `countKeys` of every type, made once (every saved sample counts under one).
+  private static let allCountKeys: [SampleType: (samples: String, deletions: String)] =
+    Dictionary(
+      uniqueKeysWithValues: SampleType.allCases.map {
+        ($0, ("samples " + $0.rawValue, "deletions " + $0.rawValue))
+      })
 
   public func smallState() throws -> HealthSmallState? {
     try read { db in try Self.readState(db) }
@@ -543,14 +550,15 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
   }
 
   private static func liveSample(_ uuid: UUID, _ db: Database) throws -> StoredSample? {
-    let bytes = withUnsafeBytes(of: uuid.uuid) { Data($0) }
     // A UUID no record has (every new sample's, looked up twice: by `freshUUID` and by the
     // save) asks the index alone, without GRDB's row cursor (which lower-cases and hashes
-    // the column names for every query): in the all-types import of a 10 MB export (12,486
-    // samples), these look-ups went from 768 M to 390 M instructions (callgrind). Rows
-    // found are read and checked below, as before.
-    guard try Int64.fetchOne(db.cachedStatement(sql: uuidProbe), arguments: [bytes]) != nil
-    else { return nil }
+    // the column names for every query) or its arguments: in the all-types import of a
+    // 10 MB export (12,486 samples), these look-ups went from 768 M to 390 M instructions
+    // (callgrind), then to 96 M bound directly. Rows found are read and checked below.
+    var probe = HealthSQLiteBinding(try db.cachedStatement(sql: uuidProbe))
+    withUnsafeBytes(of: uuid.uuid) { probe.bind(1, blob: $0) }
+    guard try probe.exists() else { return nil }
+    let bytes = withUnsafeBytes(of: uuid.uuid) { Data($0) }
     for (columns, record) in try records(
       db, "SELECT \(fullSelection) FROM record WHERE uuid = ?", [bytes],
       expected: { $0.uuid == uuid })
@@ -773,9 +781,13 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
       }
       let checksum = bytes.withUnsafeBufferPointer { StoreChecksum.of($0) }
       let columns = HealthSQLiteColumns(record, rowChecksum: checksum)
-      let statement = try db.cachedStatement(
-        sql: "INSERT INTO record (\(fullSelection)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
-      try statement.execute(arguments: StatementArguments(columns.arguments + [Data(bytes)]))
+      // Bound directly, without GRDB's `StatementArguments` (see `HealthSQLiteBinding`).
+      var insert = HealthSQLiteBinding(
+        try db.cachedStatement(
+          sql: "INSERT INTO record (\(fullSelection)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"))
+      columns.bind(to: &insert)
+      bytes.withUnsafeBytes { insert.bind(12, blob: $0) }
+      try insert.run()
       count(columns.type, isDeletion: columns.isDeletion, by: 1)
       if case .sample(let sample, _) = record {
         let duration = sample.endDate.timeIntervalSince(sample.startDate)
