@@ -136,8 +136,8 @@ for count in "${counts[@]}"; do
     # is a `health add` and the delivery it causes, whose handler syncs the new sample.
     "observe|health add with an observer: its delivery syncs it|$run -e 'health add 70.5kg source Withings'|$run -e 'observe on' >/dev/null"
   )
-  for bench in "${benches[@]}"; do
-    IFS='|' read -r key label command prepare <<<"$bench"
+  for entry in "${benches[@]}"; do
+    IFS='|' read -r key label command prepare <<<"$entry"
     [[ -z "${SKIP:-}" || ! "$key" =~ ^($SKIP)$ ]] || continue
     measure "$key-$count" "$RUNS" "$prepare" "$command"
     row "$key-$count" "\`$label\`, $count samples"
