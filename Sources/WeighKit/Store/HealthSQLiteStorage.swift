@@ -766,10 +766,11 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
           "the record at position \(record.position) holds a number that is not finite")
       }
       let bytes = writer.bytes
+      var decoded: HealthRecord?
       let readBack = bytes.withUnsafeBufferPointer { buffer -> JSONSyntaxError? in
         var reader = JSONReader(bytes: buffer)
         do throws(JSONSyntaxError) {
-          _ = try HealthRecordCodec.decode(from: &reader)
+          decoded = try HealthRecordCodec.decode(from: &reader)
           return nil
         } catch {
           return error
@@ -789,7 +790,10 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
       bytes.withUnsafeBytes { insert.bind(12, blob: $0) }
       try insert.run()
       count(columns.type, isDeletion: columns.isDeletion, by: 1)
-      if case .sample(let sample, _) = record {
+      // The duration of the row as it reads back, which `weigh check` and every later read
+      // see: dates go through seconds since 1970, and a fraction of a second can move by a
+      // rounding step on the way (a day's 1,000 samples 86.4 s apart did).
+      if case .sample(let sample, _)? = decoded {
         let duration = sample.endDate.timeIntervalSince(sample.startDate)
         longest[sample.type] = max(longest[sample.type] ?? 0, duration)
       }
