@@ -724,6 +724,8 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
     var countChanges: [String: Int64] = [:]
     /// The longest duration of the samples written, per type.
     var longest: [SampleType: Double] = [:]
+    /// The row shapes read back (`checkReadBack`).
+    var readShapes: Set<HealthRowShape> = []
 
     mutating func take(_ position: Int64, change index: Int) throws {
       guard position > last else {
@@ -757,7 +759,7 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
       try insert(.deletion(record, position: position), db)
     }
 
-    /// Inserts `record`, after checking that its JSON row reads back.
+    /// Inserts `record`, after checking that its JSON row reads back (once per row shape).
     mutating func insert(_ record: HealthRecord, _ db: Database) throws {
       var writer = JSONWriter()
       HealthRecordCodec.encode(record, into: &writer)
@@ -766,19 +768,7 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
           "the record at position \(record.position) holds a number that is not finite")
       }
       let bytes = writer.bytes
-      let readBack = bytes.withUnsafeBufferPointer { buffer -> JSONSyntaxError? in
-        var reader = JSONReader(bytes: buffer)
-        do throws(JSONSyntaxError) {
-          _ = try HealthRecordCodec.decode(from: &reader)
-          return nil
-        } catch {
-          return error
-        }
-      }
-      if let readBack {
-        throw HealthStorageError(
-          "the record at position \(record.position) would not load again: \(readBack.message)")
-      }
+      try checkReadBack(record, bytes)
       let checksum = bytes.withUnsafeBufferPointer { StoreChecksum.of($0) }
       let columns = HealthSQLiteColumns(record, rowChecksum: checksum)
       // Bound directly, without GRDB's `StatementArguments` (see `HealthSQLiteBinding`).
