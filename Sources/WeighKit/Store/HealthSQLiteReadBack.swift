@@ -7,9 +7,15 @@ import HealthSim
 /// `JSONWriter.write(_: String)`, numbers through its number writers, both checked by their
 /// own tests), so reading one of them back checks the steps of both.
 ///
+/// The decoder also checks every number against its rule (`StoredValueRule`: times in
+/// 1900–9999, the value in its type's range, the end not before the start, whole
+/// positions and sync versions); those checks are made here on the record's own numbers
+/// (the writer writes each number so that it reads back as the same Double), for every row.
+///
 /// A row with nested parts written through Codable (metadata, a workout, a correlation's
 /// objects) has no shape: their layout depends on their values, and such a row is always
-/// read back.
+/// read back; so is a row with a number its rule refuses, whose read-back then says which
+/// and where, as before.
 struct HealthRowShape: Hashable {
   var type: SampleType
   /// One bit per optional field present, and one for a deletion.
@@ -20,9 +26,12 @@ struct HealthRowShape: Hashable {
     func mark(_ present: Bool, _ bit: UInt16) { if present { fields |= 1 << bit } }
     switch record {
     case .sample(let sample, _):
-      guard sample.metadata.isEmpty, sample.workout == nil, sample.objects == nil else {
-        return nil
-      }
+      guard sample.metadata.isEmpty, sample.workout == nil, sample.objects == nil,
+        Self.loads(position: record.position, start: sample.startDate, end: sample.endDate),
+        HealthRecordCodec.valueRule(for: sample.type).contains(sample.value),
+        sample.creationDate.map({ StoredValueRule.instant.contains($0.timeIntervalSince1970) })
+          ?? true
+      else { return nil }
       type = sample.type
       let revision = sample.sourceRevision
       mark(revision != nil, 0)
@@ -41,12 +50,26 @@ struct HealthRowShape: Hashable {
         mark(device.softwareVersion != nil, 12)
       }
     case .deletion(let deleted, _):
+      guard
+        Self.loads(position: record.position, start: deleted.startDate, end: deleted.endDate),
+        StoredValueRule.instant.contains(deleted.deletionDate.timeIntervalSince1970),
+        deleted.syncVersion.map(StoredValueRule.syncVersion.contains) ?? true
+      else { return nil }
       type = deleted.type
       mark(true, 13)
       mark(deleted.syncIdentifier != nil, 14)
       mark(deleted.syncVersion != nil, 15)
     }
     self.fields = fields
+  }
+
+  /// Whether the decoder takes these: a position by its rule, both times by theirs, the
+  /// end not before the start.
+  private static func loads(position: Int64, start: Date, end: Date) -> Bool {
+    let start = start.timeIntervalSince1970
+    let end = end.timeIntervalSince1970
+    return StoredValueRule.position.contains(position) && StoredValueRule.instant.contains(start)
+      && StoredValueRule.instant.contains(end) && end >= start
   }
 }
 

@@ -72,6 +72,43 @@ import Testing
     #expect(Self.refuses(&next, .sample(Self.sample(8), position: 8)))
   }
 
+  /// A number the decoder refuses (a value out of its type's range, a time outside
+  /// 1900–9999, an end before the start) is refused in a shape already read, with the
+  /// decoder's own words.
+  @Test func aNumberOutOfItsRangeIsRefusedInAShapeAlreadyRead() throws {
+    var writer = HealthSQLiteStorage.Writer(last: 0)
+    func weight(_ number: Int, _ kilograms: Double, start: Date = Self.start, end: Date? = nil)
+      -> HealthRecord
+    {
+      let sample = Self.sample(number, type: .bodyMass)
+      return .sample(
+        HealthSample(
+          uuid: sample.uuid, type: .bodyMass, startDate: start, endDate: end ?? start,
+          value: kilograms, sourceRevision: sample.sourceRevision, device: nil, metadata: [:],
+          creationDate: Self.start, workout: nil),
+        position: Int64(number))
+    }
+    let good = weight(1, 70)
+    try writer.checkReadBack(good, Self.row(good))
+    let tooHeavy = weight(2, 5e6)
+    do {
+      try writer.checkReadBack(tooHeavy, Self.row(tooHeavy))
+      Issue.record("accepted a weight of 5e6 kg")
+    } catch let error as HealthStorageError {
+      #expect(
+        error.message.hasPrefix(
+          #"the record at position 2 would not load again: "value" is 5000000.0, out of range: a weight is more than 0 and at most 1000 kg"#
+        ), "\(error.message)")
+    }
+    for bad in [
+      weight(3, 70, start: Date(timeIntervalSince1970: -3e9)),
+      weight(4, 70, start: Self.start, end: Self.start.addingTimeInterval(-60)),
+      weight(5, 0),
+    ] {
+      #expect(throws: HealthStorageError.self) { try writer.checkReadBack(bad, Self.row(bad)) }
+    }
+  }
+
   @Test func aRowWithNestedPartsIsAlwaysRead() throws {
     var writer = HealthSQLiteStorage.Writer(last: 0)
     let metadata: Metadata = ["HKMetadataKeyHeartRateMotionContext": .string("1")]
