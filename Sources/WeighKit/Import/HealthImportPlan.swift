@@ -79,9 +79,9 @@ struct HealthImportPlan {
   /// and saves the batches it hands over; returns the weights read. The last batch is left
   /// for `finish`, as `take` leaves it.
   ///
-  /// The reader (unzip, XML, mapping) and the saving each took about half of the import's
-  /// CPU time, one after the other; on two cores the import now takes about the longer of
-  /// the two (docs/performance.md, "The all-types import on two threads"). At most one full
+  /// The reader (unzip, XML, mapping) did a third of the import's work and the saving two
+  /// thirds, one after the other; on two cores the import now takes about as long as the
+  /// saving alone (docs/performance.md, "The all-types import on two threads"). At most one full
   /// batch waits between them, so at most three are held: one being read, one waiting, one
   /// being saved. Batches are saved in the order read, so the output and what is kept are
   /// those of one thread. A file found broken fails after the batches before the break were
