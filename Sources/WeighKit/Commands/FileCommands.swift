@@ -230,16 +230,16 @@ struct ImportCommand: Executable {
         result = try WeightImporter.importWeights(
           from: url, format: format, zone: zone, unit: unit, csv: csv)
       } else {
-        // One pass. Health's samples are saved a batch at a time into the command's
-        // transaction as they are read; a file found broken fails the command, which rolls
-        // them back (`Session.perform`): nothing is kept unless the whole file is well-formed.
+        // One pass, read on a second thread. Health's samples are saved a batch at a time
+        // into the command's transaction as they are read; a file found broken fails the
+        // command, which rolls them back (`Session.perform`): nothing is kept unless the
+        // whole file is well-formed.
         var samples = HealthImportPlan(
           types: Set(healthTypes), batchSize: session.options.healthImportBatchSize)
-        result = try AppleHealthWeightImporter.read(
+        result = try samples.read(
           url,
           alsoReading: Set(healthTypes.filter { $0 != .workouts }.map(\.sampleType.identifier)),
-          workouts: healthTypes.contains(.workouts)
-        ) { item, line in samples.take(item, line: line, savingIn: session) }
+          workouts: healthTypes.contains(.workouts), savingIn: session)
         healthPlan = samples
       }
     } catch let error as ImportError {

@@ -46,10 +46,11 @@ struct HealthImportPlan {
   /// Why the batches stopped being saved (Health could not be opened), said once the file
   /// is read well-formed: a broken file's own error comes first.
   private var failure: Diagnostic?
-  /// Devices and sources read so far.
-  private let cache = HealthExportMapping.Cache()
+  /// The records read and not yet handed over as a batch (`take`'s; `read` moves it to its
+  /// thread).
+  private var reader: BatchReader
 
-  private struct Candidate {
+  struct Candidate: Sendable {
     var imported: HealthExportMapping.Imported
     var line: Int
     var repaired: Bool
@@ -59,39 +60,71 @@ struct HealthImportPlan {
   init(types: Set<ImportDataType>, batchSize: Int = defaultBatchSize) {
     self.types = ImportDataType.allCases.filter { types.contains($0) && $0 != .weight }
     self.batchSize = max(1, batchSize)
+    reader = BatchReader(types: self.types, batchSize: self.batchSize)
     candidates.reserveCapacity(min(self.batchSize, Self.defaultBatchSize))
   }
 
-  /// Takes one record or workout as the reader hands it over: maps it to a sample at once,
-  /// so only the sample is kept, or records why not. A full batch is checked and saved in
-  /// `session` (without one, as the fuzz target reads, it is dropped).
+  /// Takes one record or workout as the reader hands it over, on this thread (the fuzz
+  /// target's way): maps it to a sample at once, so only the sample is kept, or records why
+  /// not. A full batch is checked and saved in `session` (without one, it is dropped).
   mutating func take(_ item: HealthExportItem, line: Int, savingIn session: Session? = nil) {
-    do {
-      switch item {
-      case .record(let record):
-        // Records of types not asked for (or not modelled) are not imported.
-        guard let type = SampleType(identifier: record.type),
-          types.contains(where: { $0.sampleType == type })
-        else { return }
-        candidates.append(
-          Candidate(
-            imported: try HealthExportMapping.sample(
-              from: record, type: type, line: line, cache: cache),
-            line: line, repaired: record.repairedAttributes))
-      case .workout(let workout):
-        candidates.append(
-          Candidate(
-            imported: try HealthExportMapping.sample(from: workout, line: line, cache: cache),
-            line: line, repaired: workout.repairedAttributes))
-      case .invalid(let rejection):
-        reject(rejection, kind: 0)
-      default:
-        return
-      }
-    } catch let rejection {
-      reject(rejection, kind: 0)
+    guard let full = reader.take(item, line: line) else {
+      mostHeld = max(mostHeld, reader.held)
+      return
     }
-    mostHeld = max(mostHeld, candidates.count)
+    receive(full, savingIn: session)
+  }
+
+  /// Reads `url` (`AppleHealthWeightImporter.read`) on a second thread while this one checks
+  /// and saves the batches it hands over; returns the weights read. The last batch is left
+  /// for `finish`, as `take` leaves it.
+  ///
+  /// The reader (unzip, XML, mapping) did a third of the import's work and the saving two
+  /// thirds, one after the other; on two cores the import now takes about as long as the
+  /// saving alone (docs/performance.md, "The all-types import on two threads"). At most one full
+  /// batch waits between them, so at most three are held: one being read, one waiting, one
+  /// being saved. Batches are saved in the order read, so the output and what is kept are
+  /// those of one thread. A file found broken fails after the batches before the break were
+  /// saved, which the command's transaction rolls back, as on one thread.
+  ///
+  /// - Throws: what `AppleHealthWeightImporter.read` throws.
+  mutating func read(
+    _ url: URL, alsoReading recordTypes: Set<String>, workouts: Bool, savingIn session: Session
+  ) throws -> WeightImportResult {
+    let handoff = BatchHandoff()
+    let (types, batchSize) = (self.types, self.batchSize)
+    let thread = Thread {
+      var reader = BatchReader(types: types, batchSize: batchSize)
+      do {
+        let result = try AppleHealthWeightImporter.read(
+          url, alsoReading: recordTypes, workouts: workouts
+        ) { item, line in
+          if let full = reader.take(item, line: line) { handoff.put(.batch(full)) }
+        }
+        handoff.put(.batch(reader.rest()))
+        handoff.put(.end(.success(result)))
+      } catch {
+        handoff.put(.end(.failure(error)))
+      }
+    }
+    // The main thread's stack size: the reader's recursion is the same as on it.
+    thread.stackSize = 8 << 20
+    thread.start()
+    while true {
+      switch handoff.take() {
+      case .batch(let batch): receive(batch, savingIn: session)
+      case .end(let outcome): return try outcome.get()
+      }
+    }
+  }
+
+  /// A batch from the reader: its rejections are counted, and a full batch is checked and
+  /// saved; a partial one (the file's last) is kept for `finish`.
+  /// Without a session (the fuzz target's reading), a full batch is dropped.
+  private mutating func receive(_ batch: Batch, savingIn session: Session?) {
+    for rejection in batch.rejections { reject(rejection, kind: 0) }
+    mostHeld = max(mostHeld, batch.held)
+    candidates.append(contentsOf: batch.candidates)
     guard candidates.count >= batchSize else { return }
     if let session { saveBatch(in: session) } else { candidates.removeAll(keepingCapacity: true) }
   }
@@ -104,6 +137,9 @@ struct HealthImportPlan {
     if failure == nil {
       do throws(Diagnostic) { _ = try session.health() } catch { failure = error }
     }
+    let rest = reader.rest()
+    for rejection in rest.rejections { reject(rejection, kind: 0) }
+    candidates.append(contentsOf: rest.candidates)
     saveBatch(in: session)
     session.lastHealthImport = (mostHeld, batchesChecked)
     if let failure { throw failure }

@@ -724,6 +724,8 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
     var countChanges: [String: Int64] = [:]
     /// The longest duration of the samples written, per type.
     var longest: [SampleType: Double] = [:]
+    /// The row shapes read back (`checkReadBack`).
+    var readShapes: Set<HealthRowShape> = []
 
     mutating func take(_ position: Int64, change index: Int) throws {
       guard position > last else {
@@ -757,7 +759,7 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
       try insert(.deletion(record, position: position), db)
     }
 
-    /// Inserts `record`, after checking that its JSON row reads back.
+    /// Inserts `record`, after checking that its JSON row reads back (once per row shape).
     mutating func insert(_ record: HealthRecord, _ db: Database) throws {
       var writer = JSONWriter()
       HealthRecordCodec.encode(record, into: &writer)
@@ -766,20 +768,7 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
           "the record at position \(record.position) holds a number that is not finite")
       }
       let bytes = writer.bytes
-      var decoded: HealthRecord?
-      let readBack = bytes.withUnsafeBufferPointer { buffer -> JSONSyntaxError? in
-        var reader = JSONReader(bytes: buffer)
-        do throws(JSONSyntaxError) {
-          decoded = try HealthRecordCodec.decode(from: &reader)
-          return nil
-        } catch {
-          return error
-        }
-      }
-      if let readBack {
-        throw HealthStorageError(
-          "the record at position \(record.position) would not load again: \(readBack.message)")
-      }
+      try checkReadBack(record, bytes)
       let checksum = bytes.withUnsafeBufferPointer { StoreChecksum.of($0) }
       let columns = HealthSQLiteColumns(record, rowChecksum: checksum)
       // Bound directly, without GRDB's `StatementArguments` (see `HealthSQLiteBinding`).
@@ -793,8 +782,12 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
       // The duration of the row as it reads back, which `weigh check` and every later read
       // see: dates go through seconds since 1970, and a fraction of a second can move by a
       // rounding step on the way (a day's 1,000 samples 86.4 s apart did).
-      if case .sample(let sample, _)? = decoded {
-        let duration = sample.endDate.timeIntervalSince(sample.startDate)
+      // The row holds seconds since 1970 written so that they read back exactly; the dates
+      // read back are made from them.
+      if case .sample(let sample, _) = record {
+        let start = Date(timeIntervalSince1970: sample.startDate.timeIntervalSince1970)
+        let end = Date(timeIntervalSince1970: sample.endDate.timeIntervalSince1970)
+        let duration = end.timeIntervalSince(start)
         longest[sample.type] = max(longest[sample.type] ?? 0, duration)
       }
     }
