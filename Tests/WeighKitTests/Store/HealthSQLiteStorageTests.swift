@@ -245,11 +245,12 @@ import Testing
     }
   }
 
-  /// The same sequences inside a command's transaction, as a Health command writes: each
-  /// operation in a savepoint that is then kept or, now and then, rolled back, and its
-  /// write in a step that a refused change rolls back alone. The anchored reads of what was
-  /// just written (which the command's writer answers from the records it wrote) give what
-  /// the model gives, for every anchor near the end.
+  /// The same sequences inside a command's transaction, as a Health command writes: the
+  /// operations in savepoints that are then kept or, now and then, rolled back (a savepoint
+  /// stays open over several operations now and then, so that a deletion or a purge can
+  /// remove what it wrote), and each write in a step that a refused change rolls back
+  /// alone. The anchored reads of what was just written (which the command's writer answers
+  /// from the records it wrote) give what the model gives, for every anchor near the end.
   @Test func randomChangesInACommandWithSavepointsGiveTheSameAnswersAsInMemory() async {
     await propertyCheck(count: 25, input: Gen.int(in: 0...100_000).array(of: 1...30)) { codes in
       failingOnThrow {
@@ -260,10 +261,14 @@ import Testing
         var sqlite = try HealthSQLiteStorage(path: path)
         try sqlite.beginCommand()
         var next = 0
+        // The model as it was when the open savepoint was opened; nil when none is open.
+        var atSavepoint: InMemorySampleStorage?
         for (step, code) in codes.enumerated() {
           let context = "step \(step) (code \(code))"
           let operation = try Self.operation(code, on: model, next: &next)
           if case .reopen = operation {
+            if atSavepoint != nil { try sqlite.releaseSavepoint() }
+            atSavepoint = nil
             try sqlite.commitCommand(pending: nil, appSequence: 0)
             try sqlite.close()
             sqlite = try HealthSQLiteStorage(path: path)
@@ -271,8 +276,10 @@ import Testing
             try Self.expectSameAnswers(model, sqlite, probe: code / 7, context)
             continue
           }
-          let before = model.copy()
-          try sqlite.openSavepoint()
+          if atSavepoint == nil {
+            try sqlite.openSavepoint()
+            atSavepoint = model.copy()
+          }
           let expected: String?
           let actual: String?
           switch operation {
@@ -287,15 +294,21 @@ import Testing
           }
           expectSameOutcome(expected, actual, context)
           try Self.expectRecentChanges(model, sqlite, context)
-          if code % 5 == 1 {
+          switch code % 6 {
+          case 1:
             sqlite.rollBackSavepoint()
-            model = before
-          } else {
+            model = atSavepoint ?? model
+            atSavepoint = nil
+          case 2, 3:
+            break  // The savepoint stays open for the next operation.
+          default:
             try sqlite.releaseSavepoint()
+            atSavepoint = nil
           }
-          try Self.expectRecentChanges(model, sqlite, context + ", savepoint ended")
+          try Self.expectRecentChanges(model, sqlite, context + ", savepoint kept or ended")
           try Self.expectSameAnswers(model, sqlite, probe: code / 7, context)
         }
+        if atSavepoint != nil { try sqlite.releaseSavepoint() }
         try sqlite.commitCommand(pending: nil, appSequence: 0)
         try sqlite.close()
         let reopened = try HealthSQLiteStorage(path: path)
