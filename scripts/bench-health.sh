@@ -5,8 +5,9 @@
 #  1. ten simulated years (a daily scale, a background observer, a sync per delivery) in
 #     one `advance 3650d`, on a directory store and in memory;
 #  2. one Health command at a time over a directory store of N Health samples
-#     (`weigh-bench health-store`: 1,000 body-mass readings synced into the log, the other
-#     N − 1,000 steps, energy, exercise, glucose and a few workouts): `health add`,
+#     (`weigh-bench health-store`: 1,000 body-mass readings synced into the log, and N
+#     steps, energy, exercise, glucose and a few workouts at 1,000 a day, the same density
+#     at every N, up to the clock): `health add`,
 #     `health delete last`, `health delete PREFIX`, `sync` of one new sample, `observe` (a
 #     delivery of one new sample), `advance 1d`, `summary DAY`, `stats weekly` over a month;
 #  3. the all-types import of a generated export.zip (scripts/gen-apple-export.py).
@@ -107,8 +108,9 @@ for pair in "${binaries[@]}"; do
 done
 
 # 2. One command over a store of N Health samples (weigh-bench health-store: 1,000 body-mass
-# readings synced into the log, the rest steps, energy, exercise, glucose and a few workouts,
-# over 1,000 days from 2020-01-01). The stores are kept and grow by a sample or two a run.
+# readings synced into the log, up to 2022-09-30, and N steps, energy, exercise, glucose and
+# a few workouts, 1,000 a day up to the clock: N / 1,000 days, and 2022-09-30, the day
+# `summary` reads, is whole at every N). The stores are kept and grow by a sample or two a run.
 clock=2022-10-01T00:00Z
 header
 for count in "${counts[@]}"; do
@@ -128,14 +130,14 @@ for count in "${counts[@]}"; do
     "prefix|health delete PREFIX|$run $data/.delete.wcfg|$(addFor 70.3)"
     "sync|sync of one new sample|$run -e sync|$run -e 'health add 70.4kg source Withings' >/dev/null"
     "advance|advance 1d|$run -e 'advance 1d'|"
-    "summary|summary 2021-06-15|$run -e 'summary 2021-06-15'|"
-    "stats|stats weekly over a month|$run -e 'stats weekly from 2021-06-01 to 2021-07-01'|"
+    "summary|summary 2022-09-30|$run -e 'summary 2022-09-30'|"
+    "stats|stats weekly over a month|$run -e 'stats weekly from 2022-09-01 to 2022-10-01'|"
     # The observer stays registered in the store (turned off after the loop): the command
     # is a `health add` and the delivery it causes, whose handler syncs the new sample.
     "observe|health add with an observer: its delivery syncs it|$run -e 'health add 70.5kg source Withings'|$run -e 'observe on' >/dev/null"
   )
-  for bench in "${benches[@]}"; do
-    IFS='|' read -r key label command prepare <<<"$bench"
+  for entry in "${benches[@]}"; do
+    IFS='|' read -r key label command prepare <<<"$entry"
     [[ -z "${SKIP:-}" || ! "$key" =~ ^($SKIP)$ ]] || continue
     measure "$key-$count" "$RUNS" "$prepare" "$command"
     row "$key-$count" "\`$label\`, $count samples"

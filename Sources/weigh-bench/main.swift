@@ -95,15 +95,18 @@ case "health-sqlite":
     exit(1)
   }
 case "health-store":
-  // scripts/bench-health.sh's store of N Health samples (HealthBenchStore.swift).
+  // scripts/bench-health.sh's store: 1,000 body-mass readings and N samples of the other
+  // types, 1,000 a day up to the bench's clock (HealthBenchStore.swift).
   // checked: parses text, nil when out of range
-  guard arguments.count == 3, let count = Int(arguments.dropFirst(2).first ?? ""), count >= 1000
+  guard arguments.count == 3, let count = Int(arguments.dropFirst(2).first ?? ""), count >= 0
   else {
-    print("usage: weigh-bench health-store <new store directory> <samples, at least 1000>")
+    print(
+      "usage: weigh-bench health-store <new store directory> <samples of the other types, 0 or more>"
+    )
     exit(ExitStatus.usage.rawValue)
   }
   do {
-    try makeHealthBenchStore(directory: String(arguments.dropFirst().first ?? ""), total: count)
+    try makeHealthBenchStore(directory: String(arguments.dropFirst().first ?? ""), others: count)
   } catch {
     FileHandle.standardError.write(Data("weigh-bench: \(error)\n".utf8))
     exit(1)

@@ -871,7 +871,10 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
         recent = nil
       }
       count(columns.type, isDeletion: columns.isDeletion, by: 1)
-      if case .sample(let sample, _) = record {
+      // The duration of the row as it reads back, which `weigh check` and every later read
+      // see: dates go through seconds since 1970, and a fraction of a second can move by a
+      // rounding step on the way (a day's 1,000 samples 86.4 s apart did).
+      if case .sample(let sample, _) = loaded {
         let duration = sample.endDate.timeIntervalSince(sample.startDate)
         longest[sample.type] = max(longest[sample.type] ?? 0, duration)
       }
