@@ -76,13 +76,19 @@ extension Session {
   /// its observer handler left.
   func printEvents(_ events: [HealthEvent]) {
     guard !events.isEmpty else { return }
+    // The notes are taken in order and dropped once at the end: one `removeFirst()` per
+    // delivery moved every later note, quadratic in the deliveries of one `advance`.
+    let notes = observer.handlerNotes
+    var taken = 0
     let rows = events.map { event in
       var note: String?
-      if case .delivered = event.kind, !observer.handlerNotes.isEmpty {
-        note = observer.handlerNotes.removeFirst()
+      if case .delivered = event.kind, taken < notes.count {
+        note = notes[taken]
+        taken += 1
       }
       return HealthEventList.Row(event: event, handlerNote: note)
     }
+    observer.handlerNotes.removeFirst(taken)
     emit(.healthEvents(HealthEventList(rows: rows)))
   }
 

@@ -2,13 +2,14 @@ import Foundation
 import GRDB
 import GRDBSQLite
 
-/// A cached statement's parameters bound straight to SQLite, for the statements each saved
-/// Health sample runs (the UUID probe and the insert): GRDB's `StatementArguments` build an
-/// array of `DatabaseValue`s and check them for every run, which cost more than SQLite's
-/// own work on a new UUID (docs/performance.md, "The all-types import in batches").
+/// A prepared statement's parameters bound straight to SQLite, and its rows stepped, for
+/// the statements `HealthSQLiteStorage` runs (the UUID probe, the insert, the queries, the
+/// meta rows): GRDB's `StatementArguments` build an array of `DatabaseValue`s and check
+/// them for every run, which cost more than SQLite's own work on a new UUID
+/// (docs/performance.md, "The all-types import in batches").
 ///
-/// Texts and blobs are copied by SQLite (`SQLITE_TRANSIENT`); `run` and `exists` reset the
-/// statement and clear its parameters when they are done, whatever happens.
+/// Texts and blobs are copied by SQLite (`SQLITE_TRANSIENT`); `run`, `exists` and `rows`
+/// reset the statement and clear its parameters when they are done, whatever happens.
 struct HealthSQLiteBinding {
   let statement: GRDB.Statement
   private var sqlite: OpaquePointer { statement.sqliteStatement }
@@ -85,6 +86,19 @@ struct HealthSQLiteBinding {
   func exists() throws -> Bool {
     defer { finish() }
     return try stepOnce() == SQLITE_ROW
+  }
+
+  /// Runs a query, calling `body` with each row as SQLite steps to it (no GRDB `Row`, whose
+  /// dictionary of column names cost more than the query).
+  func rows(_ body: (HealthSQLiteStorage.SteppedRow) throws -> Void) throws {
+    defer { finish() }
+    guard failure == SQLITE_OK else { throw error(failure) }
+    while true {
+      let code = sqlite3_step(sqlite)
+      if code == SQLITE_DONE { return }
+      guard code == SQLITE_ROW else { throw error(code) }
+      try body(HealthSQLiteStorage.SteppedRow(statement: sqlite))
+    }
   }
 
   private func finish() {

@@ -204,7 +204,7 @@ struct HealthSQLiteDamage: Error {
 
 /// A row's values by column, as `HealthSQLiteColumns.read` and `HealthSQLiteStorage.decode`
 /// read them: a GRDB `Row`, or the current row of a statement stepped directly
-/// (`HealthSQLiteStorage.step`), which costs no `Row` (a `Row` builds a dictionary of its
+/// (`HealthSQLiteBinding.rows`), which costs no `Row` (a `Row` builds a dictionary of its
 /// column names, a tenth of ten years' run on disk).
 protocol HealthSQLiteRow {
   func value(at index: Int) -> DatabaseValue

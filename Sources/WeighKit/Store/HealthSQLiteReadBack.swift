@@ -76,28 +76,40 @@ struct HealthRowShape: Hashable {
 extension HealthSQLiteStorage.Writer {
   /// Checks that `bytes`, the JSON row just encoded for `record`, reads back
   /// (`HealthRecordCodec.decode`), once per row shape in a transaction or command
-  /// (`HealthRowShape`), and for every row that has no shape.
+  /// (`HealthRowShape`), and for every row that has no shape; returns the record as read
+  /// back when it was read.
   ///
   /// Reading back every row cost 18,900 instructions a sample saved, a fifth of a save in
   /// the all-types import (docs/performance.md, "The all-types import on two threads").
   ///
   /// - Throws: `HealthStorageError` when the row does not read back.
-  mutating func checkReadBack(_ record: HealthRecord, _ bytes: [UInt8]) throws {
+  @discardableResult
+  mutating func checkReadBack(_ record: HealthRecord, _ bytes: [UInt8]) throws -> HealthRecord? {
     let shape = HealthRowShape(record)
-    if let shape, readShapes.contains(shape) { return }
-    let failure = bytes.withUnsafeBufferPointer { buffer -> JSONSyntaxError? in
+    if let shape, readShapes.contains(shape) { return nil }
+    let loaded = try Self.readBack(bytes, position: record.position)
+    if let shape { readShapes.insert(shape) }
+    return loaded
+  }
+
+  /// The record the JSON row `bytes` holds, as a query decodes it.
+  ///
+  /// - Throws: `HealthStorageError` when it does not read back.
+  static func readBack(_ bytes: [UInt8], position: Int64) throws -> HealthRecord {
+    let result = bytes.withUnsafeBufferPointer {
+      buffer -> Result<HealthRecord, JSONSyntaxError> in
       var reader = JSONReader(bytes: buffer)
       do throws(JSONSyntaxError) {
-        _ = try HealthRecordCodec.decode(from: &reader)
-        return nil
+        return .success(try HealthRecordCodec.decode(from: &reader))
       } catch {
-        return error
+        return .failure(error)
       }
     }
-    if let failure {
+    switch result {
+    case .success(let record): return record
+    case .failure(let error):
       throw HealthStorageError(
-        "the record at position \(record.position) would not load again: \(failure.message)")
+        "the record at position \(position) would not load again: \(error.message)")
     }
-    if let shape { readShapes.insert(shape) }
   }
 }

@@ -56,8 +56,9 @@ extension HealthSQLiteStorage {
               ])
           }
           // checked: Int and Int64 have one width
-          try Self.setMeta("app_sequence", Int64(appSequence), db)
-          try Self.setMeta("commands", (try Self.meta("commands", db) ?? 0) &+ 1, db)
+          try Self.setMeta("app_sequence", Int64(appSequence), db, statements)
+          try Self.setMeta(
+            "commands", (try Self.meta("commands", db, statements) ?? 0) &+ 1, db, statements)
           try db.execute(sql: "COMMIT")
         }
       }
@@ -84,18 +85,20 @@ extension HealthSQLiteStorage {
   /// wrote is undone, and the rest of the command's transaction stays.
   public func step(_ body: () throws -> Void) throws {
     try checkOpen()
-    // Prepared once: a command of ten years takes a step per delivery.
-    try Self.mapped(path) {
-      try queue.inDatabase { db in try db.cachedStatement(sql: "SAVEPOINT step").execute() }
-    }
+    // Kept prepared and run straight through SQLite (`HealthSQLiteStatements.execute`): a
+    // command of ten years takes a step per delivery.
+    try Self.mapped(path) { try queue.inDatabase { db in try statements.execute(.stepOpen, db) } }
     let writerBefore = commandWriter
     do {
       try body()
       try Self.mapped(path) {
-        try queue.inDatabase { db in try db.cachedStatement(sql: "RELEASE step").execute() }
+        try queue.inDatabase { db in try statements.execute(.stepRelease, db) }
       }
     } catch {
-      try? queue.inDatabase { db in try db.execute(sql: "ROLLBACK TO step; RELEASE step") }
+      try? queue.inDatabase { db in
+        try statements.execute(.stepRollBack, db)
+        try statements.execute(.stepRelease, db)
+      }
       commandWriter = writerBefore
       throw error
     }
@@ -107,9 +110,9 @@ extension HealthSQLiteStorage {
   public func openSavepoint() throws(StoreError) {
     try checkOpen()
     try Self.mapped(path) {
-      try queue.inDatabase { db in try db.cachedStatement(sql: "SAVEPOINT health_writes").execute()
-      }
+      try queue.inDatabase { db in try statements.execute(.writesOpen, db) }
     }
+    commandWriter?.forgetRecent()
     savepointWriter = commandWriter
   }
 
@@ -117,7 +120,7 @@ extension HealthSQLiteStorage {
   public func releaseSavepoint() throws(StoreError) {
     try checkOpen()
     try Self.mapped(path) {
-      try queue.inDatabase { db in try db.cachedStatement(sql: "RELEASE health_writes").execute() }
+      try queue.inDatabase { db in try statements.execute(.writesRelease, db) }
     }
   }
 
@@ -126,7 +129,8 @@ extension HealthSQLiteStorage {
   public func rollBackSavepoint() {
     guard isInCommand, !isClosed else { return }
     try? queue.inDatabase { db in
-      try db.execute(sql: "ROLLBACK TO health_writes; RELEASE health_writes")
+      try statements.execute(.writesRollBack, db)
+      try statements.execute(.writesRelease, db)
     }
     commandWriter = savepointWriter
   }
@@ -138,7 +142,7 @@ extension HealthSQLiteStorage {
     return try Self.mapped(path) { () throws -> (record: PendingRecord?, appSequence: Int) in
       // Not `read`, which expires the cached statements (see `read(_:)`).
       try queue.inDatabase { db in
-        let appSequence = Int(clamping: try Self.meta("app_sequence", db) ?? 0)
+        let appSequence = Int(clamping: try Self.meta("app_sequence", db, statements) ?? 0)
         guard
           let row = try Row.fetchOne(db, sql: "SELECT seq, record, crc FROM pending_journal")
         else { return (nil, appSequence) }
@@ -165,7 +169,7 @@ extension HealthSQLiteStorage {
   public func commandCount() throws(StoreError) -> Int64 {
     try checkOpen()
     return try Self.mapped(path) {
-      try queue.inDatabase { db in try Self.meta("commands", db) ?? 0 }
+      try queue.inDatabase { db in try Self.meta("commands", db, statements) ?? 0 }
     }
   }
 

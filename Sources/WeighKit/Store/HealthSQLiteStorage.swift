@@ -32,6 +32,8 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
   /// The database file.
   public let path: String
   let queue: DatabaseQueue
+  /// The statements this connection keeps prepared (`HealthSQLiteStatement`).
+  let statements = HealthSQLiteStatements()
   /// Whether a command's transaction is open (`beginCommand`): writes are savepoints in it.
   public internal(set) var isInCommand = false
   /// Within a command: the last position and the count changes that its writes made, kept
@@ -159,6 +161,7 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
     guard !isClosed else { return }
     if keepsLogOnClose { keepLogFile() }
     isClosed = true
+    statements.finalizeAll()
     try Self.mapped(path) { try queue.close() }
   }
 
@@ -229,20 +232,36 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
     return bytes.withUnsafeBufferPointer { StoreChecksum.of($0) }
   }
 
-  static func setMeta(_ key: String, _ value: Int64, _ db: Database) throws {
-    try db.cachedStatement(sql: "INSERT OR REPLACE INTO meta (key, value, crc) VALUES (?, ?, ?)")
-      .execute(arguments: [key, value, Int64(truncatingIfNeeded: metaChecksum(key, value))])
+  /// `kind`, kept prepared by `statements`; without them (a connection of `check` or
+  /// `repair`, or the layout's first look), from GRDB's cache.
+  static func statement(
+    _ kind: HealthSQLiteStatement, _ db: Database, _ statements: HealthSQLiteStatements?
+  ) throws -> GRDB.Statement {
+    if let statements { return try statements(kind, db) }
+    return try db.cachedStatement(sql: kind.sql)
+  }
+
+  static func setMeta(
+    _ key: String, _ value: Int64, _ db: Database, _ statements: HealthSQLiteStatements? = nil
+  ) throws {
+    var write = HealthSQLiteBinding(try statement(.metaWrite, db, statements))
+    write.bind(1, text: key)
+    write.bind(2, integer: value)
+    write.bind(3, integer: Int64(truncatingIfNeeded: metaChecksum(key, value)))
+    try write.run()
   }
 
   /// The checked value of the meta row `key`, nil when there is none.
-  static func meta(_ key: String, _ db: Database) throws -> Int64? {
-    guard
-      let row = try Row.fetchOne(
-        db.cachedStatement(sql: "SELECT value, crc FROM meta WHERE key = ?"), arguments: [key])
-    else { return nil }
-    let value: DatabaseValue = row[0]
-    let crc: DatabaseValue = row[1]
-    guard case .int64(let number) = value.storage, case .int64(let checksum) = crc.storage,
+  static func meta(_ key: String, _ db: Database, _ statements: HealthSQLiteStatements? = nil)
+    throws -> Int64?
+  {
+    var found: (value: DatabaseValue, crc: DatabaseValue)?
+    var read = HealthSQLiteBinding(try statement(.metaRead, db, statements))
+    read.bind(1, text: key)
+    try read.rows { row in found = (row.value(at: 0), row.value(at: 1)) }
+    guard let found else { return nil }
+    guard case .int64(let number) = found.value.storage,
+      case .int64(let checksum) = found.crc.storage,
       checksum == Int64(truncatingIfNeeded: metaChecksum(key, number))
     else {
       throw HealthSQLiteDamage(
@@ -261,12 +280,16 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
   static func longestKey(_ type: SampleType) -> String { "longest " + type.rawValue }
 
   /// Raises the `longest <type>` rows to `longest` where it is longer.
-  static func raiseLongest(_ longest: [SampleType: Double], _ db: Database) throws {
+  static func raiseLongest(
+    _ longest: [SampleType: Double], _ db: Database, _ statements: HealthSQLiteStatements
+  ) throws {
     for (type, duration) in longest {
       let key = longestKey(type)
-      let stored = try meta(key, db).map { Double(bitPattern: UInt64(bitPattern: $0)) }
+      let stored = try meta(key, db, statements).map {
+        Double(bitPattern: UInt64(bitPattern: $0))
+      }
       if duration > (stored ?? 0) {
-        try setMeta(key, Int64(bitPattern: duration.bitPattern), db)
+        try setMeta(key, Int64(bitPattern: duration.bitPattern), db, statements)
       }
     }
   }
@@ -275,10 +298,11 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
   /// storage keeps it; nil for a database written before it was kept.
   public func longestDuration(of type: SampleType) throws -> TimeInterval? {
     try read { db in
-      guard try Self.meta(Self.longestKnownKey, db) == 1 else { return nil }
+      guard try Self.meta(Self.longestKnownKey, db, statements) == 1 else { return nil }
       let stored =
-        try Self.meta(Self.longestKey(type), db).map { Double(bitPattern: UInt64(bitPattern: $0)) }
-        ?? 0
+        try Self.meta(Self.longestKey(type), db, statements).map {
+          Double(bitPattern: UInt64(bitPattern: $0))
+        } ?? 0
       return max(stored, commandWriter?.longest[type] ?? 0)
     }
   }
@@ -295,15 +319,17 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
       })
 
   public func smallState() throws -> HealthSmallState? {
-    try read { db in try Self.readState(db) }
+    try read { db in try Self.readState(db, statements) }
   }
 
-  static func readState(_ db: Database) throws -> HealthSmallState? {
-    guard let row = try Row.fetchOne(db, sql: "SELECT json, crc FROM state WHERE id = 1") else {
-      return nil
+  static func readState(_ db: Database, _ statements: HealthSQLiteStatements? = nil) throws
+    -> HealthSmallState?
+  {
+    var found: (json: DatabaseValue, crc: DatabaseValue)?
+    try HealthSQLiteBinding(statement(.stateRead, db, statements)).rows { row in
+      found = (row.value(at: 0), row.value(at: 1))
     }
-    let json: DatabaseValue = row[0]
-    let crc: DatabaseValue = row[1]
+    guard let (json, crc) = found else { return nil }
     guard case .blob(let bytes) = json.storage, case .int64(let checksum) = crc.storage,
       checksum
         == Int64(truncatingIfNeeded: Array(bytes).withUnsafeBufferPointer { StoreChecksum.of($0) })
@@ -324,7 +350,9 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
     }
   }
 
-  private static func writeState(_ state: HealthSmallState, _ db: Database) throws {
+  private static func writeState(
+    _ state: HealthSmallState, _ db: Database, _ statements: HealthSQLiteStatements
+  ) throws {
     let value = try DocumentCoding.encode(state)
     do throws(DocumentProblem) { _ = try HealthStateDocument.decode(value) } catch {
       throw HealthStorageError("the state would not load again: \(error.message)")
@@ -332,32 +360,35 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
     var writer = JSONWriter()
     writer.write(value)
     let checksum = writer.bytes.withUnsafeBufferPointer { StoreChecksum.of($0) }
-    try db.execute(
-      sql: "INSERT OR REPLACE INTO state (id, json, crc) VALUES (1, ?, ?)",
-      arguments: [Data(writer.bytes), Int64(truncatingIfNeeded: checksum)])
+    var write = HealthSQLiteBinding(try statement(.stateWrite, db, statements))
+    writer.bytes.withUnsafeBytes { write.bind(1, blob: $0) }
+    write.bind(2, integer: Int64(truncatingIfNeeded: checksum))
+    try write.run()
   }
 
   public func lastPosition() throws -> Int64 {
     if let commandWriter { return commandWriter.last }
-    return try read { db in try Self.lastPosition(db) }
+    return try read { db in try Self.lastPosition(db, statements) }
   }
 
   /// Writes what `commandWriter` holds to the meta rows, and forgets it.
   func flushCommandWriter(_ db: Database) throws {
     guard let writer = commandWriter else { return }
     commandWriter = nil
-    if writer.last != (try Self.lastPosition(db)) {
-      try Self.setMeta("last_position", writer.last, db)
+    if writer.last != (try Self.lastPosition(db, statements)) {
+      try Self.setMeta("last_position", writer.last, db, statements)
     }
     for (key, delta) in writer.countChanges where delta != 0 {
-      try Self.setMeta(key, (try Self.meta(key, db) ?? 0) + delta, db)
+      try Self.setMeta(key, (try Self.meta(key, db, statements) ?? 0) + delta, db, statements)
     }
-    try Self.raiseLongest(writer.longest, db)
+    try Self.raiseLongest(writer.longest, db, statements)
   }
 
   /// The last position taken; a database without it is damaged (it is written at creation).
-  static func lastPosition(_ db: Database) throws -> Int64 {
-    guard let last = try meta("last_position", db) else {
+  static func lastPosition(_ db: Database, _ statements: HealthSQLiteStatements? = nil) throws
+    -> Int64
+  {
+    guard let last = try meta("last_position", db, statements) else {
       throw HealthSQLiteDamage(position: nil, "the meta row \"last_position\" is missing")
     }
     return last
@@ -369,8 +400,10 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
       for type in type.map({ [$0] }) ?? SampleType.allCases {
         let keys = Self.countKeys(type)
         let pending = commandWriter?.countChanges
-        let samples = (try Self.meta(keys.samples, db) ?? 0) + (pending?[keys.samples] ?? 0)
-        let deletions = (try Self.meta(keys.deletions, db) ?? 0) + (pending?[keys.deletions] ?? 0)
+        let samples =
+          (try Self.meta(keys.samples, db, statements) ?? 0) + (pending?[keys.samples] ?? 0)
+        let deletions =
+          (try Self.meta(keys.deletions, db, statements) ?? 0) + (pending?[keys.deletions] ?? 0)
         counts.samples += Int(clamping: samples)
         counts.deletions += Int(clamping: deletions)
       }
@@ -379,9 +412,6 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
   }
 
   // MARK: Reading records
-
-  /// The selection with the JSON row after the columns.
-  private static let fullSelection = HealthSQLiteColumns.selection + ", row"
 
   /// The record of a row selected as `fullSelection`, checked: its columns against their
   /// checksum, its JSON row against its own, then the record against its columns.
@@ -412,15 +442,17 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
     return (columns, record)
   }
 
-  /// The checked records of the rows `sql` selects (`fullSelection` first); each must pass
-  /// `expected`, the query's own conditions, or the index that found it is damaged.
+  /// The checked records of the rows `query` selects (`fullSelection` first); each must
+  /// pass `expected`, the query's own conditions, or the index that found it is damaged.
   private static func records(
-    _ db: Database, _ sql: String, _ arguments: StatementArguments,
-    expected: (HealthSQLiteColumns) -> Bool
+    _ db: Database, _ statements: HealthSQLiteStatements, _ query: HealthSQLiteStatement,
+    bind: (inout HealthSQLiteBinding) -> Void, expected: (HealthSQLiteColumns) -> Bool
   ) throws -> [(HealthSQLiteColumns, HealthRecord)] {
     var result: [(HealthSQLiteColumns, HealthRecord)] = []
     // Prepared once per connection: a statement's preparation costs more than its run.
-    try step(db.cachedStatement(sql: sql), arguments) { row in
+    var statement = HealthSQLiteBinding(try statements(query, db))
+    bind(&statement)
+    try statement.rows { row in
       let decoded = try decode(row)
       guard expected(decoded.0) else { throw misfound(decoded.0.position) }
       result.append(decoded)
@@ -428,14 +460,17 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
     return result
   }
 
-  /// The checked columns of the rows `sql` selects (`HealthSQLiteColumns.selection` first).
+  /// The checked columns of the rows `query` selects (`HealthSQLiteColumns.selection`
+  /// first).
   private static func columns(
-    _ db: Database, _ sql: String, _ arguments: StatementArguments,
-    expected: (HealthSQLiteColumns) -> Bool
+    _ db: Database, _ statements: HealthSQLiteStatements, _ query: HealthSQLiteStatement,
+    bind: (inout HealthSQLiteBinding) -> Void, expected: (HealthSQLiteColumns) -> Bool
   ) throws -> [HealthSQLiteColumns] {
     var result: [HealthSQLiteColumns] = []
     // Prepared once per connection: a statement's preparation costs more than its run.
-    try step(db.cachedStatement(sql: sql), arguments) { row in
+    var statement = HealthSQLiteBinding(try statements(query, db))
+    bind(&statement)
+    try statement.rows { row in
       let columns = try HealthSQLiteColumns.read(row)
       guard expected(columns) else { throw misfound(columns.position) }
       result.append(columns)
@@ -443,32 +478,11 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
     return result
   }
 
-  /// The current row of a statement that `step` runs.
+  /// The current row of a statement that `HealthSQLiteBinding.rows` steps.
   struct SteppedRow: HealthSQLiteRow {
     let statement: SQLiteStatement
     func value(at index: Int) -> DatabaseValue {
       DatabaseValue(sqliteStatement: statement, index: CInt(truncatingIfNeeded: index))
-    }
-  }
-
-  /// Runs `statement` with `arguments`, calling `body` with each row as SQLite steps to it
-  /// (no GRDB `Row`, whose dictionary of column names cost more than the query).
-  static func step(
-    _ statement: GRDB.Statement, _ arguments: StatementArguments,
-    _ body: (SteppedRow) throws -> Void
-  ) throws {
-    try statement.setArguments(arguments)
-    let sqlite = statement.sqliteStatement
-    defer { sqlite3_reset(sqlite) }
-    while true {
-      let code = sqlite3_step(sqlite)
-      if code == SQLITE_DONE { return }
-      guard code == SQLITE_ROW else {
-        throw DatabaseError(
-          resultCode: ResultCode(rawValue: code),
-          message: String(cString: sqlite3_errmsg(sqlite3_db_handle(sqlite))), sql: statement.sql)
-      }
-      try body(SteppedRow(statement: sqlite))
     }
   }
 
@@ -480,7 +494,7 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
   public func record(at position: Int64) throws -> HealthRecord? {
     try read { db in
       try Self.records(
-        db, "SELECT \(Self.fullSelection) FROM record WHERE pos = ?", [position],
+        db, statements, .recordAt, bind: { $0.bind(1, integer: position) },
         expected: { $0.position == position }
       ).first?.1
     }
@@ -489,8 +503,11 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
   public func records(after position: Int64, limit: Int) throws -> [HealthRecord] {
     try read { db in
       try Self.records(
-        db, "SELECT \(Self.fullSelection) FROM record WHERE pos > ? ORDER BY pos LIMIT ?",
-        [position, limit > 0 ? Int64(truncatingIfNeeded: limit) : -1],
+        db, statements, .recordsAfter,
+        bind: {
+          $0.bind(1, integer: position)
+          $0.bind(2, integer: limit > 0 ? Int64(truncatingIfNeeded: limit) : -1)
+        },
         expected: { $0.position > position }
       ).map(\.1)
     }
@@ -499,28 +516,45 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
   public func changes(of type: SampleType, after anchor: Int64, limit: Int) throws
     -> [HealthRecord]
   {
-    try read { db in
+    // What the command's writer just wrote, without reading it back from SQLite again: a
+    // delivery's sync asks for the sample its reading wrote.
+    if !isClosed, let found = commandWriter?.recentChanges(of: type, after: anchor, limit: limit) {
+      return found
+    }
+    return try read { db in
       try Self.records(
-        db,
-        "SELECT \(Self.fullSelection) FROM record WHERE type = ? AND pos > ? ORDER BY pos LIMIT ?",
-        [type.rawValue, anchor, limit > 0 ? Int64(truncatingIfNeeded: limit) : -1],
+        db, statements, .changesOfType,
+        bind: {
+          $0.bind(1, text: type.rawValue)
+          $0.bind(2, integer: anchor)
+          $0.bind(3, integer: limit > 0 ? Int64(truncatingIfNeeded: limit) : -1)
+        },
         expected: { $0.type == type && $0.position > anchor }
       ).map(\.1)
     }
   }
 
-  /// The SQL condition and arguments for the rows of `type` starting in `range`.
-  private static func startCondition(_ type: SampleType, _ range: Range<Date>?) -> (
-    sql: String, arguments: StatementArguments,
+  /// The query (`all` or `starting`), its parameters and conditions for the rows of `type`
+  /// starting in `range`.
+  private static func startCondition(
+    _ type: SampleType, _ range: Range<Date>?,
+    all: HealthSQLiteStatement, starting: HealthSQLiteStatement
+  ) -> (
+    query: HealthSQLiteStatement, bind: (inout HealthSQLiteBinding) -> Void,
     expected: (HealthSQLiteColumns) -> Bool
   ) {
     guard let range else {
-      return ("type = ?", [type.rawValue], { $0.type == type })
+      return (all, { $0.bind(1, text: type.rawValue) }, { $0.type == type })
     }
     let low = range.lowerBound.timeIntervalSince1970
     let high = range.upperBound.timeIntervalSince1970
     return (
-      "type = ? AND start >= ? AND start < ?", [type.rawValue, low, high],
+      starting,
+      {
+        $0.bind(1, text: type.rawValue)
+        $0.bind(2, real: low)
+        $0.bind(3, real: high)
+      },
       { $0.type == type && $0.start >= low && $0.start < high }
     )
   }
@@ -528,11 +562,11 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
   public func samples(of type: SampleType, startingIn range: Range<Date>?, bundle: String?)
     throws -> [StoredSample]
   {
-    let condition = Self.startCondition(type, range)
+    let condition = Self.startCondition(
+      type, range, all: .recordsOfType, starting: .recordsOfTypeStarting)
     return try read { db in
       try Self.records(
-        db, "SELECT \(Self.fullSelection) FROM record WHERE \(condition.sql) ORDER BY pos",
-        condition.arguments, expected: condition.expected
+        db, statements, condition.query, bind: condition.bind, expected: condition.expected
       ).compactMap { columns, record in
         guard case .sample(let sample, let position) = record,
           bundle == nil || columns.bundle == bundle
@@ -542,25 +576,24 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
     }
   }
 
-  /// Whether some record has a UUID, from its index alone.
-  private static let uuidProbe = "SELECT 1 FROM record WHERE uuid = ? LIMIT 1"
-
   public func sample(uuid: UUID) throws -> StoredSample? {
-    try read { db in try Self.liveSample(uuid, db) }
+    try read { db in try Self.liveSample(uuid, db, statements) }
   }
 
-  private static func liveSample(_ uuid: UUID, _ db: Database) throws -> StoredSample? {
+  private static func liveSample(
+    _ uuid: UUID, _ db: Database, _ statements: HealthSQLiteStatements
+  ) throws -> StoredSample? {
     // A UUID no record has (every new sample's, looked up twice: by `freshUUID` and by the
     // save) asks the index alone, without GRDB's row cursor (which lower-cases and hashes
     // the column names for every query) or its arguments: in the all-types import of a
     // 10 MB export (12,486 samples), these look-ups went from 768 M to 390 M instructions
     // (callgrind), then to 96 M bound directly. Rows found are read and checked below.
-    var probe = HealthSQLiteBinding(try db.cachedStatement(sql: uuidProbe))
+    var probe = HealthSQLiteBinding(try statements(.uuidProbe, db))
     withUnsafeBytes(of: uuid.uuid) { probe.bind(1, blob: $0) }
     guard try probe.exists() else { return nil }
-    let bytes = withUnsafeBytes(of: uuid.uuid) { Data($0) }
     for (columns, record) in try records(
-      db, "SELECT \(fullSelection) FROM record WHERE uuid = ?", [bytes],
+      db, statements, .recordsOfUUID,
+      bind: { statement in withUnsafeBytes(of: uuid.uuid) { statement.bind(1, blob: $0) } },
       expected: { $0.uuid == uuid })
     where !columns.isDeletion {
       if case .sample(let sample, let position) = record {
@@ -574,12 +607,8 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
   public func newestSample(of type: SampleType) throws -> StoredSample? {
     try read { db in
       for (_, record) in try Self.records(
-        db,
-        """
-        SELECT \(Self.fullSelection) FROM record INDEXED BY record_type_start
-        WHERE type = ? AND kind = 0 ORDER BY start DESC, pos DESC LIMIT 1
-        """,
-        [type.rawValue], expected: { $0.type == type && !$0.isDeletion })
+        db, statements, .newestOfType, bind: { $0.bind(1, text: type.rawValue) },
+        expected: { $0.type == type && !$0.isDeletion })
       {
         if case .sample(let sample, let position) = record {
           return StoredSample(sample: sample, position: position)
@@ -593,16 +622,14 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
   /// digits do), at most `limit` live rows.
   public func samples(uuidPrefix hexPrefix: String, limit: Int) throws -> [StoredSample] {
     guard let range = UUID.range(withHexPrefix: hexPrefix) else { return [] }
-    let low = withUnsafeBytes(of: range.low.uuid) { Data($0) }
-    let high = withUnsafeBytes(of: range.high.uuid) { Data($0) }
     return try read { db in
       try Self.records(
-        db,
-        """
-        SELECT \(Self.fullSelection) FROM record INDEXED BY record_uuid
-        WHERE uuid >= ? AND uuid <= ? AND kind = 0 ORDER BY uuid LIMIT ?
-        """,
-        [low, high, limit > 0 ? Int64(truncatingIfNeeded: limit) : -1],
+        db, statements, .uuidRange,
+        bind: { statement in
+          withUnsafeBytes(of: range.low.uuid) { statement.bind(1, blob: $0) }
+          withUnsafeBytes(of: range.high.uuid) { statement.bind(2, blob: $0) }
+          statement.bind(3, integer: limit > 0 ? Int64(truncatingIfNeeded: limit) : -1)
+        },
         expected: { !$0.isDeletion && $0.uuid.compactHex.hasPrefix(hexPrefix) }
       ).compactMap { _, record in
         guard case .sample(let sample, let position) = record else { return nil }
@@ -616,8 +643,8 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
   {
     try read { db in
       try Self.records(
-        db, "SELECT \(Self.fullSelection) FROM record WHERE sync_id = ? ORDER BY pos",
-        [syncIdentifier], expected: { $0.syncIdentifier == syncIdentifier }
+        db, statements, .recordsOfSyncIdentifier, bind: { $0.bind(1, text: syncIdentifier) },
+        expected: { $0.syncIdentifier == syncIdentifier }
       ).compactMap { columns, record in
         guard columns.type == type, bundle == nil || columns.bundle == bundle,
           case .sample(let sample, let position) = record
@@ -634,12 +661,11 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
   {
     var (buckets, span) = try SampleBucket.emptyBuckets(between: boundaries)
     guard let span else { return buckets }
-    let condition = Self.startCondition(type, span)
+    let condition = Self.startCondition(
+      type, span, all: .columnsOfType, starting: .columnsOfTypeStarting)
     let rows = try read { db in
       try Self.columns(
-        db,
-        "SELECT \(HealthSQLiteColumns.selection) FROM record WHERE \(condition.sql) ORDER BY pos",
-        condition.arguments, expected: condition.expected)
+        db, statements, condition.query, bind: condition.bind, expected: condition.expected)
     }
     for columns in rows where !columns.isDeletion && (bundle == nil || columns.bundle == bundle) {
       let start = Date(timeIntervalSince1970: columns.start)
@@ -666,7 +692,7 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
         case .deletedObjectsTrimmed(let keeping):
           try writer.trim(keeping: keeping, db)
         case .stateChanged(let state):
-          try Self.writeState(state, db)
+          try Self.writeState(state, db, statements)
         }
       }
     }
@@ -693,14 +719,16 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
   private func write(_ body: (Database, inout Writer) throws -> Void) throws {
     try checkOpen()
     func writing(_ db: Database) throws -> Database.TransactionCompletion {
-      var writer = Writer(last: try Self.lastPosition(db))
+      var writer = Writer(statements: statements, last: try Self.lastPosition(db, statements))
       let before = writer.last
       try body(db, &writer)
-      if writer.last != before { try Self.setMeta("last_position", writer.last, db) }
-      for (key, delta) in writer.countChanges where delta != 0 {
-        try Self.setMeta(key, (try Self.meta(key, db) ?? 0) + delta, db)
+      if writer.last != before {
+        try Self.setMeta("last_position", writer.last, db, statements)
       }
-      try Self.raiseLongest(writer.longest, db)
+      for (key, delta) in writer.countChanges where delta != 0 {
+        try Self.setMeta(key, (try Self.meta(key, db, statements) ?? 0) + delta, db, statements)
+      }
+      try Self.raiseLongest(writer.longest, db, statements)
       return .commit
     }
     try Self.mapped(path) {
@@ -708,7 +736,9 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
         // No savepoint of its own: a failure fails the command's step (`step`) or the whole
         // command, which roll back what this wrote (and `commandWriter` with it).
         try queue.inDatabase { db in
-          var writer = try commandWriter ?? Writer(last: Self.lastPosition(db))
+          var writer =
+            try commandWriter
+            ?? Writer(statements: statements, last: Self.lastPosition(db, statements))
           try body(db, &writer)
           commandWriter = writer
         }
@@ -720,12 +750,57 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
 
   /// The state of one transaction's writes.
   struct Writer {
+    /// The storage's prepared statements.
+    let statements: HealthSQLiteStatements
     var last: Int64
     var countChanges: [String: Int64] = [:]
     /// The longest duration of the samples written, per type.
     var longest: [SampleType: Double] = [:]
     /// The row shapes read back (`checkReadBack`).
     var readShapes: Set<HealthRowShape> = []
+    /// The position before the records in `recent`.
+    var recentBase: Int64
+    /// The records written after `recentBase`, in position order, as read back from their
+    /// JSON rows (so as a query would decode them); nil when one of them was removed, or
+    /// there were more than `recentLimit`. Only a command's writer keeps them, for the
+    /// anchored read of what a delivery just wrote (`changes(of:after:limit:)`): no other
+    /// connection writes while the command's transaction is open, so a row after
+    /// `recentBase` is one of these.
+    var recent: [(columns: HealthSQLiteColumns, record: HealthRecord)]? = []
+    /// The most records `recent` holds (a command that writes many keeps none, not all).
+    static let recentLimit = 64
+
+    init(statements: HealthSQLiteStatements, last: Int64) {
+      self.statements = statements
+      self.last = last
+      recentBase = last
+    }
+
+    /// Starts `recent` over from the last position.
+    mutating func forgetRecent() {
+      recentBase = last
+      recent = []
+    }
+
+    private mutating func remember(_ record: HealthRecord, columns: HealthSQLiteColumns) {
+      guard recent != nil else { return }
+      if recent!.count >= Self.recentLimit {
+        recent = nil
+      } else {
+        recent!.append((columns, record))
+      }
+    }
+
+    /// The changes of `type` after `anchor` from `recent`, when it holds all of them.
+    func recentChanges(of type: SampleType, after anchor: Int64, limit: Int) -> [HealthRecord]? {
+      guard let recent, anchor >= recentBase else { return nil }
+      var found: [HealthRecord] = []
+      for (columns, record) in recent where columns.type == type && columns.position > anchor {
+        if limit > 0, found.count == limit { break }
+        found.append(record)
+      }
+      return found
+    }
 
     mutating func take(_ position: Int64, change index: Int) throws {
       guard position > last else {
@@ -740,7 +815,7 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
       throws
     {
       guard let uuid = sample.uuid else { throw HealthStorageError.missingUUID(change: index) }
-      guard try liveSample(uuid, db) == nil else {
+      guard try liveSample(uuid, db, statements) == nil else {
         throw HealthStorageError.duplicateUUID(change: index, uuid: uuid)
       }
       try take(position, change: index)
@@ -750,7 +825,7 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
     mutating func delete(
       _ uuid: UUID, at position: Int64, date: Date, change index: Int, _ db: Database
     ) throws {
-      guard let live = try liveSample(uuid, db) else {
+      guard let live = try liveSample(uuid, db, statements) else {
         throw HealthStorageError.noLiveSample(change: index, uuid: uuid)
       }
       try take(position, change: index)
@@ -768,16 +843,25 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
           "the record at position \(record.position) holds a number that is not finite")
       }
       let bytes = writer.bytes
-      try checkReadBack(record, bytes)
+      // Read back once per row shape (`checkReadBack`); a command's writer that keeps its
+      // recent records reads each of them back, to keep them as a query would decode them.
+      var loaded = try checkReadBack(record, bytes)
+      if loaded == nil, recent != nil {
+        loaded = try Self.readBack(bytes, position: record.position)
+      }
       let checksum = bytes.withUnsafeBufferPointer { StoreChecksum.of($0) }
       let columns = HealthSQLiteColumns(record, rowChecksum: checksum)
       // Bound directly, without GRDB's `StatementArguments` (see `HealthSQLiteBinding`).
-      var insert = HealthSQLiteBinding(
-        try db.cachedStatement(
-          sql: "INSERT INTO record (\(fullSelection)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"))
+      var insert = HealthSQLiteBinding(try statements(.insertRecord, db))
       columns.bind(to: &insert)
       bytes.withUnsafeBytes { insert.bind(12, blob: $0) }
       try insert.run()
+      // As a query would read it: the same columns, else the query's check fails there.
+      if let loaded, HealthSQLiteColumns(loaded, rowChecksum: checksum) == columns {
+        remember(loaded, columns: columns)
+      } else {
+        recent = nil
+      }
       count(columns.type, isDeletion: columns.isDeletion, by: 1)
       // The duration of the row as it reads back, which `weigh check` and every later read
       // see: dates go through seconds since 1970, and a fraction of a second can move by a
@@ -795,7 +879,10 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
     mutating func remove(_ position: Int64, type: SampleType, isDeletion: Bool, _ db: Database)
       throws
     {
-      try db.execute(sql: "DELETE FROM record WHERE pos = ?", arguments: [position])
+      if position > recentBase { recent = nil }
+      var delete = HealthSQLiteBinding(try statements(.deleteRecord, db))
+      delete.bind(1, integer: position)
+      try delete.run()
       count(type, isDeletion: isDeletion, by: -1)
     }
 
@@ -808,12 +895,7 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
     /// their partial index: ordered by position, SQLite would scan the whole table.
     private func deletionRecords(_ db: Database) throws -> [HealthSQLiteColumns] {
       try columns(
-        db,
-        """
-        SELECT \(HealthSQLiteColumns.selection) FROM record INDEXED BY record_deleted
-        WHERE kind = 1
-        """,
-        [], expected: { $0.isDeletion }
+        db, statements, .deletionColumns, bind: { _ in }, expected: { $0.isDeletion }
       ).sorted { $0.position < $1.position }
     }
 

@@ -44,14 +44,14 @@ import Testing
   }
 
   @Test func aWrongRowOfANewShapeIsCaught() throws {
-    var writer = HealthSQLiteStorage.Writer(last: 0)
+    var writer = HealthSQLiteStorage.Writer(statements: HealthSQLiteStatements(), last: 0)
     #expect(Self.refuses(&writer, .sample(Self.sample(1), position: 1)))
     // A refused row's shape is not taken as checked.
     #expect(Self.refuses(&writer, .sample(Self.sample(2), position: 2)))
   }
 
   @Test func aShapeIsReadOnceThenEachNewShapeAgain() throws {
-    var writer = HealthSQLiteStorage.Writer(last: 0)
+    var writer = HealthSQLiteStorage.Writer(statements: HealthSQLiteStatements(), last: 0)
     let first = HealthRecord.sample(Self.sample(1), position: 1)
     try writer.checkReadBack(first, Self.row(first))
     // Another row of the same shape (other values) is not read again.
@@ -68,7 +68,7 @@ import Testing
     let deleted = DeletedObjectRecord(deleting: Self.sample(1), at: Self.start)
     #expect(Self.refuses(&writer, .deletion(deleted, position: 7)))
     // A new transaction's writer reads every shape again.
-    var next = HealthSQLiteStorage.Writer(last: 7)
+    var next = HealthSQLiteStorage.Writer(statements: HealthSQLiteStatements(), last: 7)
     #expect(Self.refuses(&next, .sample(Self.sample(8), position: 8)))
   }
 
@@ -76,7 +76,7 @@ import Testing
   /// 1900–9999, an end before the start) is refused in a shape already read, with the
   /// decoder's own words.
   @Test func aNumberOutOfItsRangeIsRefusedInAShapeAlreadyRead() throws {
-    var writer = HealthSQLiteStorage.Writer(last: 0)
+    var writer = HealthSQLiteStorage.Writer(statements: HealthSQLiteStatements(), last: 0)
     func weight(_ number: Int, _ kilograms: Double, start: Date = Self.start, end: Date? = nil)
       -> HealthRecord
     {
@@ -110,7 +110,7 @@ import Testing
   }
 
   @Test func aRowWithNestedPartsIsAlwaysRead() throws {
-    var writer = HealthSQLiteStorage.Writer(last: 0)
+    var writer = HealthSQLiteStorage.Writer(statements: HealthSQLiteStatements(), last: 0)
     let metadata: Metadata = ["HKMetadataKeyHeartRateMotionContext": .string("1")]
     let first = HealthRecord.sample(Self.sample(1, metadata: metadata), position: 1)
     try writer.checkReadBack(first, Self.row(first))

@@ -245,6 +245,98 @@ import Testing
     }
   }
 
+  /// The same sequences inside a command's transaction, as a Health command writes: the
+  /// operations in savepoints that are then kept or, now and then, rolled back (a savepoint
+  /// stays open over several operations now and then, so that a deletion or a purge can
+  /// remove what it wrote), and each write in a step that a refused change rolls back
+  /// alone. The anchored reads of what was just written (which the command's writer answers
+  /// from the records it wrote) give what the model gives, for every anchor near the end.
+  @Test func randomChangesInACommandWithSavepointsGiveTheSameAnswersAsInMemory() async {
+    await propertyCheck(count: 25, input: Gen.int(in: 0...100_000).array(of: 1...30)) { codes in
+      failingOnThrow {
+        let directory = TemporaryStoreDirectory()
+        defer { directory.remove() }
+        let path = directory.file(HealthSQLiteStorage.fileName)
+        var model = InMemorySampleStorage()
+        var sqlite = try HealthSQLiteStorage(path: path)
+        try sqlite.beginCommand()
+        var next = 0
+        // The model as it was when the open savepoint was opened; nil when none is open.
+        var atSavepoint: InMemorySampleStorage?
+        for (step, code) in codes.enumerated() {
+          let context = "step \(step) (code \(code))"
+          let operation = try Self.operation(code, on: model, next: &next)
+          if case .reopen = operation {
+            if atSavepoint != nil { try sqlite.releaseSavepoint() }
+            atSavepoint = nil
+            try sqlite.commitCommand(pending: nil, appSequence: 0)
+            try sqlite.close()
+            sqlite = try HealthSQLiteStorage(path: path)
+            try sqlite.beginCommand()
+            try Self.expectSameAnswers(model, sqlite, probe: code / 7, context)
+            continue
+          }
+          if atSavepoint == nil {
+            try sqlite.openSavepoint()
+            atSavepoint = model.copy()
+          }
+          let expected: String?
+          let actual: String?
+          switch operation {
+          case .apply(let changes):
+            expected = outcome { try model.apply(changes) }
+            actual = outcome { try sqlite.step { try sqlite.apply(changes) } }
+          case .append(let records):
+            expected = outcome { try model.append(records) }
+            actual = outcome { try sqlite.step { try sqlite.append(records) } }
+          case .reopen:
+            continue
+          }
+          expectSameOutcome(expected, actual, context)
+          try Self.expectRecentChanges(model, sqlite, context)
+          switch code % 6 {
+          case 1:
+            sqlite.rollBackSavepoint()
+            model = atSavepoint ?? model
+            atSavepoint = nil
+          case 2, 3:
+            break  // The savepoint stays open for the next operation.
+          default:
+            try sqlite.releaseSavepoint()
+            atSavepoint = nil
+          }
+          try Self.expectRecentChanges(model, sqlite, context + ", savepoint kept or ended")
+          try Self.expectSameAnswers(model, sqlite, probe: code / 7, context)
+        }
+        if atSavepoint != nil { try sqlite.releaseSavepoint() }
+        try sqlite.commitCommand(pending: nil, appSequence: 0)
+        try sqlite.close()
+        let reopened = try HealthSQLiteStorage(path: path)
+        defer { try? reopened.close() }
+        try Self.expectSameAnswers(model, reopened, probe: codes.count, "reopened")
+      }
+    }
+  }
+
+  /// The changes of every type after each of the last few positions, as many as there are
+  /// and one at a time.
+  static func expectRecentChanges(
+    _ model: InMemorySampleStorage, _ sqlite: HealthSQLiteStorage, _ context: String
+  ) throws {
+    let last = try model.lastPosition()
+    #expect(try sqlite.lastPosition() == last, "\(context): last position")
+    for anchor in max(0, last - 4)...(last + 1) {
+      for type in types {
+        for limit in [0, 1] {
+          #expect(
+            try sqlite.changes(of: type, after: anchor, limit: limit)
+              == model.changes(of: type, after: anchor, limit: limit),
+            "\(context): changes of \(type) after \(anchor), limit \(limit)")
+        }
+      }
+    }
+  }
+
   /// nil when `body` succeeds, else its error's description.
   func outcome(_ body: () throws -> Void) -> String? {
     do {

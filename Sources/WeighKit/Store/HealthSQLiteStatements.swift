@@ -1,0 +1,129 @@
+import Foundation
+import GRDB
+import GRDBSQLite
+
+/// Every statement `HealthSQLiteStorage` runs more than once, by name: its SQL is here, and
+/// the storage keeps each one prepared (`HealthSQLiteStatements`) instead of looking it up
+/// by its text in GRDB's cache at every run (docs/performance.md, "Ten years on disk:
+/// prepared statements and savepoints").
+enum HealthSQLiteStatement: Int, CaseIterable {
+  case metaRead
+  case metaWrite
+  case stateRead
+  case stateWrite
+  case insertRecord
+  case deleteRecord
+  case uuidProbe
+  case recordAt
+  case recordsAfter
+  case changesOfType
+  case recordsOfType
+  case recordsOfTypeStarting
+  case recordsOfUUID
+  case newestOfType
+  case uuidRange
+  case recordsOfSyncIdentifier
+  case columnsOfType
+  case columnsOfTypeStarting
+  case deletionColumns
+  case stepOpen
+  case stepRelease
+  case stepRollBack
+  case writesOpen
+  case writesRelease
+  case writesRollBack
+
+  /// The selection with the JSON row after the columns.
+  static let fullSelection = HealthSQLiteColumns.selection + ", row"
+
+  /// The statement's SQL: one statement each.
+  var sql: String {
+    let full = Self.fullSelection
+    let columns = HealthSQLiteColumns.selection
+    switch self {
+    case .metaRead: return "SELECT value, crc FROM meta WHERE key = ?"
+    case .metaWrite: return "INSERT OR REPLACE INTO meta (key, value, crc) VALUES (?, ?, ?)"
+    case .stateRead: return "SELECT json, crc FROM state WHERE id = 1"
+    case .stateWrite: return "INSERT OR REPLACE INTO state (id, json, crc) VALUES (1, ?, ?)"
+    case .insertRecord:
+      return "INSERT INTO record (\(full)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    case .deleteRecord: return "DELETE FROM record WHERE pos = ?"
+    // Whether some record has a UUID, from its index alone.
+    case .uuidProbe: return "SELECT 1 FROM record WHERE uuid = ? LIMIT 1"
+    case .recordAt: return "SELECT \(full) FROM record WHERE pos = ?"
+    case .recordsAfter: return "SELECT \(full) FROM record WHERE pos > ? ORDER BY pos LIMIT ?"
+    case .changesOfType:
+      return "SELECT \(full) FROM record WHERE type = ? AND pos > ? ORDER BY pos LIMIT ?"
+    case .recordsOfType: return "SELECT \(full) FROM record WHERE type = ? ORDER BY pos"
+    case .recordsOfTypeStarting:
+      return
+        "SELECT \(full) FROM record WHERE type = ? AND start >= ? AND start < ? ORDER BY pos"
+    case .recordsOfUUID: return "SELECT \(full) FROM record WHERE uuid = ?"
+    case .newestOfType:
+      return """
+        SELECT \(full) FROM record INDEXED BY record_type_start
+        WHERE type = ? AND kind = 0 ORDER BY start DESC, pos DESC LIMIT 1
+        """
+    case .uuidRange:
+      return """
+        SELECT \(full) FROM record INDEXED BY record_uuid
+        WHERE uuid >= ? AND uuid <= ? AND kind = 0 ORDER BY uuid LIMIT ?
+        """
+    case .recordsOfSyncIdentifier:
+      return "SELECT \(full) FROM record WHERE sync_id = ? ORDER BY pos"
+    case .columnsOfType: return "SELECT \(columns) FROM record WHERE type = ? ORDER BY pos"
+    case .columnsOfTypeStarting:
+      return
+        "SELECT \(columns) FROM record WHERE type = ? AND start >= ? AND start < ? ORDER BY pos"
+    // Through their partial index: ordered by position, SQLite would scan the whole table.
+    case .deletionColumns:
+      return "SELECT \(columns) FROM record INDEXED BY record_deleted WHERE kind = 1"
+    case .stepOpen: return "SAVEPOINT step"
+    case .stepRelease: return "RELEASE step"
+    case .stepRollBack: return "ROLLBACK TO step"
+    case .writesOpen: return "SAVEPOINT health_writes"
+    case .writesRelease: return "RELEASE health_writes"
+    case .writesRollBack: return "ROLLBACK TO health_writes"
+    }
+  }
+}
+
+/// The statements one connection of `HealthSQLiteStorage` keeps prepared, each made at its
+/// first use and kept until `finalizeAll` (which the storage runs before it closes the
+/// connection: SQLite does not close a connection with statements left).
+///
+/// Whoever runs one resets it after use, whatever happens (`HealthSQLiteBinding`,
+/// `HealthSQLiteStorage.step`, `execute`), so that none holds a read open.
+final class HealthSQLiteStatements {
+  private var prepared: [GRDB.Statement?] = Array(
+    repeating: nil, count: HealthSQLiteStatement.allCases.count)
+
+  /// `kind`, prepared on `db` at its first use.
+  func callAsFunction(_ kind: HealthSQLiteStatement, _ db: Database) throws -> GRDB.Statement {
+    if let statement = prepared[kind.rawValue] { return statement }
+    let statement = try db.makeStatement(sql: kind.sql)
+    prepared[kind.rawValue] = statement
+    return statement
+  }
+
+  /// Finalizes every statement (each is prepared again at its next use).
+  func finalizeAll() {
+    for index in prepared.indices { prepared[index] = nil }
+  }
+
+  /// Runs `kind`, a statement without parameters or rows (a savepoint's), straight through
+  /// SQLite: GRDB's `execute` keeps track of transactions and savepoints around every
+  /// statement, which cost more than SQLite's own work for these (a savepoint per delivery
+  /// of ten simulated years).
+  func execute(_ kind: HealthSQLiteStatement, _ db: Database) throws {
+    let statement = try self(kind, db)
+    let sqlite = statement.sqliteStatement
+    defer { sqlite3_reset(sqlite) }
+    let code = sqlite3_step(sqlite)
+    guard code == SQLITE_DONE || code == SQLITE_ROW else {
+      throw DatabaseError(
+        resultCode: ResultCode(rawValue: code),
+        message: String(cString: sqlite3_errmsg(sqlite3_db_handle(sqlite))), sql: statement.sql)
+    }
+  }
+}
