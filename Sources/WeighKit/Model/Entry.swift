@@ -91,12 +91,15 @@ public struct Entry: Equatable, Sendable {
     self.source = source
     self.storedRevision = Self.narrow(revision)
     self.fileTime = fileTime
-    var fields = RareFields.Values()
-    fields.note = note
-    fields.healthUUID = healthUUID
-    fields.pushedUUID = pushedUUID
-    fields.pushedRevision = pushedRevision.map(Self.narrow)
-    self.rare = fields.isEmpty ? nil : RareFields(fields)
+    // Most entries have none of the rare fields: no box, and nothing gathered to find out.
+    if note == nil, healthUUID == nil, pushedUUID == nil, pushedRevision == nil {
+      self.rare = nil
+    } else {
+      self.rare = RareFields(
+        RareFields.Values(
+          note: note, healthUUID: healthUUID, pushedUUID: pushedUUID,
+          pushedRevision: pushedRevision.map(Self.narrow)))
+    }
   }
 
   /// The same fields, the rare ones compared by value (a box is never kept with all of them
