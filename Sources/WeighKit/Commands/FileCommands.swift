@@ -261,10 +261,9 @@ struct ImportCommand: Executable {
         kind: .unreadableInput)
     }
     let existing = try session.entries()
-    var plan = ImportPlan(result, into: existing, session: session)
-    // The weights read are in the plan's entries now: not kept until the commit.
-    result.weights = []
-    if let highest = plan.entries.last?.id, !Entry.isValidNumber(highest) {
+    // The plan takes the weights read (and frees them as it makes their entries).
+    var plan = ImportPlan(&result, into: existing, session: session)
+    if plan.passesHighestNumber {
       throw Diagnostic(
         "cannot import \(path): the log would pass the highest entry number, \(ValueLimits.entryNumber.upperBound); nothing was imported",
         at: pathSpan)
@@ -398,6 +397,9 @@ struct ImportPlan {
   var alreadyPresent = 0
   /// Rows the importer did not take, and weights after the clock.
   var rejections: [ImportRejection]
+  /// Whether numbering the new entries would pass ``ValueLimits/entryNumber`` (then they
+  /// are left unnumbered and nothing may be imported).
+  var passesHighestNumber = false
 
   /// Decides which weights of `result` are new to `existing`.
   ///
@@ -411,7 +413,7 @@ struct ImportPlan {
   /// in time order.
   ///
   /// - Complexity: O((n + m) log(n + m)) for n existing entries and m weights.
-  init(_ result: WeightImportResult, into existing: [Entry], session: Session) {
+  init(_ result: inout WeightImportResult, into existing: [Entry], session: Session) {
     rejections = result.rejections
     alreadyPresent = result.duplicatesInFile
     // Entries by instant (those a weight of any file may match) and by wall-clock time, as
@@ -447,60 +449,106 @@ struct ImportPlan {
     // Each entry accounts for one weight of the file, so two equal entries of weigh's own
     // file (the same weight logged twice in a minute) both come back, and only once. An
     // entry of weigh's file first claims the entry with its own number.
-    var claimed = Array(repeating: false, count: result.weights.count)
-    for (position, weight) in result.weights.enumerated() {
-      guard let id = weight.entry?.id else { continue }
-      claimed[position] = claim(weight, id: id)
+    var read = result.read
+    result.read = ImportedWeights()  // the plan holds the only reference: blocks are freed
+    var claimed = Array(repeating: false, count: read.count)
+    if !existing.isEmpty {
+      for (position, weight) in read.enumerated() {
+        guard let id = weight.number else { continue }
+        claimed[position] = claim(weight, id: id)
+      }
     }
+    // The new entries in file order, made as each block of weights is read and then freed,
+    // so the weights and the entries are not both held whole; `lines` sorts them below.
+    let latest = session.now + 60
+    var lines: [Int] = []
+    entries.reserveCapacity(read.count)
+    var position = 0
+    for index in read.blocks.indices {
+      for weight in read.takeBlock(index) {
+        defer { position += 1 }
+        if claimed[position] || claim(weight) {
+          alreadyPresent += 1
+          continue
+        }
+        guard weight.instant <= latest else {
+          rejections.append(
+            ImportRejection(
+              line: weight.line,
+              reason:
+                "\(session.zone.minuteText(weight.instant)) is after the clock (\(session.zone.minuteText(session.now))); move the clock forward or fix the date"
+            ))
+          continue
+        }
+        // A weight of weigh's file keeps its entry, numbered as written when the number is
+        // an entry number (else 0: numbered below); others are numbered below.
+        entries.append(
+          weight.entry
+            ?? Entry(
+              id: 0, instant: weight.instant, kilograms: weight.kilograms, origin: .import,
+              source: weight.source, note: weight.note, fileTime: weight.fileTime))
+        lines.append(weight.line)
+      }
+    }
+    claimed = []
+    Self.sortByTime(&entries, lines: &lines)
     // The numbers in use, made only when a weight of weigh's own file may keep its number.
     var usedIDs: Set<Int>?
     var largestUsed = existing.reduce(0) { max($0, $1.id) }
-    let latest = session.now + 60
-    var fresh: [Int] = []  // positions in result.weights: not a copy of each weight
-    for (position, weight) in result.weights.enumerated() {
-      if claimed[position] || claim(weight) {
-        alreadyPresent += 1
+    var unnumbered = 0
+    for index in entries.indices {
+      let id = entries[index].id
+      guard id != 0 else {
+        unnumbered += 1
         continue
       }
-      guard weight.instant <= latest else {
-        rejections.append(
-          ImportRejection(
-            line: weight.line,
-            reason:
-              "\(session.zone.minuteText(weight.instant)) is after the clock (\(session.zone.minuteText(session.now))); move the clock forward or fix the date"
-          ))
+      if usedIDs == nil { usedIDs = Set(existing.map(\.id)) }
+      if (1...Self.largestKeptID).contains(id), usedIDs!.insert(id).inserted {
+        largestUsed = max(largestUsed, id)
         continue
       }
-      fresh.append(position)
-    }
-    let weights = result.weights
-    fresh.sort { (weights[$0].instant, weights[$0].line) < (weights[$1].instant, weights[$1].line) }
-    entries.reserveCapacity(fresh.count)
-    for position in fresh {
-      let weight = weights[position]
-      if var entry = weight.entry {
-        if usedIDs == nil { usedIDs = Set(existing.map(\.id)) }
-        if (1...Self.largestKeptID).contains(entry.id), usedIDs!.insert(entry.id).inserted {
-          largestUsed = max(largestUsed, entry.id)
-          entries.append(entry)
-          continue
-        }
-        entry.id = 0
-        entries.append(entry)
-      } else {
-        entries.append(
-          Entry(
-            id: 0, instant: weight.instant, kilograms: weight.kilograms, origin: .import,
-            source: weight.source, note: weight.note, fileTime: weight.fileTime))
-      }
+      entries[index].id = 0
+      unnumbered += 1
     }
     // New numbers come after every number in use, kept ones included, as log's would.
-    var next = max(session.nextEntryID, largestUsed + 1)
+    let next = max(session.nextEntryID, largestUsed + 1)
+    guard unnumbered == 0 || next <= ValueLimits.entryNumber.upperBound - (unnumbered - 1) else {
+      passesHighestNumber = true
+      return
+    }
+    var number = next
     for index in entries.indices where entries[index].id == 0 {
-      entries[index].id = next
-      next += 1
+      entries[index].id = number
+      number += 1
     }
     entries.sort { $0.id < $1.id }
+  }
+
+  /// Sorts `entries` by instant, then by the line each was read from (`lines`, emptied),
+  /// then by file order: through positions, so that no second copy of the entries is made.
+  private static func sortByTime(_ entries: inout [Entry], lines: inout [Int]) {
+    var order = Array(entries.indices)
+    order.sort {
+      let (a, b) = (entries[$0], entries[$1])
+      return (a.instant, lines[$0], $0) < (b.instant, lines[$1], $1)
+    }
+    lines = []
+    // Moves each entry to its place along the cycles of the permutation; `order[k] == k`
+    // marks a place filled.
+    for start in order.indices where order[start] != start {
+      let first = entries[start]
+      var place = start
+      while true {
+        let from = order[place]
+        order[place] = place
+        if from == start {
+          entries[place] = first
+          break
+        }
+        entries[place] = entries[from]
+        place = from
+      }
+    }
   }
 
   /// Larger numbers from a file are replaced, so numbering stays far from overflow.

@@ -200,7 +200,7 @@ public enum FuzzTargets {
     _ bytes: [UInt8], file: String, parse: ([UInt8]) throws -> WeightImportResult
   ) {
     guard let result = try? parse(bytes), !result.weights.isEmpty else { return }
-    let numbers = Set(result.weights.compactMap { $0.entry?.id }).union([1]).sorted()
+    let numbers = Set(result.weights.compactMap(\.number)).union([1]).sorted()
     importInSession(bytes, file: file, types: false, entries: Array(numbers.prefix(5)))
   }
 

@@ -1,26 +1,128 @@
 /// One weight read from a file, before the app decides whether it is new.
-public struct ImportedWeight: Equatable, Sendable {
+///
+/// Every weight read is held until the import commits, so a weight is kept small: 64 bytes
+/// (`MemoryLayout<ImportedWeight>.stride`, pinned by `EntryLayoutTests`; 80 before). The
+/// fields of weigh's own files (number, revision, origin) are kept in place of the file time
+/// they never have, the rare ones (note, Health UUIDs, pushed revision) in one side box;
+/// ``entry`` is made from them when asked, not held per weight.
+public struct ImportedWeight: Sendable {
   /// The moment, in seconds since 1970 UTC.
   public var instant: Int64
   /// The weight in kilograms, converted with exact factors.
   public var kilograms: Double
   /// The source name (`Health Mate`, `Withings`, `openScale`, `Aria`).
   public var source: String
-  /// The row's comment, if the format has one.
-  public var note: String?
   /// The 1-based line the row or record starts on.
   public var line: Int
-  /// The whole entry, when the file is weigh's own export (which keeps everything).
-  public var entry: Entry? {
-    get { entryBox?.entry }
-    set { entryBox = newValue.map(EntryBox.init) }
+  /// The note and, for weigh's own files, the entry's rare fields; nil when all are nil.
+  private var extras: Extras?
+  /// The file time of a vendor's row, or the entry's own fields for weigh's files.
+  private var kind: Kind
+
+  /// What a weight is, besides its moment, weight, source and line.
+  private enum Kind: Equatable, Sendable {
+    /// A vendor's row, with the wall-clock time its file wrote when the file names no zone.
+    case vendor(fileTime: Int64?)
+    /// A row of weigh's own file: the entry's number as written (which may lie outside the
+    /// entry numbers: the import then gives a new one), its revision and origin.
+    case weigh(number: Int, revision: Int32, origin: Origin)
   }
-  /// The entry, kept apart: every weight read is held until the import commits, and one
-  /// from a vendor file (no entry) stays small.
-  private var entryBox: EntryBox?
+
+  /// The fields few weights have, behind one reference (immutable; a change makes a new one).
+  private final class Extras: Sendable {
+    let note: String?
+    let healthUUID: String?
+    let pushedUUID: String?
+    let pushedRevision: Int32?
+    /// A weigh row's `fileTime` (weigh's files have none; kept for weights made by hand).
+    let fileTime: Int64?
+    /// An entry that differs from the weight in its moment, weight, source, note or file
+    /// time, kept whole (weigh's readers never make one).
+    let entry: Entry?
+
+    init(
+      note: String?, healthUUID: String? = nil, pushedUUID: String? = nil,
+      pushedRevision: Int32? = nil, fileTime: Int64? = nil, entry: Entry? = nil
+    ) {
+      self.note = note
+      self.healthUUID = healthUUID
+      self.pushedUUID = pushedUUID
+      self.pushedRevision = pushedRevision
+      self.fileTime = fileTime
+      self.entry = entry
+    }
+
+    /// Nil when every field is nil.
+    static func make(
+      note: String?, healthUUID: String? = nil, pushedUUID: String? = nil,
+      pushedRevision: Int32? = nil, fileTime: Int64? = nil, entry: Entry? = nil
+    ) -> Extras? {
+      if note == nil, healthUUID == nil, pushedUUID == nil, pushedRevision == nil,
+        fileTime == nil, entry == nil
+      {
+        return nil
+      }
+      return Extras(
+        note: note, healthUUID: healthUUID, pushedUUID: pushedUUID,
+        pushedRevision: pushedRevision, fileTime: fileTime, entry: entry)
+    }
+  }
+
+  /// The row's comment, if the format has one.
+  public var note: String? {
+    get { extras?.note }
+    set {
+      let old = extras
+      extras = Extras.make(
+        note: newValue, healthUUID: old?.healthUUID, pushedUUID: old?.pushedUUID,
+        pushedRevision: old?.pushedRevision, fileTime: old?.fileTime, entry: old?.entry)
+    }
+  }
+
   /// The wall-clock time the file wrote, as seconds since 1970 read as if UTC, when the
   /// format names no zone (see `Entry.fileTime`).
-  public var fileTime: Int64?
+  public var fileTime: Int64? {
+    get {
+      switch kind {
+      case .vendor(let fileTime): fileTime
+      case .weigh: extras?.fileTime
+      }
+    }
+    set {
+      switch kind {
+      case .vendor: kind = .vendor(fileTime: newValue)
+      case .weigh:
+        let old = extras
+        extras = Extras.make(
+          note: old?.note, healthUUID: old?.healthUUID, pushedUUID: old?.pushedUUID,
+          pushedRevision: old?.pushedRevision, fileTime: newValue, entry: old?.entry)
+      }
+    }
+  }
+
+  /// The whole entry, when the file is weigh's own export (which keeps everything). A
+  /// number outside ``ValueLimits/entryNumber`` reads as 0 here (the import numbers the
+  /// entry anew); ``number`` has it as written.
+  public var entry: Entry? {
+    get {
+      if let entry = extras?.entry { return entry }
+      guard case .weigh(let number, let revision, let origin) = kind else { return nil }
+      let pushedRevision = extras?.pushedRevision.map { Int($0) }  // checked: Int32 to Int widens
+      return Entry(
+        id: Entry.isValidNumber(number) ? number : 0, instant: instant, kilograms: kilograms,
+        // checked: Int32 to Int widens
+        origin: origin, source: source, note: note, revision: Int(revision),
+        healthUUID: extras?.healthUUID, pushedUUID: extras?.pushedUUID,
+        pushedRevision: pushedRevision)
+    }
+    set { setEntry(newValue, number: newValue?.id) }
+  }
+
+  /// The entry's number as the file wrote it (weigh's own files); nil for a vendor's row.
+  var number: Int? {
+    if case .weigh(let number, _, _) = kind { return number }
+    return extras?.entry?.id
+  }
 
   /// A weight read from a file.
   public init(
@@ -30,10 +132,50 @@ public struct ImportedWeight: Equatable, Sendable {
     self.instant = instant
     self.kilograms = kilograms
     self.source = source
-    self.note = note
     self.line = line
-    self.entryBox = entry.map(EntryBox.init)
+    self.extras = Extras.make(note: note)
+    self.kind = .vendor(fileTime: fileTime)
+    if entry != nil { setEntry(entry, number: entry?.id) }
     self.fileTime = fileTime
+  }
+
+  /// A row of weigh's own file, whose entry has this weight's moment, weight, source and
+  /// note; `number` as written (see ``number``).
+  init(
+    weighEntry number: Int, instant: Int64, kilograms: Double, origin: Origin, source: String,
+    note: String?, revision: Int32, healthUUID: String?, pushedUUID: String?,
+    pushedRevision: Int32?, line: Int
+  ) {
+    self.instant = instant
+    self.kilograms = kilograms
+    self.source = source
+    self.line = line
+    self.extras = Extras.make(
+      note: note, healthUUID: healthUUID, pushedUUID: pushedUUID, pushedRevision: pushedRevision)
+    self.kind = .weigh(number: number, revision: revision, origin: origin)
+  }
+
+  /// Keeps `entry` in the weight's own fields when it agrees with them, else whole.
+  private mutating func setEntry(_ entry: Entry?, number: Int?) {
+    let fileTime = self.fileTime
+    let note = self.note
+    guard let entry, let number else {
+      kind = .vendor(fileTime: fileTime)
+      extras = Extras.make(note: note)
+      return
+    }
+    let fits =
+      entry.instant == instant && entry.kilograms.bitPattern == kilograms.bitPattern
+      && entry.source == source && entry.note == note && entry.fileTime == nil
+    guard fits, let revision = Int32(exactly: entry.revision) else {
+      kind = .vendor(fileTime: fileTime)
+      extras = Extras.make(note: note, fileTime: nil, entry: entry)
+      return
+    }
+    kind = .weigh(number: number, revision: revision, origin: entry.origin)
+    extras = Extras.make(
+      note: note, healthUUID: entry.healthUUID, pushedUUID: entry.pushedUUID,
+      pushedRevision: entry.pushedRevision.flatMap { Int32(exactly: $0) }, fileTime: fileTime)
   }
 
   /// Weights above this are rejected (Health Connect's limit; the heaviest person recorded
@@ -55,11 +197,13 @@ public struct ImportedWeight: Equatable, Sendable {
   }
 }
 
-/// An ``Entry`` behind a reference (see ``ImportedWeight/entry``).
-final class EntryBox: Equatable, Sendable {
-  let entry: Entry
-  init(_ entry: Entry) { self.entry = entry }
-  static func == (a: EntryBox, b: EntryBox) -> Bool { a.entry == b.entry }
+extension ImportedWeight: Equatable {
+  /// Equal when every public field is.
+  public static func == (a: ImportedWeight, b: ImportedWeight) -> Bool {
+    a.instant == b.instant && a.kilograms == b.kilograms && a.source == b.source
+      && a.line == b.line && a.note == b.note && a.fileTime == b.fileTime
+      && a.number == b.number && a.entry == b.entry
+  }
 }
 
 /// What an importer read from one file: weights to add, and rows it did not take.
@@ -67,7 +211,12 @@ public struct WeightImportResult: Equatable, Sendable {
   /// The format the file was read as.
   public var format: ImportFormat
   /// The weights, in file order, without in-file duplicates.
-  public var weights: [ImportedWeight]
+  public var weights: [ImportedWeight] {
+    get { Array(read) }
+    set { read = ImportedWeights(newValue) }
+  }
+  /// The same weights as they are held: in blocks, which `ImportPlan` frees one by one.
+  var read = ImportedWeights()
   /// Rows or records that were not taken, with line and reason.
   public var rejections: [ImportRejection]
   /// Rows that repeat an earlier row of the same file (same moment, weight and source).
@@ -89,7 +238,7 @@ public struct WeightImportResult: Equatable, Sendable {
     duplicatesInFile: Int = 0, unitNote: String? = nil
   ) {
     self.format = format
-    self.weights = weights
+    self.read = ImportedWeights(weights)
     self.rejections = rejections
     self.duplicatesInFile = duplicatesInFile
     self.unitNote = unitNote
@@ -97,8 +246,8 @@ public struct WeightImportResult: Equatable, Sendable {
 
   /// Adds `weight` unless the file already had one at the same moment, weight and source.
   mutating func add(_ weight: ImportedWeight, seen: inout WeightKeySet) {
-    if seen.insert(weight, position: weights.count, among: weights) {
-      weights.append(weight)
+    if seen.insert(weight, position: read.count, among: read) {
+      read.append(weight)
     } else {
       duplicatesInFile += 1
     }
@@ -117,7 +266,7 @@ struct WeightKey: Equatable {
     instant = weight.fileTime ?? weight.instant
     bits = weight.kilograms.bitPattern
     source = weight.source
-    id = weight.entry?.id
+    id = weight.number
   }
 
   /// Moment, weight and number only: a file's rows mostly share one source, and hashing its
@@ -147,7 +296,7 @@ struct WeightKeySet {
   /// Records the weight at `position` of `weights` (about to be appended there) unless an
   /// equal key is already recorded; returns whether it was recorded.
   mutating func insert(
-    _ weight: ImportedWeight, position: Int, among weights: [ImportedWeight]
+    _ weight: ImportedWeight, position: Int, among weights: ImportedWeights
   ) -> Bool {
     if (count + 1) * 2 > slots.count { grow(weights) }
     let key = WeightKey(weight)
@@ -166,7 +315,7 @@ struct WeightKeySet {
   }
 
   /// Doubles the table (at least 1,024 slots) and places every recorded position again.
-  private mutating func grow(_ weights: [ImportedWeight]) {
+  private mutating func grow(_ weights: ImportedWeights) {
     let old = slots
     slots = Array(repeating: 0, count: max(1024, old.count * 2))
     let mask = slots.count - 1
@@ -176,5 +325,53 @@ struct WeightKeySet {
       while slots[slot] != 0 { slot = (slot + 1) & mask }
       slots[slot] = stored
     }
+  }
+}
+
+/// The weights a reader keeps, in blocks of 16,384 (1 MiB): no block is copied as more come,
+/// where one array doubled (holding the old and the new, 1.5 times the weights, as it
+/// grew), and `ImportPlan` frees each block once it has made its entries.
+struct ImportedWeights: RandomAccessCollection, Equatable, Sendable {
+  /// Weights per block: a power of two, so a position splits with a shift and a mask.
+  static let blockShift = 14
+  static let blockSize = 1 << blockShift
+
+  /// Every block full but the last.
+  private(set) var blocks: [[ImportedWeight]] = []
+  private(set) var count = 0
+
+  init() {}
+
+  init(_ weights: [ImportedWeight]) {
+    for weight in weights { append(weight) }
+  }
+
+  var startIndex: Int { 0 }
+  var endIndex: Int { count }
+
+  subscript(position: Int) -> ImportedWeight {
+    blocks[position >> Self.blockShift][position & (Self.blockSize - 1)]
+  }
+
+  mutating func append(_ weight: ImportedWeight) {
+    if count & (Self.blockSize - 1) == 0 {
+      var block: [ImportedWeight] = []
+      // The first block grows as a small file needs; the next ones are made whole.
+      if count > 0 { block.reserveCapacity(Self.blockSize) }
+      blocks.append(block)
+    }
+    blocks[blocks.count - 1].append(weight)
+    count += 1
+  }
+
+  /// Takes block `index` out (its weights stay counted): the caller frees it when done.
+  mutating func takeBlock(_ index: Int) -> [ImportedWeight] {
+    let block = blocks[index]
+    blocks[index] = []
+    return block
+  }
+
+  static func == (a: ImportedWeights, b: ImportedWeights) -> Bool {
+    a.count == b.count && a.elementsEqual(b)
   }
 }

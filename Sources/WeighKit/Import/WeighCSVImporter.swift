@@ -33,15 +33,12 @@ public enum WeighCSVImporter {
         func optional(_ index: Int) -> String? {
           row.isQuoted(index) || !row.field(index).isEmpty ? row[index] : nil
         }
-        let entry = try WeighEntryFields(
+        let weight = try WeighEntryFields(
           id: row[0]!, instant: row[1]!, kilograms: row[2]!, origin: row[3]!, source: row[4]!,
           note: optional(5), revision: row[6]!, healthUUID: optional(7), pushedUUID: optional(8),
           pushedRevision: optional(9)
-        ).entry(line: row.line)
-        result.add(
-          ImportedWeight(
-            instant: entry.instant, kilograms: entry.kilograms, source: entry.source,
-            note: entry.note, line: row.line, entry: entry), seen: &seen)
+        ).weight(line: row.line)
+        result.add(weight, seen: &seen)
       } catch {
         result.rejections.append(error)
       }
@@ -66,9 +63,9 @@ struct WeighEntryFields {
   var pushedUUID: String?
   var pushedRevision: String?
 
-  /// The entry, with every field checked against the range the store accepts
-  /// (`StoredValueRule`), so that an imported entry is one the store can load again.
-  func entry(line: Int) throws(ImportRejection) -> Entry {
+  /// The weight and its entry, with every field checked against the range the store
+  /// accepts (`StoredValueRule`), so that an imported entry is one the store can load again.
+  func weight(line: Int) throws(ImportRejection) -> ImportedWeight {
     // A number past the range is kept here and replaced by the import (largestKeptID).
     guard let number = DecimalText.parseWhole(id, in: 0...Int64.max) else {
       throw ImportRejection(line: line, reason: "id '\(self.id)' is not a whole number")
@@ -99,8 +96,8 @@ struct WeighEntryFields {
           "revision '\(self.revision)' is not a whole number from 1 to \(ValueLimits.revision.upperBound)"
       )
     }
-    let revision = Int(revisionValue)  // checked: inside ValueLimits.revision
-    var pushed: Int?
+    let revision = Int32(revisionValue)  // checked: inside ValueLimits.revision
+    var pushed: Int32?
     if let pushedRevision {
       guard let number = DecimalText.parseWhole(pushedRevision, in: revisions) else {
         throw ImportRejection(
@@ -109,7 +106,7 @@ struct WeighEntryFields {
             "pushed revision '\(pushedRevision)' is not a whole number from 1 to \(ValueLimits.revision.upperBound)"
         )
       }
-      pushed = Int(number)  // checked: inside ValueLimits.revision
+      pushed = Int32(number)  // checked: inside ValueLimits.revision
     }
     for (name, uuid) in [("health UUID", healthUUID), ("pushed UUID", pushedUUID)] {
       if let uuid, !StoredText.isUUID(uuid) {
@@ -118,9 +115,10 @@ struct WeighEntryFields {
           reason: "\(name) '\(uuid)' is not a UUID such as B3F2AF6D-0FC7-40C5-853B-559647364CEA")
       }
     }
-    return Entry(
-      id: id, instant: instant, kilograms: checked, origin: origin, source: source, note: note,
-      revision: revision, healthUUID: healthUUID, pushedUUID: pushedUUID, pushedRevision: pushed)
+    return ImportedWeight(
+      weighEntry: id, instant: instant, kilograms: checked, origin: origin, source: source,
+      note: note, revision: revision, healthUUID: healthUUID, pushedUUID: pushedUUID,
+      pushedRevision: pushed, line: line)
   }
 }
 

@@ -26,16 +26,13 @@ public enum WeighJSONImporter {
           guard let member = object[key], !member.isNull else { return nil }
           return try text(key)
         }
-        let entry = try WeighEntryFields(
+        let weight = try WeighEntryFields(
           id: text("id"), instant: text("instant"), kilograms: text("kilograms"),
           origin: text("origin"), source: text("source"), note: optional("note"),
           revision: text("revision"), healthUUID: optional("healthUUID"),
           pushedUUID: optional("pushedUUID"), pushedRevision: optional("pushedRevision")
-        ).entry(line: node.line)
-        result.add(
-          ImportedWeight(
-            instant: entry.instant, kilograms: entry.kilograms, source: entry.source,
-            note: entry.note, line: node.line, entry: entry), seen: &seen)
+        ).weight(line: node.line)
+        result.add(weight, seen: &seen)
       } catch {
         result.rejections.append(error)
       }

@@ -20,8 +20,9 @@ import Testing
       row?.message
         == #"row 2 of entries would not load again: "kg" is 1e+19, out of range: a weight is more than 0 and at most 1000 kg"#
     )
+    // A revision past 2^31 − 1 cannot be held by an `Entry` (32 bits); 0 is below the range.
     var revised = sampleEntry(1)
-    revised.revision = 2_147_483_648
+    revised.revision = 0
     #expect(throws: StoreError.self) { try store.commit([.putEntry(revised)]) }
 
     let document = #expect(throws: StoreError.self) {

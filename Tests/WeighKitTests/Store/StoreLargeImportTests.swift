@@ -255,8 +255,73 @@ import Testing
 }
 
 @Suite struct EntryLayoutTests {
-  /// A log holds every entry in memory: the members are ordered so that none pads another.
-  @Test func anEntryTakes128Bytes() {
-    #expect(MemoryLayout<Entry>.stride == 128)
+  /// A log holds every entry in memory: the rare fields share one side box and the numbers
+  /// take 32 bits, so an entry takes 64 bytes (128 before).
+  @Test func anEntryTakes64Bytes() {
+    #expect(MemoryLayout<Entry>.stride == 64)
+  }
+
+  /// The side box is copied on write: a copy keeps its own note and links.
+  @Test func rareFieldsAreCopiedOnWrite() {
+    let first = Entry(
+      id: 7, instant: 0, kilograms: 80, origin: .manual, source: "weigh", note: "a",
+      revision: 3, healthUUID: "H", pushedUUID: "P", pushedRevision: 2)
+    var second = first
+    second.note = "b"
+    second.pushedRevision = nil
+    #expect(first.note == "a" && first.pushedRevision == 2)
+    #expect(second.note == "b" && second.pushedRevision == nil && second.healthUUID == "H")
+    #expect(first != second)
+    second.note = "a"
+    second.pushedRevision = 2
+    #expect(first == second)
+    // Clearing every rare field gives the entry that never had one.
+    var cleared = first
+    cleared.note = nil
+    cleared.healthUUID = nil
+    cleared.pushedUUID = nil
+    cleared.pushedRevision = nil
+    #expect(
+      cleared
+        == Entry(id: 7, instant: 0, kilograms: 80, origin: .manual, source: "weigh", revision: 3))
+    #expect(cleared.id == 7 && cleared.revision == 3)
+  }
+
+  /// Every weight read is held until the import commits: 64 bytes each (80 before).
+  @Test func aWeightReadTakes64Bytes() {
+    #expect(MemoryLayout<ImportedWeight>.stride == 64)
+  }
+
+  /// A weight of weigh's own file gives back the entry it was made from, and one whose
+  /// entry differs from it keeps that entry whole.
+  @Test func aWeightKeepsItsEntry() {
+    let entry = Entry(
+      id: 12, instant: 3600, kilograms: 70.5, origin: .health, source: "Scale", note: "n",
+      revision: 4, healthUUID: "H", pushedUUID: "P", pushedRevision: 3)
+    var weight = ImportedWeight(
+      instant: 3600, kilograms: 70.5, source: "Scale", note: "n", line: 9, entry: entry)
+    #expect(weight.entry == entry && weight.number == 12 && weight.fileTime == nil)
+    weight.fileTime = 60
+    #expect(weight.fileTime == 60 && weight.entry == entry)
+    var other = entry
+    other.instant = 7200
+    weight.entry = other
+    #expect(weight.entry == other && weight.number == 12 && weight.note == "n")
+    weight.entry = nil
+    #expect(weight.entry == nil && weight.number == nil && weight.fileTime == 60)
+  }
+
+  /// The weights a reader keeps, in blocks: positions across a block's end read back in order.
+  @Test func weightsAcrossBlocksReadBackInOrder() {
+    let count = ImportedWeights.blockSize * 2 + 3
+    let weights = (0..<count).map {
+      ImportedWeight(
+        instant: Int64($0), kilograms: 1, source: "s", line: $0 + 2, fileTime: Int64($0) * 2)
+    }
+    var result = WeightImportResult(format: .withingsCSV, weights: weights)
+    #expect(result.read.blocks.count == 3 && result.read.count == count)
+    #expect(result.weights == weights)
+    let last = result.read.takeBlock(2)
+    #expect(last.map(\.line) == [count - 1, count, count + 1])
   }
 }
