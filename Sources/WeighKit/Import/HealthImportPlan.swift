@@ -15,9 +15,14 @@ import HealthSim
 struct HealthImportPlan {
   /// Samples held before they are checked and saved: 10,000 (a batch's samples are a few MiB).
   static let defaultBatchSize = 10_000
+  /// The page cache SQLite may keep for health.sqlite once an import saves its first batch
+  /// (SQLite's default is 2 MiB; see `saveBatch`).
+  static let pageCacheMebibytes = 64
 
   /// The types asked for, in the order the report lists them.
   let types: [ImportDataType]
+  /// Whether health.sqlite's page cache was set to `pageCacheMebibytes`.
+  private var widenedPageCache = false
   /// The most samples held before they are checked and saved.
   let batchSize: Int
   /// Samples Health already has, and repeats within the file.
@@ -162,6 +167,14 @@ struct HealthImportPlan {
     // Health answers nothing once its storage failed: the command fails after it
     // (`Session.perform`), and checking more batches would only count false rejections.
     guard health.storageFailure == nil else { return }
+    // health.sqlite exists once the first batch is saved (a new store makes it then).
+    if !widenedPageCache, let sqlite = session.healthSQLite {
+      widenedPageCache = true
+      do throws(StoreError) { try sqlite.setPageCache(mebibytes: Self.pageCacheMebibytes) } catch {
+        failure = Session.diagnostic(for: error)
+        return
+      }
+    }
     batchesChecked += 1
     var present = presentSamples(around: candidates, in: health)
     let latest = Date(seconds: session.now + 60)

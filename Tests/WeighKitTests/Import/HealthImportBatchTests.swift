@@ -128,6 +128,27 @@ import Testing
   /// Repeats are found across batch boundaries (within the file, and against what Health
   /// had before: `health add` and an earlier import), another source or value is a new
   /// sample, and importing again adds nothing.
+  /// Once health.sqlite exists (after the first batch of a new store), the import lets
+  /// SQLite keep 64 MiB of its pages, not the default 2 MiB, for the rest of the command
+  /// (docs/performance.md, "The all-types import: a larger page cache"); a one-batch import
+  /// into a new store leaves the default.
+  @Test func theImportWidensHealthsPageCache() throws {
+    let folder = try Fixtures.temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let file = try Self.write((0..<300).map { Self.steps($0) }, "steps.xml", in: folder)
+    let small = try Run(.directory, folder: folder.appending(path: "one"), directory: folder.path)
+    small.run("import \(file) types steps")
+    let defaultSize = try #require(small.session.healthSQLite).pageCacheKibibytes()
+    #expect(defaultSize < HealthImportPlan.pageCacheMebibytes * 1024)
+    small.session.close()
+    let run = try Run(
+      .directory, batch: 100, folder: folder.appending(path: "three"), directory: folder.path)
+    #expect(run.run("import \(file) types steps").contains("Health: imported 300 (steps 300)"))
+    let sqlite = try #require(run.session.healthSQLite)
+    #expect(try sqlite.pageCacheKibibytes() == HealthImportPlan.pageCacheMebibytes * 1024)
+    run.session.close()
+  }
+
   @Test(arguments: Kind.allCases) func duplicatesAcrossBatchesAndWithHealth(_ kind: Kind) throws {
     let folder = try Fixtures.temporaryFolder()
     defer { try? FileManager.default.removeItem(at: folder) }
