@@ -25,16 +25,9 @@ for argument in "$@"; do
   fi
 done
 [ ${#counts[@]} -gt 0 ] || counts=(1000 100000)
-data=bench-data
-mkdir -p "$data"
-echo "machine: $(nproc) cores; load: $(cut -d' ' -f1-3 /proc/loadavg)"
-
 # shellcheck source=scripts/bench-measure.sh
 . scripts/bench-measure.sh
-
-echo
-echo "| benchmark | binary | instructions | wall, cpu, peak RSS |"
-echo "|---|---|---:|---:|"
+instruction_table_start
 clock=2022-01-01T00:00Z
 for count in "${counts[@]}"; do
   for pair in "${binaries[@]}"; do

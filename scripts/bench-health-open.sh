@@ -11,16 +11,9 @@
 #   health.sqlite), then each command runs on a fresh copy. INSTRUCTIONS=0 leaves callgrind out.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-data=bench-data
-mkdir -p "$data"
-echo "machine: $(nproc) cores; load: $(cut -d' ' -f1-3 /proc/loadavg)"
-
 # shellcheck source=scripts/bench-measure.sh
 . scripts/bench-measure.sh
-
-echo
-echo "| benchmark | binary | instructions | wall, cpu, peak RSS |"
-echo "|---|---|---:|---:|"
+instruction_table_start
 clock=2022-01-01T00:00Z
 for pair in "$@"; do
   name="${pair%%:*}" weigh="$(realpath "${pair#*:}")"

@@ -46,3 +46,14 @@ usage() {
   /usr/bin/time -f '%e %U %S %M' -o "$data/.usage" "$@" >/dev/null 2>&1 || true
   awk '{printf "%.3f s, %.3f s, %.0f MiB", $1, $2 + $3, $4 / 1024}' "$data/.usage"
 }
+
+# `instruction_table_start`: bench-data/ made, the machine and its load said, and the header
+# of the table `bench-health-open.sh` and `bench-health-disk.sh` print (one row a run).
+instruction_table_start() {
+  data=bench-data
+  mkdir -p "$data"
+  echo "machine: $(nproc) cores; load: $(cut -d' ' -f1-3 /proc/loadavg)"
+  echo
+  echo "| benchmark | binary | instructions | wall, cpu, peak RSS |"
+  echo "|---|---|---:|---:|"
+}
