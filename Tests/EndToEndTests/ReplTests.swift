@@ -2,7 +2,10 @@ import Foundation
 import Testing
 
 /// The REPL in a real pseudo-terminal: readline, prompts, completion, history, keys.
-@Suite struct ReplTests {
+/// Serialized: two of four CI runs on 2026-11-26 found one of these REPLs without its first
+/// prompt while the others ran beside it (374 bytes read each time); one at a time, they
+/// do not share the machine's pseudo-terminals and scheduling with each other.
+@Suite(.serialized) struct ReplTests {
   func start(history: String) throws -> PseudoTerminal {
     try PseudoTerminal(
       PseudoTerminal.builtProduct(named: "weigh"),
