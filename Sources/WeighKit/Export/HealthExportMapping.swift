@@ -108,23 +108,88 @@ enum HealthExportMapping {
   /// over hundreds of thousands of records, and reading a device string costs more than
   /// the rest of a record (half of an import's time, measured with perf, before this).
   final class Cache {
+    /// Devices by the text after the object address (`>, name:…>`), for descriptions in
+    /// Apple's form whose address is plain ASCII (`fieldsStart`).
     private var devices: [String: HealthDevice] = [:]
+    /// Devices by their whole text, for any other text.
+    private var otherDevices: [String: HealthDevice] = [:]
+    /// The text after the address of the last few devices read, and the devices: records
+    /// come from two or three devices in turn. The oldest is replaced first.
+    private var recent: [(fields: [UInt8], device: HealthDevice)] = []
+    private var nextRecent = 0
     private var sources: [String: HealthSource] = [:]
+    /// The last source read.
+    private var lastSource: HealthSource?
 
     func device(_ text: String) -> HealthDevice {
-      // Apple writes each record's own object address (`<<HKDevice: 0x…>, name:…`): the
-      // device is what follows it.
-      let fields = text.firstIndex(of: ">").map { String(text[$0...]) } ?? text
-      if let known = devices[fields] { return known }
-      let device = HealthExportMapping.device(text)
-      devices[fields] = device
-      return device
+      var contiguous = text
+      return contiguous.withUTF8 { bytes in
+        guard let start = Self.fieldsStart(bytes) else {
+          if let known = otherDevices[text] { return known }
+          let device = HealthExportMapping.device(text)
+          otherDevices[text] = device
+          return device
+        }
+        let fields = UnsafeBufferPointer(rebasing: bytes[start...])
+        // By index: a copy of each entry would copy its device's seven strings.
+        for index in recent.indices where recent[index].fields.count == fields.count {
+          let same = recent[index].fields.withUnsafeBufferPointer {
+            memcmp($0.baseAddress!, fields.baseAddress!, fields.count) == 0
+          }
+          if same { return recent[index].device }
+        }
+        let key = String(decoding: fields, as: UTF8.self)
+        let device: HealthDevice
+        if let known = devices[key] {
+          device = known
+        } else {
+          // Reads the whole text: the address is skipped there.
+          device = HealthExportMapping.device(text)
+          devices[key] = device
+        }
+        if recent.count < 4 {
+          recent.append((Array(fields), device))
+        } else {
+          recent[nextRecent] = (Array(fields), device)
+          nextRecent = (nextRecent + 1) % 4
+        }
+        return device
+      }
+    }
+
+    /// Where the fields of Apple's description start (its first `>`), when the device it
+    /// describes depends on them alone: the text starts with `<<HKDevice:`, everything
+    /// before the `>` is ASCII and what follows it is ASCII too, so that `>` is a character
+    /// of its own (`HealthExportDevice(exportDescription:)` skips the address up to it).
+    /// Nil for any other text.
+    static func fieldsStart(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+      let prefix: StaticString = "<<HKDevice:"
+      let count = prefix.utf8CodeUnitCount
+      guard bytes.count > count else { return nil }
+      for k in 0..<count where bytes[k] != prefix.utf8Start[k] { return nil }
+      var k = count
+      while k < bytes.count {
+        let byte = bytes[k]
+        if byte >= 0x80 { return nil }
+        if byte == 0x3E { break }
+        k += 1
+      }
+      // The `>` is the last byte (no fields: an empty suffix) or one of ASCII is after it.
+      guard k + 1 < bytes.count, bytes[k + 1] < 0x80 else { return nil }
+      return k
     }
 
     func revision(_ name: String, _ version: String?) -> SourceRevision {
-      if let known = sources[name] { return SourceRevision(source: known, version: version) }
+      if let lastSource, lastSource.name == name {
+        return SourceRevision(source: lastSource, version: version)
+      }
+      if let known = sources[name] {
+        lastSource = known
+        return SourceRevision(source: known, version: version)
+      }
       let revision = HealthExportMapping.revision(name, version)
       sources[name] = revision.source
+      lastSource = revision.source
       return revision
     }
   }
@@ -175,7 +240,7 @@ enum HealthExportMapping {
     }
     try checkStored(
       type, value: value, written: "\(text) \(unitText)",
-      instants: [record.startDate.instant, record.endDate.instant], line: line)
+      instants: record.startDate.instant, record.endDate.instant, line: line)
     let start = Date(timeIntervalSince1970: TimeInterval(record.startDate.instant))
     let end =
       type.isInstantaneous
@@ -231,7 +296,7 @@ enum HealthExportMapping {
       line: line)
     try checkStored(
       .workout, value: seconds / 60, written: "of \(seconds / 60) min",
-      instants: [workout.startDate.instant, workout.endDate.instant], line: line)
+      instants: workout.startDate.instant, workout.endDate.instant, line: line)
     if let energy, !StoredValueRule.kilocalories.contains(energy) {
       throw ImportRejection(
         line: line,
@@ -360,15 +425,17 @@ enum HealthExportMapping {
   /// Rejects what the store would refuse to load (`StoredValueRule`): a value outside its
   /// type's range, or a time outside 1900–9999.
   private static func checkStored(
-    _ type: SampleType, value: Double, written: String, instants: [Int64], line: Int
+    _ type: SampleType, value: Double, written: @autoclosure () -> String,
+    instants start: Int64, _ end: Int64, line: Int
   ) throws(ImportRejection) {
     let rule = HealthRecordCodec.valueRule(for: type)
     guard rule.contains(value) else {
       throw ImportRejection(
         line: line,
-        reason: "\(typeName(type)) \(written) is out of range: \(rule.noun) is \(rule.range)")
+        reason: "\(typeName(type)) \(written()) is out of range: \(rule.noun) is \(rule.range)")
     }
-    guard instants.allSatisfy(StoredValueRule.wholeInstant.contains) else {
+    guard StoredValueRule.wholeInstant.contains(start), StoredValueRule.wholeInstant.contains(end)
+    else {
       throw ImportRejection(
         line: line, reason: "\(typeName(type)) is dated outside 1900-01-01 to 9999-12-31")
     }

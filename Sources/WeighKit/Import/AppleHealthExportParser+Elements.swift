@@ -82,10 +82,17 @@ extension AppleHealthExportParser {
   func date(_ p: UnsafeBufferPointer<UInt8>, _ name: StaticString, of element: String)
     throws(ImportRejection) -> HealthExportDate?
   {
-    guard let slice = attribute(p, name) else { return nil }
+    try date(p, attribute(p, name), name, of: element)
+  }
+
+  /// The date in `slice`, the attribute called `name`, or nil without one.
+  func date(
+    _ p: UnsafeBufferPointer<UInt8>, _ slice: AttributeSlice?, _ name: StaticString,
+    of element: String
+  ) throws(ImportRejection) -> HealthExportDate? {
+    guard let slice else { return nil }
     if !slice.needsDecoding,
-      let date = HealthExportDate.parse(
-        UnsafeBufferPointer(rebasing: p[slice.valueStart..<slice.valueEnd]))
+      let date = dates.parse(UnsafeBufferPointer(rebasing: p[slice.valueStart..<slice.valueEnd]))
     {
       return date
     }
@@ -103,7 +110,15 @@ extension AppleHealthExportParser {
   func requiredDate(_ p: UnsafeBufferPointer<UInt8>, _ name: StaticString, of element: String)
     throws(ImportRejection) -> HealthExportDate
   {
-    guard let date = try date(p, name, of: element) else {
+    try requiredDate(p, attribute(p, name), name, of: element)
+  }
+
+  /// The date in `slice`, the attribute called `name`, or why there is none.
+  func requiredDate(
+    _ p: UnsafeBufferPointer<UInt8>, _ slice: AttributeSlice?, _ name: StaticString,
+    of element: String
+  ) throws(ImportRejection) -> HealthExportDate {
+    guard let date = try date(p, slice, name, of: element) else {
       throw ImportRejection(line: line, reason: "<\(element)> has no \(name); it is required")
     }
     return date
@@ -303,14 +318,24 @@ extension AppleHealthExportParser {
   }
 
   func buildRecord(_ p: UnsafeBufferPointer<UInt8>) throws(ImportRejection) -> HealthExportRecord {
+    let found = RecordAttributes(p, attributes)
+    guard let type = found.type else {
+      throw ImportRejection(line: line, reason: "<Record> has no type; it is required")
+    }
+    guard let source = found.sourceName ?? found.source else {
+      throw ImportRejection(
+        line: line, reason: "<Record> has no sourceName (or iOS 8's source); it is required")
+    }
     var record = HealthExportRecord(
-      type: try required(p, "type", of: "Record"),
-      sourceName: try sourceName(p, of: "Record"),
-      sourceVersion: string(p, "sourceVersion"), device: string(p, "device"),
-      unit: string(p, "unit"), creationDate: try date(p, "creationDate", of: "Record"),
-      startDate: try requiredDate(p, "startDate", of: "Record"),
-      endDate: try requiredDate(p, "endDate", of: "Record"), value: string(p, "value"))
-    if attributes.count > 4 + record.countOfOptionalAttributes {
+      type: value(p, type, memo: &typeMemo), sourceName: value(p, source, memo: &sourceMemo),
+      sourceVersion: found.sourceVersion.map { value(p, $0, memo: &versionMemo) },
+      device: found.device.map { value(p, $0) },
+      unit: found.unit.map { value(p, $0, memo: &unitMemo) },
+      creationDate: try date(p, found.creationDate, "creationDate", of: "Record"),
+      startDate: try requiredDate(p, found.startDate, "startDate", of: "Record"),
+      endDate: try requiredDate(p, found.endDate, "endDate", of: "Record"),
+      value: found.value.map { value(p, $0) })
+    if found.others > 0 {
       record.metadata = extraAttributes(p, known: Self.recordAttributes)
     }
     record.repairedAttributes = tagRepaired
@@ -398,4 +423,47 @@ extension AppleHealthExportParser {
     "type", "sourceName", "source", "sourceVersion", "device", "creationDate", "startDate",
     "endDate",
   ].map { Array($0.utf8) }
+}
+
+/// Where a `Record`'s attributes are, found in one pass over the tag's attributes: the first
+/// of each name, as `AppleHealthExportParser.attribute` finds it.
+struct RecordAttributes {
+  var type: AttributeSlice?
+  var sourceName: AttributeSlice?
+  var source: AttributeSlice?
+  var sourceVersion: AttributeSlice?
+  var device: AttributeSlice?
+  var unit: AttributeSlice?
+  var creationDate: AttributeSlice?
+  var startDate: AttributeSlice?
+  var endDate: AttributeSlice?
+  var value: AttributeSlice?
+  /// Attributes of other names (metadata written as attributes).
+  var others = 0
+
+  init(_ p: UnsafeBufferPointer<UInt8>, _ attributes: [AttributeSlice]) {
+    for slice in attributes {
+      let start = slice.nameStart
+      func named(_ name: StaticString) -> Bool {
+        for k in 0..<name.utf8CodeUnitCount where p[start + k] != name.utf8Start[k] {
+          return false
+        }
+        return true
+      }
+      // Told apart by length, then by their first byte; the whole name is compared.
+      switch slice.nameEnd - start {
+      case 4 where p[start] == 0x74 && named("type"): if type == nil { type = slice }
+      case 4 where p[start] == 0x75 && named("unit"): if unit == nil { unit = slice }
+      case 5 where named("value"): if value == nil { value = slice }
+      case 6 where p[start] == 0x73 && named("source"): if source == nil { source = slice }
+      case 6 where p[start] == 0x64 && named("device"): if device == nil { device = slice }
+      case 7 where named("endDate"): if endDate == nil { endDate = slice }
+      case 9 where named("startDate"): if startDate == nil { startDate = slice }
+      case 10 where named("sourceName"): if sourceName == nil { sourceName = slice }
+      case 12 where named("creationDate"): if creationDate == nil { creationDate = slice }
+      case 13 where named("sourceVersion"): if sourceVersion == nil { sourceVersion = slice }
+      default: others += 1
+      }
+    }
+  }
 }

@@ -31,7 +31,13 @@ public final class AppleHealthExportParser {
   var sawAnyByte = false
   var stack: [StackEntry] = []
   var attributes: [AttributeSlice] = []
-  var scratch: [UInt8] = []
+  /// The last day and UTC offset read (see `HealthExportDate.Reader`).
+  var dates = HealthExportDate.Reader()
+  /// The last type, source, version and unit read, which repeat from record to record.
+  var typeMemo = RepeatedValue()
+  var sourceMemo = RepeatedValue()
+  var versionMemo = RepeatedValue()
+  var unitMemo = RepeatedValue()
   /// Whether the tag just read had attribute names with spaces (see `startTag`).
   var tagRepaired = false
   /// Records, workouts and correlations handed over whose tag had attribute names with
@@ -478,23 +484,31 @@ public final class AppleHealthExportParser {
     }
   }
 
-  /// Appends the UTF-8 encoding of a valid scalar (each byte fits: the branch bounds it).
-  static func appendUTF8(_ scalar: UInt32, to bytes: inout [UInt8]) {
+  /// Writes the UTF-8 encoding of a valid scalar at `out[w...]` and moves `w` past it (each
+  /// byte fits: the branch bounds it).
+  @inline(__always)
+  static func writeUTF8(
+    _ scalar: UInt32, to out: UnsafeMutableBufferPointer<UInt8>, at w: inout Int
+  ) {
     switch scalar {
     case 0..<0x80:
-      bytes.append(UInt8(truncatingIfNeeded: scalar))
+      out[w] = UInt8(truncatingIfNeeded: scalar)
+      w += 1
     case 0x80..<0x800:
-      bytes.append(UInt8(truncatingIfNeeded: 0xC0 | scalar >> 6))
-      bytes.append(UInt8(truncatingIfNeeded: 0x80 | scalar & 0x3F))
+      out[w] = UInt8(truncatingIfNeeded: 0xC0 | scalar >> 6)
+      out[w + 1] = UInt8(truncatingIfNeeded: 0x80 | scalar & 0x3F)
+      w += 2
     case 0x800..<0x10000:
-      bytes.append(UInt8(truncatingIfNeeded: 0xE0 | scalar >> 12))
-      bytes.append(UInt8(truncatingIfNeeded: 0x80 | scalar >> 6 & 0x3F))
-      bytes.append(UInt8(truncatingIfNeeded: 0x80 | scalar & 0x3F))
+      out[w] = UInt8(truncatingIfNeeded: 0xE0 | scalar >> 12)
+      out[w + 1] = UInt8(truncatingIfNeeded: 0x80 | scalar >> 6 & 0x3F)
+      out[w + 2] = UInt8(truncatingIfNeeded: 0x80 | scalar & 0x3F)
+      w += 3
     default:
-      bytes.append(UInt8(truncatingIfNeeded: 0xF0 | scalar >> 18))
-      bytes.append(UInt8(truncatingIfNeeded: 0x80 | scalar >> 12 & 0x3F))
-      bytes.append(UInt8(truncatingIfNeeded: 0x80 | scalar >> 6 & 0x3F))
-      bytes.append(UInt8(truncatingIfNeeded: 0x80 | scalar & 0x3F))
+      out[w] = UInt8(truncatingIfNeeded: 0xF0 | scalar >> 18)
+      out[w + 1] = UInt8(truncatingIfNeeded: 0x80 | scalar >> 12 & 0x3F)
+      out[w + 2] = UInt8(truncatingIfNeeded: 0x80 | scalar >> 6 & 0x3F)
+      out[w + 3] = UInt8(truncatingIfNeeded: 0x80 | scalar & 0x3F)
+      w += 4
     }
   }
 
@@ -505,33 +519,85 @@ public final class AppleHealthExportParser {
   /// The value of `slice`, with references decoded and whitespace normalized as XML requires.
   func value(_ p: UnsafeBufferPointer<UInt8>, _ slice: AttributeSlice) -> String {
     guard slice.needsDecoding else { return Self.text(p, slice.valueStart, slice.valueEnd) }
-    var scratch = self.scratch
-    self.scratch = []
-    defer { self.scratch = scratch }
-    scratch.removeAll(keepingCapacity: true)
-    var k = slice.valueStart
-    while k < slice.valueEnd {
-      let c = p[k]
-      if c == 0x26 {
-        var end = k + 1
-        while p[end] != 0x3B { end += 1 }
-        if let scalar = Self.referenceScalar(p, k + 1, end) {
-          Self.appendUTF8(scalar, to: &scratch)
+    // Decoding never lengthens a value: a reference is at least as long as the UTF-8 of its
+    // scalar (`&#N;` holds one byte of the four at most), a line break becomes one space.
+    return String(unsafeUninitializedCapacity: slice.valueEnd - slice.valueStart) { out in
+      var w = 0
+      var k = slice.valueStart
+      while k < slice.valueEnd {
+        // The bytes up to the next reference or line break, copied as they are.
+        var run = k
+        while run < slice.valueEnd {
+          let c = p[run]
+          if c < 0x27, c == 0x26 || c == 0x0D || c == 0x0A || c == 0x09 { break }
+          run += 1
         }
-        k = end + 1
-        continue
+        if run > k {
+          (out.baseAddress! + w).update(from: p.baseAddress! + k, count: run - k)
+          w += run - k
+          k = run
+          if k == slice.valueEnd { break }
+        }
+        let c = p[k]
+        if c == 0x26 {
+          var end = k + 1
+          while p[end] != 0x3B { end += 1 }
+          if let scalar = Self.referenceScalar(p, k + 1, end) {
+            Self.writeUTF8(scalar, to: out, at: &w)
+          }
+          k = end + 1
+          continue
+        }
+        // A line break or tab: one space (CR LF too).
+        out[w] = 0x20
+        if c == 0x0D, k + 1 < slice.valueEnd, p[k + 1] == 0x0A { k += 1 }
+        w += 1
+        k += 1
       }
-      if c == 0x0D {
-        scratch.append(0x20)
-        if k + 1 < slice.valueEnd, p[k + 1] == 0x0A { k += 1 }
-      } else if c == 0x0A || c == 0x09 {
-        scratch.append(0x20)
-      } else {
-        scratch.append(c)
-      }
-      k += 1
+      return w
     }
-    return String(decoding: scratch, as: UTF8.self)
+  }
+
+  /// The value of `slice` through `memo`: the String made for the same bytes lately when
+  /// they repeat (a record's type, source and unit), a new one otherwise.
+  func value(_ p: UnsafeBufferPointer<UInt8>, _ slice: AttributeSlice, memo: inout RepeatedValue)
+    -> String
+  {
+    guard !slice.needsDecoding else { return value(p, slice) }
+    return memo.text(p, slice.valueStart, slice.valueEnd)
+  }
+}
+
+/// The last few values of an attribute that repeats from element to element, as bytes and as
+/// the String made of them: comparing a few bytes costs less than making the String again.
+/// A few, because records of two or three types and sources take turns.
+struct RepeatedValue {
+  private var entries: [(bytes: [UInt8], text: String)] = []
+  /// The entry replaced next once all are taken.
+  private var next = 0
+  static let capacity = 4
+
+  /// The String of `p[start..<end]` (no references in it), a remembered one when the bytes
+  /// are the same.
+  mutating func text(_ p: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> String {
+    let count = end - start
+    for index in entries.indices where entries[index].bytes.count == count {
+      let same = entries[index].bytes.withUnsafeBufferPointer { bytes in
+        var k = 0
+        while k < count, bytes[k] == p[start + k] { k += 1 }
+        return k == count
+      }
+      if same { return entries[index].text }
+    }
+    let text = AppleHealthExportParser.text(p, start, end)
+    let entry = (bytes: Array(UnsafeBufferPointer(rebasing: p[start..<end])), text: text)
+    if entries.count < Self.capacity {
+      entries.append(entry)
+    } else {
+      entries[next] = entry
+      next = (next + 1) % Self.capacity
+    }
+    return text
   }
 }
 

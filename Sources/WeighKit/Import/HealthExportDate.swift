@@ -28,44 +28,94 @@ public struct HealthExportDate: Hashable, Sendable, CustomStringConvertible {
       + "\(sign)\(pad(offsetMinutes / 60, 2))\(pad(offsetMinutes % 60, 2))"
   }
 
-  /// Parses `yyyy-MM-dd HH:mm:ss ±hhmm` (or iOS 8's `yyyyMMddHHmmss±hhmm`) by hand; nil when the text has another shape or an
-  /// impossible field (month 13, 31 April, hour 24).
+  /// Parses `yyyy-MM-dd HH:mm:ss ±hhmm` (or iOS 8's `yyyyMMddHHmmss±hhmm`) by hand; nil when
+  /// the text has another shape or an impossible field (month 13, 31 April, hour 24).
   ///
   /// - Complexity: O(n) in the length of the text, without allocating.
   public static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> HealthExportDate? {
-    // iOS 8 and early iOS 9 wrote the same fields without separators: 20150603050217+0100.
-    let compact = bytes.count == 19
-    guard
-      compact
-        || (bytes.count == 25 && bytes[4] == 0x2D && bytes[7] == 0x2D && bytes[10] == 0x20
-          && bytes[13] == 0x3A && bytes[16] == 0x3A && bytes[19] == 0x20)
-    else { return nil }
-    // Where each field starts: yyyy MM dd HH mm ss ± hh mm.
-    let at =
-      compact ? (0, 4, 6, 8, 10, 12, 14, 15, 17) : (0, 5, 8, 11, 14, 17, 20, 21, 23)
-    func digits(_ start: Int, _ count: Int) -> Int? {
+    var reader = Reader()
+    return reader.parse(bytes)
+  }
+
+  /// Reads Apple's dates one after the other, remembering the last day and the last UTC
+  /// offset read: an export's dates come in order, so most share both with the one before,
+  /// and their calendar arithmetic is done once per day instead of once per date. What it
+  /// accepts is what `parse` accepts.
+  struct Reader {
+    /// The digits of the last day read (`yyyyMMdd` as bytes) and its days since 1970.
+    private var dayKey: UInt64 = 0
+    private var days: Int64 = 0
+    /// The sign and digits of the last offset read (`±hhmm` as bytes) and its seconds.
+    private var offsetKey: UInt64 = 0
+    private var offset = 0
+
+    /// Parses one date as `HealthExportDate.parse` does.
+    ///
+    /// - Complexity: O(1) (the text is at most 25 bytes), without allocating.
+    mutating func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> HealthExportDate? {
+      // iOS 8 and early iOS 9 wrote the same fields without separators: 20150603050217+0100.
+      let compact = bytes.count == 19
+      guard
+        compact
+          || (bytes.count == 25 && bytes[4] == 0x2D && bytes[7] == 0x2D && bytes[10] == 0x20
+            && bytes[13] == 0x3A && bytes[16] == 0x3A && bytes[19] == 0x20)
+      else { return nil }
+      // Where each field starts: yyyy MM dd HH mm ss ± hh mm.
+      let at = compact ? (0, 4, 6, 8, 10, 12, 14, 15, 17) : (0, 5, 8, 11, 14, 17, 20, 21, 23)
+      var key: UInt64 = 0
+      Self.append(bytes, at.0, 4, to: &key)
+      Self.append(bytes, at.1, 2, to: &key)
+      Self.append(bytes, at.2, 2, to: &key)
+      if key != dayKey {
+        guard let year = Self.digits(bytes, at.0, 4), let month = Self.digits(bytes, at.1, 2),
+          let day = Self.digits(bytes, at.2, 2),
+          CivilDate.isValid(year: year, month: month, day: day)
+        else { return nil }
+        days = CivilDate(year: year, month: month, day: day).daysSinceEpoch
+        dayKey = key
+      }
+      guard let hour = Self.digits(bytes, at.3, 2), let minute = Self.digits(bytes, at.4, 2),
+        let second = Self.digits(bytes, at.5, 2), hour < 24, minute < 60, second < 60
+      else { return nil }
+      key = 0
+      Self.append(bytes, at.6, 5, to: &key)
+      if key != offsetKey {
+        let signByte = bytes[at.6]
+        guard signByte == 0x2B || signByte == 0x2D, let offsetHours = Self.digits(bytes, at.7, 2),
+          let offsetMinutes = Self.digits(bytes, at.8, 2), offsetHours < 24, offsetMinutes < 60
+        else { return nil }
+        offset = (offsetHours * 3600 + offsetMinutes * 60) * (signByte == 0x2D ? -1 : 1)
+        offsetKey = key
+      }
+      // checked: hour, minute and second are below 24, 60 and 60
+      let local = days * 86_400 + Int64(hour * 3600 + minute * 60 + second)
+      // checked: an offset of at most ±23:59, from 2+2 digits
+      return HealthExportDate(instant: local - Int64(offset), offsetSeconds: Int32(offset))
+    }
+
+    /// Appends `count` bytes from `start` to `key`, a byte each (at most eight in all).
+    @inline(__always)
+    private static func append(
+      _ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ count: Int, to key: inout UInt64
+    ) {
+      for index in start..<(start + count) {
+        key = key << 8 | UInt64(bytes[index])  // checked: a byte widens
+      }
+    }
+
+    /// The number written with `count` decimal digits from `start`, or nil.
+    @inline(__always)
+    private static func digits(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ count: Int)
+      -> Int?
+    {
       var value = 0
       for index in start..<(start + count) {
-        let digit = Int(bytes[index]) &- 0x30  // checked: a byte
-        guard digit >= 0, digit <= 9 else { return nil }
-        value = value * 10 + digit
+        let digit = bytes[index] &- 0x30
+        guard digit <= 9 else { return nil }
+        value = value * 10 + Int(digit)  // checked: a digit widens
       }
       return value
     }
-    guard let year = digits(at.0, 4), let month = digits(at.1, 2), let day = digits(at.2, 2),
-      let hour = digits(at.3, 2), let minute = digits(at.4, 2), let second = digits(at.5, 2),
-      let offsetHours = digits(at.7, 2), let offsetMinutes = digits(at.8, 2)
-    else { return nil }
-    let signByte = bytes[at.6]
-    guard signByte == 0x2B || signByte == 0x2D,
-      CivilDate.isValid(year: year, month: month, day: day), hour < 24, minute < 60,
-      second < 60, offsetHours < 24, offsetMinutes < 60
-    else { return nil }
-    let offset = (offsetHours * 3600 + offsetMinutes * 60) * (signByte == 0x2D ? -1 : 1)
-    let local = CivilDate(year: year, month: month, day: day)
-      .seconds(at: hour * 3600 + minute * 60 + second)
-    // checked: an offset of at most ±99:59, from 2+2 digits
-    return HealthExportDate(instant: local - Int64(offset), offsetSeconds: Int32(offset))
   }
 
   /// Parses `yyyy-MM-dd HH:mm:ss ±hhmm` from a string.

@@ -57,13 +57,6 @@ public struct HealthExportRecord: Hashable, Sendable {
     self.metadata = metadata
   }
 
-  /// How many of the optional attributes (`sourceVersion`, `device`, `unit`,
-  /// `creationDate`, `value`) the record has.
-  var countOfOptionalAttributes: Int {
-    (sourceVersion == nil ? 0 : 1) + (device == nil ? 0 : 1) + (unit == nil ? 0 : 1)
-      + (creationDate == nil ? 0 : 1) + (value == nil ? 0 : 1)
-  }
-
   /// The value as a number, when it is one.
   public var numericValue: Double? { value.flatMap { DecimalText.parseJSONNumber($0) } }
 }

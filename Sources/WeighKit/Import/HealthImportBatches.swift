@@ -22,6 +22,8 @@ extension HealthImportPlan {
     private var batch = Batch()
     /// Devices and sources read so far.
     private let cache = HealthExportMapping.Cache()
+    /// The last record type read, and the type it imports as (nil: not imported).
+    private var lastType: (identifier: String, type: SampleType?) = ("", nil)
 
     init(types: [ImportDataType], batchSize: Int) {
       self.types = types
@@ -37,9 +39,13 @@ extension HealthImportPlan {
         switch item {
         case .record(let record):
           // Records of types not asked for (or not modelled) are not imported.
-          guard let type = SampleType(identifier: record.type),
-            types.contains(where: { $0.sampleType == type })
-          else { return nil }
+          if lastType.identifier != record.type {
+            let type = SampleType(identifier: record.type)
+            lastType = (
+              record.type, types.contains(where: { $0.sampleType == type }) ? type : nil
+            )
+          }
+          guard let type = lastType.type else { return nil }
           batch.candidates.append(
             Candidate(
               imported: try HealthExportMapping.sample(
