@@ -81,10 +81,45 @@ public enum DecimalText {
         (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: ".")
           || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "e")
           || byte == UInt8(ascii: "E")
-      }),
-      let value = Double(String(text))
+      })
     else { return nil }
+    // Most numbers in files are plain decimals: read those without making a string.
+    if let plain = utf8.withContiguousStorageIfAvailable(plainDecimal), let value = plain {
+      return value
+    }
+    guard let value = Double(String(text)) else { return nil }
     return finite(value)
+  }
+
+  /// The value of `[-]digits[.digits]` with 1 to 15 digits in all, digits before the point
+  /// and after it if there is one, read exactly as `parse(utf8:)` reads it (Clinger's fast
+  /// path: the digits are an integer below 2^53, 10^k for k ≤ 15 is an exact double, so the
+  /// one division rounds as `Double(String)` does); nil for any other text.
+  static func plainDecimal(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
+    var index = 0
+    let negative = !bytes.isEmpty && bytes[0] == UInt8(ascii: "-")
+    if negative { index = 1 }
+    var mantissa: UInt64 = 0
+    var digits = 0
+    var fractionDigits = 0
+    var sawPoint = false
+    while index < bytes.count {
+      let byte = bytes[index]
+      index += 1
+      if byte == UInt8(ascii: ".") {
+        guard !sawPoint, digits > 0, index < bytes.count else { return nil }
+        sawPoint = true
+        continue
+      }
+      let digit = byte &- UInt8(ascii: "0")
+      guard digit <= 9, digits < 15 else { return nil }
+      mantissa = mantissa * 10 + UInt64(digit)  // checked: below 10^15
+      digits += 1
+      if sawPoint { fractionDigits += 1 }
+    }
+    guard digits > 0 else { return nil }
+    let value = Double(mantissa) / exactPowersOfTen[fractionDigits]
+    return negative ? -value : value
   }
 
   /// A whole number of `[+]digits` (no sign for negatives, no point) inside `range`, or nil.
