@@ -186,13 +186,45 @@ public enum GenericCSVImporter {
         if let format {
           return "date '\(text)' does not fit format \"\(format.text)\"; check the format"
         }
-        if text.contains("/") {
-          return
-            "date '\(text)' could be day/month or month/day; add format \"dd/MM/yyyy HH:mm\" or format \"MM/dd/yyyy HH:mm\" (leave out HH:mm for dates alone)"
-        }
-        return
-          "date '\(text)' is not like 2026-01-03 07:00; add format \"…\" that fits, such as format \"dd.MM.yyyy HH:mm\""
+        return Self.dateReason(text[...])
       })
+  }
+
+  /// Why a date read without `format` was refused, naming the `format` that reads it when
+  /// its shape tells (`25/09/2026` is day/month: 25 is no month).
+  static func dateReason(_ text: Substring) -> String {
+    let fits = CSVDatePattern.suggestions(for: text)
+    switch fits.count {
+    case 1 where fits[0].hasPrefix("dd"):
+      return
+        "date '\(text)' is day/month (the first number is over 12); add format \"\(fits[0])\""
+    case 1 where fits[0].hasPrefix("MM"):
+      return
+        "date '\(text)' is month/day (the second number is over 12); add format \"\(fits[0])\""
+    case 1:
+      return "date '\(text)' is not like 2026-01-03 07:00; add format \"\(fits[0])\""
+    case 2:
+      return
+        "date '\(text)' could be day/month or month/day; add format \"\(fits[0])\" or format \"\(fits[1])\""
+    default:
+      if text.contains("/") {
+        return
+          "date '\(text)' could be day/month or month/day; add format \"dd/MM/yyyy HH:mm\" or format \"MM/dd/yyyy HH:mm\" (leave out HH:mm for dates alone)"
+      }
+      return
+        "date '\(text)' is not like 2026-01-03 07:00; add format \"…\" that fits, such as format \"dd.MM.yyyy HH:mm\""
+    }
+  }
+
+  /// What a vendor reader adds to its refusal of a date in another shape: how to read the
+  /// file as a CSV of your own with the `format` its dates fit; empty when no date shape is
+  /// recognized. `10/13/2026, 9:00 PM` gives `; to read dates written so, import the file as
+  /// csv format "MM/dd/yyyy, h:mm a"`.
+  static func formatHint(_ text: String) -> String {
+    let fits = CSVDatePattern.suggestions(for: text[...])
+    guard !fits.isEmpty else { return "" }
+    return "; to read dates written so, import the file as csv "
+      + fits.map { "format \"\($0)\"" }.joined(separator: " or ")
   }
 
   /// The shapes read without `format`: ISO in every variant, `yyyy/MM/dd` and `dd.MM.yyyy`

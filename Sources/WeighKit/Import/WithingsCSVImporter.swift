@@ -40,7 +40,9 @@ public enum WithingsCSVImporter {
       return CSVWeightColumns(
         date: 0, weight: 1, note: hasComments ? last : nil, unit: unit, source: "Withings",
         readDate: readDate,
-        dateReason: { "date '\($0)' is not like 2026-04-25 08:11:51" })
+        dateReason: {
+          "date '\($0)' is not like 2026-04-25 08:11:51" + GenericCSVImporter.formatHint($0)
+        })
     }
   }
 
