@@ -38,13 +38,25 @@ public struct GenericCSVOptions: Hashable, Sendable {
 /// named plainly (`Date`, `datetime`, `Weight`, `kg`, `weight (lbs)`) or said with options.
 /// When it cannot tell, the error names exactly the option to add.
 public enum GenericCSVImporter {
+  /// Plain names of a date column, in English and in the languages of Europe's and Japan's
+  /// spreadsheets (German, Dutch, Scandinavian `datum`/`dato`; Spanish `fecha`; Italian,
+  /// Portuguese and Polish `data`; French `date`; Japanese `日付`).
   static let dateNames: Set<String> = [
     "date", "datetime", "date time", "date/time", "date_time", "timestamp", "time of measurement",
-    "measured at", "day", "when",
+    "measured at", "day", "when", "datum", "dato", "fecha", "data", "日付",
   ]
-  static let timeNames: Set<String> = ["time", "clock"]
+  /// The date names that say a day only, so that a time column beside them is the time.
+  static let dayOnlyNames: Set<String> = ["date", "datum", "dato", "fecha", "data", "日付"]
+  /// Plain names of a time column kept apart from the date (`Zeit`, `heure`, `hora`, `ora`,
+  /// `tijd`, `tid`, `godzina`, `時刻`).
+  static let timeNames: Set<String> = [
+    "time", "clock", "zeit", "uhrzeit", "heure", "hora", "ora", "tijd", "tid", "godzina", "時刻",
+  ]
+  /// Plain names of a weight column (`Gewicht`, `poids`, `peso`, `vikt`, `vekt`, `vægt`,
+  /// `waga`, `体重`), with or without a unit in brackets.
   static let weightNames: Set<String> = [
-    "weight", "body weight", "bodyweight", "mass", "body mass",
+    "weight", "body weight", "bodyweight", "mass", "body mass", "gewicht", "körpergewicht",
+    "poids", "peso", "vikt", "vekt", "vægt", "waga", "体重",
   ]
 
   /// The weight-column name without a unit in brackets, and the unit a name says: `kg`,
@@ -137,7 +149,9 @@ public enum GenericCSVImporter {
     var time: Int?
     if let reference = options.time {
       time = try find(reference, "time")
-    } else if names[date] == "date", let found = names.firstIndex(where: timeNames.contains) {
+    } else if dayOnlyNames.contains(names[date]),
+      let found = names.firstIndex(where: timeNames.contains)
+    {
       time = found
     }
     let weight: Int
