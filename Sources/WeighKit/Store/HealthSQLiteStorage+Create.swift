@@ -10,8 +10,8 @@ extension HealthSQLiteStorage {
   /// creation removes), switched to its write-ahead log, synced once, moved into place, and
   /// the folder synced. Opened with `init(path:)` instead, SQLite first wrote the log's flag
   /// in a rollback journal (created, synced twice with the folder, removed) and then
-  /// committed the tables in the log: six syncs of a new directory store's first Health
-  /// command, now two (docs/performance.md, "Ten years on disk: the wall time").
+  /// committed the tables in the log: a new directory store's first Health command synced
+  /// eight times, now five (docs/performance.md, "Ten years on disk: the wall time").
   public static func create(at path: String, directory: String) throws(StoreError)
     -> HealthSQLiteStorage
   {
