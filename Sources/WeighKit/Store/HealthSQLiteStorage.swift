@@ -42,6 +42,9 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
   var commandWriter: Writer?
   /// `commandWriter` as it was at `openSavepoint()`, restored when the savepoint is rolled back.
   var savepointWriter: Writer?
+  /// The savepoint statements `openSavepoint()` and `releaseSavepoint()` left for the next
+  /// call that writes, which runs them first (`settleSavepoints`).
+  var owedSavepoints = OwedSavepoints()
   /// Whether `close` ran: the storage then refuses every call (SQLite's connection is gone).
   public private(set) var isClosed = false
   /// Whether `close` keeps the write-ahead log file (emptied) instead of removing it: while
@@ -125,20 +128,29 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
     }
   }
 
+  /// The statements that make an empty database a new Health database: the tables, its
+  /// identity and version, and the first meta rows (`create(at:directory:)` runs them too).
+  static var creation: String {
+    var sql = schema + "\n"
+    sql += "PRAGMA application_id = \(applicationID);\n"
+    sql += "PRAGMA user_version = \(formatVersion);\n"
+    for (key, value) in [("format", formatVersion), ("last_position", 0), (longestKnownKey, 1)] {
+      // The keys are the constants above: no quote to escape.
+      sql += "INSERT INTO meta (key, value, crc) VALUES ('\(key)', \(value), "
+      sql += "\(Int64(truncatingIfNeeded: metaChecksum(key, value))));\n"
+    }
+    return sql
+  }
+
   /// Creates the tables of a new (empty) database, or checks the identity and version of an
   /// existing one.
-  private static func prepareLayout(_ db: Database, creating: Bool) throws {
+  static func prepareLayout(_ db: Database, creating: Bool) throws {
     let application = try Int64.fetchOne(db, sql: "PRAGMA application_id") ?? 0
     let version = try Int64.fetchOne(db, sql: "PRAGMA user_version") ?? 0
     let tables = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_schema") ?? 0
     if application == 0, version == 0, tables == 0 {
       guard creating else { throw HealthSQLiteDamage(position: nil, "the database is empty") }
-      try db.execute(sql: schema)
-      try db.execute(sql: "PRAGMA application_id = \(applicationID)")
-      try db.execute(sql: "PRAGMA user_version = \(formatVersion)")
-      try setMeta("format", formatVersion, db)
-      try setMeta("last_position", 0, db)
-      try setMeta(longestKnownKey, 1, db)
+      try db.execute(sql: creation)
       return
     }
     guard application == applicationID else {
@@ -223,7 +235,7 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
 
   // MARK: Meta and state rows
 
-  private static func metaChecksum(_ key: String, _ value: Int64) -> UInt32 {
+  static func metaChecksum(_ key: String, _ value: Int64) -> UInt32 {
     var bytes = Array(key.utf8)
     bytes.append(0)
     for shift in stride(from: 0 as UInt64, to: 64, by: 8) {
@@ -736,6 +748,7 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
         // No savepoint of its own: a failure fails the command's step (`step`) or the whole
         // command, which roll back what this wrote (and `commandWriter` with it).
         try queue.inDatabase { db in
+          try settleSavepoints(db)
           var writer =
             try commandWriter
             ?? Writer(statements: statements, last: Self.lastPosition(db, statements))
