@@ -238,7 +238,8 @@ final class PseudoTerminal {
           isatty(master) == 1 ? "" : "; this test's master descriptor is no longer a terminal"
         throw Failure.timedOut(
           expected: text, seen: unread,
-          state: processState() + masterNote + "; \(raw.count) bytes read from the terminal")
+          state: processState() + masterNote + "; \(raw.count) bytes read from the terminal: "
+            + String(decoding: raw.suffix(1_024), as: UTF8.self).debugDescription)
       }
       if !pump(waitingAtMost: min(100, Self.milliseconds(remaining))) {
         _ = reap(blocking: false)

@@ -48,4 +48,52 @@ import Testing
     let records = store.snapshot().records.map(\.position)
     #expect(records == [1, 3, 4, 5, 6])
   }
+
+  /// The samples of one save and the same samples saved one at a time leave the same store:
+  /// the same UUIDs (a batch's are drawn first and looked up in one read), positions,
+  /// change feed and small state, the generator's included.
+  @Test func aBatchLeavesWhatOneSaveAtATimeLeaves() throws {
+    let samples = (0..<40).map { weight(60 + Double($0) / 4, at: Double($0)) }
+    let batched = makeStore()
+    let single = makeStore()
+    var batchedFeed: [HealthChange] = []
+    var singleFeed: [HealthChange] = []
+    batched.recorder = { batchedFeed.append($0) }
+    single.recorder = { singleFeed.append($0) }
+    let saved = try batched.save(samples, as: scaleSource)
+    let savedOneByOne = try samples.flatMap { try single.save([$0], as: scaleSource) }
+    #expect(saved == savedOneByOne)
+    #expect(batchedFeed.filter(\.isSave) == singleFeed.filter(\.isSave))
+    #expect(batched.snapshot() == single.snapshot())
+    // The generator goes on from the same place.
+    #expect(
+      try batched.save([weight(80, at: 100)], as: scaleSource).map(\.uuid)
+        == single.save([weight(80, at: 100)], as: scaleSource).map(\.uuid))
+  }
+
+  /// A generator seeded again draws the UUIDs of live samples again: a batch skips them, in
+  /// order, as one save at a time does, and saves every sample under a new UUID.
+  @Test func aBatchSkipsTheUUIDsOfLiveSamplesAsOneSaveAtATimeDoes() throws {
+    let batched = makeStore()
+    let single = makeStore()
+    let first = (0..<3).map { weight(70 + Double($0), at: Double($0)) }
+    let earlier = try batched.save(first, as: scaleSource)
+    #expect(try single.save(first, as: scaleSource) == earlier)
+    batched.seed(7)
+    single.seed(7)
+    let samples = (0..<6).map { weight(80 + Double($0), at: 10 + Double($0)) }
+    let saved = try batched.save(samples, as: scaleSource)
+    let savedOneByOne = try samples.flatMap { try single.save([$0], as: scaleSource) }
+    #expect(saved == savedOneByOne)
+    let uuids = Set((earlier + saved).compactMap(\.uuid))
+    #expect(uuids.count == 9)
+    #expect(batched.snapshot() == single.snapshot())
+  }
+}
+
+extension HealthChange {
+  fileprivate var isSave: Bool {
+    if case .sampleSaved = self { return true }
+    return false
+  }
 }

@@ -86,9 +86,20 @@ public protocol HealthSampleStorage: AnyObject {
   /// from the range's start minus it, since only start dates are indexed; without it, from
   /// the first sample.
   func longestDuration(of type: SampleType) throws -> TimeInterval?
+
+  /// The UUIDs among `uuids` that a live sample has: `sample(uuid:)` of each, asked in one
+  /// call (HealthStore asks about the new UUIDs of a batch of saves at once).
+  func liveUUIDs(among uuids: [UUID]) throws -> Set<UUID>
 }
 
 extension HealthSampleStorage {
+  /// `sample(uuid:)` of each.
+  public func liveUUIDs(among uuids: [UUID]) throws -> Set<UUID> {
+    var live = Set<UUID>()
+    for uuid in uuids where try sample(uuid: uuid) != nil { live.insert(uuid) }
+    return live
+  }
+
   /// Not known: a query for samples that overlap a range reads every earlier start.
   public func longestDuration(of type: SampleType) throws -> TimeInterval? { nil }
 }

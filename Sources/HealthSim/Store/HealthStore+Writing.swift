@@ -218,7 +218,9 @@ extension HealthStore {
     }) {
       loadHistory()
     }
-    let samples = batch.filter { !isAlreadySaved($0) }
+    // Only a sample with a UUID can be saved already (an import's samples have none: the
+    // batch is kept as it is, not copied sample by sample).
+    let samples = batch.contains { $0.uuid != nil } ? batch.filter { !isAlreadySaved($0) } : batch
     try validate(samples)
     var claimed: [SyncKey: Double] = [:]
     var plans: [SyncKey?] = []
@@ -246,13 +248,44 @@ extension HealthStore {
       keep.append(true)
     }
     var saved: [HealthSample] = []
+    saved.reserveCapacity(samples.count)
     var changed = Set<SampleType>()
+    // The samples `noteCollectionChanges` looks at: none while no collection query and no
+    // observer with a predicate would look (each was a copy of a saved sample).
+    let noted = !collectionQueries.isEmpty || observers.contains { $0.predicate != nil }
     var touched: [HealthSample] = []
     // Plain samples are applied together, one storage call for the batch (each call costs
     // about 6,000 instructions around its inserts, on disk); a sample with a sync identifier
     // or objects first applies those pending, since its replacement and objects read the
     // storage.
     var pending = PendingSaves()
+    // When every sample kept is plain, nothing is written before the loop ends, so the new
+    // UUIDs `freshUUID(avoiding:)` would draw one by one can be drawn first and the storage
+    // asked about all of them in one read: taken ones are skipped in order, as it skips
+    // them, and past the drawn ones it draws on (the generator's sequence is the same).
+    var drawn: [UUID] = []
+    var drawnLive = Set<UUID>()
+    var nextDrawn = 0
+    let allPlain = samples.indices.allSatisfy {
+      !keep[$0] || (plans[$0] == nil && samples[$0].objects == nil)
+    }
+    if allPlain {
+      let needed = samples.indices.filter { keep[$0] && samples[$0].uuid == nil }.count
+      if needed > 1 {
+        drawn = (0..<needed).map { _ in state.generator.nextUUID() }
+        drawnLive = read([]) { try storage.liveUUIDs(among: drawn) }
+      }
+    }
+    func newUUID() -> UUID {
+      while nextDrawn < drawn.count {
+        let uuid = drawn[nextDrawn]
+        nextDrawn += 1
+        if !pending.uuids.contains(uuid), !drawnLive.contains(uuid), olderSynced?[uuid] == nil {
+          return uuid
+        }
+      }
+      return freshUUID(avoiding: pending.uuids)
+    }
     for (index, sample) in samples.enumerated() where keep[index] {
       let isPlain = plans[index] == nil && sample.objects == nil
       if !isPlain { apply(&pending) }
@@ -280,8 +313,7 @@ extension HealthStore {
         }
       }
       let stored = sample.saved(
-        uuid: sample.uuid ?? freshUUID(avoiding: pending.uuids), revision: revision,
-        at: created, objects: objects)
+        uuid: sample.uuid ?? newUUID(), revision: revision, at: created, objects: objects)
       if isPlain {
         state.counter += 1
         pending.add(stored, position: state.counter)
@@ -289,7 +321,7 @@ extension HealthStore {
         insertSample(stored, position: state.counter + 1)
       }
       saved.append(stored)
-      touched.append(stored)
+      if noted { touched.append(stored) }
       changed.insert(sample.type)
     }
     apply(&pending)
@@ -327,6 +359,7 @@ extension HealthStore {
     guard !pending.changes.isEmpty else { return }
     defer { pending = PendingSaves() }
     guard persist(pending.changes) else { return }
+    guard !isReplaying, recorder != nil else { return }
     for change in pending.changes { emit(change) }
   }
 

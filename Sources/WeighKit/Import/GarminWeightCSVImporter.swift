@@ -1,6 +1,6 @@
 /// Reads Garmin Connect's weight export (Health Stats › Weight › Export):
 /// `Time,Weight,Change,BMI,Body Fat,Skeletal Muscle Mass,Bone Mass,Body Water`, where a row
-/// holding only a date (` Dec 31, 2017`) starts a day and the rows after it hold a local time
+/// holding only a date (` Dec 31, 2017`, or ` 21 Sep 2023`) starts a day and the rows after it hold a local time
 /// (`01:00` or `7:23 AM`) and values with their units (`80.4 kg`, `177.2 lbs`; `--` for none).
 public enum GarminWeightCSVImporter {
   /// Whether a header row is Garmin's: `Time,Weight` first and a `BMI` column.
@@ -9,7 +9,9 @@ public enum GarminWeightCSVImporter {
     return names.count >= 3 && names[0] == "time" && names[1] == "weight" && names.contains("bmi")
   }
 
-  static let dayShape = CSVDatePattern.known("MMM d, yyyy")
+  /// A day row: ` Dec 31, 2017` (US English) or ` 21 Sep 2023` (day first, as English
+  /// accounts outside the US write it; the month's name leaves no doubt).
+  static let dayShapes = ["MMM d, yyyy", "d MMM yyyy"].map(CSVDatePattern.known)
 
   /// The weights of a Garmin weight CSV, local times read in `zone`.
   ///
@@ -37,7 +39,7 @@ public enum GarminWeightCSVImporter {
         return
       }
       let first = row[0] ?? ""
-      if let reading = dayShape.read(Substring(first)) {
+      if let reading = CSVDatePattern.first(dayShapes, Substring(first)) {
         day = reading.local.date
         return
       }
@@ -45,13 +47,16 @@ public enum GarminWeightCSVImporter {
         guard let day else {
           throw ImportRejection(
             line: row.line,
-            reason: "time '\(first)' comes before any date row such as \"Dec 31, 2017\"")
+            reason:
+              "time '\(first)' comes before any date row such as \"Dec 31, 2017\" or \"21 Sep 2023\""
+          )
         }
         guard let clock = time(first) else {
           throw ImportRejection(
             line: row.line,
             reason:
-              "'\(first)' is neither a date like Dec 31, 2017 nor a time like 07:23 or 7:23 AM")
+              "'\(first)' is neither a date like Dec 31, 2017 or 21 Sep 2023 nor a time like 07:23 or 7:23 AM"
+          )
         }
         let (number, unit) = try value(row[1], line: row.line)
         let kilograms = try WeightValue.kilograms(number, unit: unit, line: row.line)

@@ -38,13 +38,25 @@ public struct GenericCSVOptions: Hashable, Sendable {
 /// named plainly (`Date`, `datetime`, `Weight`, `kg`, `weight (lbs)`) or said with options.
 /// When it cannot tell, the error names exactly the option to add.
 public enum GenericCSVImporter {
+  /// Plain names of a date column, in English and in the languages of Europe's and Japan's
+  /// spreadsheets (German, Dutch, Scandinavian `datum`/`dato`; Spanish `fecha`; Italian,
+  /// Portuguese and Polish `data`; French `date`; Japanese `日付`).
   static let dateNames: Set<String> = [
     "date", "datetime", "date time", "date/time", "date_time", "timestamp", "time of measurement",
-    "measured at", "day", "when",
+    "measured at", "day", "when", "datum", "dato", "fecha", "data", "日付",
   ]
-  static let timeNames: Set<String> = ["time", "clock"]
+  /// The date names that say a day only, so that a time column beside them is the time.
+  static let dayOnlyNames: Set<String> = ["date", "datum", "dato", "fecha", "data", "日付"]
+  /// Plain names of a time column kept apart from the date (`Zeit`, `heure`, `hora`, `ora`,
+  /// `tijd`, `tid`, `godzina`, `時刻`).
+  static let timeNames: Set<String> = [
+    "time", "clock", "zeit", "uhrzeit", "heure", "hora", "ora", "tijd", "tid", "godzina", "時刻",
+  ]
+  /// Plain names of a weight column (`Gewicht`, `poids`, `peso`, `vikt`, `vekt`, `vægt`,
+  /// `waga`, `体重`), with or without a unit in brackets.
   static let weightNames: Set<String> = [
-    "weight", "body weight", "bodyweight", "mass", "body mass",
+    "weight", "body weight", "bodyweight", "mass", "body mass", "gewicht", "körpergewicht",
+    "poids", "peso", "vikt", "vekt", "vægt", "waga", "体重",
   ]
 
   /// The weight-column name without a unit in brackets, and the unit a name says: `kg`,
@@ -137,7 +149,9 @@ public enum GenericCSVImporter {
     var time: Int?
     if let reference = options.time {
       time = try find(reference, "time")
-    } else if names[date] == "date", let found = names.firstIndex(where: timeNames.contains) {
+    } else if dayOnlyNames.contains(names[date]),
+      let found = names.firstIndex(where: timeNames.contains)
+    {
       time = found
     }
     let weight: Int
@@ -186,13 +200,45 @@ public enum GenericCSVImporter {
         if let format {
           return "date '\(text)' does not fit format \"\(format.text)\"; check the format"
         }
-        if text.contains("/") {
-          return
-            "date '\(text)' could be day/month or month/day; add format \"dd/MM/yyyy HH:mm\" or format \"MM/dd/yyyy HH:mm\" (leave out HH:mm for dates alone)"
-        }
-        return
-          "date '\(text)' is not like 2026-01-03 07:00; add format \"…\" that fits, such as format \"dd.MM.yyyy HH:mm\""
+        return Self.dateReason(text[...])
       })
+  }
+
+  /// Why a date read without `format` was refused, naming the `format` that reads it when
+  /// its shape tells (`25/09/2026` is day/month: 25 is no month).
+  static func dateReason(_ text: Substring) -> String {
+    let fits = CSVDatePattern.suggestions(for: text)
+    switch fits.count {
+    case 1 where fits[0].hasPrefix("dd"):
+      return
+        "date '\(text)' is day/month (the first number is over 12); add format \"\(fits[0])\""
+    case 1 where fits[0].hasPrefix("MM"):
+      return
+        "date '\(text)' is month/day (the second number is over 12); add format \"\(fits[0])\""
+    case 1:
+      return "date '\(text)' is not like 2026-01-03 07:00; add format \"\(fits[0])\""
+    case 2:
+      return
+        "date '\(text)' could be day/month or month/day; add format \"\(fits[0])\" or format \"\(fits[1])\""
+    default:
+      if text.contains("/") {
+        return
+          "date '\(text)' could be day/month or month/day; add format \"dd/MM/yyyy HH:mm\" or format \"MM/dd/yyyy HH:mm\" (leave out HH:mm for dates alone)"
+      }
+      return
+        "date '\(text)' is not like 2026-01-03 07:00; add format \"…\" that fits, such as format \"dd.MM.yyyy HH:mm\""
+    }
+  }
+
+  /// What a vendor reader adds to its refusal of a date in another shape: how to read the
+  /// file as a CSV of your own with the `format` its dates fit; empty when no date shape is
+  /// recognized. `10/13/2026, 9:00 PM` gives `; to read dates written so, import the file as
+  /// csv format "MM/dd/yyyy, h:mm a"`.
+  static func formatHint(_ text: String) -> String {
+    let fits = CSVDatePattern.suggestions(for: text[...])
+    guard !fits.isEmpty else { return "" }
+    return "; to read dates written so, import the file as csv "
+      + fits.map { "format \"\($0)\"" }.joined(separator: " or ")
   }
 
   /// The shapes read without `format`: ISO in every variant, `yyyy/MM/dd` and `dd.MM.yyyy`

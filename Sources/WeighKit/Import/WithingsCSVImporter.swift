@@ -10,9 +10,19 @@ public enum WithingsCSVImporter {
   /// Whether a header row is Withings': `Date` first, capitalized so (openScale 3.x writes
   /// `DATE`), then a weight column whose name carries a mass unit in brackets.
   static func matches(header: CSVRow) -> Bool {
-    header[0]?.trimmingCharacters(in: .whitespaces) == "Date" && header.fields.count >= 2
-      && WeightValue.unit(inHeader: header.fields[1].text) != nil
+    guard let first = header[0]?.trimmingCharacters(in: .whitespaces),
+      header.fields.count >= (first == "Date" ? 2 : 4),
+      WeightValue.unit(inHeader: header.fields[1].text) != nil
+    else { return false }
+    return dateWords.contains(first)
   }
+
+  /// The first column's name: `Date` in the English and German exports seen; the word for
+  /// date in the other languages Withings exports in (Dutch, Spanish, Italian, Japanese), in
+  /// case those translate it (no such file has been seen; French writes `Date` anyway). Under
+  /// another word, a header needs Withings' body-composition columns too (four columns or
+  /// more; its exports have five to seven): `日付,体重 (kg)` is a spreadsheet of your own.
+  static let dateWords: Set<String> = ["Date", "Datum", "Fecha", "Data", "日付"]
 
   /// The weights of a `weight.csv`, local times read in `zone`.
   ///
@@ -40,7 +50,9 @@ public enum WithingsCSVImporter {
       return CSVWeightColumns(
         date: 0, weight: 1, note: hasComments ? last : nil, unit: unit, source: "Withings",
         readDate: readDate,
-        dateReason: { "date '\($0)' is not like 2026-04-25 08:11:51" })
+        dateReason: {
+          "date '\($0)' is not like 2026-04-25 08:11:51" + GenericCSVImporter.formatHint($0)
+        })
     }
   }
 

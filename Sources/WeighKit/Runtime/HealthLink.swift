@@ -115,6 +115,14 @@ final class CommandHealthStorage: HealthSampleStorage {
   }
 
   func apply(_ changes: [HealthChange]) throws {
+    // Passed on as they are when no change is the small state's (an import's batch of
+    // saves): a copy of the list cost a copy of each sample.
+    if !changes.contains(where: { if case .stateChanged = $0 { true } else { false } }) {
+      guard !changes.isEmpty else { return }
+      try write { try $0.apply(changes) }
+      if keepsWrites { writes.append(.apply(changes)) }
+      return
+    }
     var rest: [HealthChange] = []
     for change in changes {
       if case .stateChanged(let state) = change {
@@ -167,6 +175,10 @@ final class CommandHealthStorage: HealthSampleStorage {
 
   func sample(uuid: UUID) throws -> StoredSample? {
     counted(try base.sample(uuid: uuid).map { [$0] } ?? []).first
+  }
+
+  func liveUUIDs(among uuids: [UUID]) throws -> Set<UUID> {
+    counted(try base.liveUUIDs(among: uuids))
   }
 
   func samples(syncIdentifier: String, type: SampleType, bundle: String?) throws

@@ -133,8 +133,10 @@ extension Session {
           + "files writable (chmod u+w) to change it")
     }
     if let storage = try openedHealthStorage() { return storage }
-    guard let path = healthSQLitePath else { throw StoreError(.io, message: "the store is closed") }
-    let sqlite = try HealthSQLiteStorage(path: path)
+    guard let path = healthSQLitePath, case .directory(let directory) = options.store else {
+      throw StoreError(.io, message: "the store is closed")
+    }
+    let sqlite = try HealthSQLiteStorage.create(at: path, directory: directory)
     healthStorage = sqlite
     return sqlite
   }

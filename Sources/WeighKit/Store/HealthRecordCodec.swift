@@ -21,29 +21,7 @@ public enum HealthRecordCodec: StoreTableCodec {
   public static func encode(_ row: HealthRecord, into writer: inout JSONWriter) {
     switch row {
     case .sample(let sample, let position):
-      writer.raw("{\"pos\":")
-      // checked: positions stay below 2^53; Int and Int64 have one width
-      writer.write(Int(position))
-      writer.raw(",\"kind\":\"sample\"")
-      writeCommon(
-        uuid: sample.uuid!, type: sample.type, start: sample.startDate, end: sample.endDate,
-        source: sample.source, into: &writer)
-      writer.raw(",\"value\":")
-      writer.write(sample.value)
-      if let revision = sample.sourceRevision {
-        optional("version", revision.version, &writer)
-        optional("product", revision.productType, &writer)
-        optional("os", revision.operatingSystemVersion, &writer)
-      }
-      if let created = sample.creationDate {
-        writer.raw(",\"created\":")
-        writer.write(created.timeIntervalSince1970)
-      }
-      if let device = sample.device { write(device, into: &writer) }
-      if !sample.metadata.isEmpty { nested("metadata", sample.metadata, &writer) }
-      if let workout = sample.workout { nested("workout", workout, &writer) }
-      if let objects = sample.objects { nested("objects", objects, &writer) }
-      writer.raw("}")
+      encode(sample, position: position, into: &writer)
     case .deletion(let record, let position):
       writer.raw("{\"pos\":")
       // checked: positions stay below 2^53; Int and Int64 have one width
@@ -61,6 +39,34 @@ public enum HealthRecordCodec: StoreTableCodec {
       writer.write(record.deletionDate.timeIntervalSince1970)
       writer.raw("}")
     }
+  }
+
+  /// The JSON row of a live sample at `position`, as `encode(_:into:)` writes it, without
+  /// a record around the sample (the storage's save writes it from the sample it has).
+  static func encode(_ sample: HealthSample, position: Int64, into writer: inout JSONWriter) {
+    writer.raw("{\"pos\":")
+    // checked: positions stay below 2^53; Int and Int64 have one width
+    writer.write(Int(position))
+    writer.raw(",\"kind\":\"sample\"")
+    writeCommon(
+      uuid: sample.uuid!, type: sample.type, start: sample.startDate, end: sample.endDate,
+      source: sample.source, into: &writer)
+    writer.raw(",\"value\":")
+    writer.write(sample.value)
+    if let revision = sample.sourceRevision {
+      optional("version", revision.version, &writer)
+      optional("product", revision.productType, &writer)
+      optional("os", revision.operatingSystemVersion, &writer)
+    }
+    if let created = sample.creationDate {
+      writer.raw(",\"created\":")
+      writer.write(created.timeIntervalSince1970)
+    }
+    if let device = sample.device { write(device, into: &writer) }
+    if !sample.metadata.isEmpty { nested("metadata", sample.metadata, &writer) }
+    if let workout = sample.workout { nested("workout", workout, &writer) }
+    if let objects = sample.objects { nested("objects", objects, &writer) }
+    writer.raw("}")
   }
 
   private static func writeCommon(

@@ -25,28 +25,31 @@ struct HealthSQLiteColumns: Equatable {
 
   /// The columns of `record` whose JSON row has the checksum `rowChecksum`.
   init(_ record: HealthRecord, rowChecksum: UInt32) {
-    position = record.position
-    self.rowChecksum = rowChecksum
     switch record {
-    case .sample(let sample, _):
-      isDeletion = false
-      type = sample.type
-      uuid = sample.uuid ?? Self.noUUID
-      start = sample.startDate.timeIntervalSince1970
-      value = sample.value
-      bundle = sample.source?.bundleIdentifier ?? ""
-      syncIdentifier = sample.syncIdentifier
-      deleted = nil
-    case .deletion(let deleted, _):
-      isDeletion = true
-      type = deleted.type
-      uuid = deleted.uuid
-      start = deleted.startDate.timeIntervalSince1970
-      value = 0
-      bundle = deleted.source.bundleIdentifier
-      syncIdentifier = nil
-      self.deleted = deleted.deletionDate.timeIntervalSince1970
+    case .sample(let sample, let position):
+      self.init(sample, position: position, rowChecksum: rowChecksum)
+    case .deletion(let deleted, let position):
+      self.init(
+        position: position, isDeletion: true, type: deleted.type, uuid: deleted.uuid,
+        start: deleted.startDate.timeIntervalSince1970, value: 0,
+        bundle: deleted.source.bundleIdentifier, syncIdentifier: nil,
+        deleted: deleted.deletionDate.timeIntervalSince1970, rowChecksum: rowChecksum)
     }
+  }
+
+  /// The columns of a live sample's row at `position` whose JSON row has the checksum
+  /// `rowChecksum` (the storage's save has the sample, not a record around it).
+  init(_ sample: HealthSample, position: Int64, rowChecksum: UInt32) {
+    self.position = position
+    self.rowChecksum = rowChecksum
+    isDeletion = false
+    type = sample.type
+    uuid = sample.uuid ?? Self.noUUID
+    start = sample.startDate.timeIntervalSince1970
+    value = sample.value
+    bundle = sample.source?.bundleIdentifier ?? ""
+    syncIdentifier = sample.syncIdentifier
+    deleted = nil
   }
 
   private init(
@@ -89,33 +92,37 @@ struct HealthSQLiteColumns: Equatable {
     binding.bind(11, integer: Int64(checksum))
   }
 
-  /// The CRC-32 of the columns: each one's bytes in `selection`'s order, texts with their
-  /// length, optional ones with a presence byte.
+  /// The CRC-32 of the columns: each one's bytes in `selection`'s order (numbers in
+  /// little-endian order), texts with their length, optional ones with a presence byte.
+  /// Added to the checksum piece by piece, without an array of the bytes.
   var checksum: UInt32 {
-    var bytes: [UInt8] = []
-    bytes.reserveCapacity(96 + bundle.utf8.count + (syncIdentifier?.utf8.count ?? 0))
+    var crc = ZipCRC32()
     func add(_ value: UInt64) {
-      for shift in stride(from: 0, to: 64, by: 8) {
-        bytes.append(UInt8(truncatingIfNeeded: value >> UInt64(shift)))
-      }
+      withUnsafeBytes(of: value.littleEndian) { crc.update($0) }
+    }
+    func add(byte: UInt8) {
+      withUnsafeBytes(of: byte) { crc.update($0) }
     }
     func add(_ text: String) {
-      add(UInt64(text.utf8.count))
-      bytes.append(contentsOf: text.utf8)
+      var text = text
+      text.withUTF8 { utf8 in
+        add(UInt64(utf8.count))
+        crc.update(UnsafeRawBufferPointer(utf8))
+      }
     }
     add(UInt64(bitPattern: position))
-    bytes.append(isDeletion ? 1 : 0)
+    add(byte: isDeletion ? 1 : 0)
     add(type.rawValue)
-    withUnsafeBytes(of: uuid.uuid) { bytes.append(contentsOf: $0) }
+    withUnsafeBytes(of: uuid.uuid) { crc.update($0) }
     add(start.bitPattern)
     add(value.bitPattern)
     add(bundle)
-    bytes.append(syncIdentifier == nil ? 0 : 1)
+    add(byte: syncIdentifier == nil ? 0 : 1)
     if let syncIdentifier { add(syncIdentifier) }
-    bytes.append(deleted == nil ? 0 : 1)
+    add(byte: deleted == nil ? 0 : 1)
     if let deleted { add(deleted.bitPattern) }
     add(UInt64(rowChecksum))
-    return bytes.withUnsafeBufferPointer { StoreChecksum.of($0) }
+    return crc.value
   }
 
   /// The columns of `row` (selected as `selection`), each of its type, and their checksum.

@@ -22,43 +22,54 @@ struct HealthRowShape: Hashable {
   var fields: UInt16
 
   init?(_ record: HealthRecord) {
-    var fields: UInt16 = 0
-    func mark(_ present: Bool, _ bit: UInt16) { if present { fields |= 1 << bit } }
     switch record {
-    case .sample(let sample, _):
-      guard sample.metadata.isEmpty, sample.workout == nil, sample.objects == nil,
-        Self.loads(position: record.position, start: sample.startDate, end: sample.endDate),
-        HealthRecordCodec.valueRule(for: sample.type).contains(sample.value),
-        sample.creationDate.map({ StoredValueRule.instant.contains($0.timeIntervalSince1970) })
-          ?? true
-      else { return nil }
-      type = sample.type
-      let revision = sample.sourceRevision
-      mark(revision != nil, 0)
-      mark(revision?.version != nil, 1)
-      mark(revision?.productType != nil, 2)
-      mark(revision?.operatingSystemVersion != nil, 3)
-      mark(sample.creationDate != nil, 4)
-      if let device = sample.device {
-        mark(true, 5)
-        mark(device.firmwareVersion != nil, 6)
-        mark(device.hardwareVersion != nil, 7)
-        mark(device.localIdentifier != nil, 8)
-        mark(device.manufacturer != nil, 9)
-        mark(device.model != nil, 10)
-        mark(device.name != nil, 11)
-        mark(device.softwareVersion != nil, 12)
-      }
-    case .deletion(let deleted, _):
+    case .sample(let sample, let position):
+      self.init(sample, position: position)
+    case .deletion(let deleted, let position):
       guard
-        Self.loads(position: record.position, start: deleted.startDate, end: deleted.endDate),
+        Self.loads(position: position, start: deleted.startDate, end: deleted.endDate),
         StoredValueRule.instant.contains(deleted.deletionDate.timeIntervalSince1970),
         deleted.syncVersion.map(StoredValueRule.syncVersion.contains) ?? true
       else { return nil }
-      type = deleted.type
-      mark(true, 13)
-      mark(deleted.syncIdentifier != nil, 14)
-      mark(deleted.syncVersion != nil, 15)
+      var fields: UInt16 = 1 << 13
+      if deleted.syncIdentifier != nil { fields |= 1 << 14 }
+      if deleted.syncVersion != nil { fields |= 1 << 15 }
+      self.init(type: deleted.type, fields: fields)
+    }
+  }
+
+  private init(type: SampleType, fields: UInt16) {
+    self.type = type
+    self.fields = fields
+  }
+
+  /// The shape of a live sample's row at `position` (the storage's save has the sample,
+  /// not a record around it).
+  init?(_ sample: HealthSample, position: Int64) {
+    var fields: UInt16 = 0
+    func mark(_ present: Bool, _ bit: UInt16) { if present { fields |= 1 << bit } }
+    guard sample.metadata.isEmpty, sample.workout == nil, sample.objects == nil,
+      Self.loads(position: position, start: sample.startDate, end: sample.endDate),
+      HealthRecordCodec.valueRule(for: sample.type).contains(sample.value),
+      sample.creationDate.map({ StoredValueRule.instant.contains($0.timeIntervalSince1970) })
+        ?? true
+    else { return nil }
+    type = sample.type
+    let revision = sample.sourceRevision
+    mark(revision != nil, 0)
+    mark(revision?.version != nil, 1)
+    mark(revision?.productType != nil, 2)
+    mark(revision?.operatingSystemVersion != nil, 3)
+    mark(sample.creationDate != nil, 4)
+    if let device = sample.device {
+      mark(true, 5)
+      mark(device.firmwareVersion != nil, 6)
+      mark(device.hardwareVersion != nil, 7)
+      mark(device.localIdentifier != nil, 8)
+      mark(device.manufacturer != nil, 9)
+      mark(device.model != nil, 10)
+      mark(device.name != nil, 11)
+      mark(device.softwareVersion != nil, 12)
     }
     self.fields = fields
   }
@@ -85,9 +96,15 @@ extension HealthSQLiteStorage.Writer {
   /// - Throws: `HealthStorageError` when the row does not read back.
   @discardableResult
   mutating func checkReadBack(_ record: HealthRecord, _ bytes: [UInt8]) throws -> HealthRecord? {
-    let shape = HealthRowShape(record)
+    try checkReadBack(HealthRowShape(record), bytes, position: record.position)
+  }
+
+  /// `checkReadBack(_:_:)` for a row of `shape` (nil: none) at `position`.
+  mutating func checkReadBack(_ shape: HealthRowShape?, _ bytes: [UInt8], position: Int64)
+    throws -> HealthRecord?
+  {
     if let shape, readShapes.contains(shape) { return nil }
-    let loaded = try Self.readBack(bytes, position: record.position)
+    let loaded = try Self.readBack(bytes, position: position)
     if let shape { readShapes.insert(shape) }
     return loaded
   }

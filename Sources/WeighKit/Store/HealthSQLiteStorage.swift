@@ -42,6 +42,9 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
   var commandWriter: Writer?
   /// `commandWriter` as it was at `openSavepoint()`, restored when the savepoint is rolled back.
   var savepointWriter: Writer?
+  /// The savepoint statements `openSavepoint()` and `releaseSavepoint()` left for the next
+  /// call that writes, which runs them first (`settleSavepoints`).
+  var owedSavepoints = OwedSavepoints()
   /// Whether `close` ran: the storage then refuses every call (SQLite's connection is gone).
   public private(set) var isClosed = false
   /// Whether `close` keeps the write-ahead log file (emptied) instead of removing it: while
@@ -125,20 +128,29 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
     }
   }
 
+  /// The statements that make an empty database a new Health database: the tables, its
+  /// identity and version, and the first meta rows (`create(at:directory:)` runs them too).
+  static var creation: String {
+    var sql = schema + "\n"
+    sql += "PRAGMA application_id = \(applicationID);\n"
+    sql += "PRAGMA user_version = \(formatVersion);\n"
+    for (key, value) in [("format", formatVersion), ("last_position", 0), (longestKnownKey, 1)] {
+      // The keys are the constants above: no quote to escape.
+      sql += "INSERT INTO meta (key, value, crc) VALUES ('\(key)', \(value), "
+      sql += "\(Int64(truncatingIfNeeded: metaChecksum(key, value))));\n"
+    }
+    return sql
+  }
+
   /// Creates the tables of a new (empty) database, or checks the identity and version of an
   /// existing one.
-  private static func prepareLayout(_ db: Database, creating: Bool) throws {
+  static func prepareLayout(_ db: Database, creating: Bool) throws {
     let application = try Int64.fetchOne(db, sql: "PRAGMA application_id") ?? 0
     let version = try Int64.fetchOne(db, sql: "PRAGMA user_version") ?? 0
     let tables = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_schema") ?? 0
     if application == 0, version == 0, tables == 0 {
       guard creating else { throw HealthSQLiteDamage(position: nil, "the database is empty") }
-      try db.execute(sql: schema)
-      try db.execute(sql: "PRAGMA application_id = \(applicationID)")
-      try db.execute(sql: "PRAGMA user_version = \(formatVersion)")
-      try setMeta("format", formatVersion, db)
-      try setMeta("last_position", 0, db)
-      try setMeta(longestKnownKey, 1, db)
+      try db.execute(sql: creation)
       return
     }
     guard application == applicationID else {
@@ -223,7 +235,7 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
 
   // MARK: Meta and state rows
 
-  private static func metaChecksum(_ key: String, _ value: Int64) -> UInt32 {
+  static func metaChecksum(_ key: String, _ value: Int64) -> UInt32 {
     var bytes = Array(key.utf8)
     bytes.append(0)
     for shift in stride(from: 0 as UInt64, to: 64, by: 8) {
@@ -577,7 +589,30 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
   }
 
   public func sample(uuid: UUID) throws -> StoredSample? {
-    try read { db in try Self.liveSample(uuid, db, statements) }
+    let found = try read { db in try Self.liveSample(uuid, db, statements) }
+    // Within a command, a UUID found on no live sample is remembered until it is saved
+    // (`Writer.absentUUIDs`): a new sample's UUID, which HealthStore has just looked up,
+    // is then not looked up again by the save's own check.
+    if found == nil, isInCommand { commandWriter?.noteAbsent(uuid) }
+    return found
+  }
+
+  /// Each UUID looked up as `sample(uuid:)` looks it up, in one read: HealthStore asks
+  /// about a batch's new UUIDs at once, where a read of its own for each cost 5,000
+  /// instructions around SQLite's (GRDB's queue). Those absent are remembered as
+  /// `sample(uuid:)` remembers them.
+  public func liveUUIDs(among uuids: [UUID]) throws -> Set<UUID> {
+    let live = try read { db in
+      var live = Set<UUID>()
+      for uuid in uuids where try Self.liveSample(uuid, db, statements) != nil {
+        live.insert(uuid)
+      }
+      return live
+    }
+    if isInCommand, commandWriter != nil {
+      for uuid in uuids where !live.contains(uuid) { commandWriter?.noteAbsent(uuid) }
+    }
+    return live
   }
 
   private static func liveSample(
@@ -736,10 +771,18 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
         // No savepoint of its own: a failure fails the command's step (`step`) or the whole
         // command, which roll back what this wrote (and `commandWriter` with it).
         try queue.inDatabase { db in
+          try settleSavepoints(db)
           var writer =
             try commandWriter
             ?? Writer(statements: statements, last: Self.lastPosition(db, statements))
-          try body(db, &writer)
+          do {
+            try body(db, &writer)
+          } catch {
+            // What this call wrote stays until its step or command is rolled back: the
+            // UUIDs remembered as absent may be taken by then.
+            commandWriter?.absentUUIDs = []
+            throw error
+          }
           commandWriter = writer
         }
       } else {
@@ -769,6 +812,25 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
     var recent: [(columns: HealthSQLiteColumns, record: HealthRecord)]? = []
     /// The most records `recent` holds (a command that writes many keeps none, not all).
     static let recentLimit = 64
+    /// The bytes a sample's JSON row is given room for before it is written.
+    static let rowCapacity = 1024
+    /// UUIDs that no live sample had when the command's storage was asked for them
+    /// (`sample(uuid:)`), and that no sample saved since has: a save of one of them needs
+    /// no look-up of its own. A save takes its UUID out; a deletion makes no UUID live; a
+    /// savepoint or step rolled back restores an earlier writer, whose UUIDs are still
+    /// absent after the rollback. HealthStore looks up each new UUID it draws before the
+    /// save (`freshUUID`), so the all-types import looked up every UUID twice
+    /// (docs/performance.md, "The all-types import: the saving thread").
+    var absentUUIDs: Set<UUID> = []
+    /// The most UUIDs `absentUUIDs` holds (a batch of an import is 10,000 samples); past
+    /// it the set starts over, which costs look-ups, never a wrong answer.
+    static let absentLimit = 20_000
+
+    /// Remembers that no live sample has `uuid` (see `absentUUIDs`).
+    mutating func noteAbsent(_ uuid: UUID) {
+      if absentUUIDs.count >= Self.absentLimit { absentUUIDs.removeAll(keepingCapacity: true) }
+      absentUUIDs.insert(uuid)
+    }
 
     init(statements: HealthSQLiteStatements, last: Int64) {
       self.statements = statements
@@ -815,11 +877,12 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
       throws
     {
       guard let uuid = sample.uuid else { throw HealthStorageError.missingUUID(change: index) }
-      guard try liveSample(uuid, db, statements) == nil else {
+      // Known absent (`absentUUIDs`), or looked up here.
+      if absentUUIDs.remove(uuid) == nil, try liveSample(uuid, db, statements) != nil {
         throw HealthStorageError.duplicateUUID(change: index, uuid: uuid)
       }
       try take(position, change: index)
-      try insert(.sample(sample, position: position), db)
+      try insert(sample, at: position, db)
     }
 
     mutating func delete(
@@ -836,26 +899,68 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
 
     /// Inserts `record`, after checking that its JSON row reads back (once per row shape).
     mutating func insert(_ record: HealthRecord, _ db: Database) throws {
+      if case .sample(let sample, let position) = record {
+        return try insert(sample, at: position, db)
+      }
       var writer = JSONWriter()
       HealthRecordCodec.encode(record, into: &writer)
+      try insertRow(writer, shape: HealthRowShape(record), position: record.position, db) {
+        HealthSQLiteColumns(record, rowChecksum: $0)
+      }
+    }
+
+    /// Inserts the live sample `sample` at `position`, as `insert(_:_:)` inserts its record,
+    /// without making one: each part of the row (its JSON, shape and columns) is read from
+    /// the sample as given, where a record around it cost a copy of the sample for each
+    /// (docs/performance.md, "The all-types import: the saving thread").
+    mutating func insert(_ sample: HealthSample, at position: Int64, _ db: Database) throws {
+      var writer = JSONWriter()
+      // Room for a row without nested parts (380 bytes in an export's), instead of growing
+      // the array six times on the way.
+      writer.bytes.reserveCapacity(Self.rowCapacity)
+      HealthRecordCodec.encode(sample, position: position, into: &writer)
+      try insertRow(
+        writer, shape: HealthRowShape(sample, position: position), position: position, db
+      ) { HealthSQLiteColumns(sample, position: position, rowChecksum: $0) }
+      // The duration of the row as it reads back, which `weigh check` and every later read
+      // see: dates go through seconds since 1970, and a fraction of a second can move by a
+      // rounding step on the way (a day's 1,000 samples 86.4 s apart did).
+      // The row holds seconds since 1970 written so that they read back exactly; the dates
+      // read back are made from them.
+      let start = Date(timeIntervalSince1970: sample.startDate.timeIntervalSince1970)
+      let end = Date(timeIntervalSince1970: sample.endDate.timeIntervalSince1970)
+      let duration = end.timeIntervalSince(start)
+      longest[sample.type] = max(longest[sample.type] ?? 0, duration)
+    }
+
+    /// Inserts the JSON row `writer` holds for the record at `position`, of `shape`, with
+    /// the columns `columns` makes from the row's checksum; reads the row back first (once
+    /// per shape, `checkReadBack`).
+    private mutating func insertRow(
+      _ writer: JSONWriter, shape: HealthRowShape?, position: Int64, _ db: Database,
+      columns makeColumns: (UInt32) -> HealthSQLiteColumns
+    ) throws {
       if writer.wroteNonFiniteNumber {
         throw HealthStorageError(
-          "the record at position \(record.position) holds a number that is not finite")
+          "the record at position \(position) holds a number that is not finite")
       }
       let bytes = writer.bytes
       // Read back once per row shape (`checkReadBack`); a command's writer that keeps its
       // recent records reads each of them back, to keep them as a query would decode them.
-      var loaded = try checkReadBack(record, bytes)
+      var loaded = try checkReadBack(shape, bytes, position: position)
       if loaded == nil, recent != nil {
-        loaded = try Self.readBack(bytes, position: record.position)
+        loaded = try Self.readBack(bytes, position: position)
       }
       let checksum = bytes.withUnsafeBufferPointer { StoreChecksum.of($0) }
-      let columns = HealthSQLiteColumns(record, rowChecksum: checksum)
+      let columns = makeColumns(checksum)
       // Bound directly, without GRDB's `StatementArguments` (see `HealthSQLiteBinding`).
       var insert = HealthSQLiteBinding(try statements(.insertRecord, db))
       columns.bind(to: &insert)
-      bytes.withUnsafeBytes { insert.bind(12, blob: $0) }
-      try insert.run()
+      try bytes.withUnsafeBytes { row in
+        // The row's bytes stay where they are until the statement is reset (`run`).
+        insert.bind(12, unchangingBlob: row)
+        try insert.run()
+      }
       // As a query would read it: the same columns, else the query's check fails there.
       if let loaded, HealthSQLiteColumns(loaded, rowChecksum: checksum) == columns {
         remember(loaded, columns: columns)
@@ -863,17 +968,6 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
         recent = nil
       }
       count(columns.type, isDeletion: columns.isDeletion, by: 1)
-      // The duration of the row as it reads back, which `weigh check` and every later read
-      // see: dates go through seconds since 1970, and a fraction of a second can move by a
-      // rounding step on the way (a day's 1,000 samples 86.4 s apart did).
-      // The row holds seconds since 1970 written so that they read back exactly; the dates
-      // read back are made from them.
-      if case .sample(let sample, _) = record {
-        let start = Date(timeIntervalSince1970: sample.startDate.timeIntervalSince1970)
-        let end = Date(timeIntervalSince1970: sample.endDate.timeIntervalSince1970)
-        let duration = end.timeIntervalSince(start)
-        longest[sample.type] = max(longest[sample.type] ?? 0, duration)
-      }
     }
 
     mutating func remove(_ position: Int64, type: SampleType, isDeletion: Bool, _ db: Database)

@@ -90,6 +90,16 @@ public struct JSONWriter {
       raw("null")
       return
     }
+    // A whole number below 2^53 is written as `description` spells it, its digits and
+    // ".0" (the shortest digits that read back as it are its own), without the shortest-digits
+    // search: most of a Health row's numbers (its times, a step count) are whole.
+    if value == value.rounded(.towardZero), value.magnitude < 9_007_199_254_740_992,
+      value != 0 || value.sign == .plus
+    {
+      write(Int(value))  // checked: whole, and below 2^53 in magnitude
+      raw(".0")
+      return
+    }
     bytes.append(contentsOf: value.description.utf8)
   }
 

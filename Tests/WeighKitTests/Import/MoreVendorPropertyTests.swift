@@ -242,9 +242,14 @@ private func check(
   }
 
   @Test func garminMonthNames() throws {
-    let reading = try #require(GarminWeightCSVImporter.dayShape.read(" December 31, 2017"))
-    #expect(reading.local.date == CivilDate(year: 2017, month: 12, day: 31))
-    #expect(GarminWeightCSVImporter.dayShape.read("Dez 31, 2017") == nil)
+    func day(_ text: Substring) -> CivilDate? {
+      CSVDatePattern.first(GarminWeightCSVImporter.dayShapes, text)?.local.date
+    }
+    #expect(day(" December 31, 2017") == CivilDate(year: 2017, month: 12, day: 31))
+    #expect(day(" 21 Sep 2023") == CivilDate(year: 2023, month: 9, day: 21))
+    #expect(day("Dez 31, 2017") == nil)
+    #expect(day("31 Dez 2017") == nil)
+    #expect(day("31/12/2017") == nil)
     #expect(GarminWeightCSVImporter.time("7:23 PM") == 19 * 3600 + 23 * 60)
     #expect(GarminWeightCSVImporter.time("12:05 AM") == 5 * 60)
     #expect(GarminWeightCSVImporter.time("25:00") == nil)

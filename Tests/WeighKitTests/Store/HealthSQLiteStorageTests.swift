@@ -265,6 +265,12 @@ import Testing
         var atSavepoint: InMemorySampleStorage?
         for (step, code) in codes.enumerated() {
           let context = "step \(step) (code \(code))"
+          // The next new UUIDs are asked for first, as HealthStore asks for each UUID it
+          // draws: the storage then saves them without a look-up of its own
+          // (`Writer.absentUUIDs`), through savepoints, steps and refusals.
+          for ahead in 1...3 {
+            #expect(try sqlite.sample(uuid: Self.uuid(next + ahead)) == nil, "\(context)")
+          }
           let operation = try Self.operation(code, on: model, next: &next)
           if case .reopen = operation {
             if atSavepoint != nil { try sqlite.releaseSavepoint() }

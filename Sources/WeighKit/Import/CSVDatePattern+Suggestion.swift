@@ -1,0 +1,113 @@
+extension CSVDatePattern {
+  /// The `format` patterns that would read `text`, built from its own shape: one when the
+  /// order of day and month is certain (a year first, or a number over 12 where a month
+  /// would stand), two when either order fits (day first, then month first), none when the
+  /// text is not a date with digits for day, month and year, or no pattern of its shape
+  /// reads it (an hour 25, a 31 February).
+  ///
+  /// `10/13/2026, 9:00 PM` gives `MM/dd/yyyy, h:mm a`; `25.09.2026 07:00:05` gives
+  /// `dd.MM.yyyy HH:mm:ss`; `05/09/2026` gives `dd/MM/yyyy` and `MM/dd/yyyy`.
+  static func suggestions(for text: Substring) -> [String] {
+    let bytes = Array(text.utf8.drop { $0 == 0x20 }.reversed().drop { $0 == 0x20 }.reversed())
+    // Runs of digits, letters and the other bytes, in order.
+    var runs: [(kind: RunKind, bytes: ArraySlice<UInt8>)] = []
+    var start = 0
+    while start < bytes.count {
+      let kind = RunKind(bytes[start])
+      var end = start + 1
+      while end < bytes.count, RunKind(bytes[end]) == kind, kind != .other { end += 1 }
+      runs.append((kind, bytes[start..<end]))
+      start = end
+    }
+    // The date: three numbers with one separator between each.
+    guard runs.count >= 5, runs[0].kind == .digits, runs[2].kind == .digits,
+      runs[4].kind == .digits, runs[1].kind == .other, runs[3].kind == .other
+    else { return [] }
+    let first = runs[0].bytes
+    let second = runs[2].bytes
+    let third = runs[4].bytes
+    let one = String(decoding: runs[1].bytes, as: UTF8.self)
+    let two = String(decoding: runs[3].bytes, as: UTF8.self)
+    var dates: [String]
+    if first.count == 4, second.count <= 2, third.count <= 2 {
+      dates = [number(second) > 12 ? "yyyy\(one)dd\(two)MM" : "yyyy\(one)MM\(two)dd"]
+    } else if first.count <= 2, second.count <= 2, third.count == 4 {
+      let dayFirst = "dd\(one)MM\(two)yyyy"
+      let monthFirst = "MM\(one)dd\(two)yyyy"
+      switch (number(first), number(second)) {
+      case (13...31, 1...12): dates = [dayFirst]
+      case (1...12, 13...31): dates = [monthFirst]
+      case (1...12, 1...12): dates = [dayFirst, monthFirst]
+      default: return []
+      }
+    } else {
+      return []
+    }
+    // The time, when one follows: hours and minutes, perhaps seconds and a fraction, an
+    // AM/PM; what stands between is kept as written.
+    var rest = ""
+    var index = 5
+    var clock: [String] = []
+    while index < runs.count {
+      let run = runs[index]
+      let word = String(decoding: run.bytes, as: UTF8.self)
+      switch run.kind {
+      case .digits:
+        switch clock.count {
+        case 0: clock.append("HH")
+        case 1: clock.append("mm")
+        case 2: clock.append("ss")
+        default:
+          // A fraction after the seconds' dot.
+          guard rest.hasSuffix(".") else { return [] }
+          clock.append(String(repeating: "S", count: run.bytes.count))
+        }
+        rest += "\u{0}\(clock.count - 1)"
+      case .letters:
+        switch word.lowercased() {
+        case "am", "pm":
+          guard let hour = clock.first, hour == "HH" else { return [] }
+          clock[0] = "h"
+          rest += "a"
+        default:
+          // A word apart from the numbers (`6:04 Uhr`), not a letter in one (`0x`).
+          guard rest.hasSuffix(" ") else { return [] }
+          rest += "'\(word)'"
+        }
+      case .other:
+        // A quote would start quoted text in the pattern.
+        guard !word.contains("'") else { return [] }
+        rest += word
+      }
+      index += 1
+    }
+    guard clock.count != 1 else { return [] }
+    for (position, piece) in clock.enumerated() {
+      rest = rest.replacingOccurrences(of: "\u{0}\(position)", with: piece)
+    }
+    // Only a pattern that reads the text is named: `25:09` is no time in any pattern.
+    return dates.map { $0 + rest }.filter { pattern in
+      guard case .success(let format) = make(pattern) else { return false }
+      return format.read(text) != nil
+    }
+  }
+
+  private enum RunKind: Equatable {
+    case digits, letters, other
+
+    init(_ byte: UInt8) {
+      switch byte {
+      case 0x30...0x39: self = .digits
+      case 0x41...0x5A, 0x61...0x7A: self = .letters
+      default: self = .other
+      }
+    }
+  }
+
+  /// The value of at most two digits; 0 for longer runs, which no day or month has.
+  private static func number(_ digits: ArraySlice<UInt8>) -> Int {
+    guard digits.count <= 2 else { return 0 }
+    // checked: at most two bytes 0…9
+    return digits.reduce(0) { $0 * 10 + Int($1 - 0x30) }
+  }
+}

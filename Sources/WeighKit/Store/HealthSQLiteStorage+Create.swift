@@ -1,0 +1,65 @@
+import Foundation
+import GRDBSQLite
+
+extension HealthSQLiteStorage {
+  /// Creates `health.sqlite` at `path` (which must not exist) in `directory`, empty, and
+  /// opens it.
+  ///
+  /// The new database is built beside it, in `path.tmp`, without a journal and without
+  /// syncs (it is nobody's yet: a crash leaves only the temporary file, which the next
+  /// creation removes), switched to its write-ahead log, synced once, moved into place, and
+  /// the folder synced. Opened with `init(path:)` instead, SQLite first wrote the log's flag
+  /// in a rollback journal (created, synced twice with the folder, removed) and then
+  /// committed the tables in the log: a new directory store's first Health command synced
+  /// eight times, now five (docs/performance.md, "Ten years on disk: the wall time").
+  public static func create(at path: String, directory: String) throws(StoreError)
+    -> HealthSQLiteStorage
+  {
+    // A file there (another process's, despite the store's lock) is opened, not replaced.
+    if StoreFileSystem.exists(path) { return try HealthSQLiteStorage(path: path) }
+    let temporary = path + ".tmp"
+    for leftover in [temporary, temporary + "-journal", temporary + "-wal", temporary + "-shm"] {
+      try? FileManager.default.removeItem(atPath: leftover)
+    }
+    try buildEmpty(at: temporary)
+    let descriptor = try StoreFileSystem.openForAppending(temporary)
+    defer { StoreFileSystem.closeDescriptor(descriptor) }
+    try StoreFileSystem.sync(descriptor, path: temporary)
+    // A log left by an earlier file of that name must not be applied to the new one.
+    for leftover in [path + "-wal", path + "-shm"] {
+      try? FileManager.default.removeItem(atPath: leftover)
+    }
+    try StoreFileSystem.rename(temporary, to: path)
+    try StoreFileSystem.syncDirectory(directory)
+    return try HealthSQLiteStorage(path: path, creating: false)
+  }
+
+  /// Writes a new, empty database at `path` (which must not exist) in WAL mode, through
+  /// SQLite alone: no journal, no syncs, and no connection of GRDB's (closing one of its
+  /// queues started two threads of Dispatch's, in a process that had none).
+  private static func buildEmpty(at path: String) throws(StoreError) {
+    var connection: OpaquePointer?
+    let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOFOLLOW
+    let opened = sqlite3_open_v2(path, &connection, flags, nil)
+    defer { sqlite3_close(connection) }
+    func failure(_ what: String) -> StoreError {
+      let said = connection.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+      return StoreError(.io, file: path, message: "cannot \(what): sqlite: \(said.lowercased())")
+    }
+    guard opened == SQLITE_OK, let connection else { throw failure("create the database") }
+    let script =
+      "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; BEGIN IMMEDIATE;\n"
+      + creation + "COMMIT;"
+    guard sqlite3_exec(connection, script, nil, nil, nil) == SQLITE_OK else {
+      throw failure("create the tables")
+    }
+    // The log's flag, in the file's header: every later open finds the database in WAL mode.
+    var mode: OpaquePointer?
+    guard sqlite3_prepare_v2(connection, "PRAGMA journal_mode = WAL", -1, &mode, nil) == SQLITE_OK
+    else { throw failure("use the write-ahead log") }
+    defer { sqlite3_finalize(mode) }
+    guard sqlite3_step(mode) == SQLITE_ROW, let text = sqlite3_column_text(mode, 0),
+      String(cString: text) == "wal"
+    else { throw failure("use the write-ahead log") }
+  }
+}
