@@ -1,6 +1,10 @@
 import Foundation
 import HealthSim
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 extension CommandTable {
   static let fileCommands: [CommandSpec] = [
     CommandSpec(
@@ -458,13 +462,21 @@ struct ImportPlan {
         claimed[position] = claim(weight, id: id)
       }
     }
+    // More new entries than entry numbers cannot be numbered (and `sortByTime` counts them
+    // in 32 bits).
+    guard read.count <= ValueLimits.entryNumber.upperBound else {
+      passesHighestNumber = true
+      return
+    }
     // The new entries in file order, made as each block of weights is read and then freed,
     // so the weights and the entries are not both held whole; `lines` sorts them below.
     let latest = session.now + 60
-    var lines: [Int] = []
+    var lines: [UInt32] = []
+    lines.reserveCapacity(read.count)
     entries.reserveCapacity(read.count)
     var position = 0
     for index in read.blocks.indices {
+      defer { Self.returnFreedMemory(afterBlock: index, of: read.blocks.count) }
       for weight in read.takeBlock(index) {
         defer { position += 1 }
         if claimed[position] || claim(weight) {
@@ -487,7 +499,8 @@ struct ImportPlan {
             ?? Entry(
               id: 0, instant: weight.instant, kilograms: weight.kilograms, origin: .import,
               source: weight.source, note: weight.note, fileTime: weight.fileTime))
-        lines.append(weight.line)
+        // Past 2^32 - 1 lines, ties are broken by file order alone (the sort's last key).
+        lines.append(UInt32(clamping: weight.line))
       }
     }
     claimed = []
@@ -524,23 +537,46 @@ struct ImportPlan {
     entries.sort { $0.id < $1.id }
   }
 
+  /// Gives the pages of the weights freed so far back to the system, every 8th block
+  /// (128 Ki weights, 8 MiB) and after the last: the allocator keeps freed blocks of this
+  /// size in its heap, where they would still count in the process's memory while the
+  /// entries made from them are added (a million-row import held both: 64 MB more at its
+  /// peak). No-op where the C library has no `malloc_trim`.
+  private static func returnFreedMemory(afterBlock index: Int, of count: Int) {
+    guard index % 8 == 7 || index == count - 1, let trim = mallocTrim else { return }
+    _ = trim(0)
+  }
+
+  /// glibc's `malloc_trim`, which Swift's Glibc module does not declare; nil elsewhere.
+  private static let mallocTrim: (@convention(c) (Int) -> Int32)? = {
+    #if canImport(Glibc)
+      guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") else {
+        return nil
+      }
+      return unsafeBitCast(symbol, to: (@convention(c) (Int) -> Int32).self)
+    #else
+      return nil
+    #endif
+  }()
+
   /// Sorts `entries` by instant, then by the line each was read from (`lines`, emptied),
-  /// then by file order: through positions, so that no second copy of the entries is made.
-  private static func sortByTime(_ entries: inout [Entry], lines: inout [Int]) {
-    var order = Array(entries.indices)
+  /// then by file order: through positions (32 bits each: the caller keeps the count within
+  /// entry numbers), so that no second copy of the entries is made.
+  private static func sortByTime(_ entries: inout [Entry], lines: inout [UInt32]) {
+    var order = (0..<UInt32(truncatingIfNeeded: entries.count)).map { $0 }
     order.sort {
-      let (a, b) = (entries[$0], entries[$1])
-      return (a.instant, lines[$0], $0) < (b.instant, lines[$1], $1)
+      let (a, b) = (entries[Int($0)], entries[Int($1)])
+      return (a.instant, lines[Int($0)], $0) < (b.instant, lines[Int($1)], $1)
     }
     lines = []
     // Moves each entry to its place along the cycles of the permutation; `order[k] == k`
     // marks a place filled.
-    for start in order.indices where order[start] != start {
+    for start in order.indices where Int(order[start]) != start {
       let first = entries[start]
       var place = start
       while true {
-        let from = order[place]
-        order[place] = place
+        let from = Int(order[place])
+        order[place] = UInt32(truncatingIfNeeded: place)
         if from == start {
           entries[place] = first
           break
