@@ -565,17 +565,19 @@ struct ImportPlan {
   private static func sortByTime(_ entries: inout [Entry], lines: inout [UInt32]) {
     var order = (0..<UInt32(truncatingIfNeeded: entries.count)).map { $0 }
     order.sort {
-      let (a, b) = (entries[Int($0)], entries[Int($1)])
-      return (a.instant, lines[Int($0)], $0) < (b.instant, lines[Int($1)], $1)
+      let (a, b) = (entries[Int(truncatingIfNeeded: $0)], entries[Int(truncatingIfNeeded: $1)])
+      return (a.instant, lines[Int(truncatingIfNeeded: $0)], $0) < (
+        b.instant, lines[Int(truncatingIfNeeded: $1)], $1
+      )
     }
     lines = []
     // Moves each entry to its place along the cycles of the permutation; `order[k] == k`
     // marks a place filled.
-    for start in order.indices where Int(order[start]) != start {
+    for start in order.indices where Int(truncatingIfNeeded: order[start]) != start {
       let first = entries[start]
       var place = start
       while true {
-        let from = Int(order[place])
+        let from = Int(truncatingIfNeeded: order[place])
         order[place] = UInt32(truncatingIfNeeded: place)
         if from == start {
           entries[place] = first

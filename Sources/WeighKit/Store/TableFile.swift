@@ -766,15 +766,17 @@ struct JournalRowPlaces {
 
   mutating func add(start: Int, end: Int) {
     guard isComplete else { return }
-    guard end <= Int(UInt32.max) else {
+    guard end <= Int(truncatingIfNeeded: UInt32.max) else {
       self = JournalRowPlaces()
       isComplete = false
       return
     }
     let row = ends.count
-    if row == 1 { gap = start - Int(ends[0]) }
-    if row == 0 || start != Int(ends[row - 1]) + gap { otherStarts.append((row, start)) }
-    ends.append(UInt32(end))
+    if row == 1 { gap = start - Int(truncatingIfNeeded: ends[0]) }
+    if row == 0 || start != Int(truncatingIfNeeded: ends[row - 1]) + gap {
+      otherStarts.append((row, start))
+    }
+    ends.append(UInt32(truncatingIfNeeded: end))  // within 32 bits: checked above
   }
 
   /// Where row `row` starts, from the record's first byte.
@@ -787,14 +789,14 @@ struct JournalRowPlaces {
       if otherStarts[middle].row <= row { low = middle + 1 } else { high = middle }
     }
     if low > 0, otherStarts[low - 1].row == row { return otherStarts[low - 1].start }
-    return Int(ends[row - 1]) + gap
+    return Int(truncatingIfNeeded: ends[row - 1]) + gap
   }
 
   /// Where row `row` ends, from the record's first byte.
-  func end(of row: Int) -> Int { Int(ends[row]) }
+  func end(of row: Int) -> Int { Int(truncatingIfNeeded: ends[row]) }
 
   /// Where the last row ends (0 for none).
-  var lastEnd: Int { ends.last.map(Int.init) ?? 0 }
+  var lastEnd: Int { ends.last.map { Int(truncatingIfNeeded: $0) } ?? 0 }
 }
 
 /// Reads the rows of a streamed record back from the journal, 4 MiB at a time: the
