@@ -506,7 +506,7 @@ struct ImportPlan {
     claimed = []
     Self.sortByTime(&entries, lines: &lines)
     // The numbers in use, made only when a weight of weigh's own file may keep its number.
-    var usedIDs: Set<Int>?
+    var usedIDs: NumbersInUse?
     var largestUsed = existing.reduce(0) { max($0, $1.id) }
     var unnumbered = 0
     for index in entries.indices {
@@ -515,8 +515,8 @@ struct ImportPlan {
         unnumbered += 1
         continue
       }
-      if usedIDs == nil { usedIDs = Set(existing.map(\.id)) }
-      if (1...Self.largestKeptID).contains(id), usedIDs!.insert(id).inserted {
+      if usedIDs == nil { usedIDs = NumbersInUse(existing, keeping: entries) }
+      if (1...Self.largestKeptID).contains(id), usedIDs!.insert(id) {
         largestUsed = max(largestUsed, id)
         continue
       }
@@ -592,6 +592,40 @@ struct ImportPlan {
   /// Larger numbers from a file are replaced, so numbering stays far from overflow.
   static let largestKeptID = ValueLimits.entryNumber.upperBound
 
+}
+
+/// The entry numbers in use while an import keeps the numbers of weigh's own file: one bit
+/// per number up to the largest (125 KB for a million numbers from 1), or a set when the
+/// numbers are too sparse for that (a `Set<Int>` of a million took about 17 MB).
+struct NumbersInUse {
+  private var bits: [UInt64] = []
+  private var set: Set<Int>?
+
+  /// The numbers of `existing`; `entries`' numbers in 1...2^31 - 1 may be inserted later.
+  init(_ existing: [Entry], keeping entries: [Entry]) {
+    var largest = 0
+    for entry in existing { largest = max(largest, entry.id) }
+    for entry in entries where entry.id <= ValueLimits.entryNumber.upperBound {
+      largest = max(largest, entry.id)
+    }
+    if largest <= 8 * (existing.count + entries.count) + 4096 {
+      bits = Array(repeating: 0, count: largest / 64 + 1)
+    } else {
+      set = []
+    }
+    for entry in existing { _ = insert(entry.id) }
+  }
+
+  /// Adds `number` (at least 0, at most the largest number given to `init`); false when it
+  /// was in already.
+  mutating func insert(_ number: Int) -> Bool {
+    if set != nil { return set!.insert(number).inserted }
+    let word = number / 64
+    let bit = (1 as UInt64) << UInt64(truncatingIfNeeded: number % 64)
+    guard bits[word] & bit == 0 else { return false }
+    bits[word] |= bit
+    return true
+  }
 }
 
 /// The positions of entries by a moment of theirs (the instant, or the file's wall-clock
