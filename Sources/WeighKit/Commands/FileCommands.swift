@@ -1,6 +1,10 @@
 import Foundation
 import HealthSim
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 extension CommandTable {
   static let fileCommands: [CommandSpec] = [
     CommandSpec(
@@ -458,13 +462,21 @@ struct ImportPlan {
         claimed[position] = claim(weight, id: id)
       }
     }
+    // More new entries than entry numbers cannot be numbered (and `sortByTime` counts them
+    // in 32 bits).
+    guard read.count <= ValueLimits.entryNumber.upperBound else {
+      passesHighestNumber = true
+      return
+    }
     // The new entries in file order, made as each block of weights is read and then freed,
     // so the weights and the entries are not both held whole; `lines` sorts them below.
     let latest = session.now + 60
-    var lines: [Int] = []
+    var lines: [UInt32] = []
+    lines.reserveCapacity(read.count)
     entries.reserveCapacity(read.count)
     var position = 0
     for index in read.blocks.indices {
+      defer { Self.returnFreedMemory(afterBlock: index, of: read.blocks.count) }
       for weight in read.takeBlock(index) {
         defer { position += 1 }
         if claimed[position] || claim(weight) {
@@ -487,13 +499,14 @@ struct ImportPlan {
             ?? Entry(
               id: 0, instant: weight.instant, kilograms: weight.kilograms, origin: .import,
               source: weight.source, note: weight.note, fileTime: weight.fileTime))
-        lines.append(weight.line)
+        // Past 2^32 - 1 lines, ties are broken by file order alone (the sort's last key).
+        lines.append(UInt32(clamping: weight.line))
       }
     }
     claimed = []
     Self.sortByTime(&entries, lines: &lines)
     // The numbers in use, made only when a weight of weigh's own file may keep its number.
-    var usedIDs: Set<Int>?
+    var usedIDs: NumbersInUse?
     var largestUsed = existing.reduce(0) { max($0, $1.id) }
     var unnumbered = 0
     for index in entries.indices {
@@ -502,8 +515,8 @@ struct ImportPlan {
         unnumbered += 1
         continue
       }
-      if usedIDs == nil { usedIDs = Set(existing.map(\.id)) }
-      if (1...Self.largestKeptID).contains(id), usedIDs!.insert(id).inserted {
+      if usedIDs == nil { usedIDs = NumbersInUse(existing, keeping: entries) }
+      if (1...Self.largestKeptID).contains(id), usedIDs!.insert(id) {
         largestUsed = max(largestUsed, id)
         continue
       }
@@ -524,23 +537,48 @@ struct ImportPlan {
     entries.sort { $0.id < $1.id }
   }
 
+  /// Gives the pages of the weights freed so far back to the system, every 8th block
+  /// (128 Ki weights, 8 MiB) and after the last: the allocator keeps freed blocks of this
+  /// size in its heap, where they would still count in the process's memory while the
+  /// entries made from them are added (a million-row import held both: 64 MB more at its
+  /// peak). No-op where the C library has no `malloc_trim`.
+  private static func returnFreedMemory(afterBlock index: Int, of count: Int) {
+    guard index % 8 == 7 || index == count - 1, let trim = mallocTrim else { return }
+    _ = trim(0)
+  }
+
+  /// glibc's `malloc_trim`, which Swift's Glibc module does not declare; nil elsewhere.
+  private static let mallocTrim: (@convention(c) (Int) -> Int32)? = {
+    #if canImport(Glibc)
+      guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") else {
+        return nil
+      }
+      return unsafeBitCast(symbol, to: (@convention(c) (Int) -> Int32).self)
+    #else
+      return nil
+    #endif
+  }()
+
   /// Sorts `entries` by instant, then by the line each was read from (`lines`, emptied),
-  /// then by file order: through positions, so that no second copy of the entries is made.
-  private static func sortByTime(_ entries: inout [Entry], lines: inout [Int]) {
-    var order = Array(entries.indices)
+  /// then by file order: through positions (32 bits each: the caller keeps the count within
+  /// entry numbers), so that no second copy of the entries is made.
+  private static func sortByTime(_ entries: inout [Entry], lines: inout [UInt32]) {
+    var order = (0..<UInt32(truncatingIfNeeded: entries.count)).map { $0 }
     order.sort {
-      let (a, b) = (entries[$0], entries[$1])
-      return (a.instant, lines[$0], $0) < (b.instant, lines[$1], $1)
+      let (a, b) = (entries[Int(truncatingIfNeeded: $0)], entries[Int(truncatingIfNeeded: $1)])
+      return (a.instant, lines[Int(truncatingIfNeeded: $0)], $0) < (
+        b.instant, lines[Int(truncatingIfNeeded: $1)], $1
+      )
     }
     lines = []
     // Moves each entry to its place along the cycles of the permutation; `order[k] == k`
     // marks a place filled.
-    for start in order.indices where order[start] != start {
+    for start in order.indices where Int(truncatingIfNeeded: order[start]) != start {
       let first = entries[start]
       var place = start
       while true {
-        let from = order[place]
-        order[place] = place
+        let from = Int(truncatingIfNeeded: order[place])
+        order[place] = UInt32(truncatingIfNeeded: place)
         if from == start {
           entries[place] = first
           break
@@ -554,6 +592,40 @@ struct ImportPlan {
   /// Larger numbers from a file are replaced, so numbering stays far from overflow.
   static let largestKeptID = ValueLimits.entryNumber.upperBound
 
+}
+
+/// The entry numbers in use while an import keeps the numbers of weigh's own file: one bit
+/// per number up to the largest (125 KB for a million numbers from 1), or a set when the
+/// numbers are too sparse for that (a `Set<Int>` of a million took about 17 MB).
+struct NumbersInUse {
+  private var bits: [UInt64] = []
+  private var set: Set<Int>?
+
+  /// The numbers of `existing`; `entries`' numbers in 1...2^31 - 1 may be inserted later.
+  init(_ existing: [Entry], keeping entries: [Entry]) {
+    var largest = 0
+    for entry in existing { largest = max(largest, entry.id) }
+    for entry in entries where entry.id <= ValueLimits.entryNumber.upperBound {
+      largest = max(largest, entry.id)
+    }
+    if largest <= 8 * (existing.count + entries.count) + 4096 {
+      bits = Array(repeating: 0, count: largest / 64 + 1)
+    } else {
+      set = []
+    }
+    for entry in existing { _ = insert(entry.id) }
+  }
+
+  /// Adds `number` (at least 0, at most the largest number given to `init`); false when it
+  /// was in already.
+  mutating func insert(_ number: Int) -> Bool {
+    if set != nil { return set!.insert(number).inserted }
+    let word = number / 64
+    let bit = (1 as UInt64) << UInt64(truncatingIfNeeded: number % 64)
+    guard bits[word] & bit == 0 else { return false }
+    bits[word] |= bit
+    return true
+  }
 }
 
 /// The positions of entries by a moment of theirs (the instant, or the file's wall-clock

@@ -252,6 +252,7 @@ struct UndoCommand: Executable {
   static func keepingHealthInStep(_ changes: [StoreChange], in session: Session)
     throws(Diagnostic) -> (changes: [StoreChange], pushes: [Entry], deletions: [Entry])
   {
+    let changes = StoreChange.expandingRuns(changes)
     let touchesEntries = changes.contains {
       switch $0 {
       case .put(let row): return row.table == EntryCodec.tableName

@@ -26,6 +26,12 @@ struct HealthUUIDIndex {
         guard let entry = row.value(EntryCodec.self) else { continue }
         forget(entry: entry.id)
         if let uuid = entry.healthUUID { set(uuid, entry.id) }
+      case .putRun(let run) where run.table == EntryCodec.tableName:
+        guard let entries = run.values(EntryCodec.self) else { continue }
+        for entry in entries {
+          forget(entry: entry.id)
+          if let uuid = entry.healthUUID { set(uuid, entry.id) }
+        }
       case .remove(let table, let id) where table == EntryCodec.tableName:
         forget(entry: id)
       default:

@@ -60,6 +60,46 @@ public enum EntryCodec: StoreTableCodec {
     writer.raw(byte: 0x7D)
   }
 
+  /// Which members `encode` writes for `entry` and in which form: `at` as text or as a
+  /// number, the origin, and which optional members are there (`fileTime` only when it is
+  /// written). Two entries of one shape are written by the same steps, only their values
+  /// differing (numbers through `JSONWriter`'s number writers, which write text that reads
+  /// back as the same value, and texts through its string writer, both with tests of their
+  /// own), so one read back through `decode` checks the steps of both. Each of the entry's
+  /// own values is checked here as `decode` checks it (`StoredValueRule`, the UUIDs'
+  /// form); an entry with a value `decode` would refuse has no shape and is read back, which
+  /// then says which value and where.
+  public static func readBackShape(of entry: Entry) -> UInt64? {
+    guard StoredValueRule.entryNumber.contains(Double(entry.id)),
+      StoredValueRule.wholeInstant.contains(entry.instant),
+      StoredValueRule.kilograms.contains(entry.kilograms),
+      StoredValueRule.revision.contains(Double(entry.revision))
+    else { return nil }
+    var shape: UInt64 =
+      switch entry.origin {
+      case .manual: 0
+      case .health: 1
+      case .import: 2
+      }
+    func mark(_ present: Bool, _ bit: UInt64) { if present { shape |= 1 << bit } }
+    mark(UTCTimestamp.range.contains(entry.instant), 2)
+    mark(entry.note != nil, 3)
+    if let healthUUID = entry.healthUUID {
+      guard StoredText.isUUID(healthUUID) else { return nil }
+      mark(true, 4)
+    }
+    if let pushedUUID = entry.pushedUUID {
+      guard StoredText.isUUID(pushedUUID) else { return nil }
+      mark(true, 5)
+    }
+    if let pushedRevision = entry.pushedRevision {
+      guard StoredValueRule.revision.contains(Double(pushedRevision)) else { return nil }
+      mark(true, 6)
+    }
+    mark(entry.fileTime.map(UTCInstantText.range.contains) ?? false, 7)
+    return shape
+  }
+
   /// Reads one entry object; `id`, `at`, `kg`, `origin` and `source` are required, `rev`
   /// defaults to 1, unknown members are skipped. Every value is checked against its range
   /// (`StoredValueRule`): a wrong type or an out-of-range value is an error at the value.

@@ -213,6 +213,9 @@ extension Store {
         case .put(let row):
           storages[row.table]?.apply(put: row, sequence: transaction.sequence)
           nextIDs[row.table] = max(nextIDs[row.table] ?? 1, row.id + 1)
+        case .putRun(let run):
+          storages[run.table]?.apply(run: run, sequence: transaction.sequence)
+          if run.count > 0 { nextIDs[run.table] = max(nextIDs[run.table] ?? 1, run.largestID + 1) }
         case .remove(let table, let id):
           storages[table]?.apply(removeID: id, sequence: transaction.sequence)
         case .setDocument(let name, let value):

@@ -105,6 +105,9 @@ public final class Store {
   /// Where the rows of the streamed record lie in the journal, for the compaction that
   /// follows the commit (which copies them instead of encoding them again).
   private var journalRows = JournalRowPlaces()
+  /// The row shapes read back through their codec in the running transaction (the batch
+  /// while batching): a row of one of them is not read back again (`StoreRow.loadProblem`).
+  private var readShapes = ReadBackShapes()
   /// `journal.ack`'s bytes; its buffer is kept from one commit to the next.
   private var ackBytes: [UInt8] = []
   /// The journal's and the ack's paths.
@@ -321,6 +324,12 @@ public final class Store {
         }
         tables[row.table]?.apply(puts: changes[start..<index], sequence: sequence)
         if touchesDocuments { nextIDs[row.table] = max(nextIDs[row.table] ?? 1, largest + 1) }
+      case .putRun(let run):
+        guard run.count > 0 else { continue }
+        tables[run.table]?.apply(run: run, sequence: sequence)
+        if touchesDocuments {
+          nextIDs[run.table] = max(nextIDs[run.table] ?? 1, run.largestID + 1)
+        }
       case .remove(let table, let id):
         tables[table]?.apply(removeID: id, sequence: sequence)
       case .setDocument(let name, let value):
@@ -443,7 +452,7 @@ public final class Store {
         let current = latest[name] ?? documents[name]
         latest[name] = .some(nil)
         if current == nil { noOps.insert(index) }
-      case .put, .remove:
+      case .put, .putRun, .remove:
         continue
       }
     }
@@ -467,6 +476,7 @@ public final class Store {
       let table: String
       switch change {
       case .put(let row): table = row.table
+      case .putRun(let run): table = run.table
       case .remove(let name, _): table = name
       default: continue
       }
@@ -503,12 +513,16 @@ public final class Store {
           if needsUpgrade { try compact() }
           try streamRows(changes[..<leading], sequence: sequence + 1)
           if let problem = StoreChange.problem(
-            in: Array(changes[leading...]), rows: &encodedRows)
+            in: Array(changes[leading...]), rows: &encodedRows, shapes: &readShapes)
           {
             throw problem
           }
         } else {
-          if let problem = StoreChange.problem(in: changes, rows: &encodedRows) { throw problem }
+          if let problem = StoreChange.problem(
+            in: changes, rows: &encodedRows, shapes: &readShapes)
+          {
+            throw problem
+          }
           try verifyTables()
           if needsUpgrade { try compact() }
         }
@@ -537,6 +551,7 @@ public final class Store {
     defer {
       encodedRows.truncate(to: 0)
       journalRows = JournalRowPlaces()
+      readShapes.removeAll()
     }
     if directory != nil {
       try appendRecord(sequence: next, changes: changes)
@@ -574,7 +589,7 @@ public final class Store {
     // Set before anything is written, so that a failure below cuts it off.
     stream = started
     try started.encodeRows(
-      changes, into: &record, pieceBytes: journalPieceBytes,
+      changes, into: &record, pieceBytes: journalPieceBytes, shapes: &readShapes,
       row: { start, end in places.add(start: start, end: end) }
     ) { (bytes) throws(StoreError) in
       try StoreFileSystem.writeAll(journalDescriptor, bytes, path: journalPath)
@@ -637,6 +652,7 @@ public final class Store {
     defer {
       encodedRows.truncate(to: 0)
       journalRows = JournalRowPlaces()
+      readShapes.removeAll()
     }
     // Every put is kept, in order, so the rows encoded by the batch's commits stay in step;
     // the streamed ones are the first changes of the first commit, which come first.
@@ -676,7 +692,7 @@ public final class Store {
     for (index, change) in changes.enumerated() {
       switch change {
       case .setDocument(let name, _), .removeDocument(let name): last[name] = index
-      case .put, .remove: continue
+      case .put, .putRun, .remove: continue
       }
     }
     var dropped = Set<Int>()
@@ -686,7 +702,7 @@ public final class Store {
         if last[name] != index || before[name] == value { dropped.insert(index) }
       case .removeDocument(let name):
         if last[name] != index || before[name] == nil { dropped.insert(index) }
-      case .put, .remove:
+      case .put, .putRun, .remove:
         continue
       }
     }
@@ -842,7 +858,7 @@ public final class Store {
   /// `encodedRows`, in the order of its puts), the rows it put are copied from the bytes it
   /// was journalled with instead of being encoded again.
   private func compact(reusing changes: [StoreChange]?) throws(StoreError) {
-    guard let changes, encodedRows.count + journalRows.count > 0 else {
+    guard let changes, encodedRows.count + journalRows.count > 0, journalRows.isComplete else {
       return try compact(reused: [:])
     }
     let puts = Self.lastPuts(in: changes)
@@ -861,36 +877,60 @@ public final class Store {
 
   /// For each table, the rows whose last change in `changes` is a put, by increasing id,
   /// with the number of that put among the puts (its row in `encodedRows`); and how many
-  /// puts there are.
+  /// puts there are. A table that one run with increasing ids changes alone (an import's)
+  /// is that run, not a list of its rows.
   ///
-  /// - Complexity: O(n), O(n log n) when a table's rows are not put in increasing id order.
+  /// - Complexity: O(n), O(n log n) when a table's rows are not put in increasing id order;
+  ///   O(number of changes) for a table changed by one such run alone.
   static func lastPuts(in changes: [StoreChange]) -> (
-    tables: [String: [(id: Int, row: Int)]], rowCount: Int
+    tables: [String: ReusedRowIndex], rowCount: Int
   ) {
-    var tables: [String: [(id: Int, row: Int)]] = [:]
-    var name: String?
-    var list: [(id: Int, row: Int)] = []
+    var tables: [String: ReusedRowIndex] = [:]
+    // The tables changed otherwise than by one run with increasing ids: listed row by row.
+    var listed: Set<String> = []
     var puts = 0
     for change in changes {
-      let table: String
-      let id: Int
-      var row = -1  // a removal
       switch change {
-      case .put(let put):
-        (table, id, row) = (put.table, put.id, puts)
-        puts += 1
-      case .remove(let removed, let removedID): (table, id) = (removed, removedID)
+      case .put(let put): listed.insert(put.table)
+      case .remove(let table, _): listed.insert(table)
+      case .putRun(let run):
+        if run.idsIncrease, tables[run.table] == nil {
+          tables[run.table] = .run(run, first: puts)
+        } else {
+          listed.insert(run.table)
+        }
       case .setDocument, .removeDocument: continue
       }
+      puts += change.putCount
+    }
+    guard !listed.isEmpty else { return (tables, puts) }
+    var lists: [String: [(id: Int, row: Int)]] = [:]
+    var name: String?
+    var list: [(id: Int, row: Int)] = []
+    var row = 0
+    func add(_ table: String, _ id: Int, _ row: Int) {
       if table != name {
-        if let name { tables[name] = list }
+        if let name { lists[name] = list }
         name = table
-        list = tables.removeValue(forKey: table) ?? []
+        list = lists.removeValue(forKey: table) ?? []
       }
       list.append((id, row))
     }
-    if let name { tables[name] = list }
-    for (table, list) in tables {
+    for change in changes {
+      switch change {
+      case .put(let put):
+        if listed.contains(put.table) { add(put.table, put.id, row) }
+      case .putRun(let run):
+        if listed.contains(run.table) {
+          for index in 0..<run.count { add(run.table, run.id(at: index), row + index) }
+        }
+      case .remove(let table, let id): add(table, id, -1)  // a removal
+      case .setDocument, .removeDocument: continue
+      }
+      row += change.putCount
+    }
+    if let name { lists[name] = list }
+    for (table, list) in lists {
       var rows = list
       if !zip(rows, rows.dropFirst()).allSatisfy({ $0.id < $1.id }) {
         // The last change of each id wins: sorted by id, then by order of the changes.
@@ -901,7 +941,7 @@ public final class Store {
         }
         .map(\.element)
       }
-      tables[table] = rows.filter { $0.row >= 0 }
+      tables[table] = .list(rows.filter { $0.row >= 0 })
     }
     return (tables, puts)
   }
@@ -967,6 +1007,7 @@ public final class Store {
     }
     batch = nil
     encodedRows.truncate(to: 0)
+    readShapes.removeAll()
     dropStream()
     if journalDescriptor >= 0 {
       StoreFileSystem.closeDescriptor(journalDescriptor)

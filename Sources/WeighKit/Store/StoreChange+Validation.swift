@@ -1,30 +1,28 @@
 extension StoreChange {
   /// Why committing `changes` would leave a store that does not load again, or nil: each
-  /// row is encoded into `rows` (the bytes its journal record will hold) and read back
-  /// from those bytes through its codec, and each document is checked as loading checks it
-  /// (`StoreDocuments`). A value that entered through some path that did not check its
-  /// range is refused here, before it reaches the disk, instead of making every later
-  /// command exit 65.
+  /// row is encoded into `rows` (the bytes its journal record will hold) and checked as
+  /// `StoreRow.loadProblem` checks it (read back through its codec once per row shape in
+  /// the transaction, `shapes`, its own values every time), and each document is checked
+  /// as loading checks it (`StoreDocuments`). A value that entered through some path that
+  /// did not check its range is refused here, before it reaches the disk, instead of making
+  /// every later command exit 65.
   ///
   /// When it returns a problem, `rows` may hold some of the rows of `changes`: the caller
   /// cuts it back.
   ///
   /// - Complexity: O(size of the changes).
-  static func problem(in changes: [StoreChange], rows: inout EncodedRows) -> StoreError? {
+  static func problem(
+    in changes: [StoreChange], rows: inout EncodedRows, shapes: inout ReadBackShapes
+  ) -> StoreError? {
     for change in changes {
       switch change {
       case .put(let row):
-        let range = rows.append(row)
-        if let error = rows.withBytes(range, row.readBackProblem) {
-          return StoreError(
-            .invalidChange,
-            message: "row \(row.id) of \(row.table) would not load again: \(error.message)")
-        }
-        if rows.wroteNonFiniteNumber {
-          return StoreError(
-            .invalidChange,
-            message: "row \(row.id) of \(row.table) holds a number that is not finite (NaN "
-              + "or infinity), which cannot be stored")
+        if let problem = putProblem(row, rows: &rows, shapes: &shapes) { return problem }
+      case .putRun(let run):
+        for index in 0..<run.count {
+          if let problem = putProblem(run.row(at: index), rows: &rows, shapes: &shapes) {
+            return problem
+          }
         }
       case .setDocument(let name, let value):
         do throws(DocumentProblem) { try StoreDocuments.validate(name: name, value: value) } catch {
@@ -37,5 +35,71 @@ extension StoreChange {
       }
     }
     return nil
+  }
+
+  /// `problem(in:rows:shapes:)` with every row read back (tests).
+  static func problem(in changes: [StoreChange], rows: inout EncodedRows) -> StoreError? {
+    var shapes = ReadBackShapes()
+    return problem(in: changes, rows: &rows, shapes: &shapes)
+  }
+
+  /// Encodes `row` into `rows` and checks it (`StoreRow.loadProblem`).
+  private static func putProblem(
+    _ row: StoreRow, rows: inout EncodedRows, shapes: inout ReadBackShapes
+  ) -> StoreError? {
+    let range = rows.append(row)
+    return rows.withBytes(range) { row.loadProblem($0, shapes: &shapes) }
+      ?? (rows.wroteNonFiniteNumber ? row.nonFiniteProblem : nil)
+  }
+}
+
+/// The row shapes (`StoreTableCodec.readBackShape(of:)`) whose encoding was read back
+/// through its codec in the running transaction: another row of one of these shapes is
+/// written by the same steps of its encoder and is not read back again.
+struct ReadBackShapes {
+  private var read: Set<Key> = []
+
+  struct Key: Hashable {
+    var codec: ObjectIdentifier
+    var shape: UInt64
+  }
+
+  /// The number of shapes read back (tests).
+  var count: Int { read.count }
+
+  func contains(_ key: Key) -> Bool { read.contains(key) }
+
+  mutating func insert(_ key: Key) { read.insert(key) }
+
+  /// Forgets every shape: the next transaction reads each back again.
+  mutating func removeAll() {
+    if !read.isEmpty { read.removeAll() }
+  }
+}
+
+extension StoreRow {
+  /// Why `bytes`, the row as `encode` wrote it, would not load again, or nil: read back
+  /// through its codec (`readBackProblem`) unless its codec gives it a shape
+  /// (`StoreTableCodec.readBackShape(of:)`, which checks the row's own values as the
+  /// decoder would) and a row of that shape was read back in this transaction (`shapes`).
+  func loadProblem(_ bytes: UnsafeBufferPointer<UInt8>, shapes: inout ReadBackShapes)
+    -> StoreError?
+  {
+    let shape = content.readBackShape(at: index)
+    if let shape, shapes.contains(shape) { return nil }
+    if let error = readBackProblem(bytes) {
+      return StoreError(
+        .invalidChange, message: "row \(id) of \(table) would not load again: \(error.message)")
+    }
+    if let shape { shapes.insert(shape) }
+    return nil
+  }
+
+  /// The error for a row that holds a number that is not finite.
+  var nonFiniteProblem: StoreError {
+    StoreError(
+      .invalidChange,
+      message: "row \(id) of \(table) holds a number that is not finite (NaN or infinity), "
+        + "which cannot be stored")
   }
 }

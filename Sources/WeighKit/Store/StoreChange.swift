@@ -2,6 +2,9 @@
 public enum StoreChange: Sendable {
   /// Adds a row, or replaces the row with the same id.
   case put(StoreRow)
+  /// Adds or replaces each row of the run, in order, as one `put` per row would: the
+  /// journal holds the same record (`StoreRowRun`).
+  case putRun(StoreRowRun)
   /// Removes the row with this id from a table, if it is there.
   case remove(table: String, id: Int)
   /// Sets a small named document (`settings`, `app`, `health`).
@@ -14,10 +17,31 @@ public enum StoreChange: Sendable {
     .put(StoreRow(EntryCodec.self, entry))
   }
 
-  /// Adds or replaces each of `entries`; the puts share one array instead of holding an
-  /// entry each (`StoreRow.puts(_:_:)`): what an import of many entries commits.
+  /// Adds or replaces each of `entries`, in one change that holds their array
+  /// (`StoreRowRun`) instead of one change per entry: what an import of many entries
+  /// commits. No change for no entries.
   public static func putEntries(_ entries: [Entry]) -> [StoreChange] {
-    StoreRow.puts(EntryCodec.self, entries)
+    entries.isEmpty ? [] : [.putRun(StoreRowRun(EntryCodec.self, entries))]
+  }
+
+  /// `changes` with each run of puts (`putRun`) replaced by one `put` per row: for code
+  /// that looks at each put (an undo step's).
+  static func expandingRuns(_ changes: [StoreChange]) -> [StoreChange] {
+    guard changes.contains(where: \.isRun) else { return changes }
+    var expanded: [StoreChange] = []
+    for change in changes {
+      if case .putRun(let run) = change {
+        for index in 0..<run.count { expanded.append(.put(run.row(at: index))) }
+      } else {
+        expanded.append(change)
+      }
+    }
+    return expanded
+  }
+
+  /// True for `putRun`.
+  var isRun: Bool {
+    if case .putRun = self { true } else { false }
   }
 
   /// Removes an entry of the log.
@@ -32,16 +56,25 @@ public enum StoreChange: Sendable {
   }
 
   /// False for a put that holds its row in an object of its own (`StoreRow.init`); true
-  /// for the puts of a run (`StoreRow.puts(_:_:)`) and every other change.
+  /// for a run (`putRun`, whose array a table may share) and every other change.
   var holdsNoRowOfItsOwn: Bool {
     if case .put(let row) = self { !row.content.holdsARowOfItsOwn } else { true }
+  }
+
+  /// The number of rows the change puts: 1 for `put`, the run's count for `putRun`.
+  var putCount: Int {
+    switch self {
+    case .put: 1
+    case .putRun(let run): run.count
+    case .remove, .setDocument, .removeDocument: 0
+    }
   }
 
   /// True for `setDocument` and `removeDocument`.
   var isDocumentChange: Bool {
     switch self {
     case .setDocument, .removeDocument: true
-    case .put, .remove: false
+    case .put, .putRun, .remove: false
     }
   }
 }

@@ -323,9 +323,26 @@ enum StoreJournal {
     }
     var row = 0
     for change in changes[stream.changes...] {
+      stream.changes += 1
+      if case .putRun(let run) = change {
+        // One put per row, as separate puts are written.
+        for _ in 0..<run.count {
+          try stream.flush(&writer, ifOver: pieceBytes, write: write)
+          stream.separate(&writer)
+          writer.raw("{\"put\":")
+          writer.write(run.table)
+          writer.raw(",\"row\":")
+          rows.append(row, to: &writer)
+          row += 1
+          writer.raw(byte: 0x7D)
+        }
+        continue
+      }
       try stream.flush(&writer, ifOver: pieceBytes, write: write)
       stream.separate(&writer)
       switch change {
+      case .putRun:
+        preconditionFailure("written above")
       case .put(let put):
         writer.raw("{\"put\":")
         writer.write(put.table)
@@ -362,8 +379,10 @@ enum StoreJournal {
 /// its commit encodes and checks its rows (`encodeRows`), so its rows are never held as
 /// bytes in memory; `StoreJournal.encode(…resuming:…)` finishes it.
 struct RecordStream {
-  /// The changes already encoded.
+  /// The changes already encoded (a run of puts counts once).
   var changes = 0
+  /// The elements of the record's `changes` array already encoded (a run's rows each).
+  var elements = 0
   /// The checksum of the bytes handed on so far.
   var crc = ZipCRC32()
   /// The bytes handed on so far.
@@ -377,10 +396,10 @@ struct RecordStream {
     writer.raw(",\"changes\":[")
   }
 
-  /// The comma before every change but the first.
+  /// The comma before every element of the record's changes but the first.
   mutating func separate(_ writer: inout JSONWriter) {
-    if changes > 0 { writer.raw(byte: 0x2C) }
-    changes += 1
+    if elements > 0 { writer.raw(byte: 0x2C) }
+    elements += 1
   }
 
   /// Adds the bytes in `writer` to the checksum, once they are known to be valid.
@@ -405,49 +424,64 @@ struct RecordStream {
   }
 
   /// Encodes `changes` (puts and removals only) after those already in, each put's row
-  /// encoded into the record and read back from those bytes through its codec
-  /// (`StoreRow.readBackProblem`), as `StoreChange.problem(in:rows:)` does: a row that
-  /// loading would refuse throws, with the same message. `row` is told where each put's row
-  /// lies, counted from the record's first byte.
+  /// encoded into the record and checked from those bytes (`StoreRow.loadProblem`: read
+  /// back through its codec once per row shape in the transaction, `shapes`), as
+  /// `StoreChange.problem(in:rows:shapes:)` does: a row that loading would refuse throws,
+  /// with the same message. `row` is told where each put's row lies, counted from the
+  /// record's first byte.
   mutating func encodeRows(
     _ changes: ArraySlice<StoreChange>, into writer: inout JSONWriter, pieceBytes: Int,
-    row: (_ start: Int, _ end: Int) -> Void, write: ([UInt8]) throws(StoreError) -> Void
+    shapes: inout ReadBackShapes, row: (_ start: Int, _ end: Int) -> Void,
+    write: ([UInt8]) throws(StoreError) -> Void
   ) throws(StoreError) {
     for change in changes {
-      try flush(&writer, ifOver: pieceBytes, write: write)
-      separate(&writer)
+      self.changes += 1
       switch change {
       case .put(let put):
-        writer.raw("{\"put\":")
-        writer.write(put.table)
-        writer.raw(",\"row\":")
-        let start = writer.bytes.count
-        put.encode(into: &writer)
-        let end = writer.bytes.count
-        if let error = writer.bytes.withUnsafeBufferPointer({
-          put.readBackProblem(UnsafeBufferPointer(rebasing: $0[start..<end]))
-        }) {
-          throw StoreError(
-            .invalidChange,
-            message: "row \(put.id) of \(put.table) would not load again: \(error.message)")
+        try encodePut(
+          put, into: &writer, pieceBytes: pieceBytes, shapes: &shapes, row: row, write: write)
+      case .putRun(let run):
+        for index in 0..<run.count {
+          try encodePut(
+            run.row(at: index), into: &writer, pieceBytes: pieceBytes, shapes: &shapes, row: row,
+            write: write)
         }
-        if writer.wroteNonFiniteNumber {
-          throw StoreError(
-            .invalidChange,
-            message: "row \(put.id) of \(put.table) holds a number that is not finite (NaN "
-              + "or infinity), which cannot be stored")
-        }
-        row(written + start, written + end)
       case .remove(let table, let id):
+        try flush(&writer, ifOver: pieceBytes, write: write)
+        separate(&writer)
         writer.raw("{\"remove\":")
         writer.write(table)
         writer.raw(",\"id\":")
         writer.write(id)
+        writer.raw(byte: 0x7D)
       case .setDocument, .removeDocument:
         preconditionFailure("a streamed record starts with row changes only")
       }
-      writer.raw(byte: 0x7D)
     }
+  }
+
+  /// Encodes the put of `put` (`encodeRows`).
+  private mutating func encodePut(
+    _ put: StoreRow, into writer: inout JSONWriter, pieceBytes: Int,
+    shapes: inout ReadBackShapes, row: (_ start: Int, _ end: Int) -> Void,
+    write: ([UInt8]) throws(StoreError) -> Void
+  ) throws(StoreError) {
+    try flush(&writer, ifOver: pieceBytes, write: write)
+    separate(&writer)
+    writer.raw("{\"put\":")
+    writer.write(put.table)
+    writer.raw(",\"row\":")
+    let start = writer.bytes.count
+    put.encode(into: &writer)
+    let end = writer.bytes.count
+    if let problem = writer.bytes.withUnsafeBufferPointer({
+      put.loadProblem(UnsafeBufferPointer(rebasing: $0[start..<end]), shapes: &shapes)
+    }) {
+      throw problem
+    }
+    if writer.wroteNonFiniteNumber { throw put.nonFiniteProblem }
+    row(written + start, written + end)
+    writer.raw(byte: 0x7D)
   }
 }
 

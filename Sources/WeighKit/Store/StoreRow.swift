@@ -8,7 +8,7 @@ public struct StoreRow: Sendable {
   /// its table go through the codec statically, with no cast of the row's value.
   let content: any StoreRowContent
   /// The row's place among the rows `content` holds: 0 for a row of its own, its index in
-  /// the array of a run (`StoreRow.puts(_:_:)`).
+  /// the array of a run (`StoreRowRun`).
   let index: Int
 
   /// The row itself, of the codec's `Row` type.
@@ -29,23 +29,9 @@ public struct StoreRow: Sendable {
     self.index = index
   }
 
-  /// A put of each element of `rows`, the rows of one run all sharing one object that holds
-  /// the array: an import's million new entries are not boxed one by one, and a table that
-  /// has no rows yet takes the array itself when the run is put in order
-  /// (`TableStorage.apply(puts:sequence:)`), so the entries are held once while the store
-  /// commits them, not twice.
-  static func puts<Codec: StoreTableCodec>(_ codec: Codec.Type, _ rows: [Codec.Row])
-    -> [StoreChange]
-  {
-    let box = StoreRowRunBox<Codec>(rows)
-    let table = Codec.tableName
-    var puts: [StoreChange] = []
-    puts.reserveCapacity(rows.count)
-    for index in rows.indices {
-      let id = Codec.id(of: rows[index])
-      puts.append(.put(StoreRow(table: table, id: id, content: box, index: index)))
-    }
-    return puts
+  /// The put of row `index` of `run`.
+  init(_ run: StoreRowRun, at index: Int) {
+    self.init(table: run.table, id: run.content.id(at: index), content: run.content, index: index)
   }
 
   /// The row's table and id without its value: what a command's transaction keeps of a put
@@ -79,8 +65,12 @@ public struct StoreRow: Sendable {
 protocol StoreRowContent: AnyObject, Sendable {
   /// The row at `index` (always 0 but for a run).
   func value(at index: Int) -> any Sendable
+  /// The id of the row at `index`.
+  func id(at index: Int) -> Int
   func encode(at index: Int, into writer: inout JSONWriter)
   func readBackProblem(_ bytes: UnsafeBufferPointer<UInt8>) -> JSONSyntaxError?
+  /// The shape of the row at `index` (`StoreTableCodec.readBackShape(of:)`), or nil.
+  func readBackShape(at index: Int) -> ReadBackShapes.Key?
   /// True when the object holds one row, its own (not a run's array, shared).
   var holdsARowOfItsOwn: Bool { get }
 }
@@ -96,10 +86,22 @@ final class StoreRowBox<Codec: StoreTableCodec>: StoreRowContent {
 
   func value(at index: Int) -> any Sendable { row }
 
+  func id(at index: Int) -> Int { Codec.id(of: row) }
+
   func encode(at index: Int, into writer: inout JSONWriter) { Codec.encode(row, into: &writer) }
 
   func readBackProblem(_ bytes: UnsafeBufferPointer<UInt8>) -> JSONSyntaxError? {
     Self.readBackProblem(bytes)
+  }
+
+  func readBackShape(at index: Int) -> ReadBackShapes.Key? {
+    Self.shape(of: row)
+  }
+
+  /// The key of `row`'s shape, or nil.
+  static func shape(of row: Codec.Row) -> ReadBackShapes.Key? {
+    guard let shape = Codec.readBackShape(of: row) else { return nil }
+    return ReadBackShapes.Key(codec: ObjectIdentifier(Codec.self), shape: shape)
   }
 
   /// Why `bytes` do not read back as a row of `Codec`'s table, or nil.
@@ -114,8 +116,7 @@ final class StoreRowBox<Codec: StoreTableCodec>: StoreRowContent {
   }
 }
 
-/// The rows of a run of puts of `Codec`'s table (`StoreRow.puts(_:_:)`), in one array that
-/// every put of the run points into.
+/// The rows of a run of puts of `Codec`'s table (`StoreRowRun`), in one array.
 final class StoreRowRunBox<Codec: StoreTableCodec>: StoreRowContent {
   let rows: [Codec.Row]
 
@@ -125,12 +126,18 @@ final class StoreRowRunBox<Codec: StoreTableCodec>: StoreRowContent {
 
   func value(at index: Int) -> any Sendable { rows[index] }
 
+  func id(at index: Int) -> Int { Codec.id(of: rows[index]) }
+
   func encode(at index: Int, into writer: inout JSONWriter) {
     Codec.encode(rows[index], into: &writer)
   }
 
   func readBackProblem(_ bytes: UnsafeBufferPointer<UInt8>) -> JSONSyntaxError? {
     StoreRowBox<Codec>.readBackProblem(bytes)
+  }
+
+  func readBackShape(at index: Int) -> ReadBackShapes.Key? {
+    StoreRowBox<Codec>.shape(of: rows[index])
   }
 }
 
@@ -143,9 +150,68 @@ final class RowWithoutValue: StoreRowContent {
 
   func value(at index: Int) -> any Sendable { Never?.none }
 
+  func id(at index: Int) -> Int { preconditionFailure("a put kept without its value has no row") }
+
   func encode(at index: Int, into writer: inout JSONWriter) {
     preconditionFailure("a put kept without its value is written from its encoded bytes")
   }
 
   func readBackProblem(_ bytes: UnsafeBufferPointer<UInt8>) -> JSONSyntaxError? { nil }
+
+  func readBackShape(at index: Int) -> ReadBackShapes.Key? { nil }
+}
+
+/// Rows of one table put in one change (`StoreChange.putRun`): an import's entries, in one
+/// array, as the transaction, the journal and the table see them, without a `StoreChange`
+/// or a `StoreRow` per row (48 bytes each, a million of them for a million-row import). The
+/// journal writes each row as the put of its own that it stands for, so the record's bytes
+/// are those of one put per row; the table takes the array itself when it has no rows yet
+/// and the ids increase (`TableStorage.apply(run:sequence:)`).
+public struct StoreRowRun: Sendable {
+  /// The table of every row.
+  public let table: String
+  /// The rows, with their codec.
+  let content: any StoreRowContent
+  /// The number of rows.
+  public let count: Int
+  /// True when each row's id is greater than the one before.
+  let idsIncrease: Bool
+  /// The smallest and the greatest id (0 and 0 for no rows).
+  let smallestID: Int
+  let largestID: Int
+
+  /// The run of `rows` of the table `codec` describes.
+  ///
+  /// - Complexity: O(n), reading the ids once.
+  init<Codec: StoreTableCodec>(_ codec: Codec.Type, _ rows: [Codec.Row]) {
+    table = Codec.tableName
+    content = StoreRowRunBox<Codec>(rows)
+    count = rows.count
+    var increasing = true
+    var smallest = Int.max
+    var largest = Int.min
+    var previous = Int.min
+    for index in rows.indices {
+      let id = Codec.id(of: rows[index])
+      if id <= previous { increasing = false }
+      previous = id
+      smallest = Swift.min(smallest, id)
+      largest = Swift.max(largest, id)
+    }
+    idsIncrease = increasing
+    smallestID = rows.isEmpty ? 0 : smallest
+    largestID = rows.isEmpty ? 0 : largest
+  }
+
+  /// The id of row `index`.
+  func id(at index: Int) -> Int { content.id(at: index) }
+
+  /// Row `index` as a put of its own would hold it.
+  func row(at index: Int) -> StoreRow { StoreRow(self, at: index) }
+
+  /// The rows, when they are rows of `codec`'s table: the run's own array, not a copy.
+  public func values<Codec: StoreTableCodec>(_ codec: Codec.Type) -> [Codec.Row]? {
+    guard type(of: content) == StoreRowRunBox<Codec>.self else { return nil }
+    return unsafeDowncast(content, to: StoreRowRunBox<Codec>.self).rows
+  }
 }

@@ -20,4 +20,16 @@ public protocol StoreTableCodec: SendableMetatype {
   static func encode(_ row: Row, into writer: inout JSONWriter)
   /// Reads one row object written by `encode` (or by hand, in any member order).
   static func decode(from reader: inout JSONReader) throws(JSONSyntaxError) -> Row
+
+  /// What decides the steps `encode` takes for `row` (which members it writes, and in which
+  /// form), as a number, when each of the row's own values passes the check `decode` makes
+  /// of it; nil otherwise, or when the codec does not say. The store reads one row of each
+  /// shape back through `decode` in a transaction, and every row without a shape
+  /// (`StoreChange.problem(in:rows:shapes:)`).
+  static func readBackShape(of row: Row) -> UInt64?
+}
+
+extension StoreTableCodec {
+  /// No shape: every row is read back.
+  public static func readBackShape(of row: Row) -> UInt64? { nil }
 }

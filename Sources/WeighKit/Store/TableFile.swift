@@ -674,12 +674,45 @@ enum TableFile<Codec: StoreTableCodec> {
   }
 }
 
+/// The rows of one table whose last change in a transaction was a put, by increasing id,
+/// each with its number among the transaction's rows (`Store.lastPuts(in:)`).
+enum ReusedRowIndex {
+  /// The rows one by one.
+  case list([(id: Int, row: Int)])
+  /// The rows of `run`, whose ids increase, the first being the transaction's row `first`:
+  /// an import's million rows need no list.
+  case run(StoreRowRun, first: Int)
+
+  var count: Int {
+    switch self {
+    case .list(let rows): rows.count
+    case .run(let run, _): run.count
+    }
+  }
+
+  /// The id of the `position`th row.
+  func id(at position: Int) -> Int {
+    switch self {
+    case .list(let rows): rows[position].id
+    case .run(let run, _): run.id(at: position)
+    }
+  }
+
+  /// The number among the transaction's rows of the `position`th row.
+  func row(at position: Int) -> Int {
+    switch self {
+    case .list(let rows): rows[position].row
+    case .run(_, let first): first + position
+    }
+  }
+}
+
 /// The bytes a transaction's puts were encoded to (`EncodedRows`), by id, for the rows of
 /// one table whose last change in the transaction was a put: what a compaction right after
 /// the commit copies into the table file instead of encoding those rows again.
 struct EncodedRowBytes {
   /// The rows by increasing id, each with its number among the transaction's rows.
-  let rows: [(id: Int, row: Int)]
+  let rows: ReusedRowIndex
   /// Where each of the transaction's rows ends in `bytes` (`EncodedRows.ends`), shared with
   /// the buffer it describes: no range is made per row, so a million-row import's
   /// compaction holds 16 bytes a row here, not 40.
@@ -693,9 +726,10 @@ struct EncodedRowBytes {
   /// `position` is where the search starts, moved past `id`: the rows are asked for in
   /// increasing id order, so the whole table costs one pass over `rows`.
   func copy(id: Int, from position: inout Int, into target: inout [UInt8]) -> Bool {
-    while position < rows.count && rows[position].id < id { position += 1 }
-    guard position < rows.count, rows[position].id == id else { return false }
-    var row = rows[position].row
+    let count = rows.count
+    while position < count && rows.id(at: position) < id { position += 1 }
+    guard position < count, rows.id(at: position) == id else { return false }
+    var row = rows.row(at: position)
     if let journal {
       if row < journal.count {
         // A row that cannot be read back (the journal gone) is encoded instead.
@@ -712,19 +746,57 @@ struct EncodedRowBytes {
   }
 }
 
-/// Where the rows of a streamed journal record lie (`Store.streamRows`): offsets from the
-/// record's first byte, which is at `base` in the journal.
+/// Where the rows of a streamed journal record lie (`Store.streamRows`), from the record's
+/// first byte, which is at `base` in the journal: one 32-bit end a row. A row's start is
+/// the end of the row before and the same gap as between the first two rows (the text of a
+/// put between two rows, `},{"put":"entries","row":`), but for the rows listed in
+/// `otherStarts` (the first, and a row after a removal or of another table). A record past
+/// 4 GiB is not described (`isComplete` false): its compaction encodes the rows again.
 struct JournalRowPlaces {
   var base = 0
-  private(set) var starts: [Int] = []
-  private(set) var ends: [Int] = []
+  private var ends: [UInt32] = []
+  /// The gap between the first two rows (end of one to start of the next).
+  private var gap = 0
+  /// The rows whose start is not the end of the row before plus `gap`, in increasing order.
+  private var otherStarts: [(row: Int, start: Int)] = []
+  /// False once a row lay past what 32 bits count.
+  private(set) var isComplete = true
 
-  var count: Int { starts.count }
+  var count: Int { ends.count }
 
   mutating func add(start: Int, end: Int) {
-    starts.append(start)
-    ends.append(end)
+    guard isComplete else { return }
+    guard end <= Int(truncatingIfNeeded: UInt32.max) else {
+      self = JournalRowPlaces()
+      isComplete = false
+      return
+    }
+    let row = ends.count
+    if row == 1 { gap = start - Int(truncatingIfNeeded: ends[0]) }
+    if row == 0 || start != Int(truncatingIfNeeded: ends[row - 1]) + gap {
+      otherStarts.append((row, start))
+    }
+    ends.append(UInt32(truncatingIfNeeded: end))  // within 32 bits: checked above
   }
+
+  /// Where row `row` starts, from the record's first byte.
+  func start(of row: Int) -> Int {
+    // The last listed row at or before `row`.
+    var low = 0
+    var high = otherStarts.count
+    while low < high {
+      let middle = (low + high) / 2
+      if otherStarts[middle].row <= row { low = middle + 1 } else { high = middle }
+    }
+    if low > 0, otherStarts[low - 1].row == row { return otherStarts[low - 1].start }
+    return Int(truncatingIfNeeded: ends[row - 1]) + gap
+  }
+
+  /// Where row `row` ends, from the record's first byte.
+  func end(of row: Int) -> Int { Int(truncatingIfNeeded: ends[row]) }
+
+  /// Where the last row ends (0 for none).
+  var lastEnd: Int { ends.last.map { Int(truncatingIfNeeded: $0) } ?? 0 }
 }
 
 /// Reads the rows of a streamed record back from the journal, 4 MiB at a time: the
@@ -745,11 +817,11 @@ final class JournalRowWindow {
 
   /// Appends the bytes of row number `row` to `target`; false when they cannot be read.
   func append(_ row: Int, to target: inout [UInt8]) -> Bool {
-    let start = places.base + places.starts[row]
-    let end = places.base + places.ends[row]
+    let start = places.base + places.start(of: row)
+    let end = places.base + places.end(of: row)
     if start < windowStart || end > windowStart + window.count {
       // 4 MiB, or what is left of the record when that is less (a `log`'s one row).
-      let left = places.base + (places.ends.last ?? 0) - start
+      let left = places.base + places.lastEnd - start
       guard
         StoreFileSystem.read(
           path, at: start, count: max(end - start, min(4 << 20, left)), into: &window),

@@ -16,6 +16,8 @@ protocol AnyTableStorage: AnyObject {
   func apply(put row: StoreRow, sequence: Int)
   /// Applies `changes`, puts of rows of this table, as `apply(put:sequence:)` does each.
   func apply(puts changes: ArraySlice<StoreChange>, sequence: Int)
+  /// Applies the puts of `run`, rows of this table, in order.
+  func apply(run: StoreRowRun, sequence: Int)
   func apply(removeID id: Int, sequence: Int)
   func load(directory: String?) throws(StoreError)
   /// Writes the table's file as of `sequence` (loading the rows first); the rows `reused`
@@ -119,13 +121,6 @@ final class TableStorage<Codec: StoreTableCodec>: AnyTableStorage {
     rows = nil  // so that `loaded` is the array's only reference, changed in place
     // New rows usually come after the last one: appended without reading it again.
     var lastID = loaded.isEmpty ? Int.min : Codec.id(of: loaded[loaded.count - 1])
-    if let run = Self.wholeRun(changes, after: lastID, boxTypes: boxTypes) {
-      // An import's run, in order after every row: a table without rows takes the array
-      // itself (shared until the commit's changes are let go), others copy it at once.
-      if loaded.isEmpty { loaded = run } else { loaded.append(contentsOf: run) }
-      rows = loaded
-      return
-    }
     for change in changes {
       guard case .put(let row) = change else { continue }
       let value = Self.value(of: row, boxTypes: boxTypes)
@@ -135,6 +130,29 @@ final class TableStorage<Codec: StoreTableCodec>: AnyTableStorage {
       } else {
         Self.put(value, into: &loaded)
       }
+    }
+    rows = loaded
+  }
+
+  func apply(run: StoreRowRun, sequence: Int) {
+    guard sequence > snapshotSequence, run.count > 0 else { return }
+    // The store routes a run by its table's name, which names one codec.
+    let values = run.values(Codec.self)!
+    isDirty = true
+    lowestChangedID = min(lowestChangedID, run.smallestID)
+    guard var loaded = rows else {
+      pending.reserveCapacity(pending.count + values.count)
+      for index in values.indices { pending.append(.put(values[index])) }
+      return
+    }
+    rows = nil  // so that `loaded` is the array's only reference, changed in place
+    let lastID = loaded.isEmpty ? Int.min : Codec.id(of: loaded[loaded.count - 1])
+    if run.idsIncrease, run.smallestID > lastID {
+      // An import's run, in order after every row: a table without rows takes the array
+      // itself (shared until the commit's changes are let go), others copy it at once.
+      if loaded.isEmpty { loaded = values } else { loaded.append(contentsOf: values) }
+    } else {
+      for index in values.indices { Self.put(values[index], into: &loaded) }
     }
     rows = loaded
   }
@@ -154,30 +172,6 @@ final class TableStorage<Codec: StoreTableCodec>: AnyTableStorage {
     // The store routes a row by its table's name, which names one codec.
     precondition(type == boxTypes.run, "a row of another table")
     return unsafeDowncast(row.content, to: StoreRowRunBox<Codec>.self).rows[row.index]
-  }
-
-  /// The rows of `changes` when they are exactly the puts of one run (`StoreRow.puts`), all
-  /// of it, in its order, with increasing ids above `lastID`; nil otherwise.
-  ///
-  /// - Complexity: O(n), reading the puts and not the rows.
-  private static func wholeRun(
-    _ changes: ArraySlice<StoreChange>, after lastID: Int, boxTypes: BoxTypes
-  ) -> [Codec.Row]? {
-    guard case .put(let first)? = changes.first,
-      ObjectIdentifier(type(of: first.content)) == boxTypes.run
-    else { return nil }
-    let box = unsafeDowncast(first.content, to: StoreRowRunBox<Codec>.self)
-    guard box.rows.count == changes.count else { return nil }
-    var previous = lastID
-    var index = 0
-    for change in changes {
-      guard case .put(let row) = change, row.content === box, row.index == index,
-        row.id > previous
-      else { return nil }
-      previous = row.id
-      index += 1
-    }
-    return box.rows
   }
 
   func apply(removeID id: Int, sequence: Int) {

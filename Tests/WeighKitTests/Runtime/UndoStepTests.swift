@@ -12,6 +12,7 @@ import Testing
       case .remove(let table, let id): "\(table) -\(id)"
       case .setDocument(let name, _): "set \(name)"
       case .put(let row): "\(row.table) +\(row.id)"
+      case .putRun(let run): "\(run.table) +\(run.count) rows"
       case .removeDocument(let name): "unset \(name)"
       }
     }

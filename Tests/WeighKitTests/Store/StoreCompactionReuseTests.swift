@@ -89,7 +89,9 @@ import Testing
     let found = Store.lastPuts(in: Self.tangled)
     #expect(found.rowCount == 7)
     // Puts number 0…6 put ids 5, 3, 4, 3, 4, 6, 2; 1 and 5 end removed.
-    let rows = found.tables[EntryCodec.tableName]?.map { [$0.id, $0.row] }
+    let rows = found.tables[EntryCodec.tableName].map { index in
+      (0..<index.count).map { [index.id(at: $0), index.row(at: $0)] }
+    }
     #expect(rows == [[2, 6], [3, 3], [4, 4], [6, 5]])
   }
 

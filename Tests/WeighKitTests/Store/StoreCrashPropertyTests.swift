@@ -61,6 +61,11 @@ import Testing
         case .put(let row):
           model.entries[row.id] = row.value as? Entry
           model.nextID = max(model.nextID, row.id + 1)
+        case .putRun(let run):
+          for entry in run.values(EntryCodec.self) ?? [] {
+            model.entries[entry.id] = entry
+            model.nextID = max(model.nextID, entry.id + 1)
+          }
         case .remove(_, let id): model.entries[id] = nil
         case .setDocument(let name, let value): model.documents[name] = value
         case .removeDocument(let name): model.documents[name] = nil

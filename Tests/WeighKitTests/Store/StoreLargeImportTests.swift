@@ -100,9 +100,9 @@ import Testing
     edited.kilograms = 99
     try store.commit([.putEntry(edited), .removeEntry(id: 1)])
     #expect(
-      changes.compactMap { change -> Entry? in
-        guard case .put(let row) = change else { return nil }
-        return row.value(EntryCodec.self)
+      changes.flatMap { change -> [Entry] in
+        guard case .putRun(let run) = change else { return [] }
+        return run.values(EntryCodec.self) ?? []
       } == entries)
     var expected = Array(entries.dropFirst())
     expected[9] = edited
