@@ -22,16 +22,24 @@ extension HealthSQLiteStorage {
       try? FileManager.default.removeItem(atPath: leftover)
     }
     try buildEmpty(at: temporary)
+    try moveIntoPlace(temporary, to: path, directory: directory)
+    return try HealthSQLiteStorage(path: path, creating: false)
+  }
+
+  /// Syncs the database built at `temporary`, removes any log left beside `path` (a log of
+  /// an earlier file of that name must not be applied to the new one), renames it to `path`
+  /// and syncs `directory`: how a new and a rebuilt `health.sqlite` take their place.
+  static func moveIntoPlace(_ temporary: String, to path: String, directory: String)
+    throws(StoreError)
+  {
     let descriptor = try StoreFileSystem.openForAppending(temporary)
     defer { StoreFileSystem.closeDescriptor(descriptor) }
     try StoreFileSystem.sync(descriptor, path: temporary)
-    // A log left by an earlier file of that name must not be applied to the new one.
     for leftover in [path + "-wal", path + "-shm"] {
       try? FileManager.default.removeItem(atPath: leftover)
     }
     try StoreFileSystem.rename(temporary, to: path)
     try StoreFileSystem.syncDirectory(directory)
-    return try HealthSQLiteStorage(path: path, creating: false)
   }
 
   /// Writes a new, empty database at `path` (which must not exist) in WAL mode, through

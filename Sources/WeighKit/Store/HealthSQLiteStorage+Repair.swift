@@ -129,13 +129,6 @@ extension HealthSQLiteStorage {
       try? built.close()
       throw error
     }
-    let descriptor = try StoreFileSystem.openForAppending(temporary)
-    defer { StoreFileSystem.closeDescriptor(descriptor) }
-    try StoreFileSystem.sync(descriptor, path: temporary)
-    for leftover in [path + "-wal", path + "-shm"] {
-      try? FileManager.default.removeItem(atPath: leftover)
-    }
-    try StoreFileSystem.rename(temporary, to: path)
-    try StoreFileSystem.syncDirectory(directory)
+    try moveIntoPlace(temporary, to: path, directory: directory)
   }
 }
