@@ -45,46 +45,45 @@ extension CSVDatePattern {
     }
     // The time, when one follows: hours and minutes, perhaps seconds and a fraction, an
     // AM/PM; what stands between is kept as written.
-    var rest = ""
-    var index = 5
-    var clock: [String] = []
-    while index < runs.count {
-      let run = runs[index]
+    var parts: [String] = []
+    var clockPieces = 0
+    // Where the hour stands in `parts`: `HH`, or `h` once an AM/PM follows.
+    var hour: Int?
+    for run in runs[5...] {
       let word = String(decoding: run.bytes, as: UTF8.self)
       switch run.kind {
       case .digits:
-        switch clock.count {
-        case 0: clock.append("HH")
-        case 1: clock.append("mm")
-        case 2: clock.append("ss")
+        switch clockPieces {
+        case 0:
+          hour = parts.count
+          parts.append("HH")
+        case 1: parts.append("mm")
+        case 2: parts.append("ss")
         default:
           // A fraction after the seconds' dot.
-          guard rest.hasSuffix(".") else { return [] }
-          clock.append(String(repeating: "S", count: run.bytes.count))
+          guard parts.last == "." else { return [] }
+          parts.append(String(repeating: "S", count: run.bytes.count))
         }
-        rest += "\u{0}\(clock.count - 1)"
+        clockPieces += 1
       case .letters:
         switch word.lowercased() {
         case "am", "pm":
-          guard let hour = clock.first, hour == "HH" else { return [] }
-          clock[0] = "h"
-          rest += "a"
+          guard let hour, parts[hour] == "HH" else { return [] }
+          parts[hour] = "h"
+          parts.append("a")
         default:
           // A word apart from the numbers (`6:04 Uhr`), not a letter in one (`0x`).
-          guard rest.hasSuffix(" ") else { return [] }
-          rest += "'\(word)'"
+          guard parts.last?.hasSuffix(" ") ?? false else { return [] }
+          parts.append("'\(word)'")
         }
       case .other:
         // A quote would start quoted text in the pattern.
         guard !word.contains("'") else { return [] }
-        rest += word
+        parts.append(word)
       }
-      index += 1
     }
-    guard clock.count != 1 else { return [] }
-    for (position, piece) in clock.enumerated() {
-      rest = rest.replacingOccurrences(of: "\u{0}\(position)", with: piece)
-    }
+    guard clockPieces != 1 else { return [] }
+    let rest = parts.joined()
     // Only a pattern that reads the text is named: `25:09` is no time in any pattern.
     return dates.map { $0 + rest }.filter { pattern in
       guard case .success(let format) = make(pattern) else { return false }
