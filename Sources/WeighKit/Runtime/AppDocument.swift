@@ -38,11 +38,13 @@ struct AppDocument: Equatable {
   }
 
   var json: JSONValue {
-    var object: [String: JSONValue] = [
-      "sync_count": .integer(syncCount), "dedup": .string(dedup.rawValue),
-      "autopush": .bool(autopush),
-      "sync": .bool(syncOnLaunch), "pending_deletes": .array(pendingDeletes.map(JSONValue.string)),
-    ]
+    // Sized for every member at once (made twice per sync: the new value and the undo's).
+    var object = [String: JSONValue](minimumCapacity: 9)
+    object["sync_count"] = .integer(syncCount)
+    object["dedup"] = .string(dedup.rawValue)
+    object["autopush"] = .bool(autopush)
+    object["sync"] = .bool(syncOnLaunch)
+    object["pending_deletes"] = .array(pendingDeletes.map(JSONValue.string))
     // checked: Int64 and Int have one width
     if let anchor { object["anchor"] = .integer(Int(anchor)) }
     // checked: Int64 and Int have one width

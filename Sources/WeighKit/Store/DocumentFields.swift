@@ -31,13 +31,13 @@ struct DocumentFields {
   /// The number `key`, which must satisfy `rule`.
   func number(_ key: String, _ rule: StoredValueRule) throws(DocumentProblem) -> Double? {
     guard let value = members[key] else { return nil }
-    return try Self.number(value, key, rule, path: path(key))
+    return try Self.number(value, key, rule, path: self.path(key))
   }
 
   /// The whole number `key`, which must satisfy `rule`.
   func whole(_ key: String, _ rule: StoredValueRule) throws(DocumentProblem) -> Int64? {
     guard let value = members[key] else { return nil }
-    return try Self.whole(value, key, rule, path: path(key))
+    return try Self.whole(value, key, rule, path: self.path(key))
   }
 
   /// The string `key`.
@@ -51,9 +51,10 @@ struct DocumentFields {
 
   /// The string `key`, which must be one of `words`.
   func word(_ key: String, _ words: [String]) throws(DocumentProblem) -> String? {
-    let quoted = words.map { "\"\($0)\"" }.joined(separator: ", ")
     guard let value = members[key] else { return nil }
     guard case .string(let text) = value, words.contains(text) else {
+      // Built only for the error: documents are read at every commit that sets one.
+      let quoted = words.map { "\"\($0)\"" }.joined(separator: ", ")
       let found = value.stringValue.map { "\"\($0)\"" } ?? Self.kind(of: value)
       throw problem(key, "\"\(key)\" must be one of \(quoted), not \(found)")
     }
@@ -64,7 +65,9 @@ struct DocumentFields {
   func word<Choice: CaseIterable & RawRepresentable<String>>(
     _ key: String, _ choice: Choice.Type
   ) throws(DocumentProblem) -> Choice? {
-    try word(key, Choice.allCases.map(\.rawValue)).flatMap(Choice.init(rawValue:))
+    guard let value = members[key] else { return nil }
+    if case .string(let text) = value, let choice = Choice(rawValue: text) { return choice }
+    return try word(key, Choice.allCases.map(\.rawValue)).flatMap(Choice.init(rawValue:))
   }
 
   /// The time zone name `key`, which this system must know.
@@ -102,29 +105,33 @@ struct DocumentFields {
   }
 
   /// `value` as a number satisfying `rule`; `name` names it in the error.
+  ///
+  /// `path` is asked for only when the value is refused.
   static func number(
-    _ value: JSONValue, _ name: String, _ rule: StoredValueRule, path: [DocumentProblem.Step]
+    _ value: JSONValue, _ name: String, _ rule: StoredValueRule,
+    path: @autoclosure () -> [DocumentProblem.Step]
   ) throws(DocumentProblem) -> Double {
     guard let number = value.doubleValue else {
       throw DocumentProblem(
-        path: path,
+        path: path(),
         message:
           "\"\(name)\" must be a number (\(rule.noun) is \(rule.range)), not \(kind(of: value))"
       )
     }
     guard rule.contains(number) else {
-      throw DocumentProblem(path: path, message: rule.message(member: name, found: text(value)))
+      throw DocumentProblem(path: path(), message: rule.message(member: name, found: text(value)))
     }
     return number
   }
 
   /// `value` as a whole number satisfying `rule`.
   static func whole(
-    _ value: JSONValue, _ name: String, _ rule: StoredValueRule, path: [DocumentProblem.Step]
+    _ value: JSONValue, _ name: String, _ rule: StoredValueRule,
+    path: @autoclosure () -> [DocumentProblem.Step]
   ) throws(DocumentProblem) -> Int64 {
-    let number = try number(value, name, rule, path: path)
+    let number = try number(value, name, rule, path: path())
     guard case .integer(let integer) = value else {
-      throw DocumentProblem(path: path, message: rule.message(member: name, found: text(value)))
+      throw DocumentProblem(path: path(), message: rule.message(member: name, found: text(value)))
     }
     _ = number
     return Int64(integer)  // checked: Int and Int64 have one width
