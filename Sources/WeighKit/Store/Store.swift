@@ -464,8 +464,9 @@ public final class Store {
   /// Applies `changes` as one transaction, durable on disk before this returns.
   ///
   /// - Throws: `invalidChange` for a non-finite number, a row or document that loading
-  ///   would refuse (`StoreChange.problem(in:)`, directory stores only) or an unknown
-  ///   table (nothing is written), `io` when the journal cannot be written or synced.
+  ///   would refuse (`StoreChange.problem(in:)`, directory stores only; while batching, the
+  ///   documents are checked by `endBatch`, once each) or an unknown table (nothing is
+  ///   written), `io` when the journal cannot be written or synced.
   /// - Complexity: O(size of the changes), plus an occasional compaction.
   public func commit(_ changes: [StoreChange]) throws(StoreError) {
     guard !isClosed else { throw StoreError(.io, message: "the store is closed") }
@@ -506,6 +507,10 @@ public final class Store {
       let leading = changes.firstIndex(where: \.isDocumentChange) ?? changes.endIndex
       let streams =
         leading > 0 && stream == nil && (batch?.isEmpty ?? true) && encodedRows.count == 0
+      // A command's transaction writes each document once, with its last value, so
+      // `endBatch` checks that value and no other (a sync per delivery of `advance 3650d`
+      // sets the app document 3,650 times).
+      let documents = batch == nil
       do throws(StoreError) {
         if streams {
           try verifyTables()
@@ -513,13 +518,14 @@ public final class Store {
           if needsUpgrade { try compact() }
           try streamRows(changes[..<leading], sequence: sequence + 1)
           if let problem = StoreChange.problem(
-            in: Array(changes[leading...]), rows: &encodedRows, shapes: &readShapes)
+            in: Array(changes[leading...]), rows: &encodedRows, shapes: &readShapes,
+            documents: documents)
           {
             throw problem
           }
         } else {
           if let problem = StoreChange.problem(
-            in: changes, rows: &encodedRows, shapes: &readShapes)
+            in: changes, rows: &encodedRows, shapes: &readShapes, documents: documents)
           {
             throw problem
           }
@@ -637,8 +643,10 @@ public final class Store {
   /// its threshold. Each document appears once, with its last value, and not at all when
   /// that is the value it had before the batch. Does nothing when not batching.
   ///
-  /// - Throws: `io` when the journal cannot be written. The store's memory is then ahead of
-  ///   its files, so it closes itself: open it again to go on (nothing of the batch is kept).
+  /// - Throws: `io` when the journal cannot be written, `invalidChange` for a document that
+  ///   loading would refuse (the batch's commits checked their rows, not their documents).
+  ///   The store's memory is then ahead of its files, so it closes itself: open it again to
+  ///   go on (nothing of the batch is kept).
   ///
   /// - Parameter commitPoint: called with the record's sequence and bytes (nil when the
   ///   batch changed nothing) before the record is written: Health's database commits
@@ -665,6 +673,9 @@ public final class Store {
     }
     let next = sequence + 1
     do throws(StoreError) {
+      // Each document the record sets, checked as loading checks it (the batch's commits
+      // checked their rows only): one that would not load fails the whole command.
+      if let problem = StoreChange.documentProblem(in: changes) { throw problem }
       try appendRecord(sequence: next, changes: changes, commitPoint: commitPoint)
     } catch {
       close()
@@ -688,27 +699,30 @@ public final class Store {
   /// raises the table's next id even when a later change removes the row).
   static func coalesced(_ changes: [StoreChange], before: [String: JSONValue]) -> [StoreChange] {
     guard changes.contains(where: \.isDocumentChange) else { return changes }
-    var last: [String: Int] = [:]
-    for (index, change) in changes.enumerated() {
-      switch change {
-      case .setDocument(let name, _), .removeDocument(let name): last[name] = index
-      case .put, .putRun, .remove: continue
-      }
-    }
-    var dropped = Set<Int>()
-    for (index, change) in changes.enumerated() {
-      switch change {
+    // Read from the end, a document's first change is its last: one pass, no index per name
+    // (a command of `advance 3650d` sets the app document once per delivery).
+    var named = Set<String>()
+    var dropped = [Bool](repeating: false, count: changes.count)
+    var droppedCount = 0
+    for index in changes.indices.reversed() {
+      switch changes[index] {
       case .setDocument(let name, let value):
-        if last[name] != index || before[name] == value { dropped.insert(index) }
+        let isLast = named.insert(name).inserted
+        dropped[index] = !isLast || before[name] == value
       case .removeDocument(let name):
-        if last[name] != index || before[name] == nil { dropped.insert(index) }
+        let isLast = named.insert(name).inserted
+        dropped[index] = !isLast || before[name] == nil
       case .put, .putRun, .remove:
         continue
       }
+      if dropped[index] { droppedCount += 1 }
     }
     // Copied only when something is dropped: an import's puts are not held twice.
-    guard !dropped.isEmpty else { return changes }
-    return changes.enumerated().filter { !dropped.contains($0.offset) }.map(\.element)
+    guard droppedCount > 0 else { return changes }
+    var kept: [StoreChange] = []
+    kept.reserveCapacity(changes.count - droppedCount)
+    for index in changes.indices where !dropped[index] { kept.append(changes[index]) }
+    return kept
   }
 
   /// Reads every table whose file changed outside weigh, and records the files as read.

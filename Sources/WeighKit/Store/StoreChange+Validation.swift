@@ -10,9 +10,12 @@ extension StoreChange {
   /// When it returns a problem, `rows` may hold some of the rows of `changes`: the caller
   /// cuts it back.
   ///
+  /// - Parameter documents: false to leave the documents to `documentProblem(in:)`, which
+  ///   a command's transaction asks once, of the values it writes (`Store.endBatch`).
   /// - Complexity: O(size of the changes).
   static func problem(
-    in changes: [StoreChange], rows: inout EncodedRows, shapes: inout ReadBackShapes
+    in changes: [StoreChange], rows: inout EncodedRows, shapes: inout ReadBackShapes,
+    documents: Bool = true
   ) -> StoreError? {
     for change in changes {
       switch change {
@@ -25,14 +28,30 @@ extension StoreChange {
           }
         }
       case .setDocument(let name, let value):
-        do throws(DocumentProblem) { try StoreDocuments.validate(name: name, value: value) } catch {
-          return StoreError(
-            .invalidChange,
-            message: "the document \"\(name)\" would not load again: \(error.message)")
-        }
+        guard documents else { continue }
+        if let problem = documentProblem(name: name, value: value) { return problem }
       case .remove, .removeDocument:
         continue
       }
+    }
+    return nil
+  }
+
+  /// Why a document that `changes` sets would not load again, or nil (`StoreDocuments`).
+  ///
+  /// - Complexity: O(size of the documents set).
+  static func documentProblem(in changes: [StoreChange]) -> StoreError? {
+    for case .setDocument(let name, let value) in changes {
+      if let problem = documentProblem(name: name, value: value) { return problem }
+    }
+    return nil
+  }
+
+  private static func documentProblem(name: String, value: JSONValue) -> StoreError? {
+    do throws(DocumentProblem) { try StoreDocuments.validate(name: name, value: value) } catch {
+      return StoreError(
+        .invalidChange,
+        message: "the document \"\(name)\" would not load again: \(error.message)")
     }
     return nil
   }

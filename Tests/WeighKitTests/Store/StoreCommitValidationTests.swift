@@ -39,4 +39,40 @@ import Testing
     store.close()
     #expect(Store.check(.directory(directory.path)).isEmpty)
   }
+
+  /// In a command's transaction the documents are checked once, at its end, as the record
+  /// writes them (their last values): a refused one fails the whole command, nothing is
+  /// written and the store closes; one set out of range and then back in range is written.
+  @Test func aBatchChecksTheDocumentsItWritesAtItsEnd() throws {
+    let directory = TemporaryStoreDirectory()
+    defer { directory.remove() }
+    let store = try Store.open(.directory(directory.path))
+    try store.commit([.putEntry(sampleEntry(1))])
+    let before = directory.snapshot()
+
+    #expect(store.beginBatch())
+    try store.commit([.putEntry(sampleEntry(2)), .setDocument(name: "app", value: ["anchor": -1])])
+    try store.commit([.setDocument(name: "app", value: ["anchor": 5])])
+    try store.endBatch()
+    #expect(store.document(.app) == ["anchor": 5])
+
+    let afterGood = directory.snapshot()
+    #expect(afterGood != before)
+    #expect(store.beginBatch())
+    try store.commit([.putEntry(sampleEntry(3))])
+    try store.commit([.setDocument(name: "app", value: ["anchor": -1])])
+    let error = #expect(throws: StoreError.self) { try store.endBatch() }
+    #expect(error?.kind == .invalidChange)
+    #expect(
+      error?.message
+        == #"the document "app" would not load again: "anchor" is -1, out of range: an anchor is a whole number from 0 to 9007199254740991"#
+    )
+    #expect(!store.isWritable)
+    #expect(directory.snapshot() == afterGood)
+    #expect(Store.check(.directory(directory.path)).isEmpty)
+    let reopened = try Store.open(.directory(directory.path))
+    #expect(try reopened.entries().map(\.id) == [1, 2])
+    #expect(reopened.document(.app) == ["anchor": 5])
+    reopened.close()
+  }
 }
