@@ -237,13 +237,15 @@ public struct CSVDatePattern: Hashable, Sendable {
     var key = 0
     for byte in name {
       guard (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) else { return nil }
-      key = key << 8 | Int(byte | 0x20)
+      key = key << 8 | Int(byte | 0x20)  // checked: UInt8 to Int widens
     }
     return monthKeys.firstIndex(of: key)
   }
 
   /// ``monthNames``' three bytes each, packed into one number.
-  static let monthKeys = monthNames.map { $0.utf8.reduce(0) { $0 << 8 | Int($1) } }
+  static let monthKeys = monthNames.map {
+    $0.utf8.reduce(0) { $0 << 8 | Int($1) }  // checked: UInt8 to Int widens
+  }
 
   static let monthNames = [
     "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
