@@ -108,7 +108,7 @@ extension CSVDatePattern {
 /// Date shapes tried in order, the one that read the last text tried first: a file writes
 /// one shape, so a row costs one try where it cost up to a dozen (a date alone is the
 /// twelfth ISO shape, Libra's `…T17:53:00.000Z` the eighth). Only for lists in which no text
-/// fits two shapes (`CSVDateShapesTests` checks every list in the code), so that the order
+/// fits two shapes (`ReaderFastPathTests` checks every list in the code), so that the order
 /// the shapes are tried in changes no reading: `read(bytes:)` is `CSVDatePattern.first`.
 final class CSVDateShapes {
   let shapes: [CSVDatePattern]
