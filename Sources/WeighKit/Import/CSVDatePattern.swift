@@ -105,10 +105,33 @@ public struct CSVDatePattern: Hashable, Sendable {
 
   /// Reads UTF-8 `text` (leading and trailing spaces ignored); nil when it does not fit.
   func read(bytes text: ArraySlice<UInt8>) -> Reading? {
-    var bytes = text
-    while bytes.first == 0x20 { bytes = bytes.dropFirst() }
-    while bytes.last == 0x20 { bytes = bytes.dropLast() }
-    var i = bytes.startIndex
+    guard let fields = fields(text), let hour = fields.hourOfDay(),
+      let local = LocalDateTime(
+        year: fields.year, month: fields.month, day: fields.day, hour: hour,
+        minute: fields.minute, second: fields.second)
+    else { return nil }
+    return Reading(local: local, offset: fields.offset, hasTime: hasTime)
+  }
+
+  /// The second of the day a pattern of clock pieces alone (``clock(_:)``) reads in UTF-8
+  /// `text` (leading and trailing spaces ignored), by the rules of ``read(bytes:)``; nil when
+  /// it does not fit or a field is out of range.
+  func secondOfDay(bytes text: ArraySlice<UInt8>) -> Int? {
+    guard let fields = fields(text), let hour = fields.hourOfDay(), fields.minute < 60,
+      fields.second < 60
+    else { return nil }
+    return hour * 3600 + fields.minute * 60 + fields.second
+  }
+
+  /// A pattern of clock pieces alone (`HH:mm`, `h:mm a`), which ``make(_:)`` refuses (it
+  /// needs a date), for ``secondOfDay(bytes:)``.
+  static func clock(_ text: String) -> CSVDatePattern {
+    let pieces = known("yyyy-MM-dd " + text).pieces.dropFirst(6)
+    return CSVDatePattern(pieces: Array(pieces), text: text)
+  }
+
+  /// The numbers a text writes for each piece, before they are checked against the calendar.
+  struct Fields {
     var year = 0
     var month = 0
     var day = 0
@@ -117,12 +140,37 @@ public struct CSVDatePattern: Hashable, Sendable {
     var second = 0
     var pm: Bool?
     var offset: Int?
+
+    /// The hour on a 24-hour clock (`hh` with `a` turned so); nil when `hh` is not 1–12 or
+    /// the hour is past 23.
+    func hourOfDay() -> Int? {
+      guard let pm else { return hour < 24 ? hour : nil }
+      guard (1...12).contains(hour) else { return nil }
+      return hour % 12 + (pm ? 12 : 0)
+    }
+  }
+
+  /// The fields of UTF-8 `text` (leading and trailing spaces ignored) when it has the
+  /// pattern's shape; nil otherwise.
+  func fields(_ text: ArraySlice<UInt8>) -> Fields? {
+    text.withUnsafeBufferPointer { fields($0) }
+  }
+
+  /// ``fields(_:)`` of bytes in memory (no slice to keep alive and check at every byte).
+  private func fields(_ text: UnsafeBufferPointer<UInt8>) -> Fields? {
+    var start = 0
+    var end = text.count
+    while start < end, text[start] == 0x20 { start += 1 }
+    while end > start, text[end - 1] == 0x20 { end -= 1 }
+    let bytes = UnsafeBufferPointer(rebasing: text[start..<end])
+    var i = 0
+    var fields = Fields()
     func digits(_ range: ClosedRange<Int>) -> Int? {
       var value = 0
       var count = 0
-      while i < bytes.endIndex, count < range.upperBound, (0x30...0x39).contains(bytes[i]) {
+      while i < bytes.count, count < range.upperBound, bytes[i] &- 0x30 < 10 {
         // checked: a byte 0…9, at most nine digits
-        value = value * 10 + Int(bytes[i] - 0x30)
+        value = value * 10 + Int(bytes[i] &- 0x30)
         count += 1
         i += 1
       }
@@ -130,18 +178,18 @@ public struct CSVDatePattern: Hashable, Sendable {
     }
     for piece in pieces {
       switch piece {
-      case .year: guard let v = digits(4...4) else { return nil }; year = v
-      case .month: guard let v = digits(1...2) else { return nil }; month = v
-      case .day: guard let v = digits(1...2) else { return nil }; day = v
-      case .hour24, .hour12: guard let v = digits(1...2) else { return nil }; hour = v
-      case .minute: guard let v = digits(2...2) else { return nil }; minute = v
-      case .second: guard let v = digits(2...2) else { return nil }; second = v
+      case .year: guard let v = digits(4...4) else { return nil }; fields.year = v
+      case .month: guard let v = digits(1...2) else { return nil }; fields.month = v
+      case .day: guard let v = digits(1...2) else { return nil }; fields.day = v
+      case .hour24, .hour12: guard let v = digits(1...2) else { return nil }; fields.hour = v
+      case .minute: guard let v = digits(2...2) else { return nil }; fields.minute = v
+      case .second: guard let v = digits(2...2) else { return nil }; fields.second = v
       case .fraction: guard digits(1...9) != nil else { return nil }
       case .monthName:
-        guard i + 3 <= bytes.endIndex else { return nil }
-        let name = String(decoding: bytes[i..<i + 3], as: UTF8.self).lowercased()
-        guard let index = Self.monthNames.firstIndex(of: name) else { return nil }
-        month = index + 1
+        guard i + 3 <= bytes.endIndex, let index = Self.monthIndex(bytes[i..<i + 3]) else {
+          return nil
+        }
+        fields.month = index + 1
         i += 3
         // A full name (`December`) or a dotted abbreviation (`Dec.`) reads as its first three.
         while i < bytes.endIndex, (0x61...0x7A).contains(bytes[i] | 0x20) || bytes[i] == 0x2E {
@@ -150,15 +198,15 @@ public struct CSVDatePattern: Hashable, Sendable {
       case .meridiem:
         guard i + 2 <= bytes.endIndex else { return nil }
         switch (bytes[i] | 0x20, bytes[i + 1] | 0x20) {
-        case (0x61, 0x6D): pm = false
-        case (0x70, 0x6D): pm = true
+        case (0x61, 0x6D): fields.pm = false
+        case (0x70, 0x6D): fields.pm = true
         default: return nil
         }
         i += 2
       case .offset:
         guard i < bytes.endIndex else { return nil }
         if bytes[i] == UInt8(ascii: "Z") {
-          offset = 0
+          fields.offset = 0
           i += 1
           continue
         }
@@ -172,22 +220,31 @@ public struct CSVDatePattern: Hashable, Sendable {
         guard let h = digits(2...2) else { return nil }
         if i < bytes.endIndex, bytes[i] == UInt8(ascii: ":") { i += 1 }
         guard let m = digits(2...2), h < 24, m < 60 else { return nil }
-        offset = sign * (h * 3600 + m * 60)
+        fields.offset = sign * (h * 3600 + m * 60)
       case .literal(let byte):
         guard i < bytes.endIndex, bytes[i] == byte else { return nil }
         i += 1
       }
     }
     guard i == bytes.endIndex else { return nil }
-    if let pm {
-      guard (1...12).contains(hour) else { return nil }
-      hour = hour % 12 + (pm ? 12 : 0)
+    return fields
+  }
+
+  /// The month (0 for January) of three bytes naming it in English, any case: the bytes of
+  /// ``monthNames`` with ASCII letters lowered (a byte past ASCII names no month: the three
+  /// letters' text lowered would not be ASCII either).
+  static func monthIndex<Name: Sequence<UInt8>>(_ name: Name) -> Int? {
+    var key = 0
+    for byte in name {
+      guard (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) else { return nil }
+      key = key << 8 | Int(byte | 0x20)  // checked: UInt8 to Int widens
     }
-    guard
-      let local = LocalDateTime(
-        year: year, month: month, day: day, hour: hour, minute: minute, second: second)
-    else { return nil }
-    return Reading(local: local, offset: offset, hasTime: hasTime)
+    return monthKeys.firstIndex(of: key)
+  }
+
+  /// ``monthNames``' three bytes each, packed into one number.
+  static let monthKeys = monthNames.map {
+    $0.utf8.reduce(0) { $0 << 8 | Int($1) }  // checked: UInt8 to Int widens
   }
 
   static let monthNames = [

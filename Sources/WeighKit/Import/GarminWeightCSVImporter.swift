@@ -38,8 +38,8 @@ public enum GarminWeightCSVImporter {
         sawHeader = true
         return
       }
-      let first = row[0] ?? ""
-      if let reading = CSVDatePattern.first(dayShapes, Substring(first)) {
+      let firstCell = row.field(0)
+      if let reading = CSVDatePattern.first(dayShapes, bytes: firstCell) {
         day = reading.local.date
         return
       }
@@ -48,18 +48,17 @@ public enum GarminWeightCSVImporter {
           throw ImportRejection(
             line: row.line,
             reason:
-              "time '\(first)' comes before any date row such as \"Dec 31, 2017\" or \"21 Sep 2023\""
+              "time '\(row[0] ?? "")' comes before any date row such as \"Dec 31, 2017\" or \"21 Sep 2023\""
           )
         }
-        guard let clock = time(first) else {
+        guard let clock = time(bytes: firstCell) else {
           throw ImportRejection(
             line: row.line,
             reason:
-              "'\(first)' is neither a date like Dec 31, 2017 or 21 Sep 2023 nor a time like 07:23 or 7:23 AM"
+              "'\(row[0] ?? "")' is neither a date like Dec 31, 2017 or 21 Sep 2023 nor a time like 07:23 or 7:23 AM"
           )
         }
-        let (number, unit) = try value(row[1], line: row.line)
-        let kilograms = try WeightValue.kilograms(number, unit: unit, line: row.line)
+        let kilograms = try Self.kilograms(row.field(1), line: row.line)
         let local = LocalDateTime(date: day, secondOfDay: clock)
         result.zoneless = true
         result.add(
@@ -74,14 +73,27 @@ public enum GarminWeightCSVImporter {
     return result
   }
 
-  static let clockShapes = ["HH:mm", "H:mm", "h:mm a", "HH:mm:ss", "h:mm:ss a"].map {
-    CSVDatePattern.known("yyyy-MM-dd " + $0)
-  }
+  static let clockShapes = ["HH:mm", "H:mm", "h:mm a", "HH:mm:ss", "h:mm:ss a"].map(
+    CSVDatePattern.clock)
 
   /// Seconds since midnight of `07:23`, `7:23 AM` and the like.
   static func time(_ text: String) -> Int? {
-    let trimmed = text.trimmedWhitespace
-    return CSVDatePattern.first(clockShapes, Substring("2000-01-01 " + trimmed))?.local.secondOfDay
+    let trimmed = Array(text.trimmedWhitespace.utf8)[...]
+    for shape in clockShapes {
+      if let second = shape.secondOfDay(bytes: trimmed) { return second }
+    }
+    return nil
+  }
+
+  /// ``time(_:)`` of a cell's UTF-8 bytes, read from the bytes when they are ASCII.
+  static func time(bytes cell: ArraySlice<UInt8>) -> Int? {
+    guard let trimmed = WeightValue.trimmedASCII(cell) else {
+      return time(String(decoding: cell, as: UTF8.self))
+    }
+    for shape in clockShapes {
+      if let second = shape.secondOfDay(bytes: trimmed) { return second }
+    }
+    return nil
   }
 
   /// `80.4 kg` → ("80.4", kg); Garmin writes the unit after each value.
@@ -96,6 +108,40 @@ public enum GarminWeightCSVImporter {
         reason: "weight '\(cell ?? "")' is not a number and unit such as 80.4 kg or 177.2 lbs")
     }
     return (String(number), unit)
+  }
+
+  /// The kilograms of a weight cell (`80.4 kg`), by ``value(_:line:)`` and
+  /// `WeightValue.kilograms`, read from the cell's bytes when they are ASCII: the words
+  /// split at spaces as `split(separator: " ")` splits them.
+  static func kilograms(_ cell: ArraySlice<UInt8>, line: Int) throws(ImportRejection) -> Double {
+    guard !cell.contains(where: { $0 >= 0x80 }) else {
+      let (number, unit) = try value(String(decoding: cell, as: UTF8.self), line: line)
+      return try WeightValue.kilograms(number, unit: unit, line: line)
+    }
+    // The first two words, and how many there are (three: more than two).
+    var first = cell.startIndex..<cell.startIndex
+    var second = first
+    var count = 0
+    var index = cell.startIndex
+    while count < 3 {
+      while index < cell.endIndex, cell[index] == 0x20 { index += 1 }
+      guard index < cell.endIndex else { break }
+      let start = index
+      while index < cell.endIndex, cell[index] != 0x20 { index += 1 }
+      if count == 0 { first = start..<index } else if count == 1 { second = start..<index }
+      count += 1
+    }
+    guard count > 0, !cell[first].elementsEqual("--".utf8) else {
+      throw ImportRejection(line: line, reason: "no weight in this row")
+    }
+    guard count == 2, let unit = WeightValue.unit(named: cell[second]) else {
+      throw ImportRejection(
+        line: line,
+        reason:
+          "weight '\(String(decoding: cell, as: UTF8.self))' is not a number and unit such as 80.4 kg or 177.2 lbs"
+      )
+    }
+    return try WeightValue.kilograms(utf8: cell[first], unit: unit, line: line)
   }
 }
 

@@ -182,20 +182,10 @@ public enum GenericCSVImporter {
         "the weight column '\(weightHeader)' names no unit; add unit kg, unit lb or unit st")
     }
     let format = options.format
-    var last: CSVDatePattern?
+    let shapes = CSVDateShapes(format.map { [$0] } ?? autoShapes)
     return CSVWeightColumns(
       date: date, time: time, weight: weight, unit: unit, source: options.source ?? "CSV",
-      readDate: { text in
-        if let format { return format.read(bytes: text) }
-        if let last, let reading = last.read(bytes: text) { return reading }
-        for shape in autoShapes {
-          if let reading = shape.read(bytes: text) {
-            last = shape
-            return reading
-          }
-        }
-        return nil
-      },
+      readDate: shapes.read,
       dateReason: { text in
         if let format {
           return "date '\(text)' does not fit format \"\(format.text)\"; check the format"

@@ -32,7 +32,7 @@ public enum GoogleFitCSVImporter {
       }
       var columns = CSVWeightColumns(
         date: 0, weight: weight, unit: .kg, source: "Google Fit",
-        readDate: { CSVDatePattern.first(CSVDatePattern.isoShapes, bytes: $0) },
+        readDate: CSVDateShapes(CSVDatePattern.isoShapes).read,
         dateReason: { "date '\($0)' is not like 2026-01-10" + GenericCSVImporter.formatHint($0) })
       columns.skipsRowsWithoutWeight = true
       return columns

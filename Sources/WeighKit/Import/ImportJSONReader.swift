@@ -66,12 +66,54 @@ public enum ImportJSONReader {
   public static func parse(
     _ bytes: [UInt8], streaming streamed: StreamedArray?, element: (JSONNode) -> Void
   ) throws -> JSONNode {
+    try parse(bytes, Parser(streamed: streamed), element: element, record: { _ in })
+  }
+
+  /// What a member of a streamed record holds, for the members a reader asks for: what
+  /// ``ImportJSONValue`` would hold, without a tree (no reader takes an object, an array or
+  /// a boolean there: they are `other`).
+  public enum Scalar: Hashable, Sendable {
+    case string(String)
+    /// The number as written.
+    case number(String)
+    case null
+    case other
+  }
+
+  /// One element of the streamed array, read member by member: its line, whether it is an
+  /// object, and for each key asked for the value of the first member of that name (as
+  /// ``ImportJSONValue/subscript(_:)`` finds it); nil when there is none.
+  public struct Record: Sendable {
+    public var line: Int
+    public var isObject: Bool
+    public var values: [Scalar?]
+  }
+
+  /// Parses a whole document as ``parse(_:streaming:element:)`` does, with the same errors
+  /// at the same places, except that each element of the array `streamed` names goes to
+  /// `record` as the values of `keys`, read without building a tree for it: its other
+  /// members are read, checked and dropped.
+  ///
+  /// - Throws: `ImportError` with line and column at the first syntax error.
+  public static func parse(
+    _ bytes: [UInt8], streaming streamed: StreamedArray, keys: [String],
+    record: (Record) -> Void
+  ) throws -> JSONNode {
+    var parser = Parser(streamed: streamed)
+    parser.keys = keys.map { Array($0.utf8) }
+    return try parse(bytes, parser, element: { _ in }, record: record)
+  }
+
+  private static func parse(
+    _ bytes: [UInt8], _ parser: Parser, element: (JSONNode) -> Void, record: (Record) -> Void
+  ) throws -> JSONNode {
     do {
       return try JSONReader.withReader(over: bytes) { (reader) throws(JSONSyntaxError) in
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { reader.offset = 3 }
         var lines = LineCounter()
-        var parser = Parser(streamed: streamed)
-        let document = try parser.node(&reader, lines: &lines, depth: 0, element: element)
+        var parser = parser
+        let document = try parser.node(
+          &reader, lines: &lines, depth: 0, element: element, record: record)
         try reader.expectEnd()
         return document
       }
@@ -83,6 +125,11 @@ public enum ImportJSONReader {
   /// One parse: where the streamed array is, and whether it was found yet.
   private struct Parser {
     var streamed: StreamedArray?
+    /// The keys of the members a streamed record hands over, when its elements go to
+    /// `record` rather than to `element`.
+    var keys: [[UInt8]]?
+
+    init(streamed: StreamedArray?) { self.streamed = streamed }
 
     /// Whether the array starting at `depth`, as the member `key` of its object (nil for an
     /// element or the document), is the streamed one; it is streamed once.
@@ -99,7 +146,7 @@ public enum ImportJSONReader {
 
     mutating func node(
       _ reader: inout JSONReader, lines: inout LineCounter, depth: Int, key: String? = nil,
-      element: (JSONNode) -> Void
+      element: (JSONNode) -> Void, record: (Record) -> Void
     ) throws(JSONSyntaxError) -> JSONNode {
       guard depth < 512 else { throw reader.error("JSON nested more than 512 deep") }
       reader.skipWhitespace()
@@ -118,20 +165,32 @@ public enum ImportJSONReader {
               key: name,
               node: try node(
                 &reader, lines: &lines, depth: depth + 1, key: first ? name : nil,
-                element: element)))
+                element: element, record: record)))
         }
         return JSONNode(line: line, value: .object(members))
       case 0x5B:
         try reader.beginArray()
         if streams(depth: depth, key: key) {
-          while try reader.nextElement() {
-            element(try node(&reader, lines: &lines, depth: depth + 1, element: element))
+          if let keys {
+            var values = [Scalar?](repeating: nil, count: keys.count)
+            while try reader.nextElement() {
+              record(
+                try self.record(
+                  &reader, lines: &lines, depth: depth + 1, keys: keys, values: &values))
+            }
+          } else {
+            while try reader.nextElement() {
+              element(
+                try node(
+                  &reader, lines: &lines, depth: depth + 1, element: element, record: record))
+            }
           }
           return JSONNode(line: line, value: .array([]))
         }
         var elements: [JSONNode] = []
         while try reader.nextElement() {
-          elements.append(try node(&reader, lines: &lines, depth: depth + 1, element: element))
+          elements.append(
+            try node(&reader, lines: &lines, depth: depth + 1, element: element, record: record))
         }
         return JSONNode(line: line, value: .array(elements))
       case 0x22:
@@ -146,6 +205,66 @@ public enum ImportJSONReader {
         throw reader.error("the file ends where a JSON value was expected")
       default:
         throw reader.error("expected a JSON value")
+      }
+    }
+
+    /// One element of the streamed array as a ``Record``, read as ``node(_:lines:depth:key:element:record:)``
+    /// reads it (the same checks, the same errors), `values` reused from element to element.
+    mutating func record(
+      _ reader: inout JSONReader, lines: inout LineCounter, depth: Int, keys: [[UInt8]],
+      values: inout [Scalar?]
+    ) throws(JSONSyntaxError) -> Record {
+      for index in values.indices { values[index] = nil }
+      guard depth < 512 else { throw reader.error("JSON nested more than 512 deep") }
+      reader.skipWhitespace()
+      guard reader.peek() == 0x7B else {
+        let node = try node(
+          &reader, lines: &lines, depth: depth, element: { _ in }, record: { _ in })
+        return Record(line: node.line, isObject: false, values: values)
+      }
+      let line = lines.line(at: reader.offset, in: reader.bytes)
+      try reader.beginObject()
+      while let key = try reader.nextKey() {
+        var wanted: Int?
+        if key.hasEscapes || !key.isASCII {
+          // Decoded as the tree decodes every name: a bad escape or bad UTF-8 is its error.
+          let name = Array(try reader.decode(key).utf8)
+          wanted = keys.firstIndex(of: name)
+        } else {
+          wanted = keys.firstIndex { $0.count == key.raw.count && $0.elementsEqual(key.raw) }
+        }
+        if let index = wanted, values[index] == nil {
+          values[index] = try scalar(&reader, lines: &lines, depth: depth + 1)
+        } else {
+          _ = try scalar(&reader, lines: &lines, depth: depth + 1, keeps: false)
+        }
+      }
+      return Record(line: line, isObject: true, values: values)
+    }
+
+    /// A member's value as ``node(_:lines:depth:key:element:record:)`` reads it, kept as a
+    /// ``Scalar`` (`keeps`: false reads and checks it, keeping no string).
+    mutating func scalar(
+      _ reader: inout JSONReader, lines: inout LineCounter, depth: Int, keeps: Bool = true
+    ) throws(JSONSyntaxError) -> Scalar {
+      reader.skipWhitespace()
+      switch reader.peek() {
+      case 0x22:
+        let raw = try reader.readRawString()
+        guard keeps else {
+          if raw.hasEscapes || !raw.isASCII { _ = try reader.decode(raw) }
+          return .other
+        }
+        return .string(try reader.decode(raw))
+      case 0x6E where reader.readNullIfPresent():
+        return .null
+      case .some(0x2D), .some(0x30...0x39):
+        let text = try reader.readNumberText()
+        return keeps ? .number(text) : .other
+      default:
+        // Objects, arrays, booleans and what is no value: as the tree reads them.
+        _ = try node(&reader, lines: &lines, depth: depth, element: { _ in }, record: { _ in })
+        return .other
       }
     }
   }

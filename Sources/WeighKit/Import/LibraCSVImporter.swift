@@ -56,7 +56,7 @@ public enum LibraCSVImporter {
         date: 0, weight: weight,
         note: names.firstIndex(of: "log") ?? names.firstIndex(of: "comment"),
         unit: unit, source: "Libra",
-        readDate: { CSVDatePattern.first(CSVDatePattern.isoShapes, bytes: $0) },
+        readDate: CSVDateShapes(CSVDatePattern.isoShapes).read,
         dateReason: { "date '\($0)' is not like 2018-01-19T17:53:00.000Z" })
     }
   }

@@ -33,12 +33,34 @@ public struct LocalDateTime: Hashable, Sendable {
   static func numbers(
     _ text: Substring, separators: [UInt8], widths: [ClosedRange<Int>]
   ) -> (Int, Int, Int)? {
+    guard let separator = separators.first, separators.allSatisfy({ $0 == separator }),
+      widths.count == separators.count + 1, (2...3).contains(widths.count)
+    else { preconditionFailure("two or three numbers with one separator") }
+    return numbers(
+      text.utf8, separator: separator,
+      widths: (widths[0], widths[1], widths.count == 3 ? widths[2] : nil))
+  }
+
+  /// Two or three numbers (three when `widths.2` is given) separated by `separator`, each
+  /// with as many digits as its width allows, read from UTF-8 bytes; the numbers not written
+  /// are 0.
+  static func numbers<Bytes: Sequence<UInt8>>(
+    _ utf8: Bytes, separator: UInt8,
+    widths: (ClosedRange<Int>, ClosedRange<Int>, ClosedRange<Int>?)
+  ) -> (Int, Int, Int)? {
+    let separators = widths.2 == nil ? 1 : 2
     var parts = (0, 0, 0)
     var count = 0
     var value = 0
     var digits = 0
     func store() -> Bool {
-      guard widths[count].contains(digits) else { return false }
+      let width: ClosedRange<Int>
+      switch count {
+      case 0: width = widths.0
+      case 1: width = widths.1
+      default: width = widths.2 ?? widths.1
+      }
+      guard width.contains(digits) else { return false }
       switch count {
       case 0: parts.0 = value
       case 1: parts.1 = value
@@ -49,8 +71,8 @@ public struct LocalDateTime: Hashable, Sendable {
       digits = 0
       return true
     }
-    for byte in text.utf8 {
-      if count < separators.count, byte == separators[count] {
+    for byte in utf8 {
+      if count < separators, byte == separator {
         guard store() else { return nil }
       } else if (0x30...0x39).contains(byte) {
         digits += 1
@@ -60,22 +82,48 @@ public struct LocalDateTime: Hashable, Sendable {
         return nil
       }
     }
-    guard count == separators.count, store() else { return nil }
+    guard count == separators, store() else { return nil }
     return parts
   }
 
   /// `yyyy-MM-dd`.
   static func isoDate(_ text: Substring) -> (Int, Int, Int)? {
-    numbers(text, separators: [0x2D, 0x2D], widths: [4...4, 1...2, 1...2])
+    isoDate(bytes: text.utf8)
+  }
+
+  /// `yyyy-MM-dd` from UTF-8 bytes.
+  static func isoDate<Bytes: Sequence<UInt8>>(bytes: Bytes) -> (Int, Int, Int)? {
+    numbers(bytes, separator: 0x2D, widths: (4...4, 1...2, 1...2))
   }
 
   /// `HH:mm`, `HH:mm:ss` or `HH:mm:ss.fraction` (the fraction is dropped).
   static func time(_ text: Substring) -> (Int, Int, Int)? {
     let whole = text.split(separator: ".", maxSplits: 1).first ?? text
-    if let n = numbers(whole, separators: [0x3A, 0x3A], widths: [1...2, 2...2, 2...2]) {
-      return n
-    }
-    return numbers(whole, separators: [0x3A], widths: [1...2, 2...2])
+    return clock(whole.utf8)
+  }
+
+  /// ``time(_:)`` of ASCII bytes (a byte past ASCII may join a point to a character, which
+  /// `time(_:)` does not split at: the caller reads such text as a string).
+  static func time<Bytes: Collection<UInt8>>(ascii text: Bytes) -> (Int, Int, Int)? {
+    // What `split(separator: ".", maxSplits: 1).first` gives: the first run of bytes other
+    // than a point; the whole text when there is none.
+    var start = text.startIndex
+    while start != text.endIndex, text[start] == 0x2E { text.formIndex(after: &start) }
+    var end = start
+    while end != text.endIndex, text[end] != 0x2E { text.formIndex(after: &end) }
+    return start != end ? clock(text[start..<end]) : clock(text)
+  }
+
+  /// ``time(_:)`` of a string, read from its bytes when they are ASCII.
+  static func time(_ text: String) -> (Int, Int, Int)? {
+    guard text.utf8.allSatisfy({ $0 < 0x80 }) else { return time(Substring(text)) }
+    return time(ascii: text.utf8)
+  }
+
+  /// `HH:mm:ss` or `HH:mm`.
+  private static func clock<Bytes: Sequence<UInt8>>(_ utf8: Bytes) -> (Int, Int, Int)? {
+    if let n = numbers(utf8, separator: 0x3A, widths: (1...2, 2...2, 2...2)) { return n }
+    return numbers(utf8, separator: 0x3A, widths: (1...2, 2...2, nil))
   }
 
   /// `yyyy-MM-dd HH:mm[:ss]` (also with `T`) or `dd.MM.yyyy HH:mm` (openScale 2.x legacy).

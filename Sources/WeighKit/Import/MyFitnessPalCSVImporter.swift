@@ -28,7 +28,7 @@ public enum MyFitnessPalCSVImporter {
       }
       return CSVWeightColumns(
         date: 0, weight: header.fields.count - 1, unit: unit, source: "MyFitnessPal",
-        readDate: { CSVDatePattern.first(CSVDatePattern.isoShapes, bytes: $0) },
+        readDate: CSVDateShapes(CSVDatePattern.isoShapes).read,
         dateReason: { "date '\($0)' is not like 2024-01-01" + GenericCSVImporter.formatHint($0) })
     }
   }

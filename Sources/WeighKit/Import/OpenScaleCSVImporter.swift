@@ -103,14 +103,27 @@ public enum OpenScaleCSVImporter {
       }
       let moment = try dateTime(row, columns)
       let cell = row.field(columns.weight)
-      let value =
-        WeightValue.trimmedASCII(cell).map { DecimalText.parse(utf8: $0) }
-        ?? DecimalText.parse(
-          String(decoding: cell, as: UTF8.self).trimmingCharacters(in: .whitespaces))
-      if value == 0 {
-        throw ImportRejection(line: row.line, reason: "weight is 0, openScale's empty value")
+      let kilograms: Double
+      if let trimmed = WeightValue.trimmedASCII(cell), let value = DecimalText.parse(utf8: trimmed)
+      {
+        // The common case, read once: what `WeightValue.kilograms(utf8:)` does with a number.
+        if value == 0 {
+          throw ImportRejection(line: row.line, reason: "weight is 0, openScale's empty value")
+        }
+        kilograms = try ImportedWeight.validate(
+          kilograms: weightUnit.toKilograms(value),
+          written: String(decoding: trimmed, as: UTF8.self),
+          unit: weightUnit, line: row.line)
+      } else {
+        let value =
+          WeightValue.trimmedASCII(cell).map { DecimalText.parse(utf8: $0) }
+          ?? DecimalText.parse(
+            String(decoding: cell, as: UTF8.self).trimmingCharacters(in: .whitespaces))
+        if value == 0 {
+          throw ImportRejection(line: row.line, reason: "weight is 0, openScale's empty value")
+        }
+        kilograms = try WeightValue.kilograms(utf8: cell, unit: weightUnit, line: row.line)
       }
-      let kilograms = try WeightValue.kilograms(utf8: cell, unit: weightUnit, line: row.line)
       let note = columns.comment.flatMap { row.field($0).isEmpty ? nil : row[$0] }
       result.add(
         ImportedWeight(
@@ -131,22 +144,37 @@ public enum OpenScaleCSVImporter {
       }
       return value
     }
-    guard let column = columns.date, let text = row[column],
-      let (year, month, day) = LocalDateTime.isoDate(
-        Substring(text.trimmedWhitespace))
+    guard let column = columns.date, column < row.count,
+      let (year, month, day) = isoDate(row, column)
     else {
       throw ImportRejection(
         line: row.line,
         reason: "date '\(columns.date.flatMap { row[$0] } ?? "")' is not like 2025-08-11")
     }
-    let clock =
-      columns.time.flatMap { row[$0] }.flatMap { LocalDateTime.time(Substring($0)) }
-      ?? (12, 0, 0)
+    var clock = (12, 0, 0)
+    if let time = columns.time, time < row.count {
+      let cell = row.field(time)
+      let read =
+        cell.contains(where: { $0 >= 0x80 })
+        ? LocalDateTime.time(Substring(String(decoding: cell, as: UTF8.self)))
+        : LocalDateTime.time(ascii: cell)
+      clock = read ?? clock
+    }
     guard
       let value = LocalDateTime(
         year: year, month: month, day: day, hour: clock.0, minute: clock.1, second: clock.2)
-    else { throw ImportRejection(line: row.line, reason: "date '\(text)' does not exist") }
+    else {
+      throw ImportRejection(line: row.line, reason: "date '\(row[column] ?? "")' does not exist")
+    }
     return value
+  }
+
+  /// The `DATE` cell's `yyyy-MM-dd`, white space around it ignored: read from the bytes when
+  /// they are ASCII, else from the text (trimmed of Unicode spaces too).
+  static func isoDate(_ row: CSVRow, _ column: Int) -> (Int, Int, Int)? {
+    let cell = row.field(column)
+    if let trimmed = WeightValue.trimmedASCII(cell) { return LocalDateTime.isoDate(bytes: trimmed) }
+    return LocalDateTime.isoDate(Substring(String(decoding: cell, as: UTF8.self).trimmedWhitespace))
   }
 }
 

@@ -38,7 +38,7 @@ public enum RenphoCSVImporter {
       }
       return CSVWeightColumns(
         date: 0, weight: weight, note: names.firstIndex(of: "remarks"), unit: unit,
-        source: "Renpho", readDate: { CSVDatePattern.first(CSVDatePattern.isoShapes, bytes: $0) },
+        source: "Renpho", readDate: CSVDateShapes(CSVDatePattern.isoShapes).read,
         dateReason: {
           "time '\($0)' is not like 2024-01-01 10:20:30" + GenericCSVImporter.formatHint($0)
         })

@@ -45,9 +45,9 @@ public enum SamsungHealthCSVImporter {
       }
       return CSVWeightColumns(
         date: start, weight: weight, unit: .kg, source: "Samsung Health",
-        readDate: { text in
+        readDate: { [shapes = CSVDateShapes(CSVDatePattern.isoShapes)] text in
           // UTC: read with a zero offset, so the session's zone plays no part.
-          CSVDatePattern.first(CSVDatePattern.isoShapes, bytes: text).map {
+          shapes.read(bytes: text).map {
             var reading = $0
             reading.offset = reading.offset ?? 0
             return reading

@@ -33,6 +33,10 @@ public enum WeighCSVImporter {
         func optional(_ index: Int) -> String? {
           row.isQuoted(index) || !row.field(index).isEmpty ? row[index] : nil
         }
+        if let weight = exported(row, optional) {
+          result.add(weight, seen: &seen)
+          return
+        }
         let weight = try WeighEntryFields(
           id: row[0]!, instant: row[1]!, kilograms: row[2]!, origin: row[3]!, source: row[4]!,
           note: optional(5), revision: row[6]!, healthUUID: optional(7), pushedUUID: optional(8),
@@ -47,6 +51,60 @@ public enum WeighCSVImporter {
       throw ImportError(line: 1, "expected weigh's header \(WeighCSVExporter.header)")
     }
     return result
+  }
+}
+
+extension WeighCSVImporter {
+  /// The weight of a row whose number, instant, weight, origin and revision are written as
+  /// `export` writes them (`12`, `2026-01-03T06:30:00Z`, `71.25`, `import`, `1`), read
+  /// from the cells' bytes; nil for any other row, which `WeighEntryFields` reads (giving the
+  /// same weight, or the reason it is refused: `ReaderFastPathTests`).
+  static func exported(_ row: CSVRow, _ optional: (Int) -> String?) -> ImportedWeight? {
+    guard let number = whole(row.field(0), digits: 18),
+      let instant = row.field(1).withUnsafeBufferPointer(UTCInstantText.parse),
+      StoredValueRule.wholeInstant.contains(instant),
+      let kilograms = row.field(2).withUnsafeBufferPointer({ cell in
+        cell.count <= DecimalText.maximumLength ? DecimalText.plainDecimal(cell) : nil
+      }),
+      Measure.mass.contains(kilograms), let origin = origin(row.field(3)),
+      let revision = whole(row.field(6), digits: 9), ValueLimits.revision.contains(revision)
+    else { return nil }
+    let healthUUID = optional(7)
+    let pushedUUID = optional(8)
+    var pushedRevision: Int32?
+    if optional(9) != nil {
+      guard let value = whole(row.field(9), digits: 9), ValueLimits.revision.contains(value)
+      else { return nil }
+      pushedRevision = Int32(value)  // checked: inside ValueLimits.revision
+    }
+    guard healthUUID.map(StoredText.isUUID) != false, pushedUUID.map(StoredText.isUUID) != false
+    else { return nil }
+    return ImportedWeight(
+      weighEntry: number, instant: instant, kilograms: kilograms, origin: origin,
+      source: row[4] ?? "", note: optional(5),
+      revision: Int32(revision),  // checked: inside ValueLimits.revision
+      healthUUID: healthUUID, pushedUUID: pushedUUID, pushedRevision: pushedRevision,
+      line: row.line)
+  }
+
+  /// A whole number of 1 to `digits` decimal digits (no sign), or nil.
+  private static func whole(_ cell: ArraySlice<UInt8>, digits: Int) -> Int? {
+    guard !cell.isEmpty, cell.count <= digits else { return nil }
+    var value = 0
+    for byte in cell {
+      let digit = byte &- 0x30
+      guard digit < 10 else { return nil }
+      value = value * 10 + Int(digit)  // checked: at most 18 digits
+    }
+    return value
+  }
+
+  /// `manual`, `health` or `import`, as `Origin(rawValue:)` reads them.
+  private static func origin(_ cell: ArraySlice<UInt8>) -> Origin? {
+    if cell.elementsEqual("import".utf8) { return .import }
+    if cell.elementsEqual("manual".utf8) { return .manual }
+    if cell.elementsEqual("health".utf8) { return .health }
+    return nil
   }
 }
 
@@ -108,13 +166,16 @@ struct WeighEntryFields {
       }
       pushed = Int32(number)  // checked: inside ValueLimits.revision
     }
-    for (name, uuid) in [("health UUID", healthUUID), ("pushed UUID", pushedUUID)] {
+    // Each checked on its own: a list of the two was an array made for every row.
+    func checkUUID(_ name: String, _ uuid: String?) throws(ImportRejection) {
       if let uuid, !StoredText.isUUID(uuid) {
         throw ImportRejection(
           line: line,
           reason: "\(name) '\(uuid)' is not a UUID such as B3F2AF6D-0FC7-40C5-853B-559647364CEA")
       }
     }
+    try checkUUID("health UUID", healthUUID)
+    try checkUUID("pushed UUID", pushedUUID)
     return ImportedWeight(
       weighEntry: id, instant: instant, kilograms: checked, origin: origin, source: source,
       note: note, revision: revision, healthUUID: healthUUID, pushedUUID: pushedUUID,

@@ -7,31 +7,31 @@ public enum WeighJSONImporter {
   public static func importWeights(_ bytes: [UInt8]) throws -> WeightImportResult {
     var result = WeightImportResult(format: .weighJSON)
     var seen = WeightKeySet()
-    // Each entry is taken as it is read: the file is never held as a tree of every entry.
-    // The checks of the document below come after, and a refused file keeps none of them.
-    let document = try ImportJSONReader.parse(bytes, streaming: .member("entries")) { node in
+    // Each entry is taken as it is read, its members read without a tree: the file is never
+    // held as a tree of every entry. The checks of the document below come after, and a
+    // refused file keeps none of them.
+    let document = try ImportJSONReader.parse(bytes, streaming: .member("entries"), keys: keys) {
+      entry in
       do throws(ImportRejection) {
-        let object = node.value
-        func text(_ key: String) throws(ImportRejection) -> String {
-          guard let member = object[key] else {
-            throw ImportRejection(line: node.line, reason: "no \"\(key)\" in this entry")
-          }
-          switch member.value {
-          case .string(let value), .number(let value): return value
+        func text(_ index: Int) throws(ImportRejection) -> String {
+          switch entry.values[index] {
+          case .string(let value)?, .number(let value)?: return value
+          case nil:
+            throw ImportRejection(line: entry.line, reason: "no \"\(keys[index])\" in this entry")
           default:
-            throw ImportRejection(line: node.line, reason: "\"\(key)\" must be a string or number")
+            throw ImportRejection(
+              line: entry.line, reason: "\"\(keys[index])\" must be a string or number")
           }
         }
-        func optional(_ key: String) throws(ImportRejection) -> String? {
-          guard let member = object[key], !member.isNull else { return nil }
-          return try text(key)
+        func optional(_ index: Int) throws(ImportRejection) -> String? {
+          if entry.values[index] == nil || entry.values[index] == .null { return nil }
+          return try text(index)
         }
         let weight = try WeighEntryFields(
-          id: text("id"), instant: text("instant"), kilograms: text("kilograms"),
-          origin: text("origin"), source: text("source"), note: optional("note"),
-          revision: text("revision"), healthUUID: optional("healthUUID"),
-          pushedUUID: optional("pushedUUID"), pushedRevision: optional("pushedRevision")
-        ).weight(line: node.line)
+          id: text(0), instant: text(1), kilograms: text(2), origin: text(3), source: text(4),
+          note: optional(5), revision: text(6), healthUUID: optional(7),
+          pushedUUID: optional(8), pushedRevision: optional(9)
+        ).weight(line: entry.line)
         result.add(weight, seen: &seen)
       } catch {
         result.rejections.append(error)
@@ -66,6 +66,12 @@ public enum WeighJSONImporter {
     }
     return result
   }
+
+  /// The members an entry is read for, in the order of `Record.values`.
+  static let keys = [
+    "id", "instant", "kilograms", "origin", "source", "note", "revision", "healthUUID",
+    "pushedUUID", "pushedRevision",
+  ]
 
   /// The `settings` object: `unit` (kg, lb or st) and optional `height_m`, `goal_kg` and
   /// `pre_pregnancy_kg`, each in the range `set` accepts.

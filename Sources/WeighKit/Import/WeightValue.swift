@@ -65,6 +65,28 @@ enum WeightValue {
     return unit(named: String(header[header.index(after: open)..<close]))
   }
 
+  /// ``unit(named:)`` of ASCII bytes, without making a string: the names' bytes compared
+  /// with the trimmed bytes, letters of either case; nil for bytes past ASCII too.
+  static func unit(named bytes: ArraySlice<UInt8>) -> MassUnit? {
+    guard let trimmed = trimmedASCII(bytes) else { return nil }
+    for (name, unit) in unitNames where name.count == trimmed.count {
+      let same = zip(name, trimmed).allSatisfy { letter, byte in
+        byte == letter || ((0x41...0x5A).contains(byte) && byte | 0x20 == letter)
+      }
+      if same { return unit }
+    }
+    return nil
+  }
+
+  /// The names ``unit(named:)`` reads, lower case.
+  private static let unitNames: [([UInt8], MassUnit)] = {
+    let names: [(String, MassUnit)] = [
+      ("kg", .kg), ("kgs", .kg), ("kilograms", .kg), ("lb", .lb), ("lbs", .lb), ("pounds", .lb),
+      ("g", .g), ("grams", .g), ("st", .st), ("stone", .st),
+    ]
+    return names.map { (Array($0.0.utf8), $0.1) }
+  }()
+
   /// `kg`, `lb`, `lbs`, `g`, `st` (any case).
   static func unit(named name: String) -> MassUnit? {
     switch name.trimmedWhitespace.lowercased() {

@@ -49,7 +49,7 @@ public enum WithingsCSVImporter {
       let hasComments = last >= 2 && WeightValue.unit(inHeader: header.fields[last].text) == nil
       return CSVWeightColumns(
         date: 0, weight: 1, note: hasComments ? last : nil, unit: unit, source: "Withings",
-        readDate: readDate,
+        readDate: CSVDateShapes(shapes).read,
         dateReason: {
           "date '\($0)' is not like 2026-04-25 08:11:51" + GenericCSVImporter.formatHint($0)
         })
@@ -63,8 +63,4 @@ public enum WithingsCSVImporter {
     + [
       "yyyy-MM-dd H:mm 'Uhr'", "yyyy-MM-dd h:mm a", "yyyy-MM-dd h:mm:ss a",
     ].map(CSVDatePattern.known)
-
-  static func readDate(_ text: ArraySlice<UInt8>) -> CSVDatePattern.Reading? {
-    CSVDatePattern.first(shapes, bytes: text)
-  }
 }
