@@ -28,19 +28,6 @@ public struct LocalDateTime: Hashable, Sendable {
   /// in every zone (`Entry.fileTime`).
   public var wallSeconds: Int64 { date.seconds(at: secondOfDay) }
 
-  /// Up to three numbers separated by the given one-byte separators, e.g. `2026-01-03` with
-  /// `-`, read from the text's bytes; the numbers not written are 0.
-  static func numbers(
-    _ text: Substring, separators: [UInt8], widths: [ClosedRange<Int>]
-  ) -> (Int, Int, Int)? {
-    guard let separator = separators.first, separators.allSatisfy({ $0 == separator }),
-      widths.count == separators.count + 1, (2...3).contains(widths.count)
-    else { preconditionFailure("two or three numbers with one separator") }
-    return numbers(
-      text.utf8, separator: separator,
-      widths: (widths[0], widths[1], widths.count == 3 ? widths[2] : nil))
-  }
-
   /// Two or three numbers (three when `widths.2` is given) separated by `separator`, each
   /// with as many digits as its width allows, read from UTF-8 bytes; the numbers not written
   /// are 0.
@@ -135,7 +122,7 @@ public struct LocalDateTime: Hashable, Sendable {
       return LocalDateTime(
         year: year, month: month, day: day, hour: clock.0, minute: clock.1, second: clock.2)
     }
-    if let n = numbers(parts[0], separators: [0x2E, 0x2E], widths: [1...2, 1...2, 4...4]) {
+    if let n = numbers(parts[0].utf8, separator: 0x2E, widths: (1...2, 1...2, 4...4)) {
       return LocalDateTime(
         year: n.2, month: n.1, day: n.0, hour: clock.0, minute: clock.1, second: clock.2)
     }
