@@ -48,6 +48,29 @@ import Testing
     try Self.expectFile(in: directory, of: store, holds: before + entries)
   }
 
+  @Test func anImportsRecordIsTheWriterAsItWasRowByRow() throws {
+    // The journal record of an import, streamed in pieces: its line is the record the
+    // writer as it was gives (`ByteCursorTests.Reference`), one put per row, with the
+    // checksum of its bytes.
+    let directory = TemporaryStoreDirectory()
+    defer { directory.remove() }
+    let entries = StoreLargeImportTests.imported(1...3000)
+    let store = try StoreLargeImportTests.commitAsACommand(
+      StoreChange.putEntries(entries), in: directory, pieceBytes: 4096)
+    store.close()
+    let journal = try #require(directory.text("journal.jsonl"))
+    let lines = journal.split(separator: "\n")
+    #expect(lines.count == 2)
+    let puts = entries.map {
+      "{\"put\":\"entries\",\"row\":" + ByteCursorTests.Reference.entry($0) + "}"
+    }
+    let body = "{\"seq\":1,\"changes\":[" + puts.joined(separator: ",") + "]"
+    let crc = StoreChecksum.of(Array(body.utf8)[...])
+    let hex = String(crc, radix: 16)
+    let expected = body + ",\"crc\":\"" + String(repeating: "0", count: 8 - hex.count) + hex + "\"}"
+    #expect(lines.last.map(String.init) == expected)
+  }
+
   @Test func aRunWithGapsBetweenItsIDsIsCopiedRowByRow() throws {
     let directory = TemporaryStoreDirectory()
     defer { directory.remove() }
