@@ -7,31 +7,38 @@ public enum UTCInstantText {
 
   /// Appends the 20 bytes of `instant`'s text; `instant` must lie in ``range``.
   public static func append(_ instant: Int64, to bytes: inout [UInt8]) {
-    let (date, second) = CivilDate.split(instant)
-    // Written on the stack, then copied at once.
-    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { text in
-      // The digits of each field, from its last.
-      func field(_ value: Int, at offset: Int, digits: Int) {
-        var rest = value
-        for index in stride(from: offset + digits - 1, through: offset, by: -1) {
-          text[index] = 0x30 + UInt8(truncatingIfNeeded: rest % 10)
-          rest /= 10
-        }
+    bytes.append(addingCapacity: 20) { span in
+      span.withUnsafeMutableBufferPointer { buffer, initialized in
+        write(instant, at: buffer.baseAddress! + initialized)
+        initialized += 20
       }
-      field(date.year, at: 0, digits: 4)
-      text[4] = 0x2D
-      field(date.month, at: 5, digits: 2)
-      text[7] = 0x2D
-      field(date.day, at: 8, digits: 2)
-      text[10] = 0x54
-      field(second / 3600, at: 11, digits: 2)
-      text[13] = 0x3A
-      field(second / 60 % 60, at: 14, digits: 2)
-      text[16] = 0x3A
-      field(second % 60, at: 17, digits: 2)
-      text[19] = 0x5A
-      bytes.append(contentsOf: UnsafeBufferPointer(text))
     }
+  }
+
+  /// Writes the 20 bytes of `instant`'s text at `text`; `instant` must lie in ``range``.
+  /// Each field's two or four digits from unsigned arithmetic (an import writes two
+  /// instants a row).
+  static func write(_ instant: Int64, at text: UnsafeMutablePointer<UInt8>) {
+    let (date, second) = CivilDate.split(instant)
+    func pair(_ value: UInt32, at offset: Int) {  // 0 … 99
+      text[offset] = 0x30 + UInt8(truncatingIfNeeded: value / 10)
+      text[offset + 1] = 0x30 + UInt8(truncatingIfNeeded: value % 10)
+    }
+    let year = UInt32(truncatingIfNeeded: date.year)  // 0 … 9999 in the range
+    pair(year / 100, at: 0)
+    pair(year % 100, at: 2)
+    text[4] = 0x2D
+    pair(UInt32(truncatingIfNeeded: date.month), at: 5)
+    text[7] = 0x2D
+    pair(UInt32(truncatingIfNeeded: date.day), at: 8)
+    text[10] = 0x54
+    let secondOfDay = UInt32(truncatingIfNeeded: second)  // 0 … 86 399
+    pair(secondOfDay / 3600, at: 11)
+    text[13] = 0x3A
+    pair(secondOfDay / 60 % 60, at: 14)
+    text[16] = 0x3A
+    pair(secondOfDay % 60, at: 17)
+    text[19] = 0x5A
   }
 
   /// The text of `instant`; `instant` must lie in ``range``.

@@ -14,8 +14,25 @@ public struct JSONWriter {
   /// Appends `text` verbatim (it must already be valid JSON where it stands).
   @inline(__always)
   public mutating func raw(_ text: StaticString) {
-    bytes.append(
-      contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    let count = text.utf8CodeUnitCount
+    append(atMost: count) { cursor in cursor.literal(text) }
+  }
+
+  /// Appends what `body` writes at the cursor it is given, at most `maxCount` bytes, in one
+  /// step: room for them is made once, and the bytes are stored through a pointer (a generic
+  /// `Array.append(contentsOf:)` per piece was most of the cost of encoding a row). `body`
+  /// must write no more than `maxCount` bytes (checked, a trap otherwise).
+  @inline(__always)
+  mutating func append(atMost maxCount: Int, _ body: (inout ByteCursor) -> Void) {
+    bytes.append(addingCapacity: maxCount) { span in
+      span.withUnsafeMutableBufferPointer { buffer, initialized in
+        var cursor = ByteCursor(buffer.baseAddress! + initialized)
+        body(&cursor)
+        let written = cursor.count
+        precondition(written <= maxCount, "wrote past the room made for it")
+        initialized += written
+      }
+    }
   }
 
   /// Appends one byte verbatim.
@@ -24,54 +41,15 @@ public struct JSONWriter {
 
   /// Appends a string literal, escaping quotes, backslashes and control characters.
   public mutating func write(_ string: String) {
-    bytes.append(0x22)
-    // Most strings need no escape: copied whole, not byte by byte.
-    let copied = string.utf8.withContiguousStorageIfAvailable { utf8 -> Bool in
-      guard !utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) else { return false }
-      bytes.append(contentsOf: utf8)
-      return true
-    }
-    if copied != true { escape(string) }
-    bytes.append(0x22)
-  }
-
-  private mutating func escape(_ string: String) {
-    for byte in string.utf8 {
-      switch byte {
-      case 0x22: bytes.append(0x5C); bytes.append(0x22)
-      case 0x5C: bytes.append(0x5C); bytes.append(0x5C)
-      case 0x0A: bytes.append(0x5C); bytes.append(0x6E)
-      case 0x0D: bytes.append(0x5C); bytes.append(0x72)
-      case 0x09: bytes.append(0x5C); bytes.append(0x74)
-      case 0x00..<0x20:
-        raw("\\u00")
-        bytes.append(Self.hexDigits[Int(byte >> 4)])  // checked: a 4-bit nibble
-        bytes.append(Self.hexDigits[Int(byte & 0xF)])  // checked: a 4-bit nibble
-      default: bytes.append(byte)
-      }
+    var string = string
+    string.withUTF8 { utf8 in
+      append(atMost: ByteCursor.stringRoom(utf8.count)) { $0.string(utf8) }
     }
   }
-
-  private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
   /// Appends an integer.
   public mutating func write(_ value: Int) {
-    if value < 0 { bytes.append(0x2D) }
-    var magnitude = value.magnitude
-    guard magnitude >= 10 else {
-      bytes.append(0x30 + UInt8(truncatingIfNeeded: magnitude))
-      return
-    }
-    // The digits from the last, on the stack, then copied at once (20 fit any Int).
-    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
-      var index = 20
-      repeat {
-        index -= 1
-        digits[index] = 0x30 + UInt8(truncatingIfNeeded: magnitude % 10)
-        magnitude /= 10
-      } while magnitude > 0
-      bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[index...]))
-    }
+    append(atMost: ByteCursor.integerRoom) { $0.integer(value) }
   }
 
   /// Drops the bytes after the first `count`, keeping the capacity, and clears
@@ -85,23 +63,14 @@ public struct JSONWriter {
   /// Appends a Double in its shortest round-trip form (`68.5`, `70.0`, `1e-05`); NaN and
   /// infinity become `null` and set `wroteNonFiniteNumber`.
   public mutating func write(_ value: Double) {
-    guard value.isFinite else {
-      wroteNonFiniteNumber = true
-      raw("null")
-      return
-    }
-    // A whole number below 2^53 is written as `description` spells it, its digits and
-    // ".0" (the shortest digits that read back as it are its own), without the shortest-digits
-    // search: most of a Health row's numbers (its times, a step count) are whole.
-    if value == value.rounded(.towardZero), value.magnitude < 9_007_199_254_740_992,
-      value != 0 || value.sign == .plus
-    {
-      write(Int(value))  // checked: whole, and below 2^53 in magnitude
-      raw(".0")
-      return
-    }
-    bytes.append(contentsOf: value.description.utf8)
+    var finite = true
+    append(atMost: ByteCursor.doubleRoom) { finite = $0.double(value) }
+    if !finite { wroteNonFiniteNumber = true }
   }
+
+  /// Marks that a number that is not finite was written as `null` (by a codec writing
+  /// through `append(atMost:_:)`, `ByteCursor.double`).
+  mutating func noteNonFiniteNumber() { wroteNonFiniteNumber = true }
 
   /// Appends `true` or `false`.
   public mutating func write(_ value: Bool) { value ? raw("true") : raw("false") }
@@ -158,11 +127,11 @@ extension Array where Element == UInt8 {
   mutating func appendMemory(of bytes: UnsafeBufferPointer<UInt8>) {
     let count = bytes.count
     guard count > 0, let source = bytes.baseAddress else { return }
-    let start = self.count
-    append(contentsOf: repeatElement(0, count: count))
-    withUnsafeMutableBufferPointer { target in
-      UnsafeMutableRawPointer(target.baseAddress! + start).copyMemory(
-        from: source, byteCount: count)
+    append(addingCapacity: count) { span in
+      span.withUnsafeMutableBufferPointer { target, initialized in
+        (target.baseAddress! + initialized).initialize(from: source, count: count)
+        initialized += count
+      }
     }
   }
 }

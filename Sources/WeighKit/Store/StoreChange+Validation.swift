@@ -77,6 +77,9 @@ extension StoreChange {
 /// written by the same steps of its encoder and is not read back again.
 struct ReadBackShapes {
   private var read: Set<Key> = []
+  /// The shape last found or added: an import's rows are nearly all of one shape, which is
+  /// then compared, not hashed, for each row.
+  private var last: Key?
 
   struct Key: Hashable {
     var codec: ObjectIdentifier
@@ -86,13 +89,22 @@ struct ReadBackShapes {
   /// The number of shapes read back (tests).
   var count: Int { read.count }
 
-  func contains(_ key: Key) -> Bool { read.contains(key) }
+  mutating func contains(_ key: Key) -> Bool {
+    if key == last { return true }
+    guard read.contains(key) else { return false }
+    last = key
+    return true
+  }
 
-  mutating func insert(_ key: Key) { read.insert(key) }
+  mutating func insert(_ key: Key) {
+    read.insert(key)
+    last = key
+  }
 
   /// Forgets every shape: the next transaction reads each back again.
   mutating func removeAll() {
     if !read.isEmpty { read.removeAll() }
+    last = nil
   }
 }
 

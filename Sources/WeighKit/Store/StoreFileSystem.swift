@@ -163,19 +163,25 @@ enum StoreFileSystem {
     let descriptor = open(path, O_RDONLY | O_CLOEXEC)
     guard descriptor >= 0 else { return false }
     defer { _ = close(descriptor) }
-    buffer = [UInt8](repeating: 0, count: count)
-    var done = 0
-    let failed = buffer.withUnsafeMutableBytes { target -> Bool in
-      while done < count {
-        let got = pread(descriptor, target.baseAddress! + done, count - done, off_t(offset + done))
-        if got < 0 && errno == EINTR { continue }
-        if got < 0 { return true }
-        if got == 0 { break }
-        done += got
+    // Into the buffer's own room, not filled with zeros first (the compaction after a large
+    // import reads its journal back 4 MiB at a time).
+    buffer.removeAll(keepingCapacity: true)
+    var failed = false
+    buffer.append(addingCapacity: count) { span in
+      span.withUnsafeMutableBufferPointer { target, done in
+        while done < count {
+          let got = pread(
+            descriptor, target.baseAddress! + done, count - done, off_t(offset + done))
+          if got < 0 && errno == EINTR { continue }
+          if got < 0 {
+            failed = true
+            return
+          }
+          if got == 0 { break }
+          done += got
+        }
       }
-      return false
     }
-    buffer.removeSubrange(done...)
     return !failed
   }
 

@@ -441,11 +441,8 @@ struct RecordStream {
         try encodePut(
           put, into: &writer, pieceBytes: pieceBytes, shapes: &shapes, row: row, write: write)
       case .putRun(let run):
-        for index in 0..<run.count {
-          try encodePut(
-            run.row(at: index), into: &writer, pieceBytes: pieceBytes, shapes: &shapes, row: row,
-            write: write)
-        }
+        try encodeRun(
+          run, into: &writer, pieceBytes: pieceBytes, shapes: &shapes, row: row, write: write)
       case .remove(let table, let id):
         try flush(&writer, ifOver: pieceBytes, write: write)
         separate(&writer)
@@ -457,6 +454,43 @@ struct RecordStream {
       case .setDocument, .removeDocument:
         preconditionFailure("a streamed record starts with row changes only")
       }
+    }
+  }
+
+  /// Encodes the puts of `run`'s rows (`encodeRows`), the bytes `encodePut` writes for each,
+  /// without making a `StoreRow` per row: the text before each row (`{"put":"entries",
+  /// "row":`) is made once, and a row whose shape was read back in the transaction is
+  /// checked by its shape alone (`StoreRow.loadProblem`, which the others go through).
+  private mutating func encodeRun(
+    _ run: StoreRowRun, into writer: inout JSONWriter, pieceBytes: Int,
+    shapes: inout ReadBackShapes, row: (_ start: Int, _ end: Int) -> Void,
+    write: ([UInt8]) throws(StoreError) -> Void
+  ) throws(StoreError) {
+    var head = JSONWriter()
+    head.raw("{\"put\":")
+    head.write(run.table)
+    head.raw(",\"row\":")
+    let content = run.content
+    for index in 0..<run.count {
+      try flush(&writer, ifOver: pieceBytes, write: write)
+      separate(&writer)
+      head.bytes.withUnsafeBufferPointer { writer.bytes.appendMemory(of: $0) }
+      let start = writer.bytes.count
+      content.encode(at: index, into: &writer)
+      let end = writer.bytes.count
+      if let shape = content.readBackShape(at: index), shapes.contains(shape) {
+        // Written by the steps of a row read back already, its own values checked.
+      } else {
+        let put = run.row(at: index)
+        if let problem = writer.bytes.withUnsafeBufferPointer({
+          put.loadProblem(UnsafeBufferPointer(rebasing: $0[start..<end]), shapes: &shapes)
+        }) {
+          throw problem
+        }
+      }
+      if writer.wroteNonFiniteNumber { throw run.row(at: index).nonFiniteProblem }
+      row(written + start, written + end)
+      writer.raw(byte: 0x7D)
     }
   }
 

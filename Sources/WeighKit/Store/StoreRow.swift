@@ -126,10 +126,13 @@ final class StoreRowRunBox<Codec: StoreTableCodec>: StoreRowContent {
 
   func value(at index: Int) -> any Sendable { rows[index] }
 
-  func id(at index: Int) -> Int { Codec.id(of: rows[index]) }
+  // The row is handed on in place, through the array's buffer: `rows[index]` copied it
+  // (this code is generic over the codec, not specialized), each of its strings retained
+  // and released, several times per row of an import.
+  func id(at index: Int) -> Int { rows.withUnsafeBufferPointer { Codec.id(of: $0[index]) } }
 
   func encode(at index: Int, into writer: inout JSONWriter) {
-    Codec.encode(rows[index], into: &writer)
+    rows.withUnsafeBufferPointer { Codec.encode($0[index], into: &writer) }
   }
 
   func readBackProblem(_ bytes: UnsafeBufferPointer<UInt8>) -> JSONSyntaxError? {
@@ -137,7 +140,11 @@ final class StoreRowRunBox<Codec: StoreTableCodec>: StoreRowContent {
   }
 
   func readBackShape(at index: Int) -> ReadBackShapes.Key? {
-    StoreRowBox<Codec>.shape(of: rows[index])
+    // Not through `StoreRowBox<Codec>.shape(of:)`: naming that type here looked up its
+    // metadata for every row (a third of the check of an import's row under callgrind).
+    guard let shape = rows.withUnsafeBufferPointer({ Codec.readBackShape(of: $0[index]) })
+    else { return nil }
+    return ReadBackShapes.Key(codec: ObjectIdentifier(Codec.self), shape: shape)
   }
 }
 

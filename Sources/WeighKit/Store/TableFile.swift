@@ -597,7 +597,7 @@ enum TableFile<Codec: StoreTableCodec> {
       var writer = JSONWriter()
       writer.bytes.reserveCapacity(count + rows.count * 128 + 64)
       writeHeader(sequence: sequence, into: &writer)
-      writer.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[rowsStart..<trailer]))
+      writer.bytes.appendMemory(of: UnsafeBufferPointer(rebasing: bytes[rowsStart..<trailer]))
       var tally = Tally(count: members.count, sum: sum)
       var next = 0
       appendRows(rows, into: &writer, tally: &tally, reusing: reused, next: &next)
@@ -628,9 +628,29 @@ enum TableFile<Codec: StoreTableCodec> {
     reusing reused: EncodedRowBytes?, next: inout Int
   ) {
     let prefix = rowPrefix
+    let run = reused?.consecutiveRun
     // By index: enumerating the rows in this generic function copied each through the
     // runtime's generic iterator (a tenth of a large import's commit under callgrind).
-    for index in rows.indices {
+    var index = rows.startIndex
+    while index < rows.endIndex {
+      if let run, let reused {
+        // The rows of an import's run (consecutive ids, every one in the table) lie one
+        // after the other among the table's: copied as lines from their bytes, without
+        // looking at each row (two ids checked for the whole block).
+        let id = Codec.id(of: rows[index])
+        if run.ids.contains(id) {
+          let length = min(rows.endIndex - index, run.ids.upperBound - id)
+          if Codec.id(of: rows[index + length - 1]) == id + length - 1 {
+            let first = run.firstRow + (id - run.ids.lowerBound)
+            let copied = appendLines(
+              rows: first..<(first + length), of: reused, into: &writer, tally: &tally)
+            index += copied
+            next = id - run.ids.lowerBound + copied
+            if copied == length { continue }
+          }
+        }
+      }
+      defer { index += 1 }
       writer.raw(tally.count == 0 ? "\n" : ",\n")
       // The checksum goes before the row, so its digits are filled in once the row is written.
       let start = writer.bytes.count
@@ -643,6 +663,35 @@ enum TableFile<Codec: StoreTableCodec> {
       writer.raw(byte: 0x7D)
       tally.add(crc)
     }
+  }
+
+  /// Writes the rows numbered `numbers` among a transaction's (`reused`'s bytes), each as a
+  /// line of the file with its checksum, after the `tally.count` rows already written, and
+  /// adds them to `tally`; each line in one step (`JSONWriter.append(atMost:_:)`). Returns
+  /// how many were written: fewer when a row's bytes cannot be read back (the journal gone),
+  /// which the caller then encodes.
+  private static func appendLines(
+    rows numbers: Range<Int>, of reused: EncodedRowBytes, into writer: inout JSONWriter,
+    tally: inout Tally
+  ) -> Int {
+    var written = 0
+    for number in numbers {
+      let found = reused.withBytes(ofRow: number) { bytes in
+        let crc = StoreChecksum.of(bytes)
+        let first = tally.count == 0
+        writer.append(atMost: bytes.count + 40) { cursor in
+          cursor.literal(first ? "\n{\"crc\":\"" : ",\n{\"crc\":\"")
+          cursor.hex(crc)
+          cursor.literal("\",\"row\":")
+          cursor.bytes(bytes)
+          cursor.byte(0x7D)
+        }
+        tally.add(crc)
+      }
+      guard found else { break }
+      written += 1
+    }
+    return written
   }
 
   /// Writes `rows` as ``appendRows(_:into:tally:reusing:next:)`` does.
@@ -729,19 +778,34 @@ struct EncodedRowBytes {
     let count = rows.count
     while position < count && rows.id(at: position) < id { position += 1 }
     guard position < count, rows.id(at: position) == id else { return false }
-    var row = rows.row(at: position)
+    // A row that cannot be read back (the journal gone) is encoded instead.
+    guard withBytes(ofRow: rows.row(at: position), { target.appendMemory(of: $0) }) else {
+      return false
+    }
+    position += 1
+    return true
+  }
+
+  /// When the rows are one run whose ids are consecutive (an import's, `ReusedRowIndex.run`):
+  /// its ids, and the number among the transaction's rows of its first. Every id of the run
+  /// is then a row of the table, put by the run alone in the transaction.
+  var consecutiveRun: (ids: Range<Int>, firstRow: Int)? {
+    guard case .run(let run, let first) = rows, run.idsIncrease, run.count > 0,
+      run.largestID - run.smallestID == run.count - 1
+    else { return nil }
+    return (run.smallestID..<(run.largestID + 1), first)
+  }
+
+  /// Runs `body` over the bytes of the transaction's row number `row` and returns true;
+  /// false when they cannot be read back (from the journal).
+  func withBytes(ofRow row: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Void) -> Bool {
+    var row = row
     if let journal {
-      if row < journal.count {
-        // A row that cannot be read back (the journal gone) is encoded instead.
-        guard journal.append(row, to: &target) else { return false }
-        position += 1
-        return true
-      }
+      if row < journal.count { return journal.withBytes(row, body) }
       row -= journal.count
     }
     let start = row == 0 ? 0 : ends[row - 1]
-    target.appendMemory(of: UnsafeBufferPointer(rebasing: bytes[start..<ends[row]]))
-    position += 1
+    body(UnsafeBufferPointer(rebasing: bytes[start..<ends[row]]))
     return true
   }
 }
@@ -815,8 +879,8 @@ final class JournalRowWindow {
 
   var count: Int { places.count }
 
-  /// Appends the bytes of row number `row` to `target`; false when they cannot be read.
-  func append(_ row: Int, to target: inout [UInt8]) -> Bool {
+  /// Runs `body` over the bytes of row number `row`; false when they cannot be read.
+  func withBytes(_ row: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Void) -> Bool {
     let start = places.base + places.start(of: row)
     let end = places.base + places.end(of: row)
     if start < windowStart || end > windowStart + window.count {
@@ -833,8 +897,7 @@ final class JournalRowWindow {
       windowStart = start
     }
     window.withUnsafeBufferPointer { buffer in
-      target.appendMemory(
-        of: UnsafeBufferPointer(rebasing: buffer[(start - windowStart)..<(end - windowStart)]))
+      body(UnsafeBufferPointer(rebasing: buffer[(start - windowStart)..<(end - windowStart)]))
     }
     return true
   }

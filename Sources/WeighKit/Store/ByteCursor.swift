@@ -1,0 +1,227 @@
+/// Writes JSON pieces at a pointer, into room made beforehand (`JSONWriter.append(atMost:_:)`):
+/// a row's literals, numbers, strings and instants stored one after the other, without a
+/// call into `Array` per piece (a generic `append(contentsOf:)` each, before: most of the
+/// cost of encoding an imported entry). Each writer says how much room it needs at most
+/// (the `…Room` members); the caller makes room for the sum.
+///
+/// The text is the one `JSONWriter` always wrote: numbers as `description` spells them
+/// (`ByteCursor.double`, tested against it on millions of values), strings with the same
+/// escapes.
+struct ByteCursor {
+  private let start: UnsafeMutablePointer<UInt8>
+  private var next: UnsafeMutablePointer<UInt8>
+
+  /// A cursor at `start`, with nothing written.
+  init(_ start: UnsafeMutablePointer<UInt8>) {
+    self.start = start
+    next = start
+  }
+
+  /// The bytes written so far.
+  var count: Int { next - start }
+
+  /// The most an integer takes: `-9223372036854775808`.
+  static let integerRoom = 20
+  /// The most a Double takes: `description`'s longest is 24 (`-2.2250738585072014e-308`).
+  static let doubleRoom = 32
+  /// The most an instant's text takes, quotes included (`UTCInstantText`).
+  static let instantRoom = 22
+
+  /// The most a string of `utf8Count` bytes takes in quotes, each byte escaped as `\u00XX`.
+  static func stringRoom(_ utf8Count: Int) -> Int { 2 + 6 * utf8Count }
+
+  /// Writes one byte.
+  @inline(__always)
+  mutating func byte(_ value: UInt8) {
+    next.initialize(to: value)
+    next += 1
+  }
+
+  /// Writes `text` verbatim.
+  @inline(__always)
+  mutating func literal(_ text: StaticString) {
+    let count = text.utf8CodeUnitCount
+    next.initialize(from: text.utf8Start, count: count)
+    next += count
+  }
+
+  /// Writes `source` verbatim.
+  @inline(__always)
+  mutating func bytes(_ source: UnsafeBufferPointer<UInt8>) {
+    guard let base = source.baseAddress else { return }
+    next.initialize(from: base, count: source.count)
+    next += source.count
+  }
+
+  /// Writes an integer in decimal.
+  mutating func integer(_ value: Int) {
+    if value < 0 { byte(0x2D) }
+    unsigned(value.magnitude)
+  }
+
+  /// Writes an unsigned integer in decimal.
+  mutating func unsigned(_ value: UInt) {
+    var digits = 1
+    var rest = value
+    while rest >= 10 {
+      rest /= 10
+      digits += 1
+    }
+    rest = value
+    var position = next + digits
+    repeat {
+      position -= 1
+      position.initialize(to: 0x30 + UInt8(truncatingIfNeeded: rest % 10))
+      rest /= 10
+    } while rest > 0
+    next += digits
+  }
+
+  /// Writes `utf8` as a JSON string in quotes, escaping quotes, backslashes and control
+  /// characters (`\n`, `\r`, `\t`, others as `\u00XX`).
+  mutating func string(_ utf8: UnsafeBufferPointer<UInt8>) {
+    byte(0x22)
+    for byte in utf8 {
+      guard byte < 0x20 || byte == 0x22 || byte == 0x5C else {
+        self.byte(byte)
+        continue
+      }
+      self.byte(0x5C)
+      switch byte {
+      case 0x22: self.byte(0x22)
+      case 0x5C: self.byte(0x5C)
+      case 0x0A: self.byte(0x6E)
+      case 0x0D: self.byte(0x72)
+      case 0x09: self.byte(0x74)
+      default:
+        literal("u00")
+        self.byte(Self.hexDigit(byte >> 4))
+        self.byte(Self.hexDigit(byte & 0xF))
+      }
+    }
+    byte(0x22)
+  }
+
+  /// Writes `text` as a JSON string in quotes (`string(_:)` of its UTF-8).
+  mutating func string(_ text: String) {
+    let written: Void? = text.utf8.withContiguousStorageIfAvailable { string($0) }
+    guard written == nil else { return }
+    var copy = text
+    copy.withUTF8 { string($0) }
+  }
+
+  /// Writes `value` as eight lower-case hex digits (a checksum).
+  mutating func hex(_ value: UInt32) {
+    var shift: UInt32 = 28
+    for _ in 0..<8 {
+      byte(Self.hexDigit(UInt8(truncatingIfNeeded: value >> shift & 0xF)))
+      shift &-= 4
+    }
+  }
+
+  /// The lower-case hex digit of `nibble` (0…15).
+  private static func hexDigit(_ nibble: UInt8) -> UInt8 {
+    nibble < 10 ? 0x30 + nibble : 0x61 + nibble - 10
+  }
+
+  /// Writes `instant` as `"YYYY-MM-DDTHH:MM:SSZ"`, in quotes; it must lie in
+  /// `UTCInstantText.range`.
+  mutating func instant(_ instant: Int64) {
+    byte(0x22)
+    UTCInstantText.write(instant, at: next)
+    next += 20
+    byte(0x22)
+  }
+
+  /// Writes `instant` as a wall-clock time, `"YYYY-MM-DDTHH:MM:SS"` (the instant's text
+  /// without its `Z`), in quotes; it must lie in `UTCInstantText.range`.
+  mutating func wallClock(_ instant: Int64) {
+    byte(0x22)
+    UTCInstantText.write(instant, at: next)
+    next += 19
+    byte(0x22)  // over the Z
+  }
+
+  /// Writes a finite `value` as its `description` spells it (`68.5`, `70.0`, `1e-05`), the
+  /// shortest text that reads back as the identical Double; NaN and infinity as `null`,
+  /// returning false.
+  ///
+  /// Whole numbers below 2^53 and numbers from 0.001 with a short decimal form (a weight,
+  /// most of Health's values) are written here; the others through `description`.
+  mutating func double(_ value: Double) -> Bool {
+    guard value.isFinite else {
+      literal("null")
+      return false
+    }
+    let magnitude = value.magnitude
+    // A whole number below 2^53 is its digits and ".0" (the shortest digits that read back
+    // as it are its own): most of a Health row's numbers (its times, a step count).
+    if value == value.rounded(.towardZero), magnitude < 9_007_199_254_740_992,
+      value != 0 || value.sign == .plus
+    {
+      integer(Int(value))  // checked: whole, and below 2^53 in magnitude
+      literal(".0")
+      return true
+    }
+    if magnitude >= 0.001, let (digits, scale) = Self.shortestDecimal(magnitude) {
+      if value.sign == .minus { byte(0x2D) }
+      fixed(digits, fractionDigits: scale)
+      return true
+    }
+    var text = value.description
+    text.withUTF8 { bytes($0) }
+    return true
+  }
+
+  /// The fewest fraction digits `scale` (1 or more) and the digits of the one decimal with
+  /// that many that reads back as `value` (`digits` / 10^`scale`), for a positive `value`
+  /// that is not whole; nil when there is none while decimals of that many fraction digits
+  /// are still further apart than the Doubles near `value` are.
+  ///
+  /// Why this is `description`'s text: a decimal reads back as `value` when it lies within
+  /// half a unit in the last place of it (`value.ulp`). While 10^`scale` × ulp < 1, at most
+  /// one decimal of `scale` fraction digits lies that close, and it is one of the three
+  /// integers around `value` × 10^`scale` (the product is rounded once). For `value` ≥ 0.001
+  /// and not whole, fewer fraction digits is fewer significant digits, so the first scale
+  /// with such a decimal gives the shortest text that reads back, and the only one of that
+  /// length: what `description` writes (the shortest, closest to the value). Reading back
+  /// is a division, `digits / 10^scale`, which rounds the exact quotient once, as parsing
+  /// the text does (both are below 2^53, so exact as Doubles).
+  static func shortestDecimal(_ value: Double) -> (digits: UInt64, scale: Int)? {
+    let ulp = value.ulp
+    var power = 1.0
+    for scale in 1...17 {
+      power *= 10  // exact up to 10^22
+      guard power * ulp < 1 else { return nil }
+      // Below 2^53: value < 2^53 × ulp, so value × 10^scale < 2^53.
+      guard let middle = UInt64(exactly: (value * power).rounded()) else { return nil }
+      var found: UInt64?
+      for offset: UInt64 in 0..<3 {
+        let candidate = middle &+ offset &- 1  // middle - 1 … middle + 1
+        guard candidate < 1 << 53, Double(candidate) / power == value else { continue }
+        guard found == nil else { return nil }
+        found = candidate
+      }
+      if let found { return (found, scale) }
+    }
+    return nil
+  }
+
+  /// Writes `digits` / 10^`scale` in plain decimal, `scale` fraction digits after the point
+  /// (`0.05` for 5 and 2).
+  private mutating func fixed(_ digits: UInt64, fractionDigits scale: Int) {
+    var divisor: UInt64 = 1
+    for _ in 0..<scale { divisor &*= 10 }
+    let whole = digits / divisor
+    var fraction = digits - whole * divisor
+    unsigned(UInt(truncatingIfNeeded: whole))  // a 64-bit platform: UInt is UInt64
+    byte(0x2E)
+    var position = next + scale
+    for _ in 0..<scale {
+      position -= 1
+      position.initialize(to: 0x30 + UInt8(truncatingIfNeeded: fraction % 10))
+      fraction /= 10
+    }
+    next += scale
+  }
+}
