@@ -44,84 +44,25 @@ public enum HealthRecordCodec: StoreTableCodec {
   /// The JSON row of a live sample at `position`, as `encode(_:into:)` writes it, without
   /// a record around the sample (the storage's save writes it from the sample it has).
   static func encode(_ sample: HealthSample, position: Int64, into writer: inout JSONWriter) {
-    var parts: RepeatedParts?
-    encode(sample, position: position, into: &writer, repeating: &parts)
-  }
-
-  /// The parts of a sample's row that repeat from sample to sample of an import (its source,
-  /// its revision's texts, its device), kept as the bytes written for the last sample that
-  /// had them: the next sample with the same ones copies them instead of writing each
-  /// text again, escaped (docs/performance.md, "The saving thread, again").
-  struct RepeatedParts {
-    fileprivate var source: HealthSource?
-    fileprivate var sourceBytes: [UInt8] = []
-    fileprivate var revision: SourceRevision?
-    fileprivate var revisionBytes: [UInt8] = []
-    fileprivate var device: HealthDevice?
-    fileprivate var deviceBytes: [UInt8] = []
-
-    init() {}
-  }
-
-  /// `encode(_:position:into:)`, taking the parts that repeat from `parts` when they are
-  /// the same as the last sample's (and keeping this sample's there); the bytes are the
-  /// same either way. Without `parts` (nil), every part is written.
-  static func encode(
-    _ sample: HealthSample, position: Int64, into writer: inout JSONWriter,
-    repeating parts: inout RepeatedParts?
-  ) {
     writer.raw("{\"pos\":")
     // checked: positions stay below 2^53; Int and Int64 have one width
     writer.write(Int(position))
     writer.raw(",\"kind\":\"sample\"")
     writeCommon(
       uuid: sample.uuid!, type: sample.type, start: sample.startDate, end: sample.endDate,
-      source: nil, into: &writer)
-    if let source = sample.source {
-      if parts == nil {
-        write(source, into: &writer)
-      } else {
-        if parts!.source != source {
-          var part = JSONWriter()
-          write(source, into: &part)
-          parts!.source = source
-          parts!.sourceBytes = part.bytes
-        }
-        writer.bytes.append(contentsOf: parts!.sourceBytes)
-      }
-    }
+      source: sample.source, into: &writer)
     writer.raw(",\"value\":")
     writer.write(sample.value)
     if let revision = sample.sourceRevision {
-      if parts == nil {
-        writeTexts(of: revision, into: &writer)
-      } else {
-        if parts!.revision != revision {
-          var part = JSONWriter()
-          writeTexts(of: revision, into: &part)
-          parts!.revision = revision
-          parts!.revisionBytes = part.bytes
-        }
-        writer.bytes.append(contentsOf: parts!.revisionBytes)
-      }
+      optional("version", revision.version, &writer)
+      optional("product", revision.productType, &writer)
+      optional("os", revision.operatingSystemVersion, &writer)
     }
     if let created = sample.creationDate {
       writer.raw(",\"created\":")
       writer.write(created.timeIntervalSince1970)
     }
-    if let device = sample.device {
-      if parts == nil {
-        write(device, into: &writer)
-      } else {
-        if parts!.device != device {
-          var part = JSONWriter()
-          write(device, into: &part)
-          parts!.device = device
-          parts!.deviceBytes = part.bytes
-        }
-        writer.bytes.append(contentsOf: parts!.deviceBytes)
-      }
-    }
+    if let device = sample.device { write(device, into: &writer) }
     if !sample.metadata.isEmpty { nested("metadata", sample.metadata, &writer) }
     if let workout = sample.workout { nested("workout", workout, &writer) }
     if let objects = sample.objects { nested("objects", objects, &writer) }
@@ -140,22 +81,12 @@ public enum HealthRecordCodec: StoreTableCodec {
     writer.write(start.timeIntervalSince1970)
     writer.raw(",\"end\":")
     writer.write(end.timeIntervalSince1970)
-    if let source { write(source, into: &writer) }
-  }
-
-  /// `,"source":…,"bundle":…`.
-  private static func write(_ source: HealthSource, into writer: inout JSONWriter) {
-    writer.raw(",\"source\":")
-    writer.write(source.name)
-    writer.raw(",\"bundle\":")
-    writer.write(source.bundleIdentifier)
-  }
-
-  /// A revision's version, product type and OS version, each when it has one.
-  private static func writeTexts(of revision: SourceRevision, into writer: inout JSONWriter) {
-    optional("version", revision.version, &writer)
-    optional("product", revision.productType, &writer)
-    optional("os", revision.operatingSystemVersion, &writer)
+    if let source {
+      writer.raw(",\"source\":")
+      writer.write(source.name)
+      writer.raw(",\"bundle\":")
+      writer.write(source.bundleIdentifier)
+    }
   }
 
   private static func optional(_ key: String, _ value: String?, _ writer: inout JSONWriter) {

@@ -819,9 +819,6 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
     var longest: [SampleType: Double] = [:]
     /// The row shapes read back (`checkReadBack`).
     var readShapes: Set<HealthRowShape> = []
-    /// The parts of the last rows written that the next ones may repeat (their source,
-    /// revision and device, as bytes): a batch of an import repeats them row after row.
-    var repeatedParts: HealthRecordCodec.RepeatedParts? = .init()
     /// The position before the records in `recent`.
     var recentBase: Int64
     /// The records written after `recentBase`, in position order, as read back from their
@@ -939,8 +936,7 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
       // Room for a row without nested parts (380 bytes in an export's), instead of growing
       // the array six times on the way.
       writer.bytes.reserveCapacity(Self.rowCapacity)
-      HealthRecordCodec.encode(
-        sample, position: position, into: &writer, repeating: &repeatedParts)
+      HealthRecordCodec.encode(sample, position: position, into: &writer)
       try insertRow(
         writer, shape: HealthRowShape(sample, position: position), position: position, db
       ) { HealthSQLiteColumns(sample, position: position, rowChecksum: $0) }

@@ -7,8 +7,7 @@ import Testing
 
 /// What the saving thread of an all-types import changed in `health.sqlite` (docs/store.md,
 /// "The saving thread, again"): a new database's page size, a database with the earlier
-/// page size still read and written, and the JSON rows written from repeated parts, which
-/// are the bytes written without them.
+/// page size still read and written, and the columns' checksum as every weigh wrote it.
 @Suite struct HealthSQLiteSavingTests {
   static func pageSize(_ path: String) throws -> Int {
     let queue = try DatabaseQueue(path: path)
@@ -72,47 +71,58 @@ import Testing
     #expect(HealthSQLiteStorage.check(path: path).isEmpty)
   }
 
-  /// Samples whose sources, revisions and devices change, repeat and go missing in every
-  /// order: each row written with the parts of the rows before it is the row written alone.
-  @Test func rowsWrittenFromRepeatedPartsAreTheRowsWrittenAlone() {
-    let sources = [
-      HealthSource(name: "Anna’s iPhone", bundleIdentifier: "com.apple.health.1"),
-      HealthSource(name: "Watch \"2\"", bundleIdentifier: "com.apple.health.2"),
-    ]
-    let devices: [HealthDevice?] = [
-      HealthDevice(name: "iPhone", manufacturer: "Apple Inc.", model: "iPhone"),
-      nil,
-      HealthDevice(name: "Watch", manufacturer: "Apple Inc.", softwareVersion: "10.1\\beta"),
-    ]
-    var samples: [HealthSample] = []
-    for number in 0..<60 {
-      let source = sources[number / 3 % 2]
-      let revision: SourceRevision? =
-        number % 11 == 5
-        ? nil
-        : SourceRevision(
-          source: source, version: number % 4 == 0 ? nil : "1\(number / 7 % 2)",
-          productType: number % 5 == 0 ? "Watch6,1" : nil,
-          operatingSystemVersion: number / 9 % 2 == 0 ? "17.1" : "17.1.1")
-      let start = Date(timeIntervalSince1970: 1_700_000_000 + Double(number) * 60)
-      samples.append(
-        HealthSample(
-          uuid: HealthSQLiteStorageTests.uuid(number), type: .stepCount, startDate: start,
-          endDate: start.addingTimeInterval(30), value: Double(number), sourceRevision: revision,
-          device: devices[number / 2 % 3], metadata: [:], creationDate: start, workout: nil))
+  /// The columns' bytes as the checksum's documentation lays them out, made here one by one.
+  static func columnBytes(_ columns: HealthSQLiteColumns) -> [UInt8] {
+    var bytes: [UInt8] = []
+    func add(_ value: UInt64) { withUnsafeBytes(of: value.littleEndian) { bytes += $0 } }
+    func add(_ text: String) {
+      add(UInt64(text.utf8.count))
+      bytes += text.utf8
     }
-    var parts: HealthRecordCodec.RepeatedParts? = .init()
-    for (index, sample) in samples.enumerated() {
-      var alone = JSONWriter()
-      HealthRecordCodec.encode(sample, position: Int64(index + 1), into: &alone)
-      var repeated = JSONWriter()
-      HealthRecordCodec.encode(
-        sample, position: Int64(index + 1), into: &repeated, repeating: &parts)
-      #expect(repeated.bytes == alone.bytes, "sample \(index)")
-      // The record as a whole, as before.
-      var record = JSONWriter()
-      HealthRecordCodec.encode(.sample(sample, position: Int64(index + 1)), into: &record)
-      #expect(record.bytes == alone.bytes, "sample \(index)")
+    add(UInt64(bitPattern: columns.position))
+    bytes.append(columns.isDeletion ? 1 : 0)
+    add(columns.type.rawValue)
+    withUnsafeBytes(of: columns.uuid.uuid) { bytes += $0 }
+    add(columns.start.bitPattern)
+    add(columns.value.bitPattern)
+    add(columns.bundle)
+    bytes.append(columns.syncIdentifier == nil ? 0 : 1)
+    if let identifier = columns.syncIdentifier { add(identifier) }
+    bytes.append(columns.deleted == nil ? 0 : 1)
+    if let deleted = columns.deleted { add(deleted.bitPattern) }
+    add(UInt64(columns.rowChecksum))
+    return bytes
+  }
+
+  /// The columns' checksum, gathered on the stack, is the CRC-32 of their bytes laid out one
+  /// by one (what every earlier weigh wrote), for short and long texts alike.
+  @Test func theColumnsChecksumIsTheCRCOfTheirBytes() {
+    let long = String(repeating: "com.example.a-very-long-bundle-identifier.", count: 9)
+    let identifiers: [String?] = [nil, "s1", String(repeating: "é", count: 200)]
+    for (index, bundle) in ["", "com.apple.health", long].enumerated() {
+      for identifier in identifiers {
+        var metadata: Metadata = [:]
+        if let identifier {
+          metadata[MetadataKey.syncIdentifier] = .string(identifier)
+          metadata[MetadataKey.syncVersion] = .number(2)
+        }
+        let start = Date(timeIntervalSince1970: 1_700_000_000.25 + Double(index))
+        let sample = HealthSample(
+          uuid: HealthSQLiteStorageTests.uuid(index + 7), type: .heartRate, startDate: start,
+          endDate: start, value: 61.5,
+          sourceRevision: SourceRevision(source: HealthSource(name: "n", bundleIdentifier: bundle)),
+          device: nil, metadata: metadata, creationDate: nil, workout: nil)
+        let live = HealthSQLiteColumns(sample, position: 42, rowChecksum: 0xDEAD_BEEF)
+        let expected = Self.columnBytes(live).withUnsafeBufferPointer { StoreChecksum.of($0) }
+        #expect(live.checksum == expected, "bundle \(index), \(identifier ?? "no identifier")")
+        let deletion = HealthSQLiteColumns(
+          .deletion(DeletedObjectRecord(deleting: sample, at: start), position: 43),
+          rowChecksum: 7)
+        #expect(deletion.isDeletion)
+        let deletionBytes = Self.columnBytes(deletion)
+        #expect(
+          deletion.checksum == deletionBytes.withUnsafeBufferPointer { StoreChecksum.of($0) })
+      }
     }
   }
 }
