@@ -16,6 +16,22 @@ struct SampleTypeTests {
     #expect(SampleType.allCases.sorted() == SampleType.allCases)
   }
 
+  @Test("a type hashes as itself: equal types hash alike, and every type is its own key")
+  func typesHashByCase() {
+    var seen: [SampleType: Int] = [:]
+    for (index, type) in SampleType.allCases.enumerated() {
+      #expect(type.hashValue == SampleType(rawValue: type.rawValue)?.hashValue)
+      seen[type] = index
+    }
+    #expect(seen.count == SampleType.allCases.count)
+    for (index, type) in SampleType.allCases.enumerated() {
+      #expect(seen[type] == index)
+      // `<` follows `allCases`, one step at a time.
+      if index > 0 { #expect(SampleType.allCases[index - 1] < type) }
+    }
+    #expect(Set(SampleType.allCases.map(\.hashValue)).count == SampleType.allCases.count)
+  }
+
   @Test("every type round-trips through its HealthKit identifier")
   func identifiersRoundTrip() {
     for type in SampleType.allCases { #expect(SampleType(identifier: type.identifier) == type) }

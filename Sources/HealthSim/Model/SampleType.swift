@@ -110,11 +110,32 @@ public enum SampleType: String, Codable, Sendable, CaseIterable, Hashable, Compa
     }
   }
 
-  /// The position of the type in `allCases`, for array-indexed per-type storage.
-  var ordinal: Int { SampleType.ordinals[self] ?? 0 }
+  /// The position of the type in `allCases`, for array-indexed per-type storage (a switch:
+  /// `SampleTypeTests` checks it against `allCases`).
+  var ordinal: Int {
+    switch self {
+    case .bodyMass: return 0
+    case .bloodGlucose: return 1
+    case .stepCount: return 2
+    case .activeEnergyBurned: return 3
+    case .appleExerciseTime: return 4
+    case .workout: return 5
+    case .height: return 6
+    case .bodyMassIndex: return 7
+    case .bodyFatPercentage: return 8
+    case .leanBodyMass: return 9
+    case .basalEnergyBurned: return 10
+    case .distanceWalkingRunning: return 11
+    case .heartRate: return 12
+    case .bloodPressureSystolic: return 13
+    case .bloodPressureDiastolic: return 14
+    case .bloodPressure: return 15
+    }
+  }
 
-  private static let ordinals: [SampleType: Int] = Dictionary(
-    uniqueKeysWithValues: allCases.enumerated().map { ($0.element, $0.offset) })
+  /// Hashes the case, not its raw value: an enum with raw values otherwise hashes its text
+  /// (about 350 instructions a look-up, several per sample an import saves).
+  public func hash(into hasher: inout Hasher) { hasher.combine(ordinal) }
 
   public static func < (lhs: SampleType, rhs: SampleType) -> Bool { lhs.ordinal < rhs.ordinal }
 }

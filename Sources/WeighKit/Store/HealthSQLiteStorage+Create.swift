@@ -56,7 +56,8 @@ extension HealthSQLiteStorage {
     }
     guard opened == SQLITE_OK, let connection else { throw failure("create the database") }
     let script =
-      "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; BEGIN IMMEDIATE;\n"
+      "PRAGMA page_size = \(pageSize); PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;\n"
+      + "BEGIN IMMEDIATE;\n"
       + creation + "COMMIT;"
     guard sqlite3_exec(connection, script, nil, nil, nil) == SQLITE_OK else {
       throw failure("create the tables")
