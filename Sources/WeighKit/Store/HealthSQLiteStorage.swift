@@ -120,6 +120,10 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
         throw HealthSQLiteDamage(position: nil, "the database cannot use its write-ahead log")
       }
       try db.execute(sql: "PRAGMA synchronous = FULL")
+      // A savepoint's copies of the pages it changes stay in memory: by default SQLite
+      // writes them to a file in /var/tmp past 64 KiB, which 8 KiB pages reach in one
+      // delivery (ten simulated years: 22,318 writes to that file, 23,135 in all).
+      try db.execute(sql: "PRAGMA temp_store = MEMORY")
     }
     let file = path
     queue = try Self.mapped(file) { try DatabaseQueue(path: path, configuration: configuration) }
