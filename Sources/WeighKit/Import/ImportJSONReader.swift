@@ -259,8 +259,11 @@ public enum ImportJSONReader {
       case 0x6E where reader.readNullIfPresent():
         return .null
       case .some(0x2D), .some(0x30...0x39):
-        let text = try reader.readNumberText()
-        return keeps ? .number(text) : .other
+        guard keeps else {
+          try reader.skipNumber()
+          return .other
+        }
+        return .number(try reader.readNumberText())
       default:
         // Objects, arrays, booleans and what is no value: as the tree reads them.
         _ = try node(&reader, lines: &lines, depth: depth, element: { _ in }, record: { _ in })

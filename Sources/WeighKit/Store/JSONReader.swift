@@ -376,6 +376,12 @@ public struct JSONReader {
       decoding: UnsafeBufferPointer(rebasing: bytes[scanned.start..<scanned.end]), as: UTF8.self)
   }
 
+  /// Reads past the next number, checking its syntax as ``readNumberText()`` does, without
+  /// making its text (a reader that keeps only some members' values).
+  public mutating func skipNumber() throws(JSONSyntaxError) {
+    _ = try scanNumber()
+  }
+
   /// The next number as the nearest Double (correctly rounded).
   public mutating func readDouble() throws(JSONSyntaxError) -> Double {
     let scanned = try scanNumber()
