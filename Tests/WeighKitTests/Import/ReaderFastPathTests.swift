@@ -232,31 +232,33 @@ import Testing
   static func bothWays(_ bytes: [UInt8], _ streamed: ImportJSONReader.StreamedArray, keys: [String])
     -> (tree: String, records: String)
   {
-    var tree: [String] = []
-    var records: [String] = []
-    do {
-      let document = try ImportJSONReader.parse(bytes, streaming: streamed) { node in
+    let tree = lines { append in
+      try ImportJSONReader.parse(bytes, streaming: streamed) { node in
         var isObject = false
         if case .object = node.value { isObject = true }
-        tree.append("\(node.line) \(isObject) \(keys.map { Self.scalar(node.value[$0]) })")
+        append("\(node.line) \(isObject) \(keys.map { Self.scalar(node.value[$0]) })")
       }
-      tree.append("document \(document)")
-    } catch let error as ImportError {
-      tree.append("error \(error.line ?? 0):\(error.column ?? 0) \(error.message)")
-    } catch {
-      tree.append("other error")
     }
+    let records = lines { append in
+      try ImportJSONReader.parse(bytes, streaming: streamed, keys: keys) { record in
+        append("\(record.line) \(record.isObject) \(record.values)")
+      }
+    }
+    return (tree, records)
+  }
+
+  /// What `read` appends, then its document or its error, one per line.
+  static func lines<Document>(_ read: ((String) -> Void) throws -> Document) -> String {
+    var lines: [String] = []
     do {
-      let document = try ImportJSONReader.parse(bytes, streaming: streamed, keys: keys) { record in
-        records.append("\(record.line) \(record.isObject) \(record.values)")
-      }
-      records.append("document \(document)")
+      let document = try read { lines.append($0) }
+      lines.append("document \(document)")
     } catch let error as ImportError {
-      records.append("error \(error.line ?? 0):\(error.column ?? 0) \(error.message)")
+      lines.append("error \(error.line ?? 0):\(error.column ?? 0) \(error.message)")
     } catch {
-      records.append("other error")
+      lines.append("other error")
     }
-    return (tree.joined(separator: "\n"), records.joined(separator: "\n"))
+    return lines.joined(separator: "\n")
   }
 
   @Test func recordsHoldWhatTheTreeHolds() async {
