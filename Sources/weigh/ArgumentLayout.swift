@@ -20,6 +20,10 @@ enum ArgumentLayout {
   /// The flags of a run, which may follow a shorthand command (`weigh log 70g --force`).
   static let runFlags: Set<String> = ["--memory", "--keep-going", "--echo", "--force"]
 
+  /// The hidden flag that marks an `-e` as shorthand, so its errors name the command line
+  /// (`command line:1:5: error: …`) rather than an `-e` the user never typed.
+  static let shorthandFlag = "--shorthand"
+
   /// `arguments` (without the program name) rearranged; `isFile` says whether a path names
   /// an existing file, which wins over a command of the same name.
   static func arrange(_ arguments: [String], isFile: (String) -> Bool) -> [String] {
@@ -62,7 +66,7 @@ enum ArgumentLayout {
       }
       position += 1
     }
-    return leading + ["-e", words.map(quoted).joined(separator: " ")] + options
+    return leading + [shorthandFlag, "-e", words.map(quoted).joined(separator: " ")] + options
   }
 
   /// An argument as a word of the language: quoted when the shell kept spaces or quotes in

@@ -13,6 +13,8 @@ struct RunArguments: Equatable {
   var keepGoing = false
   var echo = false
   var force = false
+  /// The first `-e` is a shorthand command (`weigh log 70kg`): its errors say `command line`.
+  var shorthand = false
   var clock: String?
   var seed: String?
   var tz: String?
@@ -103,7 +105,7 @@ struct RunArguments: Equatable {
       return
     }
     if !commands.isEmpty {
-      session.run(lines: commands, display: "-e", directory: here)
+      session.run(lines: commands, display: shorthand ? "command line" : "-e", directory: here)
     }
     for file in files where session.exitStatus == .success || keepGoing {
       if file == "-" {
@@ -169,13 +171,14 @@ struct RunArguments: Equatable {
         value = String(argument[argument.index(after: equals)...])
       }
       switch name {
-      case "--memory", "--keep-going", "--echo", "--force":
+      case "--memory", "--keep-going", "--echo", "--force", ArgumentLayout.shorthandFlag:
         guard value == nil, seen.insert(name).inserted else { return nil }
         switch name {
         case "--memory": result.memory = true
         case "--keep-going": result.keepGoing = true
         case "--echo": result.echo = true
-        default: result.force = true
+        case "--force": result.force = true
+        default: result.shorthand = true
         }
         continue
       case "-e", "--store", "--clock", "--seed", "--tz", "--unit", "--format", "--color":

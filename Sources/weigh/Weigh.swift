@@ -111,6 +111,9 @@ struct Run: ParsableCommand {
   @Flag(help: "Keep weights far outside any body weight as written (as log … force does).")
   var force = false
 
+  // Set by `ArgumentLayout` for shorthand (`weigh log 70kg`), not typed.
+  @Flag(help: .hidden) var shorthand = false
+
   @Option(
     parsing: .unconditional,
     help: ArgumentHelp(
@@ -157,7 +160,8 @@ struct Run: ParsableCommand {
   var arguments: RunArguments {
     RunArguments(
       directory: store.directory, memory: store.memory, commands: commands,
-      keepGoing: keepGoing, echo: echo, force: force, clock: clock, seed: seed, tz: tz,
+      keepGoing: keepGoing, echo: echo, force: force, shorthand: shorthand, clock: clock,
+      seed: seed, tz: tz,
       unit: unit, format: format, color: color, files: files)
   }
 

@@ -33,6 +33,7 @@ import Testing
       ["--seed", "7", "--unit", "lb", "--format", "json", "--color", "never", "-"],
       ["--clock", "-3d", "--echo", "--keep-going", "--force", "a.wcfg", "b.wcfg"],
       ["-e", "log 70kg; list", "--tz=Europe/Berlin", "--format=csv"],
+      ["--memory", "--shorthand", "-e", "log 70kg", "--force"],
     ]
     for arguments in cases {
       let fast = try #require(fastRun(arguments), "\(arguments)")
@@ -70,7 +71,7 @@ import Testing
       "--memory", "--keep-going", "--echo", "--force", "-e", "--store", "--clock", "--seed",
       "--tz", "--unit", "--format", "--color", "--store=x", "--unit=kg", "--format=json",
       "log 70kg", "list", "a.wcfg", "-", "-1", "--", "check", "help", "UTC", "lb", "7",
-      "--help", "-ee", "--echo=1", "",
+      "--help", "-ee", "--echo=1", "", "--shorthand",
     ]
     var generator = SystemRandomNumberGenerator()
     var agreed = 0

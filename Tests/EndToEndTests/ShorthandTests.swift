@@ -92,6 +92,15 @@ import Testing
     let grams = try WeighProcess.run(base + ["log", "70g"])
     #expect(grams.status == 1)
     #expect(grams.standardError.contains("did you mean 70kg?"))
+    // Errors of shorthand name the command line, not an `-e` nobody typed.
+    let typo = try WeighProcess.run(base + ["log", "70kgg"])
+    #expect(typo.status == 1)
+    #expect(
+      typo.standardError
+        == "command line:1:5: error: unknown unit \"kgg\" in \"70kgg\"; expected a weight such as 68.5kg\n"
+        + "log 70kgg\n    ^^^^^\n")
+    let typed = try WeighProcess.run(base + ["-e", "log 70kgg"])
+    #expect(typed.standardError.hasPrefix("-e:1:5: error: unknown unit"))
     let forced = try WeighProcess.run(base + ["log", "70g", "--force"])
     #expect(forced.status == 0)
     #expect(forced.standardError.contains("warning: 0.1 kg is outside the usual 20–350 kg"))
