@@ -65,10 +65,11 @@ struct CSVWeightColumns {
     var seen = WeightKeySet()
     var columns: CSVWeightColumns?
     try CSVReader.forEachRow(input, separator: separator) { row in
-      if let columns {
-        columns.take(row, zone: zone, into: &result, seen: &seen)
-      } else {
+      // Taken in place: `if let` copied the columns, their closures and strings, every row.
+      if columns == nil {
         columns = try header(row)
+      } else {
+        columns?.take(row, zone: zone, into: &result, seen: &seen)
       }
     }
     guard columns != nil else { throw ImportError("the file is empty") }
@@ -114,11 +115,26 @@ final class CSVDateShapes {
   let shapes: [CSVDatePattern]
   /// The shape that read the last text read.
   private var last = 0
+  /// Which of the fixed ISO layouts ``fixed(_:)`` reads the list holds: a date alone, and
+  /// minutes and seconds after a space or after `T`.
+  private let hasDay: Bool
+  private let hasMinutes: (space: Bool, t: Bool)
+  private let hasSeconds: (space: Bool, t: Bool)
+  /// The digits of the last day read by ``fixed(_:)`` (`yyyyMMdd` as bytes) and its date.
+  private var dayKey: UInt64 = 0
+  private var day = CivilDate(year: 1970, month: 1, day: 1)
 
-  init(_ shapes: [CSVDatePattern]) { self.shapes = shapes }
+  init(_ shapes: [CSVDatePattern]) {
+    self.shapes = shapes
+    let texts = Set(shapes.map(\.text))
+    hasDay = texts.contains("yyyy-MM-dd")
+    hasMinutes = (texts.contains("yyyy-MM-dd HH:mm"), texts.contains("yyyy-MM-dd'T'HH:mm"))
+    hasSeconds = (texts.contains("yyyy-MM-dd HH:mm:ss"), texts.contains("yyyy-MM-dd'T'HH:mm:ss"))
+  }
 
   /// The reading of the shape that fits `text`, or nil.
   func read(bytes text: ArraySlice<UInt8>) -> CSVDatePattern.Reading? {
+    if let reading = text.withUnsafeBufferPointer({ fixed($0) }) { return reading }
     if let reading = shapes[last].read(bytes: text) { return reading }
     for index in shapes.indices where index != last {
       if let reading = shapes[index].read(bytes: text) {
@@ -127,5 +143,68 @@ final class CSVDateShapes {
       }
     }
     return nil
+  }
+
+  /// The reading of `2026-01-03`, `2026-01-03 07:00` or `2026-01-03 07:00:00` (also with
+  /// `T`; spaces around ignored) when the list holds that shape, read at fixed places with
+  /// the last day's calendar check remembered, as Apple's dates are
+  /// (`HealthExportDate.Reader`); nil for any other text, and for a field out of range,
+  /// which the shapes read (or refuse) as before. Two-digit fields are what the shape's
+  /// `MM`, `dd`, `HH` read from two digits, and no other shape of the list fits the text
+  /// (`ReaderFastPathTests`), so the reading is the list's.
+  private func fixed(_ raw: UnsafeBufferPointer<UInt8>) -> CSVDatePattern.Reading? {
+    var start = 0
+    var end = raw.count
+    while start < end, raw[start] == 0x20 { start += 1 }
+    while end > start, raw[end - 1] == 0x20 { end -= 1 }
+    let count = end - start
+    guard count == 10 || count == 16 || count == 19 else { return nil }
+    let text = UnsafeBufferPointer(rebasing: raw[start..<end])
+    guard text[4] == 0x2D, text[7] == 0x2D else { return nil }
+    var secondOfDay = 0
+    if count == 10 {
+      guard hasDay else { return nil }
+    } else {
+      let separator = text[10]
+      guard separator == 0x20 || separator == 0x54, text[13] == 0x3A else { return nil }
+      let layouts = count == 16 ? hasMinutes : hasSeconds
+      guard separator == 0x20 ? layouts.space : layouts.t else { return nil }
+      guard let hour = Self.digits(text, 11), let minute = Self.digits(text, 14), hour < 24,
+        minute < 60
+      else { return nil }
+      var second = 0
+      if count == 19 {
+        guard text[16] == 0x3A, let seconds = Self.digits(text, 17), seconds < 60 else {
+          return nil
+        }
+        second = seconds
+      }
+      secondOfDay = hour * 3600 + minute * 60 + second
+    }
+    // The eight digits' bytes (`yyyy`, `MM`, `dd`), as one number.
+    var key: UInt64 = 0
+    for index in 0..<10 where index != 4 && index != 7 {
+      key = key << 8 | UInt64(text[index])  // checked: a byte widens
+    }
+    if key != dayKey {
+      guard let year = Self.digits(text, 0), let century = Self.digits(text, 2),
+        let month = Self.digits(text, 5), let dayOfMonth = Self.digits(text, 8),
+        CivilDate.isValid(year: year * 100 + century, month: month, day: dayOfMonth)
+      else { return nil }
+      day = CivilDate(year: year * 100 + century, month: month, day: dayOfMonth)
+      dayKey = key
+    }
+    return CSVDatePattern.Reading(
+      local: LocalDateTime(date: day, secondOfDay: secondOfDay), offset: nil,
+      hasTime: count != 10)
+  }
+
+  /// The number of the two decimal digits at `start`, or nil.
+  @inline(__always)
+  private static func digits(_ text: UnsafeBufferPointer<UInt8>, _ start: Int) -> Int? {
+    let tens = text[start] &- 0x30
+    let ones = text[start + 1] &- 0x30
+    guard tens <= 9, ones <= 9 else { return nil }
+    return Int(tens) * 10 + Int(ones)  // checked: two digits widen
   }
 }

@@ -17,51 +17,68 @@ public enum FitbitJSONImporter {
         "Fitbit weight files do not name their unit; weight was read as lb, as Fitbit exports"
     }
     var seen = WeightKeySet()
+    var sources = FitbitSources()
     // Each log is taken as it is read, its members read without a tree: the file is never
-    // held as a tree of every log, nor a log as a tree of its members.
-    let document = try ImportJSONReader.parse(bytes, streaming: .document, keys: keys) { log in
-      do throws(ImportRejection) {
-        guard log.isObject else {
-          throw ImportRejection(
-            line: log.line, reason: "expected an object with weight, date and time")
+    // held as a tree of every log, nor a log as a tree of its members; its number, date and
+    // time are read from the document's bytes.
+    let document = try ImportJSONReader.parse(
+      bytes, streaming: .document, keys: keys,
+      rawRecord: {
+        log in
+        do throws(ImportRejection) {
+          guard log.isObject else {
+            throw ImportRejection(
+              line: log.line, reason: "expected an object with weight, date and time")
+          }
+          guard case .number(let written)? = log.values[0] else {
+            throw ImportRejection(line: log.line, reason: "no numeric \"weight\" in this log")
+          }
+          guard let weight = DecimalText.parseJSONNumber(utf8: written) else {
+            let text = String(decoding: written, as: UTF8.self)
+            throw ImportRejection(
+              line: log.line, reason: "weight \(text) is too small or too large to be a weight")
+          }
+          let date: (Int, Int, Int)?
+          switch log.values[1] {
+          case .ascii(let bytes)?:
+            date = LocalDateTime.numbers(bytes, separator: 0x2F, widths: (1...2, 1...2, 2...4))
+          case .string(let text)?:
+            date = LocalDateTime.numbers(text.utf8, separator: 0x2F, widths: (1...2, 1...2, 2...4))
+          default: date = nil  // what an empty text reads
+          }
+          guard let n = date else {
+            throw ImportRejection(
+              line: log.line,
+              reason: "date '\(log.string(1) ?? "")' is not like 07/05/17 (MM/DD/YY)")
+          }
+          let clock: (Int, Int, Int)?
+          switch log.values[2] {
+          case .ascii(let bytes)?: clock = LocalDateTime.time(ascii: bytes)
+          case .string(let text)?: clock = LocalDateTime.time(text)
+          default: clock = LocalDateTime.time("00:00:00")
+          }
+          guard let clock,
+            let moment = LocalDateTime(
+              year: n.2 < 100 ? 2000 + n.2 : n.2, month: n.0, day: n.1, hour: clock.0,
+              minute: clock.1, second: clock.2)
+          else {
+            throw ImportRejection(
+              line: log.line,
+              reason: "date '\(log.string(1) ?? "") \(log.string(2) ?? "00:00:00")' does not exist")
+          }
+          let massUnit = unit ?? .lb
+          let kilograms = try ImportedWeight.validate(
+            kilograms: massUnit.toKilograms(weight), written: String(weight), unit: massUnit,
+            line: log.line)
+          result.add(
+            ImportedWeight(
+              instant: moment.instant(in: zone), kilograms: kilograms,
+              source: sources.source(log.values[3]), line: log.line, fileTime: moment.wallSeconds),
+            seen: &seen)
+        } catch {
+          result.rejections.append(error)
         }
-        guard case .number(let written)? = log.values[0] else {
-          throw ImportRejection(line: log.line, reason: "no numeric \"weight\" in this log")
-        }
-        guard let weight = DecimalText.parseJSONNumber(written) else {
-          throw ImportRejection(
-            line: log.line, reason: "weight \(written) is too small or too large to be a weight")
-        }
-        let dateText = log.string(1) ?? ""
-        guard
-          let n = LocalDateTime.numbers(
-            dateText.utf8, separator: 0x2F, widths: (1...2, 1...2, 2...4))
-        else {
-          throw ImportRejection(
-            line: log.line, reason: "date '\(dateText)' is not like 07/05/17 (MM/DD/YY)")
-        }
-        let timeText = log.string(2) ?? "00:00:00"
-        guard let clock = LocalDateTime.time(timeText),
-          let moment = LocalDateTime(
-            year: n.2 < 100 ? 2000 + n.2 : n.2, month: n.0, day: n.1, hour: clock.0,
-            minute: clock.1, second: clock.2)
-        else {
-          throw ImportRejection(
-            line: log.line, reason: "date '\(dateText) \(timeText)' does not exist")
-        }
-        let massUnit = unit ?? .lb
-        let kilograms = try ImportedWeight.validate(
-          kilograms: massUnit.toKilograms(weight), written: String(weight), unit: massUnit,
-          line: log.line)
-        let source = log.string(3).map { "Fitbit \($0)" } ?? "Fitbit"
-        result.add(
-          ImportedWeight(
-            instant: moment.instant(in: zone), kilograms: kilograms, source: source,
-            line: log.line, fileTime: moment.wallSeconds), seen: &seen)
-      } catch {
-        result.rejections.append(error)
-      }
-    }
+      })
     guard case .array = document.value else {
       throw ImportError(line: document.line, "expected a Fitbit weight file: a JSON array of logs")
     }
@@ -72,9 +89,23 @@ public enum FitbitJSONImporter {
   static let keys = ["weight", "date", "time", "source"]
 }
 
-extension ImportJSONReader.Record {
-  /// The value of key `index` when it is a string.
-  func string(_ index: Int) -> String? {
-    if case .string(let text)? = values[index] { text } else { nil }
+/// A log's source, `Fitbit Aria`, made once for a run of logs of one device rather than for
+/// each log.
+private struct FitbitSources {
+  private var lastBytes: [UInt8] = []
+  private var last = ""
+
+  /// `Fitbit` and the log's `source` when it is a string; `Fitbit` alone otherwise.
+  mutating func source(_ value: ImportJSONReader.RawScalar?) -> String {
+    switch value {
+    case .ascii(let bytes)?:
+      if !lastBytes.elementsEqual(bytes) || last.isEmpty {
+        lastBytes = Array(bytes)
+        last = "Fitbit \(String(decoding: bytes, as: UTF8.self))"
+      }
+      return last
+    case .string(let text)?: return "Fitbit \(text)"
+    default: return "Fitbit"
+    }
   }
 }

@@ -40,36 +40,26 @@ public struct LocalDateTime: Hashable, Sendable {
     var count = 0
     var value = 0
     var digits = 0
-    func store() -> Bool {
-      let width: ClosedRange<Int>
-      switch count {
-      case 0: width = widths.0
-      case 1: width = widths.1
-      default: width = widths.2 ?? widths.1
-      }
-      guard width.contains(digits) else { return false }
-      switch count {
-      case 0: parts.0 = value
-      case 1: parts.1 = value
-      default: parts.2 = value
-      }
-      count += 1
-      value = 0
-      digits = 0
-      return true
-    }
+    // A loop without a closure per number: this ran for every Fitbit log's date and time.
     for byte in utf8 {
       if count < separators, byte == separator {
-        guard store() else { return nil }
-      } else if (0x30...0x39).contains(byte) {
-        digits += 1
-        // Past nine digits no width fits: the value no longer matters.
-        if digits <= 9 { value = value * 10 + Int(byte - 0x30) }  // checked: at most 9 digits
-      } else {
-        return nil
+        guard (count == 0 ? widths.0 : widths.1).contains(digits) else { return nil }
+        if count == 0 { parts.0 = value } else { parts.1 = value }
+        count += 1
+        value = 0
+        digits = 0
+        continue
       }
+      let digit = byte &- 0x30
+      guard digit < 10 else { return nil }
+      digits += 1
+      // Past nine digits no width fits: the value no longer matters.
+      if digits <= 9 { value = value * 10 + Int(digit) }  // checked: at most 9 digits
     }
-    guard count == separators, store() else { return nil }
+    guard count == separators,
+      (count == 1 ? widths.1 : (widths.2 ?? widths.1)).contains(digits)
+    else { return nil }
+    if count == 1 { parts.1 = value } else { parts.2 = value }
     return parts
   }
 

@@ -88,7 +88,7 @@ extension WeighCSVImporter {
   }
 
   /// A whole number of 1 to `digits` decimal digits (no sign), or nil.
-  private static func whole(_ cell: ArraySlice<UInt8>, digits: Int) -> Int? {
+  static func whole<Cell: Collection<UInt8>>(_ cell: Cell, digits: Int) -> Int? {
     guard !cell.isEmpty, cell.count <= digits else { return nil }
     var value = 0
     for byte in cell {
@@ -100,7 +100,7 @@ extension WeighCSVImporter {
   }
 
   /// `manual`, `health` or `import`, as `Origin(rawValue:)` reads them.
-  private static func origin(_ cell: ArraySlice<UInt8>) -> Origin? {
+  static func origin<Cell: Collection<UInt8>>(_ cell: Cell) -> Origin? {
     if cell.elementsEqual("import".utf8) { return .import }
     if cell.elementsEqual("manual".utf8) { return .manual }
     if cell.elementsEqual("health".utf8) { return .health }

@@ -10,33 +10,16 @@ public enum WeighJSONImporter {
     // Each entry is taken as it is read, its members read without a tree: the file is never
     // held as a tree of every entry. The checks of the document below come after, and a
     // refused file keeps none of them.
-    let document = try ImportJSONReader.parse(bytes, streaming: .member("entries"), keys: keys) {
-      entry in
-      do throws(ImportRejection) {
-        func text(_ index: Int) throws(ImportRejection) -> String {
-          switch entry.values[index] {
-          case .string(let value)?, .number(let value)?: return value
-          case nil:
-            throw ImportRejection(line: entry.line, reason: "no \"\(keys[index])\" in this entry")
-          default:
-            throw ImportRejection(
-              line: entry.line, reason: "\"\(keys[index])\" must be a string or number")
-          }
+    let document = try ImportJSONReader.parse(
+      bytes, streaming: .member("entries"), keys: keys,
+      rawRecord: {
+        entry in
+        do throws(ImportRejection) {
+          result.add(try weight(entry), seen: &seen)
+        } catch {
+          result.rejections.append(error)
         }
-        func optional(_ index: Int) throws(ImportRejection) -> String? {
-          if entry.values[index] == nil || entry.values[index] == .null { return nil }
-          return try text(index)
-        }
-        let weight = try WeighEntryFields(
-          id: text(0), instant: text(1), kilograms: text(2), origin: text(3), source: text(4),
-          note: optional(5), revision: text(6), healthUUID: optional(7),
-          pushedUUID: optional(8), pushedRevision: optional(9)
-        ).weight(line: entry.line)
-        result.add(weight, seen: &seen)
-      } catch {
-        result.rejections.append(error)
-      }
-    }
+      })
     guard document.value["format"]?.string == "weigh",
       case .array? = document.value["entries"]?.value
     else {
@@ -65,6 +48,89 @@ public enum WeighJSONImporter {
       result.settings = try settings(node)
     }
     return result
+  }
+
+  /// The weight of an entry, or why it is refused.
+  static func weight(_ entry: ImportJSONReader.RawRecord) throws(ImportRejection) -> ImportedWeight
+  {
+    if let weight = exported(entry) { return weight }
+    return try throughFields(entry)
+  }
+
+  /// The weight of any entry through `WeighEntryFields`, each member's text made as a string.
+  static func throughFields(_ entry: ImportJSONReader.RawRecord) throws(ImportRejection)
+    -> ImportedWeight
+  {
+    func text(_ index: Int) throws(ImportRejection) -> String {
+      guard let value = entry.values[index] else {
+        throw ImportRejection(line: entry.line, reason: "no \"\(keys[index])\" in this entry")
+      }
+      guard let text = value.text else {
+        throw ImportRejection(
+          line: entry.line, reason: "\"\(keys[index])\" must be a string or number")
+      }
+      return text
+    }
+    func optional(_ index: Int) throws(ImportRejection) -> String? {
+      switch entry.values[index] {
+      case nil, .null?: return nil
+      default: return try text(index)
+      }
+    }
+    return try WeighEntryFields(
+      id: text(0), instant: text(1), kilograms: text(2), origin: text(3), source: text(4),
+      note: optional(5), revision: text(6), healthUUID: optional(7),
+      pushedUUID: optional(8), pushedRevision: optional(9)
+    ).weight(line: entry.line)
+  }
+
+  /// The weight of an entry whose members are written as `export` writes them (`"id": 12`,
+  /// `"instant": "2026-01-03T06:30:00Z"`, `"kilograms": 71.25`, `"origin": "import"`,
+  /// `"revision": 1`, strings or `null` for the others), read from the document's bytes; nil
+  /// for any other entry, which `WeighEntryFields` reads (giving the same weight, or the
+  /// reason it is refused: `ReaderFastPathTests`).
+  static func exported(_ entry: ImportJSONReader.RawRecord) -> ImportedWeight? {
+    guard entry.isObject, case .number(let id)? = entry.values[0],
+      let number = WeighCSVImporter.whole(id, digits: 18),
+      case .ascii(let instantText)? = entry.values[1],
+      let instant = UTCInstantText.parse(instantText),
+      StoredValueRule.wholeInstant.contains(instant),
+      case .number(let weight)? = entry.values[2], weight.count <= DecimalText.maximumLength,
+      let kilograms = DecimalText.plainDecimal(weight), Measure.mass.contains(kilograms),
+      case .ascii(let originText)? = entry.values[3],
+      let origin = WeighCSVImporter.origin(originText),
+      let source = entry.string(4), case .number(let revisionText)? = entry.values[6],
+      let revision = WeighCSVImporter.whole(revisionText, digits: 9),
+      ValueLimits.revision.contains(revision)
+    else { return nil }
+    // A member that may be `null` or absent, else a string (nil: neither).
+    func optionalString(_ index: Int) -> String?? {
+      switch entry.values[index] {
+      case nil, .null?: return .some(nil)
+      case .ascii, .string: return entry.string(index)
+      default: return nil
+      }
+    }
+    guard let note = optionalString(5), let healthUUID = optionalString(7),
+      let pushedUUID = optionalString(8),
+      healthUUID.map(StoredText.isUUID) != false, pushedUUID.map(StoredText.isUUID) != false
+    else { return nil }
+    var pushedRevision: Int32?
+    switch entry.values[9] {
+    case nil, .null?: break
+    case .number(let text)?:
+      guard let value = WeighCSVImporter.whole(text, digits: 9),
+        ValueLimits.revision.contains(value)
+      else { return nil }
+      pushedRevision = Int32(value)  // checked: inside ValueLimits.revision
+    default: return nil
+    }
+    return ImportedWeight(
+      weighEntry: number, instant: instant, kilograms: kilograms, origin: origin,
+      source: source, note: note,
+      revision: Int32(revision),  // checked: inside ValueLimits.revision
+      healthUUID: healthUUID, pushedUUID: pushedUUID, pushedRevision: pushedRevision,
+      line: entry.line)
   }
 
   /// The members an entry is read for, in the order of `Record.values`.

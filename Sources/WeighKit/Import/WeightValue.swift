@@ -23,6 +23,23 @@ enum WeightValue {
   static func kilograms(utf8 cell: ArraySlice<UInt8>, unit: MassUnit, line: Int)
     throws(ImportRejection) -> Double
   {
+    // The bytes in memory, trimmed and read without a slice made or checked at every byte;
+    // `.none` when a byte is past ASCII (read as a string), `.some(nil)` when no number.
+    let read: Double?? = cell.withUnsafeBufferPointer { bytes in
+      var start = 0
+      var end = bytes.count
+      for byte in bytes where byte >= 0x80 { return nil }
+      while start < end, bytes[start] == 0x20 || bytes[start] == 0x09 { start += 1 }
+      while end > start, bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09 { end -= 1 }
+      guard start < end else { return .some(nil) }
+      return .some(DecimalText.parse(utf8: UnsafeBufferPointer(rebasing: bytes[start..<end])))
+    }
+    if case .some(.some(let value)) = read {
+      return try ImportedWeight.validate(
+        kilograms: unit.toKilograms(value),
+        written: String(decoding: trimmedASCII(cell) ?? [], as: UTF8.self), unit: unit,
+        line: line)
+    }
     guard let trimmed = trimmedASCII(cell) else {
       return try kilograms(String(decoding: cell, as: UTF8.self), unit: unit, line: line)
     }

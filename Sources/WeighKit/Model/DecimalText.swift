@@ -34,6 +34,11 @@ public enum DecimalText {
   /// power of ten that are both exact doubles, so their one division rounds correctly, as
   /// `Double(String)` does (Clinger's fast path). Longer numbers go through `Double(String)`.
   public static func parse(utf8 bytes: ArraySlice<UInt8>) -> Double? {
+    bytes.withUnsafeBufferPointer { parse(utf8: $0) }
+  }
+
+  /// ``parse(utf8:)`` of bytes in memory (no slice to keep alive and check at every byte).
+  static func parse(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Double? {
     guard !bytes.isEmpty, bytes.count <= maximumLength else { return nil }
     var digits = 0
     var fractionDigits = 0
@@ -77,11 +82,7 @@ public enum DecimalText {
   public static func parseJSONNumber<Text: StringProtocol>(_ text: Text) -> Double? {
     let utf8 = text.utf8
     guard !utf8.isEmpty, utf8.count <= maximumLength,
-      utf8.allSatisfy({ byte in
-        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: ".")
-          || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "e")
-          || byte == UInt8(ascii: "E")
-      })
+      utf8.allSatisfy(isJSONNumberByte)
     else { return nil }
     // Most numbers in files are plain decimals: read those without making a string.
     if let plain = utf8.withContiguousStorageIfAvailable(plainDecimal), let value = plain {
@@ -89,6 +90,25 @@ public enum DecimalText {
     }
     guard let value = Double(String(text)) else { return nil }
     return finite(value)
+  }
+
+  /// ``parseJSONNumber(_:)`` of the UTF-8 bytes of a number whose JSON syntax is checked
+  /// (`JSONReader.readNumberBytes()`), by the same rule, making a string only for a number
+  /// that is no plain decimal of up to 15 digits.
+  static func parseJSONNumber(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Double? {
+    guard !bytes.isEmpty, bytes.count <= maximumLength else { return nil }
+    if let value = plainDecimal(bytes) { return value }
+    guard bytes.allSatisfy(isJSONNumberByte),
+      let value = Double(String(decoding: bytes, as: UTF8.self))
+    else { return nil }
+    return finite(value)
+  }
+
+  /// A byte ``parseJSONNumber(_:)`` lets through: a digit, `.`, `-`, `+`, `e` or `E`.
+  private static func isJSONNumberByte(_ byte: UInt8) -> Bool {
+    (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: ".")
+      || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "e")
+      || byte == UInt8(ascii: "E")
   }
 
   /// The value of `[-]digits[.digits]` with 1 to 15 digits in all, digits before the point

@@ -376,6 +376,13 @@ public struct JSONReader {
       decoding: UnsafeBufferPointer(rebasing: bytes[scanned.start..<scanned.end]), as: UTF8.self)
   }
 
+  /// The next number's bytes as written (validated), without making a string: a view of
+  /// `bytes`, valid while they are.
+  public mutating func readNumberBytes() throws(JSONSyntaxError) -> UnsafeBufferPointer<UInt8> {
+    let scanned = try scanNumber()
+    return UnsafeBufferPointer(rebasing: bytes[scanned.start..<scanned.end])
+  }
+
   /// Reads past the next number, checking its syntax as ``readNumberText()`` does, without
   /// making its text (a reader that keeps only some members' values).
   public mutating func skipNumber() throws(JSONSyntaxError) {

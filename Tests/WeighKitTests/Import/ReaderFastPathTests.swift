@@ -240,7 +240,8 @@ import Testing
       }
     }
     let records = lines { append in
-      try ImportJSONReader.parse(bytes, streaming: streamed, keys: keys) { record in
+      try ImportJSONReader.parse(bytes, streaming: streamed, keys: keys) {
+        (record: ImportJSONReader.Record) in
         append("\(record.line) \(record.isObject) \(record.values)")
       }
     }
