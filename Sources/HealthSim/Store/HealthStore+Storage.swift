@@ -27,7 +27,8 @@ extension HealthStore {
   /// Applies changes to the storage as one transaction; false when it failed.
   @discardableResult
   func persist(_ changes: [HealthChange]) -> Bool {
-    attempt { try storage.apply(changes) }
+    checkUUIDsAhead(changes)
+    return attempt { try storage.apply(changes) }
   }
 
   /// A storage read, or `empty` once the storage has failed.
