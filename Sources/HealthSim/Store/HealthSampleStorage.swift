@@ -90,11 +90,6 @@ public protocol HealthSampleStorage: AnyObject {
   /// The UUIDs among `uuids` that a live sample has: `sample(uuid:)` of each, asked in one
   /// call (HealthStore asks about the new UUIDs of a batch of saves at once).
   func liveUUIDs(among uuids: [UUID]) throws -> Set<UUID>
-
-  /// Whether one look-up costs much more than the storage's own work for it (a call into a
-  /// database): `HealthStore` then asks about the UUIDs its generator draws next in one
-  /// `liveUUIDs(among:)` call (`freshUUID`), instead of one `sample(uuid:)` each.
-  var looksUpInBatches: Bool { get }
 }
 
 extension HealthSampleStorage {
@@ -104,9 +99,6 @@ extension HealthSampleStorage {
     for uuid in uuids where try sample(uuid: uuid) != nil { live.insert(uuid) }
     return live
   }
-
-  /// Look-ups are cheap (a dictionary's).
-  public var looksUpInBatches: Bool { false }
 
   /// Not known: a query for samples that overlap a range reads every earlier start.
   public func longestDuration(of type: SampleType) throws -> TimeInterval? { nil }

@@ -14,7 +14,6 @@ extension HealthStore {
   public convenience init(snapshot: HealthSnapshot) {
     let storage = InMemorySampleStorage()
     self.init(storage: storage, state: snapshot.state)
-    uuidsAhead = UUIDsAhead()
     attempt { try storage.append(snapshot.records) }
     persist([.stateChanged(state)])
     lastStoredState = state

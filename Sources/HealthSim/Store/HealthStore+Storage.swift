@@ -27,8 +27,7 @@ extension HealthStore {
   /// Applies changes to the storage as one transaction; false when it failed.
   @discardableResult
   func persist(_ changes: [HealthChange]) -> Bool {
-    checkUUIDsAhead(changes)
-    return attempt { try storage.apply(changes) }
+    attempt { try storage.apply(changes) }
   }
 
   /// A storage read, or `empty` once the storage has failed.

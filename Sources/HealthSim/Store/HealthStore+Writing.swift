@@ -379,7 +379,6 @@ extension HealthStore {
         olderSyncIndex[key] = nil
       }
       let record = DeletedObjectRecord(deleting: known.sample, at: date)
-      uuidsAhead = UUIDsAhead()
       deleted = attempt { try storage.append([.deletion(record, position: position)]) }
     } else if stored(uuid) != nil {
       deleted = persist([.sampleDeleted(uuid: uuid, position: position, date: date)])

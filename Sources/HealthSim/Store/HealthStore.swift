@@ -18,12 +18,7 @@ public final class HealthStore {
   /// Where the samples, deleted-object records and small state are kept. Every mutation
   /// goes to it through `HealthSampleStorage.apply(_:)` as the change feed describes it;
   /// every query asks it (see HealthStore+Storage.swift).
-  public internal(set) var storage: any HealthSampleStorage {
-    didSet { uuidsAhead = UUIDsAhead() }
-  }
-  /// The UUIDs the generator draws next, each with whether a live sample had it when the
-  /// storage was asked (`freshUUID`); dropped when a write may have changed an answer.
-  var uuidsAhead = UUIDsAhead()
+  public internal(set) var storage: any HealthSampleStorage
   /// The first error the storage threw, if any; from then on the store answers as empty.
   ///
   /// The store's non-throwing API (facts, lookups, clock, deliveries) cannot report a
@@ -255,46 +250,10 @@ public final class HealthStore {
   /// A UUID no live sample in the storage has, nor one of `taken` (saves not applied yet).
   /// While older records are not loaded, a clash with one of them is not checked: the
   /// seeded generator makes one about as likely as a random 122-bit collision.
-  ///
-  /// A storage whose look-ups are dear (`looksUpInBatches`) is asked about the next
-  /// `UUIDsAhead.count` UUIDs of the generator in one call, and each is then taken from
-  /// those answers as it is drawn, in the same order: the UUIDs drawn are the same.
   func freshUUID(avoiding taken: Set<UUID> = []) -> UUID {
     while true {
-      if uuidsAhead.isEmpty, storage.looksUpInBatches { lookAhead() }
       let uuid = state.generator.nextUUID()
-      let live: Bool
-      if let known = uuidsAhead.take(uuid) {
-        live = known
-      } else {
-        uuidsAhead = UUIDsAhead()
-        live = stored(uuid) != nil
-      }
-      if !taken.contains(uuid), !live, olderSynced?[uuid] == nil { return uuid }
-    }
-  }
-
-  /// Asks the storage about the generator's next UUIDs, drawn from a copy of it.
-  private func lookAhead() {
-    var generator = state.generator
-    let drawn = (0..<UUIDsAhead.count).map { _ in generator.nextUUID() }
-    guard let live = read(nil, { try storage.liveUUIDs(among: drawn) }) else { return }
-    uuidsAhead = UUIDsAhead(drawn, live: live)
-  }
-
-  /// Drops the UUIDs asked about ahead when `changes` may change an answer: a save of one
-  /// of them that `freshUUID` did not hand out, or any deletion (a live sample's UUID
-  /// no longer is).
-  func checkUUIDsAhead(_ changes: [HealthChange]) {
-    guard !uuidsAhead.isEmpty else { return }
-    for change in changes {
-      switch change {
-      case .sampleSaved(let sample, _):
-        if let uuid = sample.uuid, uuidsAhead.holds(uuid) { uuidsAhead = UUIDsAhead() }
-      case .sampleDeleted: uuidsAhead = UUIDsAhead()
-      case .deletedObjectsPurged, .deletedObjectsTrimmed, .stateChanged: continue
-      }
-      if uuidsAhead.isEmpty { return }
+      if !taken.contains(uuid), stored(uuid) == nil, olderSynced?[uuid] == nil { return uuid }
     }
   }
 

@@ -178,8 +178,6 @@ final class CommandHealthStorage: HealthSampleStorage {
     counted(try base.sample(uuid: uuid).map { [$0] } ?? []).first
   }
 
-  var looksUpInBatches: Bool { base.looksUpInBatches }
-
   func liveUUIDs(among uuids: [UUID]) throws -> Set<UUID> {
     counted(try base.liveUUIDs(among: uuids))
   }

@@ -372,8 +372,4 @@ extension HealthSQLiteStorage {
   /// the command's writer keeps for the anchored read of what was just written start over
   /// here, as `openSavepoint()` starts them.
   func startWritesAfterCommit() { commandWriter?.forgetRecent() }
-
-  /// Each look-up is a call into the database: HealthStore asks about several new UUIDs
-  /// at once (`HealthSampleStorage.looksUpInBatches`).
-  public var looksUpInBatches: Bool { true }
 }
