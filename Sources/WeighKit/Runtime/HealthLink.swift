@@ -68,7 +68,8 @@ final class CommandHealthStorage: HealthSampleStorage {
     case append([HealthRecord])
   }
 
-  /// Whether `writes` keeps what was written since the last commit (a memory store's).
+  /// Whether `writes` keeps what was written since the last commit (what undoing a later
+  /// failed step writes again).
   var keepsWrites = false
   /// What was written since the last commit, with `keepsWrites`.
   private(set) var writes: [Write] = []

@@ -18,7 +18,9 @@ extension Session {
     let storage = CommandHealthStorage(
       base: base, committedState: committed,
       openWrites: { [unowned self] in try openHealthWrites() })
-    storage.keepsWrites = options.store == .memory
+    // What each commit keeps is what undoing a later failed step writes again, in memory
+    // and in `health.sqlite` (`openHealthWrites()`).
+    storage.keepsWrites = true
     let link: HealthLink
     let existed: Bool
     do throws(StoreError) {

@@ -191,13 +191,25 @@ extension Session {
   }
 
   /// Health's first write since the command's last commit: the storage to write to
-  /// (`health.sqlite` created on first use), with the command's transaction and a savepoint
-  /// in it open; for a memory store, a copy of its storage to undo the writes with.
+  /// (`health.sqlite` created on first use), with the command's transaction open and a
+  /// savepoint in it; for a memory store, a copy of its storage to undo the writes with.
+  ///
+  /// `health.sqlite`'s savepoint is not one per commit: it is opened at the command's first
+  /// write and kept over its next commits, up to `HealthRedo.limit` changes, with what they
+  /// kept (`sqliteHealthRedo`); undoing the writes after the last commit rolls back to it
+  /// and writes the kept ones again (docs/store.md, "One savepoint for many commits").
   func openHealthWrites() throws(StoreError) -> any HealthSampleStorage {
     let storage = try writableHealthStorage()
     if let sqlite = storage as? HealthSQLiteStorage {
+      // A savepoint of an earlier command's transaction is gone with it.
+      if !sqlite.isInCommand { sqliteHealthRedo = nil }
       try sqlite.beginCommand()
-      try sqlite.openSavepoint()
+      if sqliteHealthRedo == nil {
+        try sqlite.openSavepoint()
+        sqliteHealthRedo = HealthRedo()
+      } else {
+        sqlite.startWritesAfterCommit()
+      }
     } else if let memory = storage as? InMemorySampleStorage, memoryHealthUndo == nil {
       memoryHealthUndo = memory.copy()
       memoryHealthRedo = []
@@ -209,13 +221,27 @@ extension Session {
   func acceptHealthWrites() throws(StoreError) {
     guard let accepted = healthLink?.storage.accept() else { return }
     if accepted.wrote {
-      try healthSQLite?.releaseSavepoint()
-      // The copy stays, with what was kept since it was taken; a new one now and then keeps
-      // the replay short (a copy costs the whole storage once it is written again).
-      memoryHealthRedo += accepted.writes
-      if memoryHealthRedo.count > 4096 {
-        memoryHealthUndo = nil
-        memoryHealthRedo = []
+      if let sqlite = healthSQLite {
+        if sqliteHealthRedo != nil, sqlite.isInCommand {
+          sqliteHealthRedo!.keep(accepted.writes)
+          if sqliteHealthRedo!.changes > HealthRedo.limit {
+            // The savepoint's pages and the writes kept stay small: a new one is opened
+            // at the next write.
+            try sqlite.releaseSavepoint()
+            sqliteHealthRedo = nil
+          }
+        } else {
+          try sqlite.releaseSavepoint()
+          sqliteHealthRedo = nil
+        }
+      } else {
+        // The copy stays, with what was kept since it was taken; a new one now and then
+        // keeps the replay short (a copy costs the whole storage once it is written again).
+        memoryHealthRedo += accepted.writes
+        if memoryHealthRedo.count > 4096 {
+          memoryHealthUndo = nil
+          memoryHealthRedo = []
+        }
       }
     }
     if let state = accepted.state {
@@ -243,7 +269,31 @@ extension Session {
       if options.store == .memory { healthStorage = undo }
       memoryHealthUndo = nil
     } else if let sqlite = link.storage.base as? HealthSQLiteStorage, sqlite === healthSQLite {
-      sqlite.rollBackSavepoint()
+      undoSQLiteHealthWrites(sqlite)
+    }
+  }
+
+  /// Rolls `health.sqlite` back to its open savepoint, and writes again what Health kept
+  /// since it was opened, in a new savepoint. When that fails, the command's whole
+  /// transaction is rolled back, and the command fails (`lostHealthWrites`).
+  private func undoSQLiteHealthWrites(_ sqlite: HealthSQLiteStorage) {
+    let kept = sqliteHealthRedo ?? HealthRedo()
+    sqliteHealthRedo = nil
+    guard sqlite.isInCommand else { return }
+    sqlite.rollBackSavepoint()
+    guard !kept.writes.isEmpty else { return }
+    do {
+      try sqlite.openSavepoint()
+      for write in kept.writes {
+        switch write {
+        case .apply(let changes): try sqlite.apply(changes)
+        case .append(let records): try sqlite.append(records)
+        }
+      }
+      sqliteHealthRedo = kept
+    } catch {
+      sqlite.rollbackCommand()
+      lostHealthWrites = HealthLink.storeError(error)
     }
   }
 
@@ -254,6 +304,11 @@ extension Session {
   /// record's sequence, and closing `health.sqlite` keeps its log: the mark that makes the
   /// next open finish the commit when the append fails.
   func endHealthAndAppBatch() throws(StoreError) {
+    if let lost = lostHealthWrites {
+      lostHealthWrites = nil
+      unwrittenHealthState = nil
+      throw lost
+    }
     if let state = unwrittenHealthState {
       let sqlite = try writableHealthStorage()
       if let sqlite = sqlite as? HealthSQLiteStorage { try sqlite.beginCommand() }
@@ -287,4 +342,34 @@ extension Session {
     guard healthLink != nil else { return nil }
     return try? (openedHealthStorage() as? HealthSQLiteStorage)?.commandCount()
   }
+}
+
+/// What Health kept since `health.sqlite`'s open savepoint was opened (see
+/// `Session.openHealthWrites()`): the writes, in order, to replay after rolling back to it.
+struct HealthRedo {
+  /// The writes kept, in the order they were made.
+  private(set) var writes: [CommandHealthStorage.Write] = []
+  /// How many changes and records they hold.
+  private(set) var changes = 0
+  /// The most changes a savepoint is kept over: its pages (the sub-journal in memory holds
+  /// each page it changes once) and the writes kept stay small.
+  static let limit = 256
+
+  /// Adds what a commit kept.
+  mutating func keep(_ kept: [CommandHealthStorage.Write]) {
+    for write in kept {
+      switch write {
+      case .apply(let list): changes += list.count
+      case .append(let records): changes += records.count
+      }
+    }
+    writes += kept
+  }
+}
+
+extension HealthSQLiteStorage {
+  /// Health writes again after a commit, within the savepoint that stays open: the records
+  /// the command's writer keeps for the anchored read of what was just written start over
+  /// here, as `openSavepoint()` starts them.
+  func startWritesAfterCommit() { commandWriter?.forgetRecent() }
 }

@@ -72,6 +72,13 @@ public final class Session {
   var memoryHealthUndo: InMemorySampleStorage?
   /// What Health kept since `memoryHealthUndo` was taken, replayed on it to undo.
   var memoryHealthRedo: [CommandHealthStorage.Write] = []
+  /// While a savepoint of `health.sqlite`'s command transaction is open: what Health kept
+  /// since it was opened, replayed after rolling back to it when a command fails
+  /// (docs/store.md, "One savepoint for many commits").
+  var sqliteHealthRedo: HealthRedo?
+  /// Why the writes kept before a failed step could not be replayed: the command's
+  /// transaction was rolled back whole, and the command fails with this.
+  var lostHealthWrites: StoreError?
   /// Entry numbers by the Health UUID they hold, once a sync needed it; kept up to date
   /// by `commit`, so an incremental sync costs what changed, not the whole log.
   var healthIndex: HealthUUIDIndex?
