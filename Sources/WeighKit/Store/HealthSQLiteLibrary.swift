@@ -1,26 +1,18 @@
 import CWeighSQLite
 
-/// How SQLite runs in this process, set once before its first connection
-/// (`HealthSQLiteStorage.init` asks for it): settings of the library, not of a database, so
-/// nothing on disk depends on them (docs/store.md, "The saving thread, third round").
+/// How SQLite runs in this process, set once before its first connection (each place that
+/// opens one asks for it first): a setting of the library, not of a database, so nothing on
+/// disk depends on it (docs/store.md, "The saving thread, third round").
 ///
-/// - **Multi-thread mode**: a connection takes no mutex of its own around each call.
-///   Debian's SQLite is built serialized, so every `sqlite3_step`, `sqlite3_bind_…` and
-///   `sqlite3_reset` took and released the connection's recursive mutex (a saved sample
-///   makes about 30 such calls). GRDB uses each connection on one thread at a time (its
-///   queue), which is what the mode asks.
-/// - **No memory statistics**: SQLite counts its allocations under a global mutex unless
-///   told not to; Debian's build has no lookaside, so each row saved makes about 16
-///   allocations and as many frees, each around that mutex. Nothing in weigh reads the
-///   counts (`sqlite3_memory_used`).
+/// **No memory statistics**: SQLite counts its allocations under a global mutex unless told
+/// not to, and Debian's build has no lookaside, so every record, cursor and buffer SQLite
+/// makes is a `malloc` and a `free`, each around that mutex (the all-types import: about 13
+/// of each a saved sample). Nothing in weigh reads the counts (`sqlite3_memory_used`).
+/// GRDB already opens its connections without a mutex of their own (multi-thread mode).
 ///
-/// SQLite takes these only before it is first used in the process; afterwards they are
-/// refused (`SQLITE_MISUSE`) and it runs as before, correctly, only slower.
+/// SQLite takes the setting only before it is first used in the process; afterwards it is
+/// refused (`SQLITE_MISUSE`) and SQLite runs as before, correctly, only slower.
 enum HealthSQLiteLibrary {
-  /// Whether SQLite took both settings (false when something used SQLite first).
-  static let configured: Bool = {
-    let threads = weigh_sqlite3_config_multithread()
-    let statistics = weigh_sqlite3_config_no_memstatus()
-    return threads == SQLITE_OK && statistics == SQLITE_OK
-  }()
+  /// Whether SQLite took the setting (false when something used SQLite first).
+  static let configured: Bool = weigh_sqlite3_config_no_memstatus() == SQLITE_OK
 }

@@ -619,11 +619,6 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
       for uuid in uuids where try Self.liveSample(uuid, db, statements) != nil {
         live.insert(uuid)
       }
-      // Within a command that has not written yet, the writer that remembers them is made
-      // now (the import's first batch looked each of its 10,000 UUIDs up twice).
-      if isInCommand, commandWriter == nil {
-        commandWriter = Writer(statements: statements, last: try Self.lastPosition(db, statements))
-      }
       return live
     }
     if isInCommand, commandWriter != nil {
@@ -920,9 +915,12 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
       throws
     {
       guard let uuid = sample.uuid else { throw HealthStorageError.missingUUID(change: index) }
-      // Known absent (`absentUUIDs`), or looked up here, with the rows waiting inserted.
-      if absentUUIDs.remove(uuid) == nil, try waitingInserted(db),
-        try liveSample(uuid, db, statements) != nil
+      // Known absent (`absentUUIDs`), or looked for among the rows waiting to be inserted
+      // (a live sample's row is there or in the table: a deletion removes it from the table
+      // at once), then looked up in the table.
+      if absentUUIDs.remove(uuid) == nil,
+        try waitingRows.contains(where: { !$0.columns.isDeletion && $0.columns.uuid == uuid })
+          || liveSample(uuid, db, statements) != nil
       {
         throw HealthStorageError.duplicateUUID(change: index, uuid: uuid)
       }
@@ -1041,12 +1039,6 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
           next += count
         }
       }
-    }
-
-    /// `insertWaitingRows`, then true (for a condition that reads the table).
-    mutating func waitingInserted(_ db: Database) throws -> Bool {
-      try insertWaitingRows(db)
-      return true
     }
 
     mutating func remove(_ position: Int64, type: SampleType, isDeletion: Bool, _ db: Database)
