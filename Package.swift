@@ -27,6 +27,7 @@ let package = Package(
       dependencies: [
         "HealthSim",
         "CWeighZlib",
+        "CWeighSQLite",
         .product(name: "ZIPFoundation", package: "ZIPFoundation"),
         .product(name: "GRDB", package: "GRDB.swift"),
       ]
@@ -34,6 +35,8 @@ let package = Package(
     // zlib from Debian's zlib1g-dev, to inflate export.zip entries with a bounded read
     // (ZIPFoundation's own inflate loop can spin for ever on damaged data).
     .systemLibrary(name: "CWeighZlib", providers: [.apt(["zlib1g-dev"])]),
+    // Debian's libsqlite3-dev (GRDB's SQLite): sqlite3_config, which Swift cannot call.
+    .systemLibrary(name: "CWeighSQLite", providers: [.apt(["libsqlite3-dev"])]),
     // GNU readline from Debian's libreadline-dev. No pkgConfig: readline.pc pulls in
     // tinfo's -D flags, which SwiftPM rejects as prohibited.
     .systemLibrary(name: "CReadline", providers: [.apt(["libreadline-dev"])]),

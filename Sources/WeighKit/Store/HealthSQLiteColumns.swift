@@ -77,19 +77,20 @@ struct HealthSQLiteColumns: Equatable {
     "pos, kind, type, uuid, start, value, bundle, sync_id, deleted, row_crc, crc"
   static let count = 11
 
-  /// Binds the values to insert as parameters 1 to `count`, in `selection`'s order.
-  func bind(to binding: inout HealthSQLiteBinding) {
-    binding.bind(1, integer: position)
-    binding.bind(2, integer: isDeletion ? 1 : 0)
-    binding.bind(3, text: type.rawValue)
-    withUnsafeBytes(of: uuid.uuid) { binding.bind(4, blob: $0) }
-    binding.bind(5, real: start)
-    binding.bind(6, real: value)
-    binding.bind(7, text: bundle)
-    binding.bind(8, text: syncIdentifier)
-    binding.bind(9, real: deleted)
-    binding.bind(10, integer: Int64(rowChecksum))
-    binding.bind(11, integer: Int64(checksum))
+  /// Binds the values to insert as parameters `base + 1` to `base + count`, in
+  /// `selection`'s order.
+  func bind(to binding: inout HealthSQLiteBinding, from base: CInt = 0) {
+    binding.bind(base + 1, integer: position)
+    binding.bind(base + 2, integer: isDeletion ? 1 : 0)
+    binding.bind(base + 3, text: type.rawValue)
+    withUnsafeBytes(of: uuid.uuid) { binding.bind(base + 4, blob: $0) }
+    binding.bind(base + 5, real: start)
+    binding.bind(base + 6, real: value)
+    binding.bind(base + 7, text: bundle)
+    binding.bind(base + 8, text: syncIdentifier)
+    binding.bind(base + 9, real: deleted)
+    binding.bind(base + 10, integer: Int64(rowChecksum))
+    binding.bind(base + 11, integer: Int64(checksum))
   }
 
   /// The CRC-32 of the columns: each one's bytes in `selection`'s order (numbers in

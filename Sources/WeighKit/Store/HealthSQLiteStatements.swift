@@ -12,6 +12,7 @@ enum HealthSQLiteStatement: Int, CaseIterable {
   case stateRead
   case stateWrite
   case insertRecord
+  case insertRecords
   case deleteRecord
   case uuidProbe
   case recordAt
@@ -33,6 +34,14 @@ enum HealthSQLiteStatement: Int, CaseIterable {
   case writesRelease
   case writesRollBack
 
+  /// The parameters of one row of `insertRecord` (the columns, then the JSON row).
+  static let insertParameters = HealthSQLiteColumns.count + 1
+  /// One row's values in an insert.
+  private static let insertValues =
+    "(" + Array(repeating: "?", count: insertParameters).joined(separator: ", ") + ")"
+  /// The rows `insertRecords` inserts.
+  static let rowsPerInsert = 16
+
   /// The selection with the JSON row after the columns.
   static let fullSelection = HealthSQLiteColumns.selection + ", row"
 
@@ -46,7 +55,14 @@ enum HealthSQLiteStatement: Int, CaseIterable {
     case .stateRead: return "SELECT json, crc FROM state WHERE id = 1"
     case .stateWrite: return "INSERT OR REPLACE INTO state (id, json, crc) VALUES (1, ?, ?)"
     case .insertRecord:
-      return "INSERT INTO record (\(full)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+      return "INSERT INTO record (\(full)) VALUES \(Self.insertValues)"
+    // OR FAIL: a row refused keeps the rows before it, as separate inserts did (the write
+    // then fails, and its step or transaction undoes them). With SQLite's default (ABORT),
+    // a statement of many rows keeps a statement journal to undo its own rows, a copy of
+    // every page it changes: dearer than the statements it saves.
+    case .insertRecords:
+      let values = Array(repeating: Self.insertValues, count: Self.rowsPerInsert)
+      return "INSERT OR FAIL INTO record (\(full)) VALUES \(values.joined(separator: ", "))"
     case .deleteRecord: return "DELETE FROM record WHERE pos = ?"
     // Whether some record has a UUID, from its index alone.
     case .uuidProbe: return "SELECT 1 FROM record WHERE uuid = ? LIMIT 1"

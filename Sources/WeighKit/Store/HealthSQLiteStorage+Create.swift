@@ -48,6 +48,8 @@ extension HealthSQLiteStorage {
   private static func buildEmpty(at path: String) throws(StoreError) {
     var connection: OpaquePointer?
     let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOFOLLOW
+    // Before the process's first connection: a new store's first (`HealthSQLiteLibrary`).
+    _ = HealthSQLiteLibrary.configured
     let opened = sqlite3_open_v2(path, &connection, flags, nil)
     defer { sqlite3_close(connection) }
     func failure(_ what: String) -> StoreError {

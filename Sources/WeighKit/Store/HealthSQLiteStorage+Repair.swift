@@ -56,6 +56,7 @@ extension HealthSQLiteStorage {
     try mapped(path) {
       var configuration = Configuration()
       configuration.readonly = true
+      _ = HealthSQLiteLibrary.configured
       let queue = try DatabaseQueue(path: path, configuration: configuration)
       defer { try? queue.close() }
       try queue.read { db in

@@ -106,6 +106,8 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
   /// written, and every write throws.
   public init(path: String, creating: Bool = true, readOnly: Bool = false) throws(StoreError) {
     self.path = path
+    // Before the process's first connection (`HealthSQLiteLibrary`).
+    _ = HealthSQLiteLibrary.configured
     var configuration = Configuration()
     configuration.busyMode = .timeout(5)
     configuration.readonly = readOnly
@@ -767,6 +769,7 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
       var writer = Writer(statements: statements, last: try Self.lastPosition(db, statements))
       let before = writer.last
       try body(db, &writer)
+      try writer.insertWaitingRows(db)
       if writer.last != before {
         try Self.setMeta("last_position", writer.last, db, statements)
       }
@@ -787,6 +790,7 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
             ?? Writer(statements: statements, last: Self.lastPosition(db, statements))
           do {
             try body(db, &writer)
+            try writer.insertWaitingRows(db)
           } catch {
             // What this call wrote stays until its step or command is rolled back: the
             // UUIDs remembered as absent may be taken by then.
@@ -847,6 +851,18 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
     /// The most UUIDs `absentUUIDs` holds (a batch of an import is 10,000 samples); past
     /// it the set starts over, which costs look-ups, never a wrong answer.
     static let absentLimit = 20_000
+    /// Rows checked and not inserted yet: their columns and where their JSON row is in
+    /// `waitingBytes`. Inserted `rowsPerInsert` at a time, by one statement, and always
+    /// before the writer reads the table or its write ends (`insertWaitingRows`), so no
+    /// query and no other call sees the table without them.
+    var waitingRows: [(columns: HealthSQLiteColumns, row: Range<Int>)] = []
+    /// The JSON rows of `waitingRows`, one after the other.
+    var waitingBytes: [UInt8] = []
+    /// The rows one insert statement takes (`HealthSQLiteStatement.insertRecords`): SQLite's
+    /// work around each statement (its cursors on the table and five indexes opened and
+    /// closed, each a `malloc` and a `free`; the statement's start and end) is made once for
+    /// them (docs/performance.md, "The all-types import: the saving thread, third round").
+    static let rowsPerInsert = HealthSQLiteStatement.rowsPerInsert
 
     /// Remembers that no live sample has `uuid` (see `absentUUIDs`).
     mutating func noteAbsent(_ uuid: UUID) {
@@ -899,8 +915,13 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
       throws
     {
       guard let uuid = sample.uuid else { throw HealthStorageError.missingUUID(change: index) }
-      // Known absent (`absentUUIDs`), or looked up here.
-      if absentUUIDs.remove(uuid) == nil, try liveSample(uuid, db, statements) != nil {
+      // Known absent (`absentUUIDs`), or looked for among the rows waiting to be inserted
+      // (a live sample's row is there or in the table: a deletion removes it from the table
+      // at once), then looked up in the table.
+      if absentUUIDs.remove(uuid) == nil,
+        try waitingRows.contains(where: { !$0.columns.isDeletion && $0.columns.uuid == uuid })
+          || liveSample(uuid, db, statements) != nil
+      {
         throw HealthStorageError.duplicateUUID(change: index, uuid: uuid)
       }
       try take(position, change: index)
@@ -910,6 +931,7 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
     mutating func delete(
       _ uuid: UUID, at position: Int64, date: Date, change index: Int, _ db: Database
     ) throws {
+      try insertWaitingRows(db)
       guard let live = try liveSample(uuid, db, statements) else {
         throw HealthStorageError.noLiveSample(change: index, uuid: uuid)
       }
@@ -975,14 +997,11 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
       }
       let checksum = bytes.withUnsafeBufferPointer { StoreChecksum.of($0) }
       let columns = makeColumns(checksum)
-      // Bound directly, without GRDB's `StatementArguments` (see `HealthSQLiteBinding`).
-      var insert = HealthSQLiteBinding(try statements(.insertRecord, db))
-      columns.bind(to: &insert)
-      try bytes.withUnsafeBytes { row in
-        // The row's bytes stay where they are until the statement is reset (`run`).
-        insert.bind(12, unchangingBlob: row)
-        try insert.run()
-      }
+      // Inserted with the next rows, `rowsPerInsert` at a time (`insertWaitingRows`).
+      let first = waitingBytes.endIndex
+      waitingBytes.append(contentsOf: bytes)
+      waitingRows.append((columns, first..<waitingBytes.endIndex))
+      if waitingRows.count >= Self.rowsPerInsert { try insertWaitingRows(db) }
       // As a query would read it: the same columns, else the query's check fails there.
       if let loaded, HealthSQLiteColumns(loaded, rowChecksum: checksum) == columns {
         remember(loaded, columns: columns)
@@ -992,10 +1011,41 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
       count(columns.type, isDeletion: columns.isDeletion, by: 1)
     }
 
+    /// Inserts the rows waiting (`waitingRows`), in position order: `rowsPerInsert` at a
+    /// time by one statement, the rest one by one.
+    mutating func insertWaitingRows(_ db: Database) throws {
+      guard !waitingRows.isEmpty else { return }
+      defer {
+        waitingRows.removeAll(keepingCapacity: true)
+        waitingBytes.removeAll(keepingCapacity: true)
+      }
+      let (rows, statements) = (waitingRows, statements)
+      try waitingBytes.withUnsafeBytes { bytes in
+        var next = rows.startIndex
+        while next < rows.endIndex {
+          let many = rows.endIndex - next >= Self.rowsPerInsert
+          let count = many ? Self.rowsPerInsert : 1
+          // Bound directly, without GRDB's `StatementArguments` (`HealthSQLiteBinding`).
+          var insert = HealthSQLiteBinding(
+            try statements(many ? .insertRecords : .insertRecord, db))
+          for (index, waiting) in rows[next..<next + count].enumerated() {
+            let base = CInt(truncatingIfNeeded: index * HealthSQLiteStatement.insertParameters)
+            waiting.columns.bind(to: &insert, from: base)
+            // The rows' bytes stay where they are until the statement is reset (`run`).
+            insert.bind(
+              base + 12, unchangingBlob: UnsafeRawBufferPointer(rebasing: bytes[waiting.row]))
+          }
+          if many { try insert.run() } else { try insert.run(unbinding: 12) }
+          next += count
+        }
+      }
+    }
+
     mutating func remove(_ position: Int64, type: SampleType, isDeletion: Bool, _ db: Database)
       throws
     {
       if position > recentBase { recent = nil }
+      try insertWaitingRows(db)
       var delete = HealthSQLiteBinding(try statements(.deleteRecord, db))
       delete.bind(1, integer: position)
       try delete.run()
@@ -1012,8 +1062,9 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
 
     /// The checked columns of every deleted-object record, in position order. Through
     /// their partial index: ordered by position, SQLite would scan the whole table.
-    private func deletionRecords(_ db: Database) throws -> [HealthSQLiteColumns] {
-      try columns(
+    private mutating func deletionRecords(_ db: Database) throws -> [HealthSQLiteColumns] {
+      try insertWaitingRows(db)
+      return try columns(
         db, statements, .deletionColumns, bind: { _ in }, expected: { $0.isDeletion }
       ).sorted { $0.position < $1.position }
     }

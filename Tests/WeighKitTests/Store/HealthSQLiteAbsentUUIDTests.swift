@@ -72,11 +72,20 @@ import Testing
       #expect(try sqlite.sample(uuid: other) == nil)
       let last = try sqlite.lastPosition()
       let failed = refusal {
-        try sqlite.apply([
-          .sampleSaved(Samples.sample(1, uuid: uuid), position: last + 1),
-          // A position that does not grow: refused after the first save was written.
-          .sampleSaved(Samples.sample(2, uuid: other), position: last + 1),
-        ])
+        // A full statement's rows (`Writer.rowsPerInsert`), the first with `uuid`, are
+        // inserted before the refusal; rows still waiting when a write fails are not.
+        let full = HealthSQLiteStorage.Writer.rowsPerInsert
+        var changes: [HealthChange] = [
+          .sampleSaved(Samples.sample(1, uuid: uuid), position: last + 1)
+        ]
+        for index in 1..<full {
+          let position = last + 1 + Int64(index)
+          changes.append(
+            .sampleSaved(Samples.sample(1, uuid: Samples.uuid(100 + index)), position: position))
+        }
+        // A position that does not grow: refused after the first saves were written.
+        changes.append(.sampleSaved(Samples.sample(2, uuid: other), position: last + 1))
+        try sqlite.apply(changes)
       }
       #expect(failed != nil)
       // The first save's row is in the command's transaction still.
