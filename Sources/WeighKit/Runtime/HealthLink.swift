@@ -71,8 +71,16 @@ final class CommandHealthStorage: HealthSampleStorage {
   /// Whether `writes` keeps what was written since the last commit (what undoing a later
   /// failed step writes again).
   var keepsWrites = false
+  /// The most changes and records `writes` keeps: past it they are dropped, and `accept`
+  /// says so, so that a command writing a great many (an import of a million samples)
+  /// does not hold them all in memory; its caller then keeps nothing to write again.
+  var keptChangesLimit = Int.max
   /// What was written since the last commit, with `keepsWrites`.
   private(set) var writes: [Write] = []
+  /// How many changes and records `writes` holds.
+  private var keptChanges = 0
+  /// Whether writes since the last commit were dropped, past `keptChangesLimit`.
+  private var writesDropped = false
 
   /// How many records and samples the reads returned: what shows that a command's cost
   /// does not grow with the history.
@@ -94,16 +102,31 @@ final class CommandHealthStorage: HealthSampleStorage {
   }
 
   /// The command committed: what was written since the last commit is its. Returns the
-  /// small state to write with the command, when it changed.
-  func accept() -> (wrote: Bool, writes: [Write], state: HealthSmallState?) {
+  /// writes kept (nil when there were more than `keptChangesLimit`) and the small state to
+  /// write with the command, when it changed.
+  func accept() -> (wrote: Bool, writes: [Write]?, state: HealthSmallState?) {
     defer {
       committedState = pendingState ?? committedState
       pendingState = nil
       isWriting = false
       hasPending = false
       writes = []
+      keptChanges = 0
+      writesDropped = false
     }
-    return (isWriting, writes, pendingState)
+    return (isWriting, writesDropped ? nil : writes, pendingState)
+  }
+
+  /// Keeps `write` of `count` changes or records in `writes`, up to `keptChangesLimit`.
+  private func keep(_ write: Write, count: Int) {
+    guard keepsWrites, !writesDropped else { return }
+    keptChanges += count
+    guard keptChanges <= keptChangesLimit else {
+      writes = []
+      writesDropped = true
+      return
+    }
+    writes.append(write)
   }
 
   private func write(_ body: (any HealthSampleStorage) throws -> Void) throws {
@@ -121,7 +144,7 @@ final class CommandHealthStorage: HealthSampleStorage {
     if !changes.contains(where: { if case .stateChanged = $0 { true } else { false } }) {
       guard !changes.isEmpty else { return }
       try write { try $0.apply(changes) }
-      if keepsWrites { writes.append(.apply(changes)) }
+      keep(.apply(changes), count: changes.count)
       return
     }
     var rest: [HealthChange] = []
@@ -135,12 +158,12 @@ final class CommandHealthStorage: HealthSampleStorage {
     }
     guard !rest.isEmpty else { return }
     try write { try $0.apply(rest) }
-    if keepsWrites { writes.append(.apply(rest)) }
+    keep(.apply(rest), count: rest.count)
   }
 
   func append(_ records: [HealthRecord]) throws {
     try write { try $0.append(records) }
-    if keepsWrites { writes.append(.append(records)) }
+    keep(.append(records), count: records.count)
   }
 
   func smallState() throws -> HealthSmallState? {

@@ -21,6 +21,9 @@ extension Session {
     // What each commit keeps is what undoing a later failed step writes again, in memory
     // and in `health.sqlite` (`openHealthWrites()`).
     storage.keepsWrites = true
+    // `health.sqlite` keeps a savepoint over at most `HealthRedo.limit` changes: writes past
+    // it are not kept (an import's million samples would be held in memory to no purpose).
+    if options.store != .memory { storage.keptChangesLimit = HealthRedo.limit }
     let link: HealthLink
     let existed: Bool
     do throws(StoreError) {

@@ -222,8 +222,8 @@ extension Session {
     guard let accepted = healthLink?.storage.accept() else { return }
     if accepted.wrote {
       if let sqlite = healthSQLite {
-        if sqliteHealthRedo != nil, sqlite.isInCommand {
-          sqliteHealthRedo!.keep(accepted.writes)
+        if let writes = accepted.writes, sqliteHealthRedo != nil, sqlite.isInCommand {
+          sqliteHealthRedo!.keep(writes)
           if sqliteHealthRedo!.changes > HealthRedo.limit {
             // The savepoint's pages and the writes kept stay small: a new one is opened
             // at the next write.
@@ -237,8 +237,8 @@ extension Session {
       } else {
         // The copy stays, with what was kept since it was taken; a new one now and then
         // keeps the replay short (a copy costs the whole storage once it is written again).
-        memoryHealthRedo += accepted.writes
-        if memoryHealthRedo.count > 4096 {
+        memoryHealthRedo += accepted.writes ?? []
+        if accepted.writes == nil || memoryHealthRedo.count > 4096 {
           memoryHealthUndo = nil
           memoryHealthRedo = []
         }
