@@ -26,22 +26,12 @@ import Testing
     try sqlite.apply([.sampleSaved(Samples.sample(code, uuid: uuid), position: position)])
   }
 
-  /// The error `body` throws, as said.
-  func refusal(_ body: () throws -> Void) -> String? {
-    do {
-      try body()
-      return nil
-    } catch {
-      return "\(error)"
-    }
-  }
-
   @Test func aUUIDFoundAbsentAndThenSavedIsRefusedTheSecondTime() throws {
     try withCommand { sqlite in
       let uuid = Samples.uuid(1)
       #expect(try sqlite.sample(uuid: uuid) == nil)
       try save(1, uuid: uuid, in: sqlite)
-      let said = refusal { try save(2, uuid: uuid, in: sqlite) }
+      let said = Samples.outcome { try save(2, uuid: uuid, in: sqlite) }
       #expect(said?.contains("a live sample already has uuid \(uuid.uuidString)") == true)
       #expect(try sqlite.sample(uuid: uuid)?.sample.value == Samples.sample(1, uuid: uuid).value)
       #expect(try sqlite.counts(of: nil).samples == 1)
@@ -57,7 +47,7 @@ import Testing
       sqlite.rollBackSavepoint()
       #expect(try sqlite.sample(uuid: uuid) == nil)
       try save(3, uuid: uuid, in: sqlite)
-      #expect(refusal { try save(4, uuid: uuid, in: sqlite) } != nil)
+      #expect(Samples.outcome { try save(4, uuid: uuid, in: sqlite) } != nil)
       #expect(try sqlite.counts(of: nil).samples == 1)
     }
   }
@@ -71,7 +61,7 @@ import Testing
       #expect(try sqlite.sample(uuid: uuid) == nil)
       #expect(try sqlite.sample(uuid: other) == nil)
       let last = try sqlite.lastPosition()
-      let failed = refusal {
+      let failed = Samples.outcome {
         // A full statement's rows (`Writer.rowsPerInsert`), the first with `uuid`, are
         // inserted before the refusal; rows still waiting when a write fails are not.
         let full = HealthSQLiteStorage.Writer.rowsPerInsert
@@ -90,7 +80,7 @@ import Testing
       #expect(failed != nil)
       // The first save's row is in the command's transaction still.
       #expect(try sqlite.sample(uuid: uuid) != nil)
-      let said = refusal { try save(5, uuid: uuid, in: sqlite) }
+      let said = Samples.outcome { try save(5, uuid: uuid, in: sqlite) }
       #expect(said?.contains("a live sample already has uuid \(uuid.uuidString)") == true)
     }
   }
@@ -103,14 +93,14 @@ import Testing
       #expect(try sqlite.sample(uuid: undone) == nil)
       try save(1, uuid: kept, in: sqlite)
       #expect(
-        refusal {
+        Samples.outcome {
           try sqlite.step {
             try save(2, uuid: undone, in: sqlite)
             try save(3, uuid: kept, in: sqlite)
           }
         } != nil)
       #expect(try sqlite.sample(uuid: undone) == nil)
-      #expect(refusal { try save(4, uuid: kept, in: sqlite) } != nil)
+      #expect(Samples.outcome { try save(4, uuid: kept, in: sqlite) } != nil)
       try save(5, uuid: undone, in: sqlite)
       #expect(try sqlite.counts(of: nil).samples == 2)
     }
@@ -131,7 +121,7 @@ import Testing
     defer { try? sqlite.close() }
     try sqlite.beginCommand()
     #expect(try sqlite.sample(uuid: uuid) != nil)
-    #expect(refusal { try save(2, uuid: uuid, in: sqlite) } != nil)
+    #expect(Samples.outcome { try save(2, uuid: uuid, in: sqlite) } != nil)
     sqlite.rollbackCommand()
   }
 }

@@ -32,16 +32,6 @@ import Testing
     }
   }
 
-  /// The error `body` throws, as said.
-  func refusal(_ body: () throws -> Void) -> String? {
-    do {
-      try body()
-      return nil
-    } catch {
-      return "\(error)"
-    }
-  }
-
   /// Three full statements and five rows more, in one call: every row at its position, in
   /// order, read back as saved, counted, and the same after reopening.
   @Test(arguments: [false, true]) func rowsOfOneWriteAreAllKeptInOrder(inCommand: Bool) throws {
@@ -71,7 +61,7 @@ import Testing
     try withStorage(inCommand: false) { (sqlite) throws in
       var changes = Self.saves(1...20, from: 1)
       changes.append(.sampleSaved(Samples.sample(99, uuid: Samples.uuid(first)), position: 21))
-      let said = refusal { try sqlite.apply(changes) }
+      let said = Samples.outcome { try sqlite.apply(changes) }
       let uuid = Samples.uuid(first).uuidString
       #expect(said?.contains("a live sample already has uuid \(uuid)") == true)
       #expect(try sqlite.counts(of: nil).samples == 0)
@@ -82,7 +72,7 @@ import Testing
       try sqlite.apply(Self.saves(1...3, from: 1))
       var changes = Self.saves(4...(first + 4), from: 4)
       changes.append(.sampleSaved(Samples.sample(99, uuid: Samples.uuid(first)), position: 100))
-      #expect(refusal { try sqlite.step { try sqlite.apply(changes) } } != nil)
+      #expect(Samples.outcome { try sqlite.step { try sqlite.apply(changes) } } != nil)
       #expect(try sqlite.records(after: 0, limit: 0).map(\.position) == [1, 2, 3])
       #expect(try sqlite.counts(of: nil).samples == 3)
     }

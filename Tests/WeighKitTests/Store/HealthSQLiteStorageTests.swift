@@ -218,10 +218,12 @@ import Testing
           switch try Self.operation(code, on: model, next: &next) {
           case .apply(let changes):
             expectSameOutcome(
-              outcome { try model.apply(changes) }, outcome { try sqlite.apply(changes) }, context)
+              Self.outcome { try model.apply(changes) }, Self.outcome { try sqlite.apply(changes) },
+              context)
           case .append(let records):
             expectSameOutcome(
-              outcome { try model.append(records) }, outcome { try sqlite.append(records) },
+              Self.outcome { try model.append(records) },
+              Self.outcome { try sqlite.append(records) },
               context)
           case .reopen:
             try sqlite.close()
@@ -290,11 +292,11 @@ import Testing
           let actual: String?
           switch operation {
           case .apply(let changes):
-            expected = outcome { try model.apply(changes) }
-            actual = outcome { try sqlite.step { try sqlite.apply(changes) } }
+            expected = Self.outcome { try model.apply(changes) }
+            actual = Self.outcome { try sqlite.step { try sqlite.apply(changes) } }
           case .append(let records):
-            expected = outcome { try model.append(records) }
-            actual = outcome { try sqlite.step { try sqlite.append(records) } }
+            expected = Self.outcome { try model.append(records) }
+            actual = Self.outcome { try sqlite.step { try sqlite.append(records) } }
           case .reopen:
             continue
           }
@@ -344,7 +346,7 @@ import Testing
   }
 
   /// nil when `body` succeeds, else its error's description.
-  func outcome(_ body: () throws -> Void) -> String? {
+  static func outcome(_ body: () throws -> Void) -> String? {
     do {
       try body()
       return nil
