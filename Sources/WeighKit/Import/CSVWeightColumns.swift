@@ -169,12 +169,14 @@ final class CSVDateShapes {
       guard separator == 0x20 || separator == 0x54, text[13] == 0x3A else { return nil }
       let layouts = count == 16 ? hasMinutes : hasSeconds
       guard separator == 0x20 ? layouts.space : layouts.t else { return nil }
-      guard let hour = Self.digits(text, 11), let minute = Self.digits(text, 14), hour < 24,
+      guard let hour = HealthExportDate.digits(text, 11, 2),
+        let minute = HealthExportDate.digits(text, 14, 2), hour < 24,
         minute < 60
       else { return nil }
       var second = 0
       if count == 19 {
-        guard text[16] == 0x3A, let seconds = Self.digits(text, 17), seconds < 60 else {
+        guard text[16] == 0x3A, let seconds = HealthExportDate.digits(text, 17, 2), seconds < 60
+        else {
           return nil
         }
         second = seconds
@@ -187,8 +189,10 @@ final class CSVDateShapes {
       key = key << 8 | UInt64(text[index])  // checked: a byte widens
     }
     if key != dayKey {
-      guard let year = Self.digits(text, 0), let century = Self.digits(text, 2),
-        let month = Self.digits(text, 5), let dayOfMonth = Self.digits(text, 8),
+      guard let year = HealthExportDate.digits(text, 0, 2),
+        let century = HealthExportDate.digits(text, 2, 2),
+        let month = HealthExportDate.digits(text, 5, 2),
+        let dayOfMonth = HealthExportDate.digits(text, 8, 2),
         CivilDate.isValid(year: year * 100 + century, month: month, day: dayOfMonth)
       else { return nil }
       day = CivilDate(year: year * 100 + century, month: month, day: dayOfMonth)
@@ -197,14 +201,5 @@ final class CSVDateShapes {
     return CSVDatePattern.Reading(
       local: LocalDateTime(date: day, secondOfDay: secondOfDay), offset: nil,
       hasTime: count != 10)
-  }
-
-  /// The number of the two decimal digits at `start`, or nil.
-  @inline(__always)
-  private static func digits(_ text: UnsafeBufferPointer<UInt8>, _ start: Int) -> Int? {
-    let tens = text[start] &- 0x30
-    let ones = text[start + 1] &- 0x30
-    guard tens <= 9, ones <= 9 else { return nil }
-    return Int(tens) * 10 + Int(ones)  // checked: two digits widen
   }
 }

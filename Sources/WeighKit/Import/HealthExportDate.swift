@@ -67,22 +67,26 @@ public struct HealthExportDate: Hashable, Sendable, CustomStringConvertible {
       Self.append(bytes, at.1, 2, to: &key)
       Self.append(bytes, at.2, 2, to: &key)
       if key != dayKey {
-        guard let year = Self.digits(bytes, at.0, 4), let month = Self.digits(bytes, at.1, 2),
-          let day = Self.digits(bytes, at.2, 2),
+        guard let year = HealthExportDate.digits(bytes, at.0, 4),
+          let month = HealthExportDate.digits(bytes, at.1, 2),
+          let day = HealthExportDate.digits(bytes, at.2, 2),
           CivilDate.isValid(year: year, month: month, day: day)
         else { return nil }
         days = CivilDate(year: year, month: month, day: day).daysSinceEpoch
         dayKey = key
       }
-      guard let hour = Self.digits(bytes, at.3, 2), let minute = Self.digits(bytes, at.4, 2),
-        let second = Self.digits(bytes, at.5, 2), hour < 24, minute < 60, second < 60
+      guard let hour = HealthExportDate.digits(bytes, at.3, 2),
+        let minute = HealthExportDate.digits(bytes, at.4, 2),
+        let second = HealthExportDate.digits(bytes, at.5, 2), hour < 24, minute < 60, second < 60
       else { return nil }
       key = 0
       Self.append(bytes, at.6, 5, to: &key)
       if key != offsetKey {
         let signByte = bytes[at.6]
-        guard signByte == 0x2B || signByte == 0x2D, let offsetHours = Self.digits(bytes, at.7, 2),
-          let offsetMinutes = Self.digits(bytes, at.8, 2), offsetHours < 24, offsetMinutes < 60
+        guard signByte == 0x2B || signByte == 0x2D,
+          let offsetHours = HealthExportDate.digits(bytes, at.7, 2),
+          let offsetMinutes = HealthExportDate.digits(bytes, at.8, 2), offsetHours < 24,
+          offsetMinutes < 60
         else { return nil }
         offset = (offsetHours * 3600 + offsetMinutes * 60) * (signByte == 0x2D ? -1 : 1)
         offsetKey = key
@@ -103,24 +107,26 @@ public struct HealthExportDate: Hashable, Sendable, CustomStringConvertible {
       }
     }
 
-    /// The number written with `count` decimal digits from `start`, or nil.
-    @inline(__always)
-    private static func digits(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ count: Int)
-      -> Int?
-    {
-      var value = 0
-      for index in start..<(start + count) {
-        let digit = bytes[index] &- 0x30
-        guard digit <= 9 else { return nil }
-        value = value * 10 + Int(digit)  // checked: a digit widens
-      }
-      return value
-    }
   }
 
   /// Parses `yyyy-MM-dd HH:mm:ss ±hhmm` from a string.
   public static func parse(_ text: String) -> HealthExportDate? {
     var copy = text
     return copy.withUTF8 { parse($0) }
+  }
+}
+
+extension HealthExportDate {
+  /// The number written with `count` decimal digits of `bytes` from `start`, or nil: the
+  /// fixed-place date readers' field (Apple's dates, and CSV's ISO dates in `CSVDateShapes`).
+  @inline(__always)
+  static func digits(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ count: Int) -> Int? {
+    var value = 0
+    for index in start..<(start + count) {
+      let digit = bytes[index] &- 0x30
+      guard digit <= 9 else { return nil }
+      value = value * 10 + Int(digit)  // checked: a digit widens
+    }
+    return value
   }
 }
