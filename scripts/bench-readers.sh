@@ -92,7 +92,7 @@ for reader in "${READERS[@]}"; do
     echo "generating $file ..." >&2
     python3 scripts/gen-import-files.py --rows "$rows" --out "$DATA" "$reader" >/dev/null
   fi
-  bytes=$(stat -c %s "$file")
+  bytes=$(stat -L -c %s "$file")  # -L: the file a link in bench-data/ names
 
   rm -rf "$DATA/store"
   store=(--store "$DATA/store")
