@@ -277,7 +277,7 @@ public struct AtomicFileWriter: Sendable {
     }
   }
 
-  private func commit(_ temporary: String, over target: Target) throws(FileWriteError)
+  func commit(_ temporary: String, over target: Target) throws(FileWriteError)
     -> FileWriteOutcome
   {
     // Whether the target exists is asked again here: what counts is the moment of the rename.

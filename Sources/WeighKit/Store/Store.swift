@@ -105,6 +105,10 @@ public final class Store {
   /// Where the rows of the streamed record lie in the journal, for the compaction that
   /// follows the commit (which copies them instead of encoding them again).
   private var journalRows = JournalRowPlaces()
+  /// The file of the table an import's run fills from empty, written as the run streams
+  /// (`StreamedTableFile`), for the compaction that follows the commit; nil otherwise, and
+  /// abandoned at the end of the commit when no compaction took it.
+  private var tableStream: StreamedTableFile?
   /// The row shapes read back through their codec in the running transaction (the batch
   /// while batching): a row of one of them is not read back again (`StoreRow.loadProblem`).
   private var readShapes = ReadBackShapes()
@@ -558,6 +562,7 @@ public final class Store {
       encodedRows.truncate(to: 0)
       journalRows = JournalRowPlaces()
       readShapes.removeAll()
+      abandonTableStream()
     }
     if directory != nil {
       try appendRecord(sequence: next, changes: changes)
@@ -594,19 +599,73 @@ public final class Store {
     places.base = journalLength
     // Set before anything is written, so that a failure below cuts it off.
     stream = started
+    tableStream = streamedTableFile(for: changes, sequence: sequence)
+    let table = tableStream
     try started.encodeRows(
       changes, into: &record, pieceBytes: journalPieceBytes, shapes: &readShapes,
-      row: { start, end in places.add(start: start, end: end) }
+      row: { start, end, bytes in
+        if let table { table.add(row: bytes) } else { places.add(start: start, end: end) }
+      }
     ) { (bytes) throws(StoreError) in
       try StoreFileSystem.writeAll(journalDescriptor, bytes, path: journalPath)
     }
     stream = started
-    journalRows = places
+    // The table's file holds the rows: the compaction does not read them back.
+    journalRows = table == nil ? places : JournalRowPlaces()
+  }
+
+  /// The file to write as `changes` stream, when they are one run of increasing ids into a
+  /// table with no rows and no file, large enough that the compaction will follow the
+  /// commit (`StreamedTableFile`): an import into a new store.
+  private func streamedTableFile(
+    for changes: ArraySlice<StoreChange>, sequence: Int
+  ) -> StreamedTableFile? {
+    guard changes.count == 1, case .putRun(let run) = changes.first!, run.idsIncrease,
+      run.count >= streamedTableMinimumRows, let table = tables[run.table],
+      !table.hasFile, !table.isDirty, table.loadedRowCount == 0,
+      !unverifiedTables.contains(run.table),
+      // A row is at least 64 bytes in the record: the compaction follows the commit.
+      compaction.shouldCompact(
+        journalBytes: journalLength + run.count * 64, snapshotBytes: snapshotBytes)
+    else { return nil }
+    // A temporary file that cannot be made leaves the compaction to copy the rows as before.
+    return try? StreamedTableFile(
+      table: run.table, path: path(table.fileName), header: table.fileHeader(sequence: sequence),
+      sequence: sequence, pieceBytes: journalPieceBytes)
+  }
+
+  /// Whether the streamed table file holds the table as the transaction `changes` (just
+  /// committed as `sequence`) leaves it: its run was the only change of the table.
+  private func streamedTableIsWhole(_ changes: [StoreChange]) -> Bool {
+    guard let file = tableStream, file.isOpen, file.sequence == sequence,
+      let table = tables[file.table], table.loadedRowCount == file.rowCount
+    else { return false }
+    var changed = 0
+    for change in changes {
+      switch change {
+      case .put(let row): if row.table == file.table { return false }
+      case .putRun(let run):
+        if run.table == file.table {
+          guard changed == 0, run.count == file.rowCount else { return false }
+          changed += 1
+        }
+      case .remove(let name, _): if name == file.table { return false }
+      case .setDocument, .removeDocument: continue
+      }
+    }
+    return changed == 1
+  }
+
+  /// Removes the streamed table file's temporary file, if any.
+  private func abandonTableStream() {
+    tableStream?.abandon()
+    tableStream = nil
   }
 
   /// Forgets a streamed record that will not be finished, and cuts what it wrote off the
   /// journal (a failure to do so leaves a torn append, which the next open moves aside).
   private func dropStream() {
+    abandonTableStream()
     guard stream != nil else { return }
     stream = nil
     journalRows = JournalRowPlaces()
@@ -661,6 +720,7 @@ public final class Store {
       encodedRows.truncate(to: 0)
       journalRows = JournalRowPlaces()
       readShapes.removeAll()
+      abandonTableStream()
     }
     // Every put is kept, in order, so the rows encoded by the batch's commits stay in step;
     // the streamed ones are the first changes of the first commit, which come first.
@@ -748,8 +808,14 @@ public final class Store {
     unverifiedTables = []
   }
 
-  /// The size of the pieces a journal record is written in (`appendRecord`).
+  /// The size of the pieces a journal record is written in (`appendRecord`), and a table
+  /// file written as an import streams (`StreamedTableFile`).
   var journalPieceBytes = 1 << 20
+
+  /// The fewest rows of a run for which the table's file is written as it streams (tests).
+  var streamedTableMinimumRows = StreamedTableFile.minimumRows
+  /// How many table files written as their rows streamed a compaction took (tests).
+  private(set) var streamedTableFilesWritten = 0
 
   /// The bytes of the running transaction's rows and record held in memory (not yet
   /// written): at most about a piece for a transaction that starts with its rows, however
@@ -872,6 +938,7 @@ public final class Store {
   /// `encodedRows`, in the order of its puts), the rows it put are copied from the bytes it
   /// was journalled with instead of being encoded again.
   private func compact(reusing changes: [StoreChange]?) throws(StoreError) {
+    if tableStream != nil, changes.map(streamedTableIsWhole) != true { abandonTableStream() }
     guard let changes, encodedRows.count + journalRows.count > 0, journalRows.isComplete else {
       return try compact(reused: [:])
     }
@@ -971,7 +1038,15 @@ public final class Store {
     }
     for (name, table) in tables.sorted(by: { $0.key < $1.key })
     where table.isDirty || (table.hasFile && !table.hasChecksums) {
-      try table.writeSnapshot(directory: directory, sequence: sequence, reusing: reused[name])
+      if let file = tableStream, file.table == name {
+        // Written as the rows streamed: only its last line, sync and rename are left.
+        tableStream = nil
+        try file.finish()
+        table.snapshotWritten(sequence: sequence)
+        streamedTableFilesWritten += 1
+      } else {
+        try table.writeSnapshot(directory: directory, sequence: sequence, reusing: reused[name])
+      }
       var info = tableInfo[name]?.objectMembers ?? [:]
       info["file"] = .string(table.fileName)
       info["stamp"] = StoreFileSystem.stamp(path(table.fileName)).map(JSONValue.string)
@@ -1023,6 +1098,7 @@ public final class Store {
     encodedRows.truncate(to: 0)
     readShapes.removeAll()
     dropStream()
+    abandonTableStream()
     if journalDescriptor >= 0 {
       StoreFileSystem.closeDescriptor(journalDescriptor)
       journalDescriptor = -1

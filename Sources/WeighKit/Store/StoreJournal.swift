@@ -428,10 +428,10 @@ struct RecordStream {
   /// back through its codec once per row shape in the transaction, `shapes`), as
   /// `StoreChange.problem(in:rows:shapes:)` does: a row that loading would refuse throws,
   /// with the same message. `row` is told where each put's row lies, counted from the
-  /// record's first byte.
+  /// record's first byte, and given its bytes.
   mutating func encodeRows(
     _ changes: ArraySlice<StoreChange>, into writer: inout JSONWriter, pieceBytes: Int,
-    shapes: inout ReadBackShapes, row: (_ start: Int, _ end: Int) -> Void,
+    shapes: inout ReadBackShapes, row: (_ start: Int, _ end: Int, _ bytes: UnsafeBufferPointer<UInt8>) -> Void,
     write: ([UInt8]) throws(StoreError) -> Void
   ) throws(StoreError) {
     for change in changes {
@@ -463,7 +463,7 @@ struct RecordStream {
   /// checked by its shape alone (`StoreRow.loadProblem`, which the others go through).
   private mutating func encodeRun(
     _ run: StoreRowRun, into writer: inout JSONWriter, pieceBytes: Int,
-    shapes: inout ReadBackShapes, row: (_ start: Int, _ end: Int) -> Void,
+    shapes: inout ReadBackShapes, row: (_ start: Int, _ end: Int, _ bytes: UnsafeBufferPointer<UInt8>) -> Void,
     write: ([UInt8]) throws(StoreError) -> Void
   ) throws(StoreError) {
     var head = JSONWriter()
@@ -489,7 +489,9 @@ struct RecordStream {
         }
       }
       if writer.wroteNonFiniteNumber { throw run.row(at: index).nonFiniteProblem }
-      row(written + start, written + end)
+      writer.bytes.withUnsafeBufferPointer {
+        row(written + start, written + end, UnsafeBufferPointer(rebasing: $0[start..<end]))
+      }
       writer.raw(byte: 0x7D)
     }
   }
@@ -497,7 +499,7 @@ struct RecordStream {
   /// Encodes the put of `put` (`encodeRows`).
   private mutating func encodePut(
     _ put: StoreRow, into writer: inout JSONWriter, pieceBytes: Int,
-    shapes: inout ReadBackShapes, row: (_ start: Int, _ end: Int) -> Void,
+    shapes: inout ReadBackShapes, row: (_ start: Int, _ end: Int, _ bytes: UnsafeBufferPointer<UInt8>) -> Void,
     write: ([UInt8]) throws(StoreError) -> Void
   ) throws(StoreError) {
     try flush(&writer, ifOver: pieceBytes, write: write)
@@ -514,7 +516,9 @@ struct RecordStream {
       throw problem
     }
     if writer.wroteNonFiniteNumber { throw put.nonFiniteProblem }
-    row(written + start, written + end)
+    writer.bytes.withUnsafeBufferPointer {
+      row(written + start, written + end, UnsafeBufferPointer(rebasing: $0[start..<end]))
+    }
     writer.raw(byte: 0x7D)
   }
 }

@@ -46,6 +46,16 @@ struct TableFileTally {
     count += 1
     sum &+= UInt64(crc)  // checked: UInt32 widens
   }
+
+  /// The last line of a table file: the rows' count and the sum of their checksums.
+  func writeTrailer(into writer: inout JSONWriter) {
+    writer.raw("\n],\"count\":")
+    writer.write(count)
+    writer.raw(",\"sum\":\"")
+    writer.bytes.append(contentsOf: StoreChecksum.hex(UInt32(truncatingIfNeeded: sum >> 32)))
+    writer.bytes.append(contentsOf: StoreChecksum.hex(UInt32(truncatingIfNeeded: sum)))
+    writer.raw("\"}\n")
+  }
 }
 
 /// Reads and writes one table's snapshot file:
@@ -608,7 +618,7 @@ enum TableFile<Codec: StoreTableCodec> {
   }
 
   /// The first line, up to the `[` that opens the rows.
-  private static func writeHeader(sequence: Int, into writer: inout JSONWriter) {
+  static func writeHeader(sequence: Int, into writer: inout JSONWriter) {
     writer.raw("{\"format\":")
     writer.write(Codec.formatName)
     writer.raw(",\"version\":")
@@ -704,12 +714,7 @@ enum TableFile<Codec: StoreTableCodec> {
 
   /// The last line: the rows' count and the sum of their checksums.
   private static func writeTrailer(_ tally: Tally, into writer: inout JSONWriter) {
-    writer.raw("\n],\"count\":")
-    writer.write(tally.count)
-    writer.raw(",\"sum\":\"")
-    writer.bytes.append(contentsOf: StoreChecksum.hex(UInt32(truncatingIfNeeded: tally.sum >> 32)))
-    writer.bytes.append(contentsOf: StoreChecksum.hex(UInt32(truncatingIfNeeded: tally.sum)))
-    writer.raw("\"}\n")
+    tally.writeTrailer(into: &writer)
   }
 
   /// The offset of the last newline before `end`, or nil.

@@ -31,6 +31,13 @@ protocol AnyTableStorage: AnyObject {
   var largestID: Int { get }
   /// True when the rows are in memory (read, or a table without a file).
   var isLoaded: Bool { get }
+  /// The number of rows, when they are in memory.
+  var loadedRowCount: Int? { get }
+  /// The first line of the table's file as of `sequence`, up to the `[` that opens the rows.
+  func fileHeader(sequence: Int) -> [UInt8]
+  /// Records that the table's file was written, as of `sequence`, with every row the table
+  /// holds (by a `StreamedTableFile`), as `writeSnapshot` records it.
+  func snapshotWritten(sequence: Int)
 }
 
 extension AnyTableStorage {
@@ -62,6 +69,7 @@ final class TableStorage<Codec: StoreTableCodec>: AnyTableStorage {
 
   var name: String { Codec.tableName }
   var isLoaded: Bool { rows != nil }
+  var loadedRowCount: Int? { rows?.count }
   var fileName: String { TableFile<Codec>.fileName }
 
   /// An empty, loaded table (memory stores, new tables).
@@ -243,6 +251,16 @@ final class TableStorage<Codec: StoreTableCodec>: AnyTableStorage {
           rows ?? [], sequence: sequence, reusing: reused, chunkBytes: 1 << 20, write: write)
       }
     }
+    snapshotWritten(sequence: sequence)
+  }
+
+  func fileHeader(sequence: Int) -> [UInt8] {
+    var writer = JSONWriter()
+    TableFile<Codec>.writeHeader(sequence: sequence, into: &writer)
+    return writer.bytes
+  }
+
+  func snapshotWritten(sequence: Int) {
     // The file now holds every change: a table not loaded has none left to apply.
     if rows == nil { pending = [] }
     snapshotSequence = sequence

@@ -1,0 +1,105 @@
+/// The file of a table that held no rows, written while an import's run of rows streams into
+/// its journal record (`Store.streamRows`), for the compaction that follows the commit:
+/// each row's line is made from the bytes just encoded for the record, checksummed there,
+/// and written to the table's temporary file (`entries.json.tmp`) 1 MiB at a time. The
+/// compaction then only adds the last line and syncs and renames the file, where it used to
+/// read the rows back from the journal, checksum them again and write them.
+///
+/// Nothing of the crash story moves: the temporary file is renamed over the table's file at
+/// the step of the compaction that wrote it before, after the journal's `fdatasync`. A kill
+/// before that leaves a temporary file that no weigh reads (the next write of the table
+/// replaces it; `weigh check` notes it) beside the torn record that opening moves aside.
+/// A write that fails, or a transaction that changes the table otherwise too, abandons the
+/// file: the compaction then writes the table from its rows, as without this.
+///
+/// The bytes are those `TableFile.encode` writes for the same rows: the header of the
+/// table's codec, one line per row, the tally's last line
+/// (`Tests/WeighKitTests/Store/StoreStreamedTableFileTests.swift`).
+final class StreamedTableFile {
+  /// The fewest rows for which a run's table file is written as it streams: below, the
+  /// compaction (if any) copies them from the journal as before.
+  static let minimumRows = 4096
+
+  /// The table's name.
+  let table: String
+  /// The transaction the file is complete up to, once every row is in.
+  let sequence: Int
+  /// The rows written so far.
+  var rowCount: Int { tally.count }
+  /// False once a write failed or the file was abandoned.
+  var isOpen: Bool { file != nil }
+
+  private var file: OpenAtomicFile?
+  private var writer = JSONWriter()
+  private var tally = TableFileTally()
+  private let pieceBytes: Int
+
+  /// Opens `path`'s temporary file and writes `header` (the table's first line, up to the
+  /// `[` that opens the rows, as of `sequence`).
+  init(
+    table: String, path: String, header: [UInt8], sequence: Int, pieceBytes: Int = 1 << 20
+  ) throws(StoreError) {
+    self.table = table
+    self.sequence = sequence
+    self.pieceBytes = pieceBytes
+    do throws(FileWriteError) {
+      file = try AtomicFileWriter.store.openTemporary(path)
+    } catch {
+      throw StoreError(.io, file: path, message: "cannot write: \(error.reason)")
+    }
+    writer.bytes.reserveCapacity(min(pieceBytes, 1 << 20) + (64 << 10))
+    writer.bytes.append(contentsOf: header)
+  }
+
+  /// Adds the line of the row whose bytes (the row object, as the journal record holds it)
+  /// are `bytes`. A write that fails abandons the file (`isOpen` false); the commit goes on.
+  func add(row bytes: UnsafeBufferPointer<UInt8>) {
+    guard file != nil else { return }
+    let crc = StoreChecksum.of(bytes)
+    let first = tally.count == 0
+    writer.append(atMost: bytes.count + 40) { cursor in
+      cursor.literal(first ? "\n{\"crc\":\"" : ",\n{\"crc\":\"")
+      cursor.hex(crc)
+      cursor.literal("\",\"row\":")
+      cursor.bytes(bytes)
+      cursor.byte(0x7D)
+    }
+    tally.add(crc)
+    if writer.bytes.count >= pieceBytes { write() }
+  }
+
+  /// Writes the last line, syncs the file and renames it over the table's file.
+  func finish() throws(StoreError) {
+    guard let file else {
+      throw StoreError(.io, message: "the table file written with the import was abandoned")
+    }
+    tally.writeTrailer(into: &writer)
+    write()
+    guard self.file != nil else {
+      throw StoreFileSystem.ioError(file.temporaryPath, "write")
+    }
+    self.file = nil
+    do throws(FileWriteError) {
+      try file.finish()
+    } catch {
+      throw StoreError(.io, file: file.temporaryPath, message: "cannot write: \(error.reason)")
+    }
+  }
+
+  /// Removes the temporary file; the table's file is untouched.
+  func abandon() {
+    file?.abandon()
+    file = nil
+    writer = JSONWriter()
+  }
+
+  private func write() {
+    guard let file else { return }
+    do throws(FileWriteError) {
+      try file.append(writer.bytes)
+      writer.bytes.removeAll(keepingCapacity: true)
+    } catch {
+      abandon()
+    }
+  }
+}
