@@ -26,6 +26,8 @@ final class HealthSQLiteCommandUUIDs {
   static let filterWords = 1 << 20
   /// Bits set per UUID.
   static let bitsPerUUID = 4
+  /// A bit's number in the filter from a hash: its low 26 bits.
+  private static let bitMask = UInt64(truncatingIfNeeded: filterWords * 64 - 1)
 
   private var exact: Set<UUID> = []
   private var filter: [UInt64] = []
@@ -48,8 +50,8 @@ final class HealthSQLiteCommandUUIDs {
     if filter.isEmpty { return exact.contains(uuid) }
     var (index, step) = Self.hashes(uuid)
     for _ in 0..<Self.bitsPerUUID {
-      let bit = index & UInt64(Self.filterWords * 64 - 1)
-      if filter[Int(bit >> 6)] & (1 << (bit & 63)) == 0 { return false }
+      let bit = index & Self.bitMask
+      if filter[Int(truncatingIfNeeded: bit >> 6)] & (1 << (bit & 63)) == 0 { return false }
       index &+= step
     }
     return true
@@ -58,8 +60,8 @@ final class HealthSQLiteCommandUUIDs {
   private func setBits(of uuid: UUID) {
     var (index, step) = Self.hashes(uuid)
     for _ in 0..<Self.bitsPerUUID {
-      let bit = index & UInt64(Self.filterWords * 64 - 1)
-      filter[Int(bit >> 6)] |= 1 << (bit & 63)
+      let bit = index & Self.bitMask
+      filter[Int(truncatingIfNeeded: bit >> 6)] |= 1 << (bit & 63)
       index &+= step
     }
   }
