@@ -15,6 +15,7 @@ enum HealthSQLiteStatement: Int, CaseIterable {
   case insertRecords
   case deleteRecord
   case uuidProbe
+  case anyRecord
   case recordAt
   case recordsAfter
   case changesOfType
@@ -66,6 +67,8 @@ enum HealthSQLiteStatement: Int, CaseIterable {
     case .deleteRecord: return "DELETE FROM record WHERE pos = ?"
     // Whether some record has a UUID, from its index alone.
     case .uuidProbe: return "SELECT 1 FROM record WHERE uuid = ? LIMIT 1"
+    // Whether the table holds any row (a command's writer on an empty table).
+    case .anyRecord: return "SELECT 1 FROM record LIMIT 1"
     case .recordAt: return "SELECT \(full) FROM record WHERE pos = ?"
     case .recordsAfter: return "SELECT \(full) FROM record WHERE pos > ? ORDER BY pos LIMIT ?"
     case .changesOfType:

@@ -601,6 +601,8 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
   }
 
   public func sample(uuid: UUID) throws -> StoredSample? {
+    // Not looked up when the command's own UUIDs say that no live sample has it.
+    if isInCommand, commandWriter?.ownUUIDs?.mayContain(uuid) == false { return nil }
     let found = try read { db in try Self.liveSample(uuid, db, statements) }
     // Within a command, a UUID found on no live sample is remembered until it is saved
     // (`Writer.absentUUIDs`): a new sample's UUID, which HealthStore has just looked up,
@@ -614,14 +616,18 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
   /// instructions around SQLite's (GRDB's queue). Those absent are remembered as
   /// `sample(uuid:)` remembers them.
   public func liveUUIDs(among uuids: [UUID]) throws -> Set<UUID> {
+    // In a command that began on an empty table, only the UUIDs its own rows may have are
+    // looked up (`HealthSQLiteCommandUUIDs`): the others are on no live sample.
+    let own = isInCommand ? commandWriter?.ownUUIDs : nil
+    if let own, !uuids.contains(where: own.mayContain) { return [] }
     let live = try read { db in
       var live = Set<UUID>()
-      for uuid in uuids where try Self.liveSample(uuid, db, statements) != nil {
-        live.insert(uuid)
+      for uuid in uuids where own?.mayContain(uuid) ?? true {
+        if try Self.liveSample(uuid, db, statements) != nil { live.insert(uuid) }
       }
       return live
     }
-    if isInCommand, commandWriter != nil {
+    if own == nil, isInCommand, commandWriter != nil {
       for uuid in uuids where !live.contains(uuid) { commandWriter?.noteAbsent(uuid) }
     }
     return live
@@ -785,9 +791,7 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
         // command, which roll back what this wrote (and `commandWriter` with it).
         try queue.inDatabase { db in
           try settleSavepoints(db)
-          var writer =
-            try commandWriter
-            ?? Writer(statements: statements, last: Self.lastPosition(db, statements))
+          var writer = try commandWriter ?? Self.commandWriter(db, statements)
           do {
             try body(db, &writer)
             try writer.insertWaitingRows(db)
@@ -803,6 +807,18 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
         try queue.inTransaction(.immediate) { db in try writing(db) }
       }
     }
+  }
+
+  /// A command's first writer: it notes the UUIDs of the rows it inserts
+  /// (`Writer.ownUUIDs`) when the table holds no row yet, as in a new store's first import.
+  private static func commandWriter(_ db: Database, _ statements: HealthSQLiteStatements)
+    throws -> Writer
+  {
+    var writer = Writer(statements: statements, last: try lastPosition(db, statements))
+    if try !HealthSQLiteBinding(try statements(.anyRecord, db)).exists() {
+      writer.ownUUIDs = HealthSQLiteCommandUUIDs()
+    }
+    return writer
   }
 
   /// The state of one transaction's writes.
@@ -851,6 +867,10 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
     /// The most UUIDs `absentUUIDs` holds (a batch of an import is 10,000 samples); past
     /// it the set starts over, which costs look-ups, never a wrong answer.
     static let absentLimit = 20_000
+    /// In a command's writer made on an empty table, the UUIDs of the live rows it inserted:
+    /// a UUID not among them needs no look-up (`HealthSQLiteCommandUUIDs`). Shared by the
+    /// writer's copies (a rollback leaves UUIDs in it that no row has: they are looked up).
+    var ownUUIDs: HealthSQLiteCommandUUIDs?
     /// Rows checked and not inserted yet: their columns and where their JSON row is in
     /// `waitingBytes`. Inserted `rowsPerInsert` at a time, by one statement, and always
     /// before the writer reads the table or its write ends (`insertWaitingRows`), so no
@@ -918,7 +938,7 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
       // Known absent (`absentUUIDs`), or looked for among the rows waiting to be inserted
       // (a live sample's row is there or in the table: a deletion removes it from the table
       // at once), then looked up in the table.
-      if absentUUIDs.remove(uuid) == nil,
+      if absentUUIDs.remove(uuid) == nil, ownUUIDs?.mayContain(uuid) ?? true,
         try waitingRows.contains(where: { !$0.columns.isDeletion && $0.columns.uuid == uuid })
           || liveSample(uuid, db, statements) != nil
       {
@@ -958,6 +978,8 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
     /// the sample as given, where a record around it cost a copy of the sample for each
     /// (docs/performance.md, "The all-types import: the saving thread").
     mutating func insert(_ sample: HealthSample, at position: Int64, _ db: Database) throws {
+      // Noted before the row goes in: a row that then fails only leaves a UUID looked up.
+      if let uuid = sample.uuid { ownUUIDs?.insert(uuid) }
       var writer = JSONWriter()
       // Room for a row without nested parts (380 bytes in an export's), instead of growing
       // the array six times on the way.
