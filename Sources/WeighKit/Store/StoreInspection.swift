@@ -88,7 +88,7 @@ struct StoreInspection {
         StoreFinding(
           .note, file: path(name + ".tmp"),
           message:
-            "a temporary file left by an interrupted compaction; it is ignored and "
+            "a temporary file left by an interrupted compaction or import; it is ignored and "
             + "overwritten by the next one"))
     }
 
