@@ -57,6 +57,7 @@ struct ImportJSONKeys {
     var word: UInt64 = 0
     var shift: UInt64 = 0
     for byte in name {
+      // checked: a byte widened, shifted by less than 64
       word |= UInt64(byte) << shift
       shift += 8
       if shift == 64 {
@@ -107,6 +108,7 @@ struct ImportJSONKeys {
   private func expectation(_ index: Int) -> Expected {
     let name = names[index]
     guard name.count <= 7 else { return Expected(name: index, word: 0, mask: 0, length: 0) }
+    // checked: a length of at most eight
     let bits = UInt64(name.count + 1) * 8
     let mask: UInt64 = bits == 64 ? ~0 : (1 << bits) - 1
     return Expected(
@@ -133,7 +135,9 @@ struct ImportJSONKeys {
     while at < end {
       let left = end - at
       if at + 8 > bytes.count { break }
+      // checked: a byte-order swap of a UInt64, which cannot trap
       let loaded = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt64.self))
+      // checked: `left` is 1 to 7 where it is widened
       let mask: UInt64 = left >= 8 ? ~0 : (1 << (UInt64(left) * 8)) - 1
       if (loaded ^ words[word]) & mask != 0 { return false }
       at += 8
@@ -141,6 +145,7 @@ struct ImportJSONKeys {
     }
     // Near the end of the document: byte by byte.
     while at < end {
+      // checked: a remainder of 0 to 7
       let shift = UInt64((at - start) % 8) * 8
       if bytes[at] != UInt8(truncatingIfNeeded: words[name.first + (at - start) / 8] >> shift) {
         return false

@@ -133,3 +133,30 @@ import Testing
     }
   }
 }
+
+/// `JSONReader.readNumberBytes` and `skipNumber`, which check a plain number without
+/// computing it, read what `readNumberText` (the full scan) reads: the same text, the same
+/// place after it and the same error, on random text.
+@Suite struct JSONReaderNumberCheckTests {
+  @Test func plainNumbersCheckedAsScanned() async {
+    let pieces = ["-", "0", "1", "7", "12", ".", "5", "e", "E", "+", "00", " ", ",", "x", "9"]
+    await propertyCheck(count: 4000, input: Gen.int(in: 0...14).array(of: 0...7)) { picks in
+      let bytes = Array(picks.map { pieces[$0] }.joined().utf8)
+      bytes.withUnsafeBufferPointer { buffer in
+        var full = JSONReader(bytes: buffer)
+        let text = Result { () throws(JSONSyntaxError) -> String in try full.readNumberText() }
+        var checked = JSONReader(bytes: buffer)
+        let read = Result { () throws(JSONSyntaxError) -> String in
+          String(decoding: try checked.readNumberBytes(), as: UTF8.self)
+        }
+        var skipped = JSONReader(bytes: buffer)
+        let skip = Result { () throws(JSONSyntaxError) in try skipped.skipNumber() }
+        #expect(read == text, "\(bytes)")
+        #expect(skip.map { "" } == text.map { _ in "" }, "\(bytes)")
+        if case .success = text {
+          #expect(checked.offset == full.offset && skipped.offset == full.offset, "\(bytes)")
+        }
+      }
+    }
+  }
+}
