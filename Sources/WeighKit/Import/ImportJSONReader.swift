@@ -166,6 +166,7 @@ public enum ImportJSONReader {
   ) throws -> JSONNode {
     var parser = Parser(streamed: streamed)
     parser.keys = keys.map { Array($0.utf8) }
+    parser.known = ImportJSONKeys(keys.map { Array($0.utf8) })
     return try parse(bytes, parser, element: { _ in }, record: record)
   }
 
@@ -194,6 +195,8 @@ public enum ImportJSONReader {
     /// The keys of the members a streamed record hands over, when its elements go to
     /// `record` rather than to `element`.
     var keys: [[UInt8]]?
+    /// The keys, and other names met, recognized where they lie (``ImportJSONKeys``).
+    var known = ImportJSONKeys([])
 
     init(streamed: StreamedArray?) { self.streamed = streamed }
 
@@ -290,15 +293,26 @@ public enum ImportJSONReader {
       }
       let line = lines.line(at: reader.offset, in: reader.bytes)
       try reader.beginObject()
-      while let key = try reader.nextKey() {
+      var place = 0
+      while try reader.nextMember() {
         var wanted: Int?
-        if key.hasEscapes || !key.isASCII {
-          // Decoded as the tree decodes every name: a bad escape or bad UTF-8 is its error.
-          let name = Array(try reader.decode(key).utf8)
-          wanted = keys.firstIndex(of: name)
+        reader.skipWhitespace()
+        if let name = known.match(&reader, place: place) {
+          try reader.readColon()
+          wanted = known.key(name)
         } else {
-          wanted = keys.firstIndex { Self.same($0, key.raw) }
+          let key = try reader.readKey()
+          if key.hasEscapes || !key.isASCII {
+            // Decoded as the tree decodes every name: a bad escape or bad UTF-8 is its error.
+            let name = Array(try reader.decode(key).utf8)
+            wanted = keys.firstIndex(of: name)
+          } else {
+            wanted = keys.firstIndex { Self.same($0, key.raw) }
+            // Not one of the names kept (`match` looked at all): kept for the next records.
+            if wanted == nil { known.add(key.raw, as: nil) }
+          }
         }
+        place += 1
         if let index = wanted, values[index] == nil {
           values[index] = try scalar(&reader, lines: &lines, depth: depth + 1)
         } else {
@@ -360,7 +374,8 @@ public enum ImportJSONReader {
         let raw = UnsafeRawPointer(base)
         while offset + 8 <= target {
           let word = raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-          line += Self.newlines(in: word)
+          // Most words hold no newline: the test for one is cheaper than the count.
+          if Self.hasNewline(word) { line += Self.newlines(in: word) }
           offset += 8
         }
       }
@@ -369,6 +384,14 @@ public enum ImportJSONReader {
         offset += 1
       }
       return line
+    }
+
+    /// Whether one of the eight bytes of `word` is a newline (the classic "has a zero byte"
+    /// test on the word XORed with newlines: exact as to whether, not as to which).
+    @inline(__always)
+    static func hasNewline(_ word: UInt64) -> Bool {
+      let x = word ^ 0x0A0A_0A0A_0A0A_0A0A
+      return (x &- 0x0101_0101_0101_0101) & ~x & 0x8080_8080_8080_8080 != 0
     }
 
     /// How many of the eight bytes of `word` are newlines, exactly (no borrow from one byte

@@ -1,0 +1,157 @@
+/// The member names of a streamed record, recognized where they lie in the document: the
+/// keys a reader asks for, and the other names met in earlier records (`logId`, `bmi`, …),
+/// each compared in place with the bytes after a member's opening quote, the name expected
+/// at that place (the one found there in the last record) first.
+///
+/// Why: reading each key as a string (``JSONReader/readKey()``) and then looking it up took
+/// about 210 instructions a key, seven keys a Fitbit log and ten a weigh entry; recognized
+/// here, about 60 with ``JSONReader/nextMember()`` (callgrind, 100,000 Fitbit logs:
+/// docs/performance.md, "The JSON readers' keys in place").
+///
+/// A name is kept only when it is printable ASCII without `"` or `\`: bytes equal to it and
+/// followed by `"` are a string that ``JSONReader/readRawString()`` reads to the same bytes,
+/// without escapes and ASCII, so recognizing it in place reads what reading it would.
+struct ImportJSONKeys {
+  /// Each name's bytes, eight to a word (little-endian, the last word padded with zeros).
+  private var words: [UInt64] = []
+  /// Each name: its first word in `words`, its length, and the key index it is (nil for a
+  /// name no key asks for).
+  private var names: [(first: Int, count: Int, key: Int?)] = []
+  /// For each member's place in a record, the name found there in the last record.
+  private var expected: [Expected] = []
+
+  /// A name expected at a place: when it is at most seven bytes, its bytes and the closing
+  /// quote as one word (and the mask of their bytes), compared with one load.
+  private struct Expected {
+    var name: Int
+    var word: UInt64
+    var mask: UInt64
+    /// The name's length and its closing quote's.
+    var length: Int
+
+    static let none = Expected(name: -1, word: 0, mask: 0, length: 0)
+  }
+
+  /// At most this many names are kept, each at most `longest` bytes: a file whose records
+  /// have ever new names pays a bounded search per key, then reads keys as before.
+  static let most = 48
+  static let longest = 64
+
+  /// The table of `keys` (in the order of ``ImportJSONReader/RawRecord/values``).
+  init(_ keys: [[UInt8]]) {
+    for (index, key) in keys.enumerated() { add(key, as: index) }
+  }
+
+  /// Whether `name` can be recognized in place: printable ASCII, no quote, no backslash.
+  static func isPlain<C: Collection<UInt8>>(_ name: C) -> Bool {
+    name.allSatisfy { $0 >= 0x20 && $0 < 0x7F && $0 != 0x22 && $0 != 0x5C }
+  }
+
+  /// Keeps `name`, found to be key `key` (nil: no key's), when it can be recognized in
+  /// place and there is room.
+  mutating func add<C: Collection<UInt8>>(_ name: C, as key: Int?) {
+    guard names.count < Self.most, name.count <= Self.longest, Self.isPlain(name) else {
+      return
+    }
+    names.append((first: words.count, count: name.count, key: key))
+    var word: UInt64 = 0
+    var shift: UInt64 = 0
+    for byte in name {
+      // checked: a byte widened, shifted by less than 64
+      word |= UInt64(byte) << shift
+      shift += 8
+      if shift == 64 {
+        words.append(word)
+        word = 0
+        shift = 0
+      }
+    }
+    // An empty name has one word too (`expectation` reads it).
+    if shift != 0 || name.isEmpty { words.append(word) }
+  }
+
+  /// What lies at `reader`'s offset, the opening quote of the key of the record's member
+  /// number `place`: the index of a name kept here whose bytes are there (the reader then
+  /// past its closing quote), or nil (the reader not moved).
+  mutating func match(_ reader: inout JSONReader, place: Int) -> Int? {
+    let bytes = reader.bytes
+    let start = reader.offset + 1
+    guard start <= bytes.count, bytes[start - 1] == 0x22 else { return nil }
+    if place < expected.count {
+      let hint = expected[place]
+      if hint.mask != 0, start + 8 <= bytes.count, let base = bytes.baseAddress {
+        // checked: a byte-order swap of a UInt64, which cannot trap
+        let loaded = UInt64(
+          littleEndian: UnsafeRawPointer(base).loadUnaligned(fromByteOffset: start, as: UInt64.self)
+        )
+        if (loaded ^ hint.word) & hint.mask == 0 {
+          reader.offset = start + hint.length
+          return hint.name
+        }
+      } else if hint.name >= 0, matches(hint.name, bytes, start) {
+        reader.offset = start + names[hint.name].count + 1
+        return hint.name
+      }
+    }
+    let found = names.indices.first { matches($0, bytes, start) }
+    if place < Self.most {
+      while expected.count <= place { expected.append(.none) }
+      expected[place] = found.map(expectation) ?? .none
+    }
+    guard let found else { return nil }
+    reader.offset = start + names[found].count + 1
+    return found
+  }
+
+  /// What is expected where name `index` was found: its bytes and the closing quote as one
+  /// word when they fit in one.
+  private func expectation(_ index: Int) -> Expected {
+    let name = names[index]
+    guard name.count <= 7 else { return Expected(name: index, word: 0, mask: 0, length: 0) }
+    // checked: a length of at most eight
+    let bits = UInt64(name.count + 1) * 8
+    let mask: UInt64 = bits == 64 ? ~0 : (1 << bits) - 1
+    return Expected(
+      name: index, word: words[name.first] | 0x22 << (bits - 8), mask: mask,
+      length: name.count + 1)
+  }
+
+  /// The key index name `index` is (nil: a name no key asks for).
+  func key(_ index: Int) -> Int? { names[index].key }
+
+  /// Whether the bytes of name `index` lie at `start`, followed by `"`.
+  @inline(__always)
+  private func matches(_ index: Int, _ bytes: UnsafeBufferPointer<UInt8>, _ start: Int) -> Bool {
+    let name = names[index]
+    let end = start + name.count
+    guard end < bytes.count, bytes[end] == 0x22 else { return false }
+    var at = start
+    var word = name.first
+    // Eight bytes at a time, the last word's bytes past the name masked off; the loads stay
+    // inside `bytes` (the closing quote lies at `end`, so a load ending at `end + 1` or
+    // before is inside).
+    guard let base = bytes.baseAddress else { return false }
+    let raw = UnsafeRawPointer(base)
+    while at < end {
+      let left = end - at
+      if at + 8 > bytes.count { break }
+      // checked: a byte-order swap of a UInt64, which cannot trap
+      let loaded = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt64.self))
+      // checked: `left` is 1 to 7 where it is widened
+      let mask: UInt64 = left >= 8 ? ~0 : (1 << (UInt64(left) * 8)) - 1
+      if (loaded ^ words[word]) & mask != 0 { return false }
+      at += 8
+      word += 1
+    }
+    // Near the end of the document: byte by byte.
+    while at < end {
+      // checked: a remainder of 0 to 7
+      let shift = UInt64((at - start) % 8) * 8
+      if bytes[at] != UInt8(truncatingIfNeeded: words[name.first + (at - start) / 8] >> shift) {
+        return false
+      }
+      at += 1
+    }
+    return true
+  }
+}
