@@ -55,16 +55,7 @@ final class StreamedTableFile {
   /// are `bytes`. A write that fails abandons the file (`isOpen` false); the commit goes on.
   func add(row bytes: UnsafeBufferPointer<UInt8>) {
     guard file != nil else { return }
-    let crc = StoreChecksum.of(bytes)
-    let first = tally.count == 0
-    writer.append(atMost: bytes.count + 40) { cursor in
-      cursor.literal(first ? "\n{\"crc\":\"" : ",\n{\"crc\":\"")
-      cursor.hex(crc)
-      cursor.literal("\",\"row\":")
-      cursor.bytes(bytes)
-      cursor.byte(0x7D)
-    }
-    tally.add(crc)
+    tally.writeRowLine(bytes, into: &writer)
     if writer.bytes.count >= pieceBytes { write() }
   }
 

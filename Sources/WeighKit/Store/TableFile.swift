@@ -47,6 +47,22 @@ struct TableFileTally {
     sum &+= UInt64(crc)  // checked: UInt32 widens
   }
 
+  /// Writes the line of the row whose object is `bytes` (`{"crc":"…","row":{…}}`, after the
+  /// comma that ends the line before, if any) in one step, and adds its checksum.
+  mutating func writeRowLine(_ bytes: UnsafeBufferPointer<UInt8>, into writer: inout JSONWriter)
+  {
+    let crc = StoreChecksum.of(bytes)
+    let first = count == 0
+    writer.append(atMost: bytes.count + 40) { cursor in
+      cursor.literal(first ? "\n{\"crc\":\"" : ",\n{\"crc\":\"")
+      cursor.hex(crc)
+      cursor.literal("\",\"row\":")
+      cursor.bytes(bytes)
+      cursor.byte(0x7D)
+    }
+    add(crc)
+  }
+
   /// The last line of a table file: the rows' count and the sum of their checksums.
   func writeTrailer(into writer: inout JSONWriter) {
     writer.raw("\n],\"count\":")
@@ -687,16 +703,7 @@ enum TableFile<Codec: StoreTableCodec> {
     var written = 0
     for number in numbers {
       let found = reused.withBytes(ofRow: number) { bytes in
-        let crc = StoreChecksum.of(bytes)
-        let first = tally.count == 0
-        writer.append(atMost: bytes.count + 40) { cursor in
-          cursor.literal(first ? "\n{\"crc\":\"" : ",\n{\"crc\":\"")
-          cursor.hex(crc)
-          cursor.literal("\",\"row\":")
-          cursor.bytes(bytes)
-          cursor.byte(0x7D)
-        }
-        tally.add(crc)
+        tally.writeRowLine(bytes, into: &writer)
       }
       guard found else { break }
       written += 1
