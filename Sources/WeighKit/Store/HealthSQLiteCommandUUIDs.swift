@@ -70,8 +70,10 @@ final class HealthSQLiteCommandUUIDs {
   /// filter's bits are `first + i × second` (a caller's UUID need not be random).
   private static func hashes(_ uuid: UUID) -> (UInt64, UInt64) {
     let (high, low) = withUnsafeBytes(of: uuid.uuid) {
-      ($0.loadUnaligned(fromByteOffset: 0, as: UInt64.self),
-        $0.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+      (
+        $0.loadUnaligned(fromByteOffset: 0, as: UInt64.self),
+        $0.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+      )
     }
     let first = mix(high ^ mix(low))
     return (first, mix(low &+ first) | 1)

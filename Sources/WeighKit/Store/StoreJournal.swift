@@ -431,7 +431,8 @@ struct RecordStream {
   /// record's first byte, and given its bytes.
   mutating func encodeRows(
     _ changes: ArraySlice<StoreChange>, into writer: inout JSONWriter, pieceBytes: Int,
-    shapes: inout ReadBackShapes, row: (_ start: Int, _ end: Int, _ bytes: UnsafeBufferPointer<UInt8>) -> Void,
+    shapes: inout ReadBackShapes,
+    row: (_ start: Int, _ end: Int, _ bytes: UnsafeBufferPointer<UInt8>) -> Void,
     write: ([UInt8]) throws(StoreError) -> Void
   ) throws(StoreError) {
     for change in changes {
@@ -463,7 +464,8 @@ struct RecordStream {
   /// checked by its shape alone (`StoreRow.loadProblem`, which the others go through).
   private mutating func encodeRun(
     _ run: StoreRowRun, into writer: inout JSONWriter, pieceBytes: Int,
-    shapes: inout ReadBackShapes, row: (_ start: Int, _ end: Int, _ bytes: UnsafeBufferPointer<UInt8>) -> Void,
+    shapes: inout ReadBackShapes,
+    row: (_ start: Int, _ end: Int, _ bytes: UnsafeBufferPointer<UInt8>) -> Void,
     write: ([UInt8]) throws(StoreError) -> Void
   ) throws(StoreError) {
     var head = JSONWriter()
@@ -499,7 +501,8 @@ struct RecordStream {
   /// Encodes the put of `put` (`encodeRows`).
   private mutating func encodePut(
     _ put: StoreRow, into writer: inout JSONWriter, pieceBytes: Int,
-    shapes: inout ReadBackShapes, row: (_ start: Int, _ end: Int, _ bytes: UnsafeBufferPointer<UInt8>) -> Void,
+    shapes: inout ReadBackShapes,
+    row: (_ start: Int, _ end: Int, _ bytes: UnsafeBufferPointer<UInt8>) -> Void,
     write: ([UInt8]) throws(StoreError) -> Void
   ) throws(StoreError) {
     try flush(&writer, ifOver: pieceBytes, write: write)

@@ -49,8 +49,7 @@ struct TableFileTally {
 
   /// Writes the line of the row whose object is `bytes` (`{"crc":"…","row":{…}}`, after the
   /// comma that ends the line before, if any) in one step, and adds its checksum.
-  mutating func writeRowLine(_ bytes: UnsafeBufferPointer<UInt8>, into writer: inout JSONWriter)
-  {
+  mutating func writeRowLine(_ bytes: UnsafeBufferPointer<UInt8>, into writer: inout JSONWriter) {
     let crc = StoreChecksum.of(bytes)
     let first = count == 0
     writer.append(atMost: bytes.count + 40) { cursor in
