@@ -243,13 +243,7 @@ import Testing
       #expect(
         found == [] || found == before || found == before + entries,
         "crash at call \(crashAt) of \(counter.count): \(found.count) entries")
-      let next = store.nextID()
-      try store.commit([.putEntry(sampleEntry(next))])
-      store.close()
-      let again = try Store.open(.directory(directory.path))
-      #expect(try again.entries() == found + [sampleEntry(next)])
-      again.close()
-      #expect(Store.check(.directory(directory.path)).isEmpty, "crash at call \(crashAt)")
+      try expectTakesANewEntry(store, holding: found, in: directory, crashAt: crashAt)
     }
   }
 }

@@ -163,14 +163,8 @@ import Testing
       let found = try store.entries()
       #expect(found == [] || found == entries, "crash at call \(crashAt): \(found.count)")
       if found.isEmpty { sawBefore = true } else { sawAfter = true }
-      let next = store.nextID()
-      try store.commit([.putEntry(sampleEntry(next))])
-      try store.compact()
-      store.close()
-      let again = try Store.open(.directory(directory.path))
-      #expect(try again.entries() == found + [sampleEntry(next)])
-      again.close()
-      #expect(Store.check(.directory(directory.path)).isEmpty, "crash at call \(crashAt)")
+      try expectTakesANewEntry(
+        store, holding: found, in: directory, crashAt: crashAt, compacting: true)
     }
     #expect(sawBefore && sawAfter)
   }

@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 @testable import WeighKit
 
@@ -54,4 +55,21 @@ func sampleUUID(_ id: Int) -> String {
   let digits = String(id)
   return "00000000-0000-4000-8000-" + String(repeating: "0", count: max(0, 12 - digits.count))
     + digits
+}
+
+/// After a crash at writing call `crashAt`: `store` (reopened, holding `found`) takes a new
+/// entry (and compacts when `compacting`), and reopened again holds `found` and it, with
+/// nothing for `weigh check` to say. Closes `store`.
+func expectTakesANewEntry(
+  _ store: Store, holding found: [Entry], in directory: TemporaryStoreDirectory, crashAt: Int,
+  compacting: Bool = false
+) throws {
+  let next = store.nextID()
+  try store.commit([.putEntry(sampleEntry(next))])
+  if compacting { try store.compact() }
+  store.close()
+  let again = try Store.open(.directory(directory.path))
+  #expect(try again.entries() == found + [sampleEntry(next)])
+  again.close()
+  #expect(Store.check(.directory(directory.path)).isEmpty, "crash at call \(crashAt)")
 }
