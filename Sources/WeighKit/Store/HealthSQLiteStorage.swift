@@ -986,7 +986,8 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
       writer.bytes.reserveCapacity(Self.rowCapacity)
       HealthRecordCodec.encode(sample, position: position, into: &writer)
       try insertRow(
-        writer, shape: HealthRowShape(sample, position: position), position: position, db
+        writer, shape: HealthRowShape(sample, position: position), position: position, db,
+        loaded: { HealthRecordCodec.loaded(sample, position: position) }
       ) { HealthSQLiteColumns(sample, position: position, rowChecksum: $0) }
       // The duration of the row as it reads back, which `weigh check` and every later read
       // see: dates go through seconds since 1970, and a fraction of a second can move by a
@@ -1001,9 +1002,11 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
 
     /// Inserts the JSON row `writer` holds for the record at `position`, of `shape`, with
     /// the columns `columns` makes from the row's checksum; reads the row back first (once
-    /// per shape, `checkReadBack`).
+    /// per shape, `checkReadBack`). `loaded`, when given, makes the record a query decodes
+    /// from a row of a shape already read back (`HealthRecordCodec.loaded`).
     private mutating func insertRow(
       _ writer: JSONWriter, shape: HealthRowShape?, position: Int64, _ db: Database,
+      loaded madeAsLoaded: (() -> HealthRecord)? = nil,
       columns makeColumns: (UInt32) -> HealthSQLiteColumns
     ) throws {
       if writer.wroteNonFiniteNumber {
@@ -1012,10 +1015,11 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
       }
       let bytes = writer.bytes
       // Read back once per row shape (`checkReadBack`); a command's writer that keeps its
-      // recent records reads each of them back, to keep them as a query would decode them.
+      // recent records keeps them as a query would decode them: a row of a shape already
+      // read back is made so from its sample (`loaded`), another one read back.
       var loaded = try checkReadBack(shape, bytes, position: position)
       if loaded == nil, recent != nil {
-        loaded = try Self.readBack(bytes, position: position)
+        loaded = try madeAsLoaded?() ?? Self.readBack(bytes, position: position)
       }
       let checksum = bytes.withUnsafeBufferPointer { StoreChecksum.of($0) }
       let columns = makeColumns(checksum)
