@@ -34,8 +34,9 @@ import Testing
   static func sample(_ random: inout SeededGenerator) -> HealthSample {
     let types = SampleType.allCases.filter { $0 != .workout && $0 != .bloodPressure }
     var type = types[Int.random(in: 0..<types.count, using: &random)]
-    let value = [0.3, 1, 70.25, 0.1 + 0.2, 1234.5678, 99_999][
-      Int.random(in: 0..<6, using: &random)]
+    // Zero of either sign among them: the row keeps the sign, and so must `loaded`.
+    let values = [0.3, 1, 70.25, 0.1 + 0.2, 1234.5678, 99_999, 0, -0.0]
+    let value = values[Int.random(in: 0..<values.count, using: &random)]
     if !HealthRecordCodec.valueRule(for: type).contains(value) { type = .stepCount }
     let start = time(&random)
     let end = start.addingTimeInterval(
