@@ -136,8 +136,7 @@ enum FixedWidthTime {
     let b0 = bytes[3] &- 0x30, b1 = bytes[4] &- 0x30
     let c0 = bytes[6] &- 0x30, c1 = bytes[7] &- 0x30
     guard a0 < 10, a1 < 10, b0 < 10, b1 < 10, c0 < 10, c1 < 10 else { return nil }
-    return (
-      Int(a0) * 10 + Int(a1), Int(b0) * 10 + Int(b1), Int(c0) * 10 + Int(c1)
-    )
+    // checked: bytes below 10 widened to Int
+    return (Int(a0) * 10 + Int(a1), Int(b0) * 10 + Int(b1), Int(c0) * 10 + Int(c1))
   }
 }

@@ -92,11 +92,11 @@ struct ImportJSONKeys {
         // checked: a byte-order swap of a UInt64, which cannot trap
         let loaded = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: start, as: UInt64.self))
         if (loaded ^ hint.word) & hint.mask == 0 {
-          // checked: a byte-order swap of a UInt64, which cannot trap
-          let second =
-            hint.secondMask == 0
-            ? 0
-            : UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: start + 8, as: UInt64.self))
+          var second: UInt64 = 0
+          if hint.secondMask != 0 {
+            let word = raw.loadUnaligned(fromByteOffset: start + 8, as: UInt64.self)
+            second = UInt64(littleEndian: word)  // checked: a byte-order swap, cannot trap
+          }
           if (second ^ hint.secondWord) & hint.secondMask == 0 {
             reader.offset = start + hint.length
             return hint.name
