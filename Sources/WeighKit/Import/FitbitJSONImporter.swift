@@ -41,7 +41,9 @@ public enum FitbitJSONImporter {
           let date: (Int, Int, Int)?
           switch log.values[1] {
           case .ascii(let bytes)?:
-            date = LocalDateTime.numbers(bytes, separator: 0x2F, widths: (1...2, 1...2, 2...4))
+            date =
+              FixedWidthTime.read(bytes, separator: 0x2F)
+              ?? LocalDateTime.numbers(bytes, separator: 0x2F, widths: (1...2, 1...2, 2...4))
           case .string(let text)?:
             date = LocalDateTime.numbers(text.utf8, separator: 0x2F, widths: (1...2, 1...2, 2...4))
           default: date = nil  // what an empty text reads
@@ -53,7 +55,8 @@ public enum FitbitJSONImporter {
           }
           let clock: (Int, Int, Int)?
           switch log.values[2] {
-          case .ascii(let bytes)?: clock = LocalDateTime.time(ascii: bytes)
+          case .ascii(let bytes)?:
+            clock = FixedWidthTime.read(bytes, separator: 0x3A) ?? LocalDateTime.time(ascii: bytes)
           case .string(let text)?: clock = LocalDateTime.time(text)
           default: clock = LocalDateTime.time("00:00:00")
           }
@@ -116,5 +119,24 @@ private struct FitbitSources {
     case .string(let text)?: return "Fitbit \(text)"
     default: return "Fitbit"
     }
+  }
+}
+
+/// The shape every Fitbit log's date and time have, `07/05/17` and `12:44:00`: three numbers
+/// of two digits with a separator between them, read in one step. Any other text returns nil
+/// and goes through `LocalDateTime` as before, which reads this shape to the same three
+/// numbers (`FitbitFixedWidthTimeTests`). The general reading took about 480 instructions a
+/// log for the two (wjson9, callgrind, 100,000 logs).
+enum FixedWidthTime {
+  /// The three numbers of `dd?dd?dd` (each `d` a digit, `?` the separator), or nil.
+  @inline(__always)
+  static func read(_ bytes: UnsafeBufferPointer<UInt8>, separator: UInt8) -> (Int, Int, Int)? {
+    guard bytes.count == 8, bytes[2] == separator, bytes[5] == separator else { return nil }
+    let a0 = bytes[0] &- 0x30, a1 = bytes[1] &- 0x30
+    let b0 = bytes[3] &- 0x30, b1 = bytes[4] &- 0x30
+    let c0 = bytes[6] &- 0x30, c1 = bytes[7] &- 0x30
+    guard a0 < 10, a1 < 10, b0 < 10, b1 < 10, c0 < 10, c1 < 10 else { return nil }
+    // checked: bytes below 10 widened to Int
+    return (Int(a0) * 10 + Int(a1), Int(b0) * 10 + Int(b1), Int(c0) * 10 + Int(c1))
   }
 }

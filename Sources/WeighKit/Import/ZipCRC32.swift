@@ -14,6 +14,9 @@ public struct ZipCRC32: Sendable {
   /// A checksum of no bytes.
   public init() {}
 
+  /// A checksum that goes on from `value`, the checksum of some bytes already seen.
+  public init(continuing value: UInt32) { self.value = value }
+
   private static let tables: [[UInt32]] = {
     var tables = [[UInt32]](repeating: [UInt32](repeating: 0, count: 256), count: 8)
     for index in 0..<256 {

@@ -604,7 +604,9 @@ public final class Store {
     try started.encodeRows(
       changes, into: &record, pieceBytes: journalPieceBytes, shapes: &readShapes,
       row: { start, end, bytes in
-        if let table { table.add(row: bytes) } else { places.add(start: start, end: end) }
+        if let table { return table.add(row: bytes) }
+        places.add(start: start, end: end)
+        return nil
       }
     ) { (bytes) throws(StoreError) in
       try StoreFileSystem.writeAll(journalDescriptor, bytes, path: journalPath)

@@ -383,14 +383,18 @@ struct RecordStream {
   var changes = 0
   /// The elements of the record's `changes` array already encoded (a run's rows each).
   var elements = 0
-  /// The checksum of the bytes handed on so far.
+  /// The checksum of the bytes handed on so far and of the writer's first `checked`.
   var crc = ZipCRC32()
   /// The bytes handed on so far.
   var written = 0
+  /// How many of the bytes the writer holds are in `crc` already (rows whose checksum was
+  /// taken from the row's own, `absorbRow`).
+  var checked = 0
 
   /// Starts the line of transaction `sequence` in the emptied `writer`.
   mutating func begin(sequence: Int, into writer: inout JSONWriter) {
     writer.truncate(to: 0)
+    checked = 0
     writer.raw("{\"seq\":")
     writer.write(sequence)
     writer.raw(",\"changes\":[")
@@ -408,7 +412,22 @@ struct RecordStream {
       throw StoreError(
         .invalidChange, message: "cannot store a number that is not finite (NaN or infinity)")
     }
-    writer.bytes.withUnsafeBytes { crc.update($0) }
+    writer.bytes.withUnsafeBytes { crc.update(UnsafeRawBufferPointer(rebasing: $0[checked...])) }
+    checked = writer.bytes.count
+  }
+
+  /// Adds to the checksum the bytes the writer holds up to `end`, the last `end - start` of
+  /// them being a row whose own checksum is `rowCRC`: the bytes before the row are run
+  /// through the CRC, the row's checksum is combined in (`CRC32Combination`) instead of
+  /// running over its bytes again. The same value as the direct checksum; at 100,000
+  /// Fitbit rows it saved (wjson9, callgrind) what the record's second pass cost.
+  mutating func absorbRow(_ rowCRC: UInt32, start: Int, end: Int, in writer: JSONWriter) {
+    writer.bytes.withUnsafeBytes {
+      crc.update(UnsafeRawBufferPointer(rebasing: $0[checked..<start]))
+    }
+    crc = ZipCRC32(
+      continuing: CRC32Combination.combine(crc.value, rowCRC, secondLength: end - start))
+    checked = end
   }
 
   /// Hands what `writer` holds to `write` and empties it, when it holds `pieceBytes` or more.
@@ -421,6 +440,7 @@ struct RecordStream {
     try write(writer.bytes)
     written += writer.bytes.count
     writer.truncate(to: 0)
+    checked = 0
   }
 
   /// Encodes `changes` (puts and removals only) after those already in, each put's row
@@ -432,7 +452,7 @@ struct RecordStream {
   mutating func encodeRows(
     _ changes: ArraySlice<StoreChange>, into writer: inout JSONWriter, pieceBytes: Int,
     shapes: inout ReadBackShapes,
-    row: (_ start: Int, _ end: Int, _ bytes: UnsafeBufferPointer<UInt8>) -> Void,
+    row: (_ start: Int, _ end: Int, _ bytes: UnsafeBufferPointer<UInt8>) -> UInt32?,
     write: ([UInt8]) throws(StoreError) -> Void
   ) throws(StoreError) {
     for change in changes {
@@ -465,7 +485,7 @@ struct RecordStream {
   private mutating func encodeRun(
     _ run: StoreRowRun, into writer: inout JSONWriter, pieceBytes: Int,
     shapes: inout ReadBackShapes,
-    row: (_ start: Int, _ end: Int, _ bytes: UnsafeBufferPointer<UInt8>) -> Void,
+    row: (_ start: Int, _ end: Int, _ bytes: UnsafeBufferPointer<UInt8>) -> UInt32?,
     write: ([UInt8]) throws(StoreError) -> Void
   ) throws(StoreError) {
     var head = JSONWriter()
@@ -491,9 +511,10 @@ struct RecordStream {
         }
       }
       if writer.wroteNonFiniteNumber { throw run.row(at: index).nonFiniteProblem }
-      writer.bytes.withUnsafeBufferPointer {
+      let rowCRC = writer.bytes.withUnsafeBufferPointer {
         row(written + start, written + end, UnsafeBufferPointer(rebasing: $0[start..<end]))
       }
+      if let rowCRC { absorbRow(rowCRC, start: start, end: end, in: writer) }
       writer.raw(byte: 0x7D)
     }
   }
@@ -502,7 +523,7 @@ struct RecordStream {
   private mutating func encodePut(
     _ put: StoreRow, into writer: inout JSONWriter, pieceBytes: Int,
     shapes: inout ReadBackShapes,
-    row: (_ start: Int, _ end: Int, _ bytes: UnsafeBufferPointer<UInt8>) -> Void,
+    row: (_ start: Int, _ end: Int, _ bytes: UnsafeBufferPointer<UInt8>) -> UInt32?,
     write: ([UInt8]) throws(StoreError) -> Void
   ) throws(StoreError) {
     try flush(&writer, ifOver: pieceBytes, write: write)
@@ -519,9 +540,10 @@ struct RecordStream {
       throw problem
     }
     if writer.wroteNonFiniteNumber { throw put.nonFiniteProblem }
-    writer.bytes.withUnsafeBufferPointer {
+    let rowCRC = writer.bytes.withUnsafeBufferPointer {
       row(written + start, written + end, UnsafeBufferPointer(rebasing: $0[start..<end]))
     }
+    if let rowCRC { absorbRow(rowCRC, start: start, end: end, in: writer) }
     writer.raw(byte: 0x7D)
   }
 }

@@ -53,10 +53,14 @@ final class StreamedTableFile {
 
   /// Adds the line of the row whose bytes (the row object, as the journal record holds it)
   /// are `bytes`. A write that fails abandons the file (`isOpen` false); the commit goes on.
-  func add(row bytes: UnsafeBufferPointer<UInt8>) {
-    guard file != nil else { return }
-    tally.writeRowLine(bytes, into: &writer)
+  ///
+  /// - Returns: the row's checksum (the CRC-32 of `bytes`), for the journal record's
+  ///   (`RecordStream.absorbRow`); nil once the file is abandoned.
+  func add(row bytes: UnsafeBufferPointer<UInt8>) -> UInt32? {
+    guard file != nil else { return nil }
+    let crc = tally.writeRowLine(bytes, into: &writer)
     if writer.bytes.count >= pieceBytes { write() }
+    return crc
   }
 
   /// Writes the last line, syncs the file and renames it over the table's file.

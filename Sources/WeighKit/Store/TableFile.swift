@@ -49,7 +49,12 @@ struct TableFileTally {
 
   /// Writes the line of the row whose object is `bytes` (`{"crc":"…","row":{…}}`, after the
   /// comma that ends the line before, if any) in one step, and adds its checksum.
-  mutating func writeRowLine(_ bytes: UnsafeBufferPointer<UInt8>, into writer: inout JSONWriter) {
+  ///
+  /// - Returns: the row's checksum (the CRC-32 of `bytes`).
+  @discardableResult
+  mutating func writeRowLine(
+    _ bytes: UnsafeBufferPointer<UInt8>, into writer: inout JSONWriter
+  ) -> UInt32 {
     let crc = StoreChecksum.of(bytes)
     let first = count == 0
     writer.append(atMost: bytes.count + 40) { cursor in
@@ -60,6 +65,7 @@ struct TableFileTally {
       cursor.byte(0x7D)
     }
     add(crc)
+    return crc
   }
 
   /// The last line of a table file: the rows' count and the sum of their checksums.

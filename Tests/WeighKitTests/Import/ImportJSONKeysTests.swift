@@ -8,7 +8,10 @@ import Testing
 /// whose members come in changing orders, with names asked for, names not asked for, escaped
 /// names, duplicates and broken text (docs/performance.md, "The JSON readers' keys in place").
 @Suite struct ImportJSONKeysTests {
-  static let keys = ["weight", "date", "source", "aVeryLongMemberNameOfMoreThan16"]
+  static let keys = [
+    "weight", "date", "source", "aVeryLongMemberNameOfMoreThan16", "fileTime", "measuredAtTime",
+    "fifteenLettersX",
+  ]
 
   /// The records of `text` as the tree reads them: each element's values of `keys`.
   static func throughTheTree(_ bytes: [UInt8]) throws -> [[ImportJSONReader.Scalar?]] {
@@ -44,6 +47,10 @@ import Testing
       "\"aVeryLongMemberNameOfMoreThan16\":6", "\"aVeryLongMemberNameOfMoreThan1\":7",
       "\"aVeryLongMemberNameOfMoreThan166\":8", "\"é\":9", "\"\":10", "\"source\":[1]",
       "\"date\" 1", "weight:1", "\"da\u{1}te\":1", "\"date\":{\"weight\":2}",
+      // Names of 8 to 16 bytes: one word and the quote, or two words.
+      "\"fileTime\":11", "\"fileTimes\":12", "\"fileTim\":13", "\"measuredAtTime\":14",
+      "\"measuredAtTimE\":15", "\"measuredAtTimeX\":16", "\"fifteenLettersX\":17",
+      "\"fifteenLettersY\":18", "\"sixteenLettersXY\":19", "\"fileTime\" :20",
     ]
     await propertyCheck(
       count: 3000, input: Gen.int(in: 0...99).array(of: 0...6).array(of: 1...5),

@@ -151,6 +151,48 @@ import Testing
     #expect(fast > 500_000)
   }
 
+  /// `ByteCursor.shortestDecimal` as it was before it halved the range of scales: every
+  /// scale tried in turn.
+  static func shortestDecimalByScan(_ value: Double) -> (digits: UInt64, scale: Int)? {
+    let ulp = value.ulp
+    var power = 1.0
+    for scale in 1...17 {
+      power *= 10
+      guard power * ulp < 1 else { return nil }
+      guard let middle = UInt64(exactly: (value * power).rounded()) else { return nil }
+      var found: UInt64?
+      for offset: UInt64 in 0..<3 {
+        let candidate = middle &+ offset &- 1
+        guard candidate < 1 << 53, Double(candidate) / power == value else { continue }
+        guard found == nil else { return nil }
+        found = candidate
+      }
+      if let found { return (found, scale) }
+    }
+    return nil
+  }
+
+  @Test func theShortestDecimalIsTheOneEveryScaleInTurnFinds() {
+    var numbers = Numbers(state: 20_261_127)
+    var checked = 0
+    var mismatches: [Double] = []
+    func check(_ value: Double) {
+      guard value.isFinite, value > 0, value != value.rounded(.towardZero) else { return }
+      let fast = ByteCursor.shortestDecimal(value)
+      let scan = Self.shortestDecimalByScan(value)
+      if fast?.digits != scan?.digits || fast?.scale != scan?.scale { mismatches.append(value) }
+      checked += 1
+    }
+    for _ in 0..<1_000_000 { check(numbers.double().magnitude) }
+    // Weights in pounds and stones to kilograms (a Fitbit or Withings file's), to 0.01 lb.
+    for hundredths in stride(from: 1, through: 200_000, by: 1) {
+      check(Double(hundredths) / 100 * 0.453_592_37)
+      check(Double(hundredths) / 100 * 6.350_293_18)
+    }
+    #expect(checked > 1_000_000)
+    #expect(mismatches.isEmpty, "\(mismatches.prefix(10).map { "\($0) (\($0.bitPattern))" })")
+  }
+
   @Test func everyWeighWeightTakesTheShortDecimalPath() {
     // Every weight weigh accepts to 0.001 kg (0.001 … 1000): written without `description`.
     for thousandths in stride(from: 1, through: 1_000_000, by: 1) {
