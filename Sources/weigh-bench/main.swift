@@ -74,9 +74,9 @@ case "years":
 case "health-sqlite-append":
   // The child of HealthSQLiteCrashTests: appends batches to a Health database until it is
   // killed, printing each batch's last position once its transaction has committed.
-  // checked: parses text, nil when out of range
   // With `command`, each batch is a command's transaction (`beginCommand`, `commitCommand`).
   guard arguments.count == 3 || (arguments.count == 4 && arguments.last == "command"),
+    // checked: parses text, nil when out of range
     let batch = Int(arguments.dropFirst(2).first ?? ""), batch > 0
   else {
     print("usage: weigh-bench health-sqlite-append <file> <batch> [command]")
