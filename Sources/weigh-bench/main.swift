@@ -74,13 +74,17 @@ case "years":
 case "health-sqlite-append":
   // The child of HealthSQLiteCrashTests: appends batches to a Health database until it is
   // killed, printing each batch's last position once its transaction has committed.
-  // checked: parses text, nil when out of range
-  guard arguments.count == 3, let batch = Int(arguments.dropFirst(2).first ?? ""), batch > 0
+  // With `command`, each batch is a command's transaction (`beginCommand`, `commitCommand`).
+  guard arguments.count == 3 || (arguments.count == 4 && arguments.last == "command"),
+    // checked: parses text, nil when out of range
+    let batch = Int(arguments.dropFirst(2).first ?? ""), batch > 0
   else {
-    print("usage: weigh-bench health-sqlite-append <file> <batch>")
+    print("usage: weigh-bench health-sqlite-append <file> <batch> [command]")
     exit(ExitStatus.usage.rawValue)
   }
-  appendUntilKilled(path: String(arguments.dropFirst().first ?? ""), batch: batch)
+  appendUntilKilled(
+    path: String(arguments.dropFirst().first ?? ""), batch: batch,
+    asCommands: arguments.count == 4)
 case "health-sqlite":
   // checked: parses text, nil when out of range
   guard arguments.count == 3, let count = Int(arguments.dropFirst(2).first ?? ""), count > 0
@@ -113,7 +117,7 @@ case "health-store":
   }
 default:
   print(
-    "usage: weigh-bench sync <stored>… | weigh-bench years [n] | weigh-bench health-sqlite <file> <samples> | weigh-bench health-sqlite-append <file> <batch> | weigh-bench health-store <directory> <samples>"
+    "usage: weigh-bench sync <stored>… | weigh-bench years [n] | weigh-bench health-sqlite <file> <samples> | weigh-bench health-sqlite-append <file> <batch> [command] | weigh-bench health-store <directory> <samples>"
   )
   exit(ExitStatus.usage.rawValue)
 }

@@ -39,6 +39,8 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
   let queue: DatabaseQueue
   /// The statements this connection keeps prepared (`HealthSQLiteStatement`).
   let statements = HealthSQLiteStatements()
+  /// The UUID index, which a command that fills an empty table makes once at its end.
+  let uuidIndex = HealthSQLiteUUIDIndex()
   /// Whether a command's transaction is open (`beginCommand`): writes are savepoints in it.
   public internal(set) var isInCommand = false
   /// Within a command: the last position and the count changes that its writes made, kept
@@ -75,7 +77,7 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
     ) STRICT;
     CREATE INDEX record_type_pos ON record(type, pos);
     CREATE INDEX record_type_start ON record(type, start);
-    CREATE INDEX record_uuid ON record(uuid);
+    \(HealthSQLiteUUIDIndex.creation);
     CREATE INDEX record_sync ON record(sync_id) WHERE sync_id IS NOT NULL;
     CREATE INDEX record_deleted ON record(deleted) WHERE kind = 1;
     CREATE TABLE state (
@@ -398,6 +400,8 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
 
   /// Writes what `commandWriter` holds to the meta rows, and forgets it.
   func flushCommandWriter(_ db: Database) throws {
+    // Before the `COMMIT`, in the command's transaction (`HealthSQLiteUUIDIndex`).
+    try uuidIndex.makeBeforeCommit(db)
     guard let writer = commandWriter else { return }
     commandWriter = nil
     if writer.last != (try Self.lastPosition(db, statements)) {
@@ -603,7 +607,10 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
   public func sample(uuid: UUID) throws -> StoredSample? {
     // Not looked up when the command's own UUIDs say that no live sample has it.
     if isInCommand, commandWriter?.ownUUIDs?.mayContain(uuid) == false { return nil }
-    let found = try read { db in try Self.liveSample(uuid, db, statements) }
+    let found = try read { db in
+      try uuidIndex.makeIfMissing(db)
+      return try Self.liveSample(uuid, db, statements)
+    }
     // Within a command, a UUID found on no live sample is remembered until it is saved
     // (`Writer.absentUUIDs`): a new sample's UUID, which HealthStore has just looked up,
     // is then not looked up again by the save's own check.
@@ -621,6 +628,7 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
     let own = isInCommand ? commandWriter?.ownUUIDs : nil
     if let own, !uuids.contains(where: own.mayContain) { return [] }
     let live = try read { db in
+      try uuidIndex.makeIfMissing(db)
       var live = Set<UUID>()
       for uuid in uuids where own?.mayContain(uuid) ?? true {
         if try Self.liveSample(uuid, db, statements) != nil { live.insert(uuid) }
@@ -676,7 +684,8 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
   public func samples(uuidPrefix hexPrefix: String, limit: Int) throws -> [StoredSample] {
     guard let range = UUID.range(withHexPrefix: hexPrefix) else { return [] }
     return try read { db in
-      try Self.records(
+      try uuidIndex.makeIfMissing(db)
+      return try Self.records(
         db, statements, .uuidRange,
         bind: { statement in
           withUnsafeBytes(of: range.low.uuid) { statement.bind(1, blob: $0) }
@@ -791,7 +800,7 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
         // command, which roll back what this wrote (and `commandWriter` with it).
         try queue.inDatabase { db in
           try settleSavepoints(db)
-          var writer = try commandWriter ?? Self.commandWriter(db, statements)
+          var writer = try commandWriter ?? Self.commandWriter(db, statements, uuidIndex)
           do {
             try body(db, &writer)
             try writer.insertWaitingRows(db)
@@ -810,13 +819,15 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
   }
 
   /// A command's first writer: it notes the UUIDs of the rows it inserts
-  /// (`Writer.ownUUIDs`) when the table holds no row yet, as in a new store's first import.
-  private static func commandWriter(_ db: Database, _ statements: HealthSQLiteStatements)
-    throws -> Writer
-  {
+  /// (`Writer.ownUUIDs`) when the table holds no row yet, as in a new store's first import,
+  /// and then drops the UUID index once it has inserted many (`Writer.uuidIndex`).
+  private static func commandWriter(
+    _ db: Database, _ statements: HealthSQLiteStatements, _ uuidIndex: HealthSQLiteUUIDIndex
+  ) throws -> Writer {
     var writer = Writer(statements: statements, last: try lastPosition(db, statements))
     if try !HealthSQLiteBinding(try statements(.anyRecord, db)).exists() {
       writer.ownUUIDs = HealthSQLiteCommandUUIDs()
+      writer.uuidIndex = uuidIndex
     }
     return writer
   }
@@ -871,6 +882,11 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
     /// a UUID not among them needs no look-up (`HealthSQLiteCommandUUIDs`). Shared by the
     /// writer's copies (a rollback leaves UUIDs in it that no row has: they are looked up).
     var ownUUIDs: HealthSQLiteCommandUUIDs?
+    /// With `ownUUIDs`: the UUID index, dropped when `ownUUIDs` passes its exact set (the
+    /// command has then inserted thousands of rows into a table that was empty, and may
+    /// insert millions: an import), made again at a UUID question `ownUUIDs` cannot answer
+    /// and before the commit (`HealthSQLiteUUIDIndex`). A command of fewer rows keeps it.
+    var uuidIndex: HealthSQLiteUUIDIndex?
     /// Rows checked and not inserted yet: their columns and where their JSON row is in
     /// `waitingBytes`. Inserted `rowsPerInsert` at a time, by one statement, and always
     /// before the writer reads the table or its write ends (`insertWaitingRows`), so no
@@ -940,7 +956,7 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
       // at once), then looked up in the table.
       if absentUUIDs.remove(uuid) == nil, ownUUIDs?.mayContain(uuid) ?? true,
         try waitingRows.contains(where: { !$0.columns.isDeletion && $0.columns.uuid == uuid })
-          || liveSample(uuid, db, statements) != nil
+          || lookUp(uuid, db) != nil
       {
         throw HealthStorageError.duplicateUUID(change: index, uuid: uuid)
       }
@@ -952,13 +968,20 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
       _ uuid: UUID, at position: Int64, date: Date, change index: Int, _ db: Database
     ) throws {
       try insertWaitingRows(db)
-      guard let live = try liveSample(uuid, db, statements) else {
+      guard let live = try lookUp(uuid, db) else {
         throw HealthStorageError.noLiveSample(change: index, uuid: uuid)
       }
       try take(position, change: index)
       try remove(live.position, type: live.sample.type, isDeletion: false, db)
       let record = DeletedObjectRecord(deleting: live.sample, at: date)
       try insert(.deletion(record, position: position), db)
+    }
+
+    /// The live sample with `uuid` in the table, through the UUID index (made first if this
+    /// command dropped it).
+    private func lookUp(_ uuid: UUID, _ db: Database) throws -> StoredSample? {
+      try uuidIndex?.makeIfMissing(db)
+      return try liveSample(uuid, db, statements)
     }
 
     /// Inserts `record`, after checking that its JSON row reads back (once per row shape).
@@ -979,7 +1002,13 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
     /// (docs/performance.md, "The all-types import: the saving thread").
     mutating func insert(_ sample: HealthSample, at position: Int64, _ db: Database) throws {
       // Noted before the row goes in: a row that then fails only leaves a UUID looked up.
-      if let uuid = sample.uuid { ownUUIDs?.insert(uuid) }
+      if let uuid = sample.uuid, let ownUUIDs {
+        let wasExact = ownUUIDs.isExact
+        ownUUIDs.insert(uuid)
+        // Past the exact set, the index is dropped (see `uuidIndex`); a UUID question the
+        // filter cannot answer makes it again.
+        if wasExact, !ownUUIDs.isExact, let uuidIndex { try uuidIndex.drop(db) }
+      }
       var writer = JSONWriter()
       // Room for a row without nested parts (380 bytes in an export's), instead of growing
       // the array six times on the way.

@@ -27,7 +27,7 @@ import Testing
       }
     }
     #expect(noted.allSatisfy(own.mayContain))
-    // 5,000 UUIDs in 2^26 bits: a false positive is about one chance in 10^13.
+    // 5,000 UUIDs in 2^27 bits: a false positive is about one chance in 10^15.
     #expect(others.filter(own.mayContain).isEmpty)
   }
 

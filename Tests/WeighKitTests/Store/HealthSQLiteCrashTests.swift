@@ -13,11 +13,15 @@ import Testing
   static let batch = 400
 
   /// Starts the child, waits for `commits` acknowledged batches and then `delay`
-  /// microseconds, kills it; returns the last position it acknowledged.
-  static func appendAndKill(_ path: String, commits: Int, delay: UInt32) throws -> Int64 {
+  /// microseconds, kills it; returns the last position it acknowledged. With `asCommands`,
+  /// each batch of `batch` samples is a command (`HealthSQLiteUUIDIndexTests`).
+  static func appendAndKill(
+    _ path: String, commits: Int, delay: UInt32, batch: Int = batch, asCommands: Bool = false
+  ) throws -> Int64 {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: builtProduct(named: "weigh-bench"))
-    process.arguments = ["health-sqlite-append", path, String(batch)]
+    process.arguments =
+      ["health-sqlite-append", path, String(batch)] + (asCommands ? ["command"] : [])
     let output = Pipe()
     process.standardOutput = output
     process.standardError = FileHandle.nullDevice

@@ -1,0 +1,75 @@
+import Foundation
+import GRDB
+
+/// The `record_uuid` index of a command that fills an empty `record` table (a new store's
+/// first import), dropped while the command inserts and made again, once, by one
+/// `CREATE INDEX` before the command's `COMMIT` (docs/store.md, "The UUID index made once").
+///
+/// Kept up row by row, the index took an insert at a random place of a B-tree per row: at
+/// 1.25 million rows about 4 µs a row, made once at the end 1.8 µs (SQLite sorts the UUIDs,
+/// then writes the index's pages in order; the sqlite3 shell: docs/performance.md, "The UUID
+/// index made once at the end").
+///
+/// The drop and the creation are statements of the command's transaction, so a rollback or a
+/// kill brings the index back with everything else. While it is missing, a UUID question
+/// the command's own UUIDs cannot answer (`HealthSQLiteCommandUUIDs`: a "maybe", a deletion,
+/// a range of UUIDs) makes it first (`makeIfMissing`), and the command carries on with the
+/// index kept up, as before. Without it a query by UUID would still be right (SQLite would
+/// scan the table), but slow.
+final class HealthSQLiteUUIDIndex {
+  /// The index's statement, as the schema (`HealthSQLiteStorage.schema`) writes it: made again
+  /// by this text, `sqlite_schema` holds the same as in a store that never dropped it.
+  static let creation = "CREATE INDEX record_uuid ON record(uuid)"
+  /// The page cache SQLite keeps while it makes the index, in KiB. Its sorter keeps up to
+  /// the page cache's size of sorted keys in memory, then writes them to temporary files
+  /// (unlinked at once: nothing is left after a kill), but only when temporary files are
+  /// files (`temp_store = FILE`): with `MEMORY`, as the storage runs otherwise, the sort of
+  /// 1.25 million UUIDs took 76 MiB more. Measured with the sqlite3 shell at 1.25 million
+  /// rows after a 64 MiB cache was filled: 8 MiB adds nothing to the peak, and the sort
+  /// takes less CPU time than in memory (docs/performance.md, "The UUID index made once at
+  /// the end").
+  static let sortCacheKibibytes = 8192
+
+  /// Whether the command now open dropped the index: it is then made again, if missing,
+  /// before a query needs it and at the command's commit. Stays true after a rollback (the
+  /// check is then only a look in `sqlite_schema`), until the next commit.
+  private(set) var droppedInCommand = false
+
+  /// Drops the index, in the command's transaction.
+  func drop(_ db: Database) throws {
+    try db.execute(sql: "DROP INDEX record_uuid")
+    droppedInCommand = true
+  }
+
+  /// Makes the index when this command dropped it and it is missing (a savepoint or step
+  /// rolled back may have brought it back already).
+  func makeIfMissing(_ db: Database) throws {
+    guard droppedInCommand else { return }
+    let exists = try Bool.fetchOne(
+      db,
+      sql: "SELECT count(*) > 0 FROM sqlite_schema WHERE type = 'index' AND name = 'record_uuid'")
+    guard exists != true else { return }
+    try make(db)
+  }
+
+  /// Makes the index at the command's commit (before its `COMMIT`), when missing.
+  func makeBeforeCommit(_ db: Database) throws {
+    try makeIfMissing(db)
+    droppedInCommand = false
+  }
+
+  /// `CREATE INDEX`, its sort bounded: temporary files and a small page cache while it runs,
+  /// then the settings of before. `temp_store` can change within a transaction as long as
+  /// the connection has no temporary table (it has none); if SQLite refuses, the sort runs
+  /// in memory, which costs memory, never a wrong index.
+  private func make(_ db: Database) throws {
+    let cache = try Int.fetchOne(db, sql: "PRAGMA cache_size") ?? -2000
+    try? db.execute(sql: "PRAGMA temp_store = FILE")
+    try db.execute(sql: "PRAGMA cache_size = -\(Self.sortCacheKibibytes)")
+    defer {
+      try? db.execute(sql: "PRAGMA cache_size = \(cache)")
+      try? db.execute(sql: "PRAGMA temp_store = MEMORY")
+    }
+    try db.execute(sql: Self.creation)
+  }
+}

@@ -1,0 +1,199 @@
+import Foundation
+import GRDB
+import HealthSim
+import Testing
+
+@testable import WeighKit
+
+/// A command that fills an empty table drops the UUID index past its exact set of UUIDs and
+/// makes it again before its commit (`HealthSQLiteUUIDIndex`); a UUID question the command's
+/// own UUIDs cannot answer makes it first; a rollback brings it back; a table with rows
+/// keeps it. The index made again is the schema's, byte for byte.
+@Suite struct HealthSQLiteUUIDIndexTests {
+  typealias Samples = HealthSQLiteStorageTests
+  typealias Own = HealthSQLiteCommandUUIDsTests
+
+  /// The schema's statements, by name, as a database holds them.
+  static func schema(_ sqlite: HealthSQLiteStorage) throws -> [String: String] {
+    try sqlite.queue.inDatabase { db in
+      var found: [String: String] = [:]
+      for row in try Row.fetchAll(db, sql: "SELECT name, sql FROM sqlite_schema WHERE sql NOT NULL")
+      {
+        found[row[0]] = row[1]
+      }
+      return found
+    }
+  }
+
+  static func hasUUIDIndex(_ sqlite: HealthSQLiteStorage) throws -> Bool {
+    try schema(sqlite)["record_uuid"] != nil
+  }
+
+  /// The schema of a new database, which never dropped its index.
+  static func newSchema() throws -> [String: String] {
+    let directory = TemporaryStoreDirectory()
+    defer { directory.remove() }
+    let sqlite = try HealthSQLiteStorage(path: directory.file(HealthSQLiteStorage.fileName))
+    defer { try? sqlite.close() }
+    return try schema(sqlite)
+  }
+
+  @Test func aCommandOnAnEmptyTableMakesTheIndexOnceBeforeItsCommit() throws {
+    let directory = TemporaryStoreDirectory()
+    defer { directory.remove() }
+    let path = directory.file(HealthSQLiteStorage.fileName)
+    let sqlite = try HealthSQLiteStorage(path: path)
+    try sqlite.beginCommand()
+    let saved = try Own().saveMany(in: sqlite)
+    #expect(try !Self.hasUUIDIndex(sqlite))
+    // Fresh UUIDs are answered by the filter, without the index.
+    #expect(try sqlite.sample(uuid: Samples.uuid(3_000_000)) == nil)
+    #expect(try sqlite.liveUUIDs(among: [Samples.uuid(3_000_001)]).isEmpty)
+    #expect(try !Self.hasUUIDIndex(sqlite))
+    try sqlite.commitCommand(pending: nil, appSequence: 0)
+    #expect(try Self.schema(sqlite) == Self.newSchema())
+    #expect(try sqlite.sample(uuid: saved[17])?.sample.uuid == saved[17])
+    try sqlite.close()
+    #expect(HealthSQLiteStorage.check(path: path).isEmpty)
+  }
+
+  /// A duplicate UUID is a "maybe": the index is made at once, the save refused, and the
+  /// command carries on with the index kept up.
+  @Test func aDuplicateUUIDMakesTheIndexEarly() throws {
+    let directory = TemporaryStoreDirectory()
+    defer { directory.remove() }
+    let path = directory.file(HealthSQLiteStorage.fileName)
+    let sqlite = try HealthSQLiteStorage(path: path)
+    try sqlite.beginCommand()
+    let saved = try Own().saveMany(in: sqlite)
+    #expect(try !Self.hasUUIDIndex(sqlite))
+    var position = try sqlite.lastPosition() + 1
+    let said = Samples.outcome {
+      try sqlite.apply([.sampleSaved(Samples.sample(1, uuid: saved[4500]), position: position)])
+    }
+    #expect(said?.contains("a live sample already has uuid \(saved[4500].uuidString)") == true)
+    #expect(try Self.hasUUIDIndex(sqlite))
+    try sqlite.apply([
+      .sampleSaved(Samples.sample(1, uuid: Samples.uuid(4_000_000)), position: position)
+    ])
+    position += 1
+    try sqlite.apply([.sampleDeleted(uuid: saved[2], position: position, date: Samples.epoch)])
+    #expect(try sqlite.samples(uuidPrefix: saved[9].compactHex, limit: 0).map(\.position) == [10])
+    try sqlite.commitCommand(pending: nil, appSequence: 0)
+    #expect(try Self.schema(sqlite) == Self.newSchema())
+    #expect(try sqlite.counts(of: nil).samples == Own.many)
+    try sqlite.close()
+    #expect(HealthSQLiteStorage.check(path: path).isEmpty)
+  }
+
+  /// A command rolled back after the drop leaves the database as before, index and all.
+  @Test func aRollbackBringsTheIndexBack() throws {
+    let directory = TemporaryStoreDirectory()
+    defer { directory.remove() }
+    let path = directory.file(HealthSQLiteStorage.fileName)
+    let sqlite = try HealthSQLiteStorage(path: path)
+    try sqlite.beginCommand()
+    _ = try Own().saveMany(in: sqlite)
+    #expect(try !Self.hasUUIDIndex(sqlite))
+    sqlite.rollbackCommand()
+    #expect(try Self.schema(sqlite) == Self.newSchema())
+    #expect(try sqlite.counts(of: nil).samples == 0)
+    // The next command does it again, and commits.
+    try sqlite.beginCommand()
+    _ = try Own().saveMany(in: sqlite)
+    #expect(try !Self.hasUUIDIndex(sqlite))
+    try sqlite.commitCommand(pending: nil, appSequence: 0)
+    #expect(try Self.schema(sqlite) == Self.newSchema())
+    try sqlite.close()
+    #expect(HealthSQLiteStorage.check(path: path).isEmpty)
+  }
+
+  /// The index made inside a step that is rolled back is missing again after it, and made
+  /// at the commit; a step that dropped it and failed brings it back.
+  @Test func stepsRolledBackLeaveTheIndexAsItWas() throws {
+    let directory = TemporaryStoreDirectory()
+    defer { directory.remove() }
+    let path = directory.file(HealthSQLiteStorage.fileName)
+    let sqlite = try HealthSQLiteStorage(path: path)
+    try sqlite.beginCommand()
+    var inStep: [Bool] = []
+    let firstFailed = Samples.outcome {
+      try sqlite.step {
+        _ = try Own().saveMany(in: sqlite)
+        inStep.append(try Self.hasUUIDIndex(sqlite))
+        throw HealthStorageError("the step fails")
+      }
+    }
+    #expect(firstFailed != nil)
+    #expect(inStep == [false])
+    #expect(try Self.hasUUIDIndex(sqlite))
+    let saved = try Own().saveMany(in: sqlite)
+    #expect(try !Self.hasUUIDIndex(sqlite))
+    let secondFailed = Samples.outcome {
+      try sqlite.step {
+        inStep.append(try sqlite.sample(uuid: saved[0]) != nil)
+        inStep.append(try Self.hasUUIDIndex(sqlite))
+        throw HealthStorageError("the step fails")
+      }
+    }
+    #expect(secondFailed != nil)
+    #expect(inStep == [false, true, true])
+    #expect(try !Self.hasUUIDIndex(sqlite))
+    try sqlite.commitCommand(pending: nil, appSequence: 0)
+    #expect(try Self.schema(sqlite) == Self.newSchema())
+    #expect(try sqlite.counts(of: nil).samples == Own.many)
+    try sqlite.close()
+    #expect(HealthSQLiteStorage.check(path: path).isEmpty)
+  }
+
+  /// A command on a table with rows never drops the index; nor does a command of fewer rows
+  /// than the exact set.
+  @Test func aTableWithRowsOrAFewRowsKeepTheIndex() throws {
+    let directory = TemporaryStoreDirectory()
+    defer { directory.remove() }
+    let path = directory.file(HealthSQLiteStorage.fileName)
+    let sqlite = try HealthSQLiteStorage(path: path)
+    defer { try? sqlite.close() }
+    try sqlite.beginCommand()
+    try sqlite.apply(
+      (1...100).map {
+        .sampleSaved(Samples.sample($0, uuid: Samples.uuid(5_000_000 + $0)), position: Int64($0))
+      })
+    #expect(try Self.hasUUIDIndex(sqlite))
+    try sqlite.commitCommand(pending: nil, appSequence: 0)
+    try sqlite.beginCommand()
+    _ = try Own().saveMany(in: sqlite)
+    #expect(try Self.hasUUIDIndex(sqlite))
+    try sqlite.commitCommand(pending: nil, appSequence: 0)
+    #expect(try Self.schema(sqlite) == Self.newSchema())
+  }
+
+  /// A process killed at a random moment of commands of 5,000 samples each (the first on an
+  /// empty table: the index dropped, made again, committed) leaves whole commands, the
+  /// index in place and `check` clean.
+  @Test func aKillDuringTheCommandLeavesTheIndex() throws {
+    let built = builtProduct(named: "weigh-bench")
+    try #require(FileManager.default.isExecutableFile(atPath: built), "build weigh-bench first")
+    let batch = 5000
+    var generator = SeededGenerator(seed: 15)
+    let expected = try Self.newSchema()
+    for round in 0..<6 {
+      let directory = TemporaryStoreDirectory()
+      defer { directory.remove() }
+      let path = directory.file(HealthSQLiteStorage.fileName)
+      // checked: a small delay in microseconds
+      let delay = UInt32(generator.next() % 400_000)
+      let acknowledged = try HealthSQLiteCrashTests.appendAndKill(
+        path, commits: round % 2, delay: delay, batch: batch, asCommands: true)
+      let context = "round \(round), \(delay) µs after \(round % 2) acknowledgements"
+      let storage = try HealthSQLiteStorage(path: path)
+      let last = try storage.lastPosition()
+      #expect(last % Int64(batch) == 0, "\(context): a part of a command is kept")
+      #expect(last >= acknowledged, "\(context): an acknowledged command was lost")
+      #expect(try Self.schema(storage) == expected, "\(context): the schema")
+      #expect(try storage.counts(of: nil).samples == Int(last), "\(context): counts")
+      try storage.close()
+      #expect(HealthSQLiteStorage.check(path: path).isEmpty, "\(context): check")
+    }
+  }
+}
