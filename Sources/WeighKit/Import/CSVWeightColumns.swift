@@ -102,7 +102,7 @@ struct CSVWeightColumns {
         }
         result.add(
           ImportedWeight(
-            instant: instant, kilograms: kilograms, source: source,
+            vendorRow: instant, kilograms: kilograms, source: source,
             note: noteText.flatMap { $0.isEmpty ? nil : $0 }, line: row.line,
             fileTime: reading.offset == nil ? wall : nil), seen: &seen)
       } catch {
