@@ -321,6 +321,7 @@ struct CSVParser {
   /// Three bytes to look for, each repeated in a word, for ``first(of:in:from:)``.
   private static func stops(_ a: UInt8, _ b: UInt8, _ c: UInt8) -> (UInt64, UInt64, UInt64) {
     let ones: UInt64 = 0x0101_0101_0101_0101
+    // checked: a byte widens, and a byte times 0x0101… repeats it without carrying
     return (ones &* UInt64(a), ones &* UInt64(b), ones &* UInt64(c))
   }
 
@@ -339,6 +340,7 @@ struct CSVParser {
       let ones: UInt64 = 0x0101_0101_0101_0101
       let highs: UInt64 = 0x8080_8080_8080_8080
       while q + 8 <= n {
+        // checked: the same 64 bits in the byte order of memory
         let word = UInt64(
           littleEndian: UnsafeRawPointer(base + q).loadUnaligned(as: UInt64.self))
         let a = word ^ stops.0

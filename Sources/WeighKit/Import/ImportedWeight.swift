@@ -391,6 +391,7 @@ struct ImportedWeights: RandomAccessCollection, Equatable, Sendable {
 
   /// The key hash of the weight at `position`, read in place.
   func mixedHash(at position: Int) -> Int {
+    // checked: a hash's bits, truncated on purpose (only the low ones pick a slot)
     Int(
       truncatingIfNeeded: WeightKey.mixedHash(
         of: blocks[position >> Self.blockShift][position & (Self.blockSize - 1)]))
