@@ -139,6 +139,21 @@ public struct ImportedWeight: Sendable {
     self.fileTime = fileTime
   }
 
+  /// A vendor's row: ``init(instant:kilograms:source:note:line:entry:fileTime:)`` without an
+  /// entry, made without passing and destroying one (about 150 instructions a CSV row under
+  /// callgrind).
+  init(
+    vendorRow instant: Int64, kilograms: Double, source: String, note: String?, line: Int,
+    fileTime: Int64?
+  ) {
+    self.instant = instant
+    self.kilograms = kilograms
+    self.source = source
+    self.line = line
+    self.extras = Extras.make(note: note)
+    self.kind = .vendor(fileTime: fileTime)
+  }
+
   /// A row of weigh's own file, whose entry has this weight's moment, weight, source and
   /// note; `number` as written (see ``number``).
   init(
@@ -245,7 +260,7 @@ public struct WeightImportResult: Equatable, Sendable {
   }
 
   /// Adds `weight` unless the file already had one at the same moment, weight and source.
-  mutating func add(_ weight: ImportedWeight, seen: inout WeightKeySet) {
+  mutating func add(_ weight: consuming ImportedWeight, seen: inout WeightKeySet) {
     if seen.insert(weight, position: read.count, among: read) {
       read.append(weight)
     } else {
@@ -271,7 +286,23 @@ struct WeightKey: Equatable {
 
   /// Moment, weight and number only: a file's rows mostly share one source, and hashing its
   /// text for every row cost a tenth of a CSV import. Equal keys still hash equally.
-  var mixedHash: UInt64 {
+  var mixedHash: UInt64 { Self.mix(instant: instant, bits: bits, id: id) }
+
+  /// The ``mixedHash`` of `weight`'s key, without making the key (and retaining its source).
+  static func mixedHash(of weight: borrowing ImportedWeight) -> UInt64 {
+    mix(
+      instant: weight.fileTime ?? weight.instant, bits: weight.kilograms.bitPattern,
+      id: weight.number)
+  }
+
+  /// Whether two weights have equal keys, compared without making them.
+  static func same(_ a: borrowing ImportedWeight, _ b: borrowing ImportedWeight) -> Bool {
+    a.kilograms.bitPattern == b.kilograms.bitPattern
+      && (a.fileTime ?? a.instant) == (b.fileTime ?? b.instant) && a.number == b.number
+      && a.source == b.source
+  }
+
+  private static func mix(instant: Int64, bits: UInt64, id: Int?) -> UInt64 {
     // A multiplicative mix (splitmix64's finalizer) of the three; not Hasher, whose
     // per-row setup cost more than the rest of the look-up.
     var x = UInt64(bitPattern: instant) &* 0x9E37_79B9_7F4A_7C15 ^ bits
@@ -296,15 +327,14 @@ struct WeightKeySet {
   /// Records the weight at `position` of `weights` (about to be appended there) unless an
   /// equal key is already recorded; returns whether it was recorded.
   mutating func insert(
-    _ weight: ImportedWeight, position: Int, among weights: ImportedWeights
+    _ weight: borrowing ImportedWeight, position: Int, among weights: ImportedWeights
   ) -> Bool {
     if (count + 1) * 2 > slots.count { grow(weights) }
-    let key = WeightKey(weight)
     let mask = slots.count - 1
-    var slot = Int(truncatingIfNeeded: key.mixedHash) & mask
+    var slot = Int(truncatingIfNeeded: WeightKey.mixedHash(of: weight)) & mask
     while slots[slot] != 0 {
       // checked: UInt32 to Int widens
-      if WeightKey(weights[Int(slots[slot]) - 1]) == key { return false }
+      if weights.hasKey(at: Int(slots[slot]) - 1, of: weight) { return false }
       slot = (slot + 1) & mask
     }
     // Positions past UInt32 cannot occur: a file of 4 billion weights does not fit in memory.
@@ -321,7 +351,7 @@ struct WeightKeySet {
     let mask = slots.count - 1
     for stored in old where stored != 0 {
       // checked: UInt32 to Int widens
-      var slot = Int(truncatingIfNeeded: WeightKey(weights[Int(stored) - 1]).mixedHash) & mask
+      var slot = weights.mixedHash(at: Int(stored) - 1) & mask
       while slots[slot] != 0 { slot = (slot + 1) & mask }
       slots[slot] = stored
     }
@@ -353,7 +383,21 @@ struct ImportedWeights: RandomAccessCollection, Equatable, Sendable {
     blocks[position >> Self.blockShift][position & (Self.blockSize - 1)]
   }
 
-  mutating func append(_ weight: ImportedWeight) {
+  /// Whether the weight at `position` has `weight`'s key, read in place (a weight copied out
+  /// of its block retained its strings).
+  func hasKey(at position: Int, of weight: borrowing ImportedWeight) -> Bool {
+    WeightKey.same(blocks[position >> Self.blockShift][position & (Self.blockSize - 1)], weight)
+  }
+
+  /// The key hash of the weight at `position`, read in place.
+  func mixedHash(at position: Int) -> Int {
+    // checked: a hash's bits, truncated on purpose (only the low ones pick a slot)
+    Int(
+      truncatingIfNeeded: WeightKey.mixedHash(
+        of: blocks[position >> Self.blockShift][position & (Self.blockSize - 1)]))
+  }
+
+  mutating func append(_ weight: consuming ImportedWeight) {
     if count & (Self.blockSize - 1) == 0 {
       var block: [ImportedWeight] = []
       // The first block grows as a small file needs; the next ones are made whole.

@@ -47,7 +47,11 @@ public struct ZonedClock: Sendable {
   ///
   /// - Complexity: two offset look-ups away from a change, four next to one.
   public func instant(of date: CivilDate, secondOfDay: Int) -> Int64 {
-    let local = date.seconds(at: secondOfDay)
+    instant(ofWall: date.seconds(at: secondOfDay))
+  }
+
+  /// ``instant(of:secondOfDay:)`` of a local time as seconds since 1970 read as if UTC.
+  func instant(ofWall local: Int64) -> Int64 {
     if let fixedOffset { return local - Int64(fixedOffset) }
     // Every instant that reads `local` lies within ±18 h of it (the widest offsets), and no
     // zone of the tz database changes its offset twice within two days after 1900, so the
