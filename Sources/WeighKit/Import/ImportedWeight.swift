@@ -129,12 +129,9 @@ public struct ImportedWeight: Sendable {
     instant: Int64, kilograms: Double, source: String, note: String? = nil, line: Int,
     entry: Entry? = nil, fileTime: Int64? = nil
   ) {
-    self.instant = instant
-    self.kilograms = kilograms
-    self.source = source
-    self.line = line
-    self.extras = Extras.make(note: note)
-    self.kind = .vendor(fileTime: fileTime)
+    self.init(
+      vendorRow: instant, kilograms: kilograms, source: source, note: note, line: line,
+      fileTime: fileTime)
     if entry != nil { setEntry(entry, number: entry?.id) }
     self.fileTime = fileTime
   }
