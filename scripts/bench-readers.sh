@@ -9,13 +9,15 @@
 #   ROWS=200000 JSON_ROWS=50000 scripts/bench-readers.sh withings libra
 #   WEIGH=/path/to/weigh scripts/bench-readers.sh    # another build (a "before" binary)
 #   STORE=memory scripts/bench-readers.sh            # --memory instead of a new directory store
+#   WORK=/tmp/mine scripts/bench-readers.sh          # the store, logs and results there, so two
+#                                                    # runs at once do not share them
 #
 # weigh runs as `weigh --store NEW_DIR --clock 2200-01-01T00:00Z -e "import FILE"` (the clock
 # after every generated row, so each is imported). sqlite3 runs `.import --csv FILE w` on the
 # CSV files (Libra: `;` and its three lines before the header skipped; Samsung: its type line
 # skipped) and `create table w as select value from json_each(readfile(FILE))` on the JSON.
 # Files come from scripts/gen-import-files.py, made once under bench-data/readers/
-# (git-ignored); results are appended to bench-data/readers/results-ROWS.md.
+# (git-ignored); results are appended to WORK/results-ROWS.md (WORK: bench-data/readers).
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -24,8 +26,9 @@ JSON_ROWS="${JSON_ROWS:-200000}"
 STORE="${STORE:-directory}"
 CLOCK=2200-01-01T00:00Z
 DATA=bench-data/readers
-RESULTS="$DATA/results-$ROWS.md"
-mkdir -p "$DATA"
+WORK="${WORK:-$DATA}"
+RESULTS="$WORK/results-$ROWS.md"
+mkdir -p "$DATA" "$WORK"
 
 need_apt=()
 command -v sqlite3 >/dev/null || need_apt+=(sqlite3)
@@ -55,11 +58,11 @@ READERS=("$@")
 [ ${#READERS[@]} -gt 0 ] || READERS=("${ORDER[@]}")
 
 # run NAME COMMAND...: one run under /usr/bin/time; prints "wall cpu rss_mib" and leaves the
-# command's output in $DATA/last.out.
+# command's output in $WORK/last.out.
 run() {
-  local log="$DATA/last.time"
-  if ! /usr/bin/time -v -o "$log" "$@" >"$DATA/last.out" 2>&1; then
-    echo "failed: $* — $(tail -c 300 "$DATA/last.out")" >&2
+  local log="$WORK/last.time"
+  if ! /usr/bin/time -v -o "$log" "$@" >"$WORK/last.out" 2>&1; then
+    echo "failed: $* — $(tail -c 300 "$WORK/last.out")" >&2
   fi
   python3 - "$log" <<'PY'
 import re, sys
@@ -94,13 +97,13 @@ for reader in "${READERS[@]}"; do
   fi
   bytes=$(stat -L -c %s "$file")  # -L: the file a link in bench-data/ names
 
-  rm -rf "$DATA/store"
-  store=(--store "$DATA/store")
+  rm -rf "$WORK/store"
+  store=(--store "$WORK/store")
   [ "$STORE" = memory ] && store=(--memory)
   read -r w_wall w_cpu w_rss < <(run "$WEIGH" "${store[@]}" --clock "$CLOCK" \
     -e "import $file ${OPTIONS[$reader]:-}")
-  said=$(grep -m1 "^imported" "$DATA/last.out" || tail -c 200 "$DATA/last.out" | tr '\n' ' ')
-  rm -rf "$DATA/store"
+  said=$(grep -m1 "^imported" "$WORK/last.out" || tail -c 200 "$WORK/last.out" | tr '\n' ' ')
+  rm -rf "$WORK/store"
 
   case "$reader" in
     libra) sql=(".mode csv" ".separator ;" ".import --skip 3 $file w") ;;
