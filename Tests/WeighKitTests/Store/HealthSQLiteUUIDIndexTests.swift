@@ -38,6 +38,18 @@ import Testing
     return try schema(sqlite)
   }
 
+  /// Commits the command, then expects a new database's schema, `samples` samples when given,
+  /// and a clean `check` once the file is closed.
+  static func commitAndExpectSound(
+    _ sqlite: HealthSQLiteStorage, path: String, samples: Int? = nil
+  ) throws {
+    try sqlite.commitCommand(pending: nil, appSequence: 0)
+    #expect(try schema(sqlite) == newSchema())
+    if let samples { #expect(try sqlite.counts(of: nil).samples == samples) }
+    try sqlite.close()
+    #expect(HealthSQLiteStorage.check(path: path).isEmpty)
+  }
+
   @Test func aCommandOnAnEmptyTableMakesTheIndexOnceBeforeItsCommit() throws {
     let directory = TemporaryStoreDirectory()
     defer { directory.remove() }
@@ -79,11 +91,7 @@ import Testing
     position += 1
     try sqlite.apply([.sampleDeleted(uuid: saved[2], position: position, date: Samples.epoch)])
     #expect(try sqlite.samples(uuidPrefix: saved[9].compactHex, limit: 0).map(\.position) == [10])
-    try sqlite.commitCommand(pending: nil, appSequence: 0)
-    #expect(try Self.schema(sqlite) == Self.newSchema())
-    #expect(try sqlite.counts(of: nil).samples == Own.many)
-    try sqlite.close()
-    #expect(HealthSQLiteStorage.check(path: path).isEmpty)
+    try Self.commitAndExpectSound(sqlite, path: path, samples: Own.many)
   }
 
   /// A command rolled back after the drop leaves the database as before, index and all.
@@ -102,10 +110,7 @@ import Testing
     try sqlite.beginCommand()
     _ = try Own().saveMany(in: sqlite)
     #expect(try !Self.hasUUIDIndex(sqlite))
-    try sqlite.commitCommand(pending: nil, appSequence: 0)
-    #expect(try Self.schema(sqlite) == Self.newSchema())
-    try sqlite.close()
-    #expect(HealthSQLiteStorage.check(path: path).isEmpty)
+    try Self.commitAndExpectSound(sqlite, path: path)
   }
 
   /// The index made inside a step that is rolled back is missing again after it, and made
@@ -139,11 +144,7 @@ import Testing
     #expect(secondFailed != nil)
     #expect(inStep == [false, true, true])
     #expect(try !Self.hasUUIDIndex(sqlite))
-    try sqlite.commitCommand(pending: nil, appSequence: 0)
-    #expect(try Self.schema(sqlite) == Self.newSchema())
-    #expect(try sqlite.counts(of: nil).samples == Own.many)
-    try sqlite.close()
-    #expect(HealthSQLiteStorage.check(path: path).isEmpty)
+    try Self.commitAndExpectSound(sqlite, path: path, samples: Own.many)
   }
 
   /// A command on a table with rows never drops the index; nor does a command of fewer rows
