@@ -62,11 +62,25 @@ public enum HealthRecordCodec: StoreTableCodec {
       writer.raw(",\"created\":")
       writer.write(created.timeIntervalSince1970)
     }
-    if let device = sample.device { write(device, into: &writer) }
+    if let device = sample.device {
+      writer.raw(byte: UInt8(ascii: ","))
+      writeDevice(device, into: &writer)
+    }
     if !sample.metadata.isEmpty { nested("metadata", sample.metadata, &writer) }
     if let workout = sample.workout { nested("workout", workout, &writer) }
     if let objects = sample.objects { nested("objects", objects, &writer) }
     writer.raw("}")
+  }
+
+  /// The members of `sample`'s JSON row written through Codable (metadata, workout,
+  /// objects), as `encode` writes them, without a comma before the first: what format 2
+  /// keeps in a row's `extra` (`HealthSQLiteRowParts`). Nothing for a sample without them.
+  static func writeNestedParts(of sample: HealthSample, into writer: inout JSONWriter) {
+    var parts = JSONWriter()
+    if !sample.metadata.isEmpty { nested("metadata", sample.metadata, &parts) }
+    if let workout = sample.workout { nested("workout", workout, &parts) }
+    if let objects = sample.objects { nested("objects", objects, &parts) }
+    writer.bytes.append(contentsOf: parts.bytes.dropFirst())
   }
 
   /// The record a query decodes from the JSON row `encode(_:position:into:)` writes for
@@ -123,8 +137,8 @@ public enum HealthRecordCodec: StoreTableCodec {
   /// A device's fields in key order, as Codable wrote them before: an export has a device
   /// on most records, and encoding one through JSONEncoder cost a fifth of an import. The
   /// keys are written as they stand (no array of the fields: 6,000 instructions a sample).
-  private static func write(_ device: HealthDevice, into writer: inout JSONWriter) {
-    writer.raw(",\"device\":{")
+  static func writeDevice(_ device: HealthDevice, into writer: inout JSONWriter) {
+    writer.raw("\"device\":{")
     var first = true
     func field(_ key: StaticString, _ value: String?) {
       guard let value else { return }
@@ -143,7 +157,7 @@ public enum HealthRecordCodec: StoreTableCodec {
     writer.raw("}")
   }
 
-  private static func readDevice(_ reader: inout JSONReader) throws(JSONSyntaxError)
+  static func readDevice(_ reader: inout JSONReader) throws(JSONSyntaxError)
     -> HealthDevice
   {
     // Each field by its key, as the keys are read (a dictionary of the fields cost a third

@@ -1,0 +1,274 @@
+import Foundation
+import HealthSim
+
+/// A record of `health.sqlite` format 2 split as its row keeps it (docs/performance.md,
+/// "health.sqlite format 2: the row measured first"; not yet the layout any store uses):
+/// the columns, an `origin` kept once for every row of the same writer, and `extra`, the
+/// few members no column holds (metadata, a workout, a correlation's objects, a deletion's
+/// sync version), NULL for nearly every row of an export.
+///
+/// Format 1 repeats the columns, the source and the device in a JSON row of 376 bytes on
+/// average; the sqlite3 shell inserts the 1 GB export's 1.25 million rows in 12.8 s of CPU
+/// in that layout and 4–5 s in this one (`scripts/bench-health-rows.sh`).
+struct HealthSQLiteRowParts: Equatable {
+  var position: Int64
+  var isDeletion: Bool
+  var type: SampleType
+  var uuid: UUID
+  var start: Double
+  var end: Double
+  var value: Double
+  var origin: HealthSQLiteOrigin
+  var created: Double?
+  var syncIdentifier: String?
+  var deleted: Double?
+  /// The members no column holds, as they stand in format 1's JSON row, without braces
+  /// (`"metadata":{…},"workout":{…}`); nil when there are none.
+  var extra: [UInt8]?
+
+  /// The parts of `record`.
+  init(_ record: HealthRecord) {
+    switch record {
+    case .sample(let sample, let position):
+      self.init(sample, position: position)
+    case .deletion(let deleted, let position):
+      self.init(deleted, position: position)
+    }
+  }
+
+  /// The parts of a deleted-object record's row at `position`.
+  private init(_ deleted: DeletedObjectRecord, position: Int64) {
+    self.position = position
+    isDeletion = true
+    type = deleted.type
+    uuid = deleted.uuid
+    start = deleted.startDate.timeIntervalSince1970
+    end = deleted.endDate.timeIntervalSince1970
+    value = 0
+    origin = HealthSQLiteOrigin(source: deleted.source)
+    created = nil
+    syncIdentifier = deleted.syncIdentifier
+    self.deleted = deleted.deletionDate.timeIntervalSince1970
+    extra = deleted.syncVersion.map { version in
+      var writer = JSONWriter()
+      writer.raw("\"sync_version\":")
+      writer.write(version)
+      return writer.bytes
+    }
+  }
+
+  /// The parts of a live sample's row at `position`.
+  init(_ sample: HealthSample, position: Int64) {
+    self.position = position
+    isDeletion = false
+    type = sample.type
+    uuid = sample.uuid ?? HealthSQLiteRowParts.noUUID
+    start = sample.startDate.timeIntervalSince1970
+    end = sample.endDate.timeIntervalSince1970
+    value = sample.value
+    origin = HealthSQLiteOrigin(sample)
+    created = sample.creationDate?.timeIntervalSince1970
+    syncIdentifier = sample.syncIdentifier
+    deleted = nil
+    var writer = JSONWriter()
+    HealthRecordCodec.writeNestedParts(of: sample, into: &writer)
+    extra = writer.bytes.isEmpty ? nil : writer.bytes
+  }
+
+  /// Stands for a missing UUID (a stored sample always has one; `apply` checks it first).
+  private static let noUUID = UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
+
+  /// The record these parts hold, as format 1's decoder reads the same record's JSON row:
+  /// every number checked by its rule (`StoredValueRule`), the dates through seconds since
+  /// 1970. A row without extra members whose numbers pass (`HealthRowShape`) is built from
+  /// the parts; any other goes through `HealthRecordCodec.decode`, so metadata, workouts
+  /// and objects are read, and a number out of its rule refused, in the decoder's words.
+  ///
+  /// - Throws: `HealthSQLiteDamage` naming the position and what is wrong.
+  func record() throws(HealthSQLiteDamage) -> HealthRecord {
+    guard isDeletion == (deleted != nil) else {
+      throw HealthSQLiteDamage(
+        position: position, "a deletion needs its deletion time, and only a deletion has one")
+    }
+    let plain = plainRecord()
+    if extra == nil, HealthRowShape(plain) != nil { return plain }
+    var writer = JSONWriter()
+    HealthRecordCodec.encode(plain, into: &writer)
+    if let extra {
+      // The plain row's closing brace, then the extra members and the brace again: the
+      // decoder reads members in any order.
+      writer.bytes.removeLast()
+      writer.raw(byte: UInt8(ascii: ","))
+      writer.bytes.append(contentsOf: extra)
+      writer.raw(byte: UInt8(ascii: "}"))
+    }
+    do {
+      return try JSONReader.withReader(over: writer.bytes) { (reader) throws(JSONSyntaxError) in
+        try HealthRecordCodec.decode(from: &reader)
+      }
+    } catch {
+      throw HealthSQLiteDamage(position: position, "the row: \(error.message)")
+    }
+  }
+
+  /// The record without its extra members, its dates through seconds since 1970.
+  private func plainRecord() -> HealthRecord {
+    func date(_ seconds: Double) -> Date { Date(timeIntervalSince1970: seconds) }
+    if isDeletion {
+      var kept: Metadata = [:]
+      if let syncIdentifier { kept[MetadataKey.syncIdentifier] = .string(syncIdentifier) }
+      let sample = HealthSample(
+        uuid: uuid, type: type, startDate: date(start), endDate: date(end), value: 0,
+        sourceRevision: origin.source.map { SourceRevision(source: $0) }, device: nil,
+        metadata: kept, creationDate: nil, workout: nil)
+      return .deletion(
+        DeletedObjectRecord(deleting: sample, at: date(deleted ?? 0)), position: position)
+    }
+    let sample = HealthSample(
+      uuid: uuid, type: type, startDate: date(start), endDate: date(end), value: value,
+      sourceRevision: origin.revision, device: origin.device, metadata: [:],
+      creationDate: created.map(date), workout: nil)
+    return .sample(sample, position: position)
+  }
+}
+
+/// Who wrote a record, kept once per distinct value in format 2's `origin` table: the
+/// source, the revision's version, product type and system version, and the device. An
+/// export's 1.25 million rows have a handful (one per source and software version).
+struct HealthSQLiteOrigin: Hashable {
+  var source: HealthSource?
+  var version: String?
+  var product: String?
+  var system: String?
+  var device: HealthDevice?
+
+  init(
+    source: HealthSource?, version: String? = nil, product: String? = nil,
+    system: String? = nil, device: HealthDevice? = nil
+  ) {
+    self.source = source
+    self.version = version
+    self.product = product
+    self.system = system
+    self.device = device
+  }
+
+  /// A sample's writer and device.
+  init(_ sample: HealthSample) {
+    let revision = sample.sourceRevision
+    self.init(
+      source: revision?.source, version: revision?.version, product: revision?.productType,
+      system: revision?.operatingSystemVersion, device: sample.device)
+  }
+
+  /// The sample's revision, as format 1's decoder makes it (none without a source).
+  var revision: SourceRevision? {
+    source.map {
+      SourceRevision(
+        source: $0, version: version, productType: product, operatingSystemVersion: system)
+    }
+  }
+
+  /// The bundle identifier queries filter by ("" without a source, as format 1's column).
+  var bundle: String { source?.bundleIdentifier ?? "" }
+
+  /// The origin row's JSON, with format 1's member names: `{"source":…,"bundle":…,
+  /// "version":…,"product":…,"os":…,"device":{…}}`, absent members left out.
+  var json: [UInt8] {
+    var writer = JSONWriter()
+    writer.raw("{")
+    var first = true
+    func member(_ key: StaticString, _ value: String?) {
+      guard let value else { return }
+      if !first { writer.raw(byte: UInt8(ascii: ",")) }
+      first = false
+      writer.raw(key)
+      writer.write(value)
+    }
+    member("\"source\":", source?.name)
+    member("\"bundle\":", source?.bundleIdentifier)
+    member("\"version\":", version)
+    member("\"product\":", product)
+    member("\"os\":", system)
+    if let device {
+      if !first { writer.raw(byte: UInt8(ascii: ",")) }
+      first = false
+      HealthRecordCodec.writeDevice(device, into: &writer)
+    }
+    writer.raw("}")
+    return writer.bytes
+  }
+
+  /// The origin `json` wrote.
+  ///
+  /// - Throws: `JSONSyntaxError` for anything else (a member of the wrong type, a version
+  ///   without a source).
+  static func read(_ bytes: [UInt8]) throws(JSONSyntaxError) -> HealthSQLiteOrigin {
+    try JSONReader.withReader(over: bytes) { (reader) throws(JSONSyntaxError) in
+      var name: String?
+      var bundle: String?
+      var origin = HealthSQLiteOrigin(source: nil)
+      try reader.beginObject()
+      while let key = try reader.nextKey() {
+        if key.equals("device") {
+          origin.device = try HealthRecordCodec.readDevice(&reader)
+          continue
+        }
+        let value = try reader.readString()
+        if key.equals("source") {
+          name = value
+        } else if key.equals("bundle") {
+          bundle = value
+        } else if key.equals("version") {
+          origin.version = value
+        } else if key.equals("product") {
+          origin.product = value
+        } else if key.equals("os") {
+          origin.system = value
+        } else {
+          throw reader.error("an origin has only source, bundle, version, product, os, device")
+        }
+      }
+      if let name, let bundle {
+        origin.source = HealthSource(name: name, bundleIdentifier: bundle)
+      } else if name != nil || bundle != nil || origin.version != nil || origin.product != nil
+        || origin.system != nil
+      {
+        throw reader.error("an origin needs both source and bundle, or neither and no revision")
+      }
+      return origin
+    }
+  }
+}
+
+/// The fixed code of each sample type in format 2's `record.type` column: a code is never
+/// reused or renumbered (a new type takes the next), so a file reads the same in every
+/// later weigh. An integer key makes the two type indexes' entries 9–19 bytes shorter.
+enum HealthSQLiteTypeCode {
+  static func code(_ type: SampleType) -> Int64 {
+    switch type {
+    case .bodyMass: 1
+    case .bloodGlucose: 2
+    case .stepCount: 3
+    case .activeEnergyBurned: 4
+    case .appleExerciseTime: 5
+    case .workout: 6
+    case .height: 7
+    case .bodyMassIndex: 8
+    case .bodyFatPercentage: 9
+    case .leanBodyMass: 10
+    case .basalEnergyBurned: 11
+    case .distanceWalkingRunning: 12
+    case .heartRate: 13
+    case .bloodPressureSystolic: 14
+    case .bloodPressureDiastolic: 15
+    case .bloodPressure: 16
+    }
+  }
+
+  /// The type of `code`, nil for a code no type has.
+  static func type(_ code: Int64) -> SampleType? { types[code] }
+
+  private static let types: [Int64: SampleType] = Dictionary(
+    uniqueKeysWithValues: SampleType.allCases.map { (code($0), $0) })
+}
