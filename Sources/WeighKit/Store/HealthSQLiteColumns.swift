@@ -31,22 +31,28 @@ struct HealthSQLiteColumns: Equatable {
     case .deletion(let deleted, let position):
       self.init(
         position: position, isDeletion: true, type: deleted.type, uuid: deleted.uuid,
-        start: deleted.startDate.timeIntervalSince1970, value: 0,
+        start: deleted.startDate.timeIntervalSince1970 + 0.0, value: 0,
         bundle: deleted.source.bundleIdentifier, syncIdentifier: nil,
-        deleted: deleted.deletionDate.timeIntervalSince1970, rowChecksum: rowChecksum)
+        deleted: deleted.deletionDate.timeIntervalSince1970 + 0.0, rowChecksum: rowChecksum)
     }
   }
 
   /// The columns of a live sample's row at `position` whose JSON row has the checksum
   /// `rowChecksum` (the storage's save has the sample, not a record around it).
+  ///
+  /// The numbers are kept with +0.0 for a zero of either sign (x + 0.0 is x for every
+  /// other number): SQLite stores a REAL that is a whole number as an integer and reads
+  /// −0.0 back as +0.0, so a checksum of −0.0's bits made the row read as damaged
+  /// (`health add -0 steps` left a store that no command could read). The JSON row keeps
+  /// the sign; the columns are compared with it as numbers, where −0.0 == +0.0.
   init(_ sample: HealthSample, position: Int64, rowChecksum: UInt32) {
     self.position = position
     self.rowChecksum = rowChecksum
     isDeletion = false
     type = sample.type
     uuid = sample.uuid ?? Self.noUUID
-    start = sample.startDate.timeIntervalSince1970
-    value = sample.value
+    start = sample.startDate.timeIntervalSince1970 + 0.0
+    value = sample.value + 0.0
     bundle = sample.source?.bundleIdentifier ?? ""
     syncIdentifier = sample.syncIdentifier
     deleted = nil
@@ -126,6 +132,16 @@ struct HealthSQLiteColumns: Equatable {
     return crc.value
   }
 
+  /// Whether `stored` is the checksum an earlier weigh wrote for these columns with a value
+  /// of −0.0 (which SQLite reads back as +0.0; the initializers now keep +0.0), so that
+  /// such a row, written before, reads again.
+  func matchesWithNegativeZero(_ stored: UInt32) -> Bool {
+    guard value == 0 else { return false }
+    var written = self
+    written.value = -0.0
+    return written.checksum == stored
+  }
+
   /// The columns of `row` (selected as `selection`), each of its type, and their checksum.
   ///
   /// - Throws: `HealthSQLiteDamage` naming the row's position and what is wrong.
@@ -185,7 +201,8 @@ struct HealthSQLiteColumns: Equatable {
       uuid: uuidBytes.withUnsafeBytes { UUID(uuid: $0.loadUnaligned(as: uuid_t.self)) },
       start: start, value: value, bundle: bundle, syncIdentifier: try text(7, "sync_id"),
       deleted: try real(8, "deleted"), rowChecksum: try checksum(9, "row_crc"))
-    guard columns.checksum == (try checksum(10, "crc")) else {
+    let stored = try checksum(10, "crc")
+    guard columns.checksum == stored || columns.matchesWithNegativeZero(stored) else {
       throw damage("the columns do not match their checksum (changed outside weigh, or damaged)")
     }
     return columns
