@@ -26,6 +26,30 @@ struct HealthSQLiteRowParts: Equatable {
   /// (`"metadata":{…},"workout":{…}`); nil when there are none.
   var extra: [UInt8]?
 
+  /// Parts as a row's columns hold them (`read(_:origins:)`). A zero of either sign is
+  /// kept as +0.0: SQLite stores a REAL that is a whole number as an integer, so −0.0 reads
+  /// back as +0.0, and a checksum of −0.0's bits would then find the row damaged (format 1's
+  /// `value` column does: a sample of −0 steps reads back as damaged from format 1).
+  init(
+    position: Int64, isDeletion: Bool, type: SampleType, uuid: UUID, start: Double,
+    end: Double, value: Double, origin: HealthSQLiteOrigin, created: Double?,
+    syncIdentifier: String?, deleted: Double?, extra: [UInt8]?
+  ) {
+    // x + 0.0 is x for every number but −0.0, which becomes +0.0.
+    self.position = position
+    self.isDeletion = isDeletion
+    self.type = type
+    self.uuid = uuid
+    self.start = start + 0.0
+    self.end = end + 0.0
+    self.value = value + 0.0
+    self.origin = origin
+    self.created = created.map { $0 + 0.0 }
+    self.syncIdentifier = syncIdentifier
+    self.deleted = deleted.map { $0 + 0.0 }
+    self.extra = extra
+  }
+
   /// The parts of `record`.
   init(_ record: HealthRecord) {
     switch record {
@@ -38,41 +62,32 @@ struct HealthSQLiteRowParts: Equatable {
 
   /// The parts of a deleted-object record's row at `position`.
   private init(_ deleted: DeletedObjectRecord, position: Int64) {
-    self.position = position
-    isDeletion = true
-    type = deleted.type
-    uuid = deleted.uuid
-    start = deleted.startDate.timeIntervalSince1970
-    end = deleted.endDate.timeIntervalSince1970
-    value = 0
-    origin = HealthSQLiteOrigin(source: deleted.source)
-    created = nil
-    syncIdentifier = deleted.syncIdentifier
-    self.deleted = deleted.deletionDate.timeIntervalSince1970
-    extra = deleted.syncVersion.map { version in
+    let extra = deleted.syncVersion.map { version in
       var writer = JSONWriter()
       writer.raw("\"sync_version\":")
       writer.write(version)
       return writer.bytes
     }
+    self.init(
+      position: position, isDeletion: true, type: deleted.type, uuid: deleted.uuid,
+      start: deleted.startDate.timeIntervalSince1970, end: deleted.endDate.timeIntervalSince1970,
+      value: 0, origin: HealthSQLiteOrigin(source: deleted.source), created: nil,
+      syncIdentifier: deleted.syncIdentifier,
+      deleted: deleted.deletionDate.timeIntervalSince1970, extra: extra)
   }
 
   /// The parts of a live sample's row at `position`.
   init(_ sample: HealthSample, position: Int64) {
-    self.position = position
-    isDeletion = false
-    type = sample.type
-    uuid = sample.uuid ?? HealthSQLiteRowParts.noUUID
-    start = sample.startDate.timeIntervalSince1970
-    end = sample.endDate.timeIntervalSince1970
-    value = sample.value
-    origin = HealthSQLiteOrigin(sample)
-    created = sample.creationDate?.timeIntervalSince1970
-    syncIdentifier = sample.syncIdentifier
-    deleted = nil
     var writer = JSONWriter()
     HealthRecordCodec.writeNestedParts(of: sample, into: &writer)
-    extra = writer.bytes.isEmpty ? nil : writer.bytes
+    self.init(
+      position: position, isDeletion: false, type: sample.type,
+      uuid: sample.uuid ?? HealthSQLiteRowParts.noUUID,
+      start: sample.startDate.timeIntervalSince1970, end: sample.endDate.timeIntervalSince1970,
+      value: sample.value, origin: HealthSQLiteOrigin(sample),
+      created: sample.creationDate?.timeIntervalSince1970,
+      syncIdentifier: sample.syncIdentifier, deleted: nil,
+      extra: writer.bytes.isEmpty ? nil : writer.bytes)
   }
 
   /// Stands for a missing UUID (a stored sample always has one; `apply` checks it first).

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import HealthSim
 import Testing
 
@@ -71,12 +72,14 @@ import Testing
     return try HealthSQLiteStorage.Writer.readBack(writer.bytes, position: record.position)
   }
 
+  /// The bits of a record's numbers, a zero's sign aside: format 2 keeps −0.0 as +0.0, as
+  /// SQLite's REAL columns do (`HealthSQLiteRowParts.init`).
   static func bits(_ record: HealthRecord) -> [UInt64?] {
     switch record {
     case .sample(let sample, _):
       [
         Loaded.bits(sample.startDate), Loaded.bits(sample.endDate),
-        sample.creationDate.map(Loaded.bits), sample.value.bitPattern,
+        sample.creationDate.map(Loaded.bits), (sample.value + 0.0).bitPattern,
       ]
     case .deletion(let deleted, _):
       [
@@ -173,5 +176,159 @@ import Testing
     }
     #expect(HealthSQLiteTypeCode.type(0) == nil)
     #expect(HealthSQLiteTypeCode.type(17) == nil)
+  }
+}
+
+/// Format 2's tables in SQLite: random records' parts inserted with their origins read
+/// back as format 1 reads them, and a changed column, extra member or origin is refused.
+@Suite struct HealthSQLiteFormat2Tests {
+  /// A database with format 2's record and origin tables holding `records`.
+  static func database(_ records: [HealthRecord]) throws -> DatabaseQueue {
+    let queue = try DatabaseQueue()
+    try queue.write { db in
+      try db.execute(sql: HealthSQLiteFormat2.recordTables)
+      var ids: [HealthSQLiteOrigin: Int64] = [:]
+      for record in records {
+        let parts = HealthSQLiteRowParts(record)
+        let id: Int64
+        if let known = ids[parts.origin] {
+          id = known
+        } else {
+          id = Int64(ids.count + 1)
+          ids[parts.origin] = id
+          let json = parts.origin.json
+          try db.execute(
+            sql: HealthSQLiteFormat2.insertOrigin,
+            arguments: [
+              id, Data(json), Int64(HealthSQLiteFormat2.originChecksum(id: id, json: json)),
+            ])
+        }
+        var insert = HealthSQLiteBinding(
+          try db.cachedStatement(sql: HealthSQLiteFormat2.insertRecord))
+        parts.bind(to: &insert, originID: id)
+        try insert.run()
+      }
+    }
+    return queue
+  }
+
+  /// Every row's record, checked, in position order.
+  static func records(_ queue: DatabaseQueue) throws -> [HealthRecord] {
+    try queue.read { db in
+      let origins = try HealthSQLiteFormat2.origins(db)
+      var records: [HealthRecord] = []
+      let sql = "SELECT \(HealthSQLiteFormat2.selection) FROM record ORDER BY pos"
+      try HealthSQLiteBinding(db.cachedStatement(sql: sql)).rows { row in
+        records.append(try HealthSQLiteRowParts.read(row, origins: origins).record())
+      }
+      return records
+    }
+  }
+
+  @Test func randomRecordsReadBackFromTheTables() throws {
+    var random = SeededGenerator(seed: 27)
+    let records = (1...600).map {
+      HealthSQLiteRowPartsTests.record(&random, position: Int64($0))
+    }
+    let queue = try Self.database(records)
+    let read = try Self.records(queue)
+    let expected = try records.map(HealthSQLiteRowPartsTests.throughFormatOne)
+    #expect(read == expected)
+    #expect(
+      read.map(HealthSQLiteRowPartsTests.bits) == expected.map(HealthSQLiteRowPartsTests.bits))
+  }
+
+  @Test func aChangedColumnExtraOrOriginIsFound() throws {
+    var random = SeededGenerator(seed: 28)
+    let records = (1...50).map {
+      HealthSQLiteRowPartsTests.record(&random, position: Int64($0))
+    }
+    let changes = [
+      "UPDATE record SET value = value + 1 WHERE pos = 7",
+      "UPDATE record SET end = end + 1 WHERE pos = 8",
+      "UPDATE record SET created = 0 WHERE pos = 9",
+      "UPDATE record SET type = 3 - type % 2 WHERE pos = 10",
+      "UPDATE record SET extra = CAST(' ' || CAST(extra AS TEXT) AS BLOB) WHERE extra IS NOT NULL",
+      "UPDATE record SET sync_id = 'x' || coalesce(sync_id, '')",
+      "UPDATE record SET origin = origin + 1000 WHERE pos = 11",
+      "UPDATE origin SET json = CAST(replace(CAST(json AS TEXT), '\"', ' \"') AS BLOB) WHERE id = 1",
+    ]
+    for change in changes {
+      let queue = try Self.database(records)
+      try queue.write { try $0.execute(sql: change) }
+      #expect(throws: HealthSQLiteDamage.self, "\(change)") { try Self.records(queue) }
+    }
+  }
+}
+
+/// The migration's copy: a `health.sqlite` written by today's storage (format 1) copied into
+/// format 2's tables reads back record for record, and a damaged format-1 row is refused.
+@Suite struct HealthSQLiteFormat2CopyTests {
+  /// A format-1 file holding `count` random records of every kind, and its records as the
+  /// storage reads them.
+  static func formatOne(_ folder: URL, count: Int) throws -> (path: String, [HealthRecord]) {
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let path = folder.appending(path: HealthSQLiteStorage.fileName).path
+    let storage = try HealthSQLiteStorage(path: path)
+    var random = SeededGenerator(seed: 41)
+    var records: [HealthRecord] = []
+    var uuids = Set<UUID>()
+    var position: Int64 = 0
+    while records.count < count {
+      let record = HealthSQLiteRowPartsTests.record(&random, position: position + 1)
+      // One record a UUID: the storage refuses a second live sample with one. No −0.0:
+      // format 1 checksums its bits and SQLite reads +0.0, so such a row reads as damaged
+      // (`HealthSQLiteRowParts.init`).
+      let parts = HealthSQLiteRowParts(record)
+      if case .sample(let sample, _) = record, sample.value.sign == .minus { continue }
+      guard uuids.insert(parts.uuid).inserted else { continue }
+      position += 1
+      records.append(record)
+    }
+    try storage.append(records)
+    let read = try storage.records(after: 0, limit: count + 1)
+    try storage.close()
+    return (path, read)
+  }
+
+  @Test func aFormatOneFileCopiedReadsTheSame() throws {
+    let folder = FileManager.default.temporaryDirectory.appending(
+      path: "weigh-format2-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let (path, expected) = try Self.formatOne(folder, count: 400)
+    #expect(expected.count == 400)
+    let source = try DatabaseQueue(path: path)
+    let target = try DatabaseQueue()
+    let copied = try source.read { from in
+      try target.write { to in
+        try to.execute(sql: HealthSQLiteFormat2.recordTables)
+        return try HealthSQLiteFormat2.copyRecords(from: from, to: to)
+      }
+    }
+    #expect(copied == 400)
+    #expect(try HealthSQLiteFormat2Tests.records(target) == expected)
+    // A handful of origins for 400 records would be an export; random ones have many,
+    // each once.
+    let origins = try target.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM origin") }
+    let distinct = Set(expected.map { HealthSQLiteRowParts($0).origin }).count
+    #expect(origins == distinct)
+  }
+
+  @Test func aDamagedFormatOneRowIsNotCarriedOver() throws {
+    let folder = FileManager.default.temporaryDirectory.appending(
+      path: "weigh-format2-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let (path, _) = try Self.formatOne(folder, count: 20)
+    let source = try DatabaseQueue(path: path)
+    try source.write { try $0.execute(sql: "UPDATE record SET value = value + 1 WHERE pos = 5") }
+    let target = try DatabaseQueue()
+    #expect(throws: HealthSQLiteDamage.self) {
+      try source.read { from in
+        try target.write { to in
+          try to.execute(sql: HealthSQLiteFormat2.recordTables)
+          return try HealthSQLiteFormat2.copyRecords(from: from, to: to)
+        }
+      }
+    }
   }
 }

@@ -1,0 +1,216 @@
+// checked-file: byte arithmetic on fixed-width integers and the bit patterns of Doubles only;
+// no Int(…) of a Double or of text here.
+import Foundation
+import GRDB
+import HealthSim
+
+/// `health.sqlite` format 2's tables, and a `record` row's columns as bound, checksummed
+/// and read (docs/store.md, "Format 2: a leaner row"). Not yet the storage's format: the
+/// storage, `check`, `repair` and the migration still write and read format 1.
+enum HealthSQLiteFormat2 {
+  /// The layout's version (`PRAGMA user_version` and the `format` meta row).
+  static let version: Int64 = 2
+
+  /// The record and origin tables and the record's indexes (the state, meta and
+  /// pending-journal tables are format 1's).
+  static let recordTables = """
+    CREATE TABLE record (
+      pos INTEGER PRIMARY KEY,
+      kind INTEGER NOT NULL,
+      type INTEGER NOT NULL,
+      uuid BLOB NOT NULL,
+      start REAL NOT NULL,
+      end REAL NOT NULL,
+      value REAL NOT NULL,
+      origin INTEGER NOT NULL,
+      created REAL,
+      sync_id TEXT,
+      deleted REAL,
+      extra BLOB,
+      crc INTEGER NOT NULL
+    ) STRICT;
+    CREATE INDEX record_type_pos ON record(type, pos);
+    CREATE INDEX record_type_start ON record(type, start);
+    \(HealthSQLiteUUIDIndex.creation);
+    CREATE INDEX record_sync ON record(sync_id) WHERE sync_id IS NOT NULL;
+    CREATE INDEX record_deleted ON record(deleted) WHERE kind = 1;
+    CREATE TABLE origin (
+      id INTEGER PRIMARY KEY,
+      json BLOB NOT NULL,
+      crc INTEGER NOT NULL
+    ) STRICT;
+    """
+
+  /// A record's columns, in this order.
+  static let selection =
+    "pos, kind, type, uuid, start, end, value, origin, created, sync_id, deleted, extra, crc"
+  static let count = 13
+  static let insertRecord = "INSERT INTO record (\(selection)) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)"
+  static let insertOrigin = "INSERT INTO origin (id, json, crc) VALUES (?, ?, ?)"
+  static let readOrigins = "SELECT id, json, crc FROM origin"
+
+  /// The CRC-32 of an origin row: its id's eight bytes (little-endian), then its JSON.
+  static func originChecksum(id: Int64, json: [UInt8]) -> UInt32 {
+    var crc = ZipCRC32()
+    withUnsafeBytes(of: UInt64(bitPattern: id).littleEndian) { crc.update($0) }
+    json.withUnsafeBytes { crc.update($0) }
+    return crc.value
+  }
+
+  /// The checked origins of `origin`'s rows, by id.
+  ///
+  /// - Throws: `HealthSQLiteDamage` for a row whose values or checksum are wrong.
+  static func origins(_ db: Database) throws -> [Int64: HealthSQLiteOrigin] {
+    var origins: [Int64: HealthSQLiteOrigin] = [:]
+    try HealthSQLiteBinding(db.cachedStatement(sql: readOrigins)).rows { row in
+      guard case .int64(let id) = row.value(at: 0).storage,
+        case .blob(let data) = row.value(at: 1).storage,
+        case .int64(let crc) = row.value(at: 2).storage,
+        crc == Int64(originChecksum(id: id, json: Array(data)))
+      else {
+        throw HealthSQLiteDamage(
+          position: nil,
+          "an origin row does not match its checksum (changed outside weigh, or damaged)")
+      }
+      do throws(JSONSyntaxError) {
+        origins[id] = try HealthSQLiteOrigin.read(Array(data))
+      } catch {
+        throw HealthSQLiteDamage(position: nil, "the origin row \(id): \(error.message)")
+      }
+    }
+    return origins
+  }
+}
+
+extension HealthSQLiteRowParts {
+  /// The CRC-32 of the row's columns, with `originID` for its origin: each one's bytes in
+  /// `HealthSQLiteFormat2.selection`'s order (numbers little-endian, the type by its code),
+  /// texts and `extra` with their length, optional ones after a presence byte.
+  func checksum(originID: Int64) -> UInt32 {
+    var crc = ZipCRC32()
+    func add(_ value: UInt64) {
+      withUnsafeBytes(of: value.littleEndian) { crc.update($0) }
+    }
+    func add(byte: UInt8) {
+      withUnsafeBytes(of: byte) { crc.update($0) }
+    }
+    func add(optional value: Double?) {
+      add(byte: value == nil ? 0 : 1)
+      if let value { add(value.bitPattern) }
+    }
+    add(UInt64(bitPattern: position))
+    add(byte: isDeletion ? 1 : 0)
+    add(UInt64(bitPattern: HealthSQLiteTypeCode.code(type)))
+    withUnsafeBytes(of: uuid.uuid) { crc.update($0) }
+    add(start.bitPattern)
+    add(end.bitPattern)
+    add(value.bitPattern)
+    add(UInt64(bitPattern: originID))
+    add(optional: created)
+    add(byte: syncIdentifier == nil ? 0 : 1)
+    if var syncIdentifier {
+      syncIdentifier.withUTF8 { utf8 in
+        add(UInt64(utf8.count))
+        crc.update(UnsafeRawBufferPointer(utf8))
+      }
+    }
+    add(optional: deleted)
+    add(byte: extra == nil ? 0 : 1)
+    if let extra {
+      add(UInt64(extra.count))
+      extra.withUnsafeBytes { crc.update($0) }
+    }
+    return crc.value
+  }
+
+  /// Binds the row to insert, with `originID` for its origin, as parameters 1 to 13 in
+  /// `HealthSQLiteFormat2.selection`'s order.
+  func bind(to binding: inout HealthSQLiteBinding, originID: Int64) {
+    binding.bind(1, integer: position)
+    binding.bind(2, integer: isDeletion ? 1 : 0)
+    binding.bind(3, integer: HealthSQLiteTypeCode.code(type))
+    withUnsafeBytes(of: uuid.uuid) { binding.bind(4, blob: $0) }
+    binding.bind(5, real: start)
+    binding.bind(6, real: end)
+    binding.bind(7, real: value)
+    binding.bind(8, integer: originID)
+    binding.bind(9, real: created)
+    binding.bind(10, text: syncIdentifier)
+    binding.bind(11, real: deleted)
+    if let extra {
+      extra.withUnsafeBytes { binding.bind(12, blob: $0) }
+    } else {
+      binding.bind(12, text: nil)
+    }
+    binding.bind(13, integer: Int64(checksum(originID: originID)))
+  }
+
+  /// The parts of `row` (selected as `HealthSQLiteFormat2.selection`), each column of its
+  /// type, checked against the row's checksum, its origin one of `origins`.
+  ///
+  /// - Throws: `HealthSQLiteDamage` naming the row's position and what is wrong.
+  static func read(_ row: some HealthSQLiteRow, origins: [Int64: HealthSQLiteOrigin])
+    throws(HealthSQLiteDamage) -> HealthSQLiteRowParts
+  {
+    guard case .int64(let position) = row.value(at: 0).storage else {
+      throw HealthSQLiteDamage(position: nil, "a record's position is not a whole number")
+    }
+    func damage(_ message: String) -> HealthSQLiteDamage {
+      HealthSQLiteDamage(position: position, message)
+    }
+    func integer(_ index: Int, _ name: String) throws(HealthSQLiteDamage) -> Int64 {
+      guard case .int64(let number) = row.value(at: index).storage else {
+        throw damage("\(name) is not a whole number")
+      }
+      return number
+    }
+    func real(_ index: Int, _ name: String) throws(HealthSQLiteDamage) -> Double? {
+      switch row.value(at: index).storage {
+      case .null: return nil
+      case .double(let number) where number.isFinite: return number
+      default: throw damage("\(name) is not a finite number")
+      }
+    }
+    func required(_ index: Int, _ name: String) throws(HealthSQLiteDamage) -> Double {
+      guard let number = try real(index, name) else { throw damage("\(name) is missing") }
+      return number
+    }
+    let kind = try integer(1, "kind")
+    guard kind == 0 || kind == 1 else { throw damage("kind \(kind) is neither 0 nor 1") }
+    guard let type = HealthSQLiteTypeCode.type(try integer(2, "type")) else {
+      throw damage("type is not a sample type's code")
+    }
+    guard case .blob(let uuidBytes) = row.value(at: 3).storage, uuidBytes.count == 16 else {
+      throw damage("uuid is not 16 bytes")
+    }
+    let originID = try integer(7, "origin")
+    guard let origin = origins[originID] else {
+      throw damage("its origin \(originID) is not in the origin table")
+    }
+    var syncIdentifier: String?
+    switch row.value(at: 9).storage {
+    case .null: break
+    case .string(let text): syncIdentifier = text
+    default: throw damage("sync_id is not text")
+    }
+    var extra: [UInt8]?
+    switch row.value(at: 11).storage {
+    case .null: break
+    case .blob(let data): extra = Array(data)
+    default: throw damage("extra is not a blob")
+    }
+    guard case .int64(let stored) = row.value(at: 12).storage,
+      let checksum = UInt32(exactly: stored)
+    else { throw damage("crc is not a 32-bit checksum") }
+    let parts = HealthSQLiteRowParts(
+      position: position, isDeletion: kind == 1, type: type,
+      uuid: uuidBytes.withUnsafeBytes { UUID(uuid: $0.loadUnaligned(as: uuid_t.self)) },
+      start: try required(4, "start"), end: try required(5, "end"),
+      value: try required(6, "value"), origin: origin, created: try real(8, "created"),
+      syncIdentifier: syncIdentifier, deleted: try real(10, "deleted"), extra: extra)
+    guard parts.checksum(originID: originID) == checksum else {
+      throw damage("the columns do not match their checksum (changed outside weigh, or damaged)")
+    }
+    return parts
+  }
+}
