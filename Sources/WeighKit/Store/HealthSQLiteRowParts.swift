@@ -28,8 +28,8 @@ struct HealthSQLiteRowParts: Equatable {
 
   /// Parts as a row's columns hold them (`read(_:origins:)`). A zero of either sign is
   /// kept as +0.0: SQLite stores a REAL that is a whole number as an integer, so −0.0 reads
-  /// back as +0.0, and a checksum of −0.0's bits would then find the row damaged (format 1's
-  /// `value` column does: a sample of −0 steps reads back as damaged from format 1).
+  /// back as +0.0, and a checksum of −0.0's bits would then find the row damaged (as format
+  /// 1's columns did until `HealthSQLiteColumns` kept +0.0 too).
   init(
     position: Int64, isDeletion: Bool, type: SampleType, uuid: UUID, start: Double,
     end: Double, value: Double, origin: HealthSQLiteOrigin, created: Double?,
