@@ -32,6 +32,7 @@ extension HealthSQLiteFormat2 {
         var origin = HealthSQLiteBinding(insertOrigin)
         origin.bind(1, integer: id)
         json.withUnsafeBytes { origin.bind(2, blob: $0) }
+        // checked: a 32-bit checksum fits in Int64
         origin.bind(3, integer: Int64(originChecksum(id: id, json: json)))
         try origin.run()
       }
