@@ -460,12 +460,12 @@ public struct JSONReader {
     if bytes[index] == 0x30 {
       index += 1
     } else {
-      index = digitsEnd(from: index + 1)
+      while isDigit(index) { index += 1 }
     }
     if index < bytes.count && bytes[index] == 0x2E {
       index += 1
       guard isDigit(index) else { return nil }
-      index = digitsEnd(from: index + 1)
+      while isDigit(index) { index += 1 }
     }
     if index < bytes.count {
       let next = bytes[index]
@@ -523,37 +523,6 @@ public struct JSONReader {
       // checked: compared with Int.max first
       return mantissa <= UInt64(Int.max) ? Int(mantissa) : nil
     }
-  }
-
-  /// The offset of the first byte at or after `index` that is no decimal digit (the end of
-  /// the bytes when there is none). Eight bytes at a time: a Fitbit log's `logId` has 13
-  /// digits, and the byte-by-byte scan took about 100 instructions a number (wjson10).
-  @inline(__always)
-  func digitsEnd(from start: Int) -> Int {
-    var index = start
-    if let base = bytes.baseAddress {
-      let raw = UnsafeRawPointer(base)
-      while index + 8 <= bytes.count {
-        // checked: a byte-order swap of a UInt64, which cannot trap
-        let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
-        let others = Self.nonDigits(word)
-        if others != 0 { return index + others.trailingZeroBitCount >> 3 }
-        index += 8
-      }
-    }
-    while isDigit(index) { index += 1 }
-    return index
-  }
-
-  /// Nonzero bits in each byte of `word` (the first in memory lowest) that is no decimal
-  /// digit, exact up to the first such byte: a digit 0x30–0x39 has high nibble 3, and so
-  /// has the byte plus 6, which no other byte has both of; the carry of adding 6 to a byte
-  /// of 0xFA or more (no digit) runs only towards later bytes.
-  @inline(__always)
-  static func nonDigits(_ word: UInt64) -> UInt64 {
-    let highNibbles: UInt64 = 0xF0F0_F0F0_F0F0_F0F0
-    let plusSix = (word &+ 0x0606_0606_0606_0606) & highNibbles
-    return ((word & highNibbles) | plusSix >> 4) ^ 0x3333_3333_3333_3333
   }
 
   @inline(__always)
