@@ -36,6 +36,12 @@ public struct CivilDate: Hashable, Comparable, Sendable, CustomStringConvertible
   /// Days from 1970-01-01 to this date (negative before it).
   public var daysSinceEpoch: Int64 {
     let y = Int64(month <= 2 ? year - 1 : year)
+    // From year 1 on, the 400-year eras need no floor and the days before a month are a
+    // table: about 40 instructions fewer a date, every imported row (wjson10, callgrind).
+    if y >= 0, (1...12).contains(month) {
+      return y * 365 + y / 4 - y / 100 + y / 400 + Self.daysBeforeMonth[month - 1] + Int64(day)
+        - 719_469
+    }
     let era = (y >= 0 ? y : y - 399) / 400
     let yoe = y - era * 400
     let m = Int64(month)
@@ -55,6 +61,12 @@ public struct CivilDate: Hashable, Comparable, Sendable, CustomStringConvertible
   public func seconds(at secondOfDay: Int) -> Int64 {
     daysSinceEpoch * 86_400 + Int64(secondOfDay)
   }
+
+  /// The days from 1 March to the first of each month, January to December (the year of a
+  /// day counted from March, so that February's length comes last).
+  private static let daysBeforeMonth: [Int64] = [
+    306, 337, 0, 31, 61, 92, 122, 153, 184, 214, 245, 275,
+  ]
 
   /// Whether `year`-`month`-`day` names a day of the calendar (no 31 April, no month 13).
   public static func isValid(year: Int, month: Int, day: Int) -> Bool {

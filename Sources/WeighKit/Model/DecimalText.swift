@@ -94,7 +94,7 @@ public enum DecimalText {
 
   /// ``parseJSONNumber(_:)`` of the UTF-8 bytes of a number whose JSON syntax is checked
   /// (`JSONReader.readNumberBytes()`), by the same rule, making a string only for a number
-  /// that is no plain decimal of up to 15 digits.
+  /// that is no plain decimal of up to 19 digits.
   static func parseJSONNumber(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Double? {
     guard !bytes.isEmpty, bytes.count <= maximumLength else { return nil }
     if let value = plainDecimal(bytes) { return value }
@@ -111,35 +111,77 @@ public enum DecimalText {
       || byte == UInt8(ascii: "E")
   }
 
-  /// The value of `[-]digits[.digits]` with 1 to 15 digits in all, digits before the point
-  /// and after it if there is one, read exactly as `parse(utf8:)` reads it (Clinger's fast
-  /// path: the digits are an integer below 2^53, 10^k for k ≤ 15 is an exact double, so the
-  /// one division rounds as `Double(String)` does); nil for any other text.
+  /// The value of `[-]digits[.digits]` with 1 to 19 digits in all, digits before the point
+  /// and after it if there is one, correctly rounded as `Double(String)` rounds it; nil for
+  /// any other text. Up to 2^53 the digits and 10^k (k ≤ 19) are exact doubles and their one
+  /// division rounds correctly (Clinger's fast path); above, ``exactQuotient(_:fractionDigits:)``.
+  ///
+  /// Why 19: a Fitbit weight stored in kilograms (`68.03880099999999`) has 16 or 17 digits;
+  /// before, such a number went through `Double(String)` (a string made and strtod).
   static func plainDecimal(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
-    var index = 0
-    let negative = !bytes.isEmpty && bytes[0] == UInt8(ascii: "-")
-    if negative { index = 1 }
+    guard let base = bytes.baseAddress, !bytes.isEmpty else { return nil }
+    let count = bytes.count
+    let negative = base[0] == UInt8(ascii: "-")
+    var index = negative ? 1 : 0
     var mantissa: UInt64 = 0
     var digits = 0
-    var fractionDigits = 0
-    var sawPoint = false
-    while index < bytes.count {
-      let byte = bytes[index]
-      index += 1
-      if byte == UInt8(ascii: ".") {
-        guard !sawPoint, digits > 0, index < bytes.count else { return nil }
-        sawPoint = true
-        continue
+    // The number of digits before the point, -1 while there is none.
+    var point = -1
+    while index < count {
+      let digit = base[index] &- UInt8(ascii: "0")
+      if digit < 10 {
+        // Wraps only past 19 digits, which are refused below.
+        mantissa = mantissa &* 10 &+ UInt64(digit)
+        digits += 1
+      } else if base[index] == UInt8(ascii: "."), point < 0, digits > 0, index + 1 < count {
+        point = digits
+      } else {
+        return nil
       }
-      let digit = byte &- UInt8(ascii: "0")
-      guard digit <= 9, digits < 15 else { return nil }
-      mantissa = mantissa * 10 + UInt64(digit)  // checked: below 10^15
-      digits += 1
-      if sawPoint { fractionDigits += 1 }
+      index += 1
     }
-    guard digits > 0 else { return nil }
-    let value = Double(mantissa) / exactPowersOfTen[fractionDigits]
+    guard digits > 0, digits <= 19 else { return nil }
+    let fractionDigits = point < 0 ? 0 : digits - point
+    let value: Double
+    if mantissa < 1 << 53 {
+      value = Double(mantissa) / exactPowersOfTen[fractionDigits]
+    } else {
+      value = exactQuotient(mantissa, fractionDigits: fractionDigits)
+    }
     return negative ? -value : value
+  }
+
+  /// `mantissa` / 10^`fractionDigits` correctly rounded (to nearest, ties to even), for a
+  /// mantissa of 2^53 or more and at most 19 fraction digits: the quotient by 5^k of the
+  /// mantissa shifted left, in 128-bit integers, has 63 or 64 bits; its first 53 rounded by
+  /// the bits after them and the remainder are the significand, and 2^-k the rest of the
+  /// scale. The same Double as `Double(String)` (`DecimalTextExactTests`).
+  static func exactQuotient(_ mantissa: UInt64, fractionDigits: Int) -> Double {
+    guard fractionDigits > 0 else { return Double(mantissa) }
+    let divisor = powersOfFive[fractionDigits]
+    let divisorBits = 64 - divisor.leadingZeroBitCount
+    let mantissaBits = 64 - mantissa.leadingZeroBitCount
+    // The shifted mantissa has divisorBits + 63 bits: its high word is below 2^(divisorBits
+    // - 1) ≤ divisor (as `dividingFullWidth` asks), the quotient at least 2^62.
+    let shift = divisorBits + 63 - mantissaBits  // 0 ... 54 (mantissaBits ≥ 54)
+    let high = shift == 0 ? 0 : mantissa >> UInt64(64 - shift)
+    let low = mantissa << UInt64(shift)
+    let (quotient, remainder) = divisor.dividingFullWidth((high, low))
+    let extra = 64 - quotient.leadingZeroBitCount - 53  // 10 or 11 bits past the 53
+    var significand = quotient >> UInt64(extra)
+    let rest = quotient & ((1 << UInt64(extra)) - 1)
+    let half: UInt64 = 1 << UInt64(extra - 1)
+    if rest > half || (rest == half && (remainder != 0 || significand & 1 == 1)) {
+      significand += 1  // checked: at most 2^53
+    }
+    // checked: the exponent lies in -63 ... 10, where every power of two is a normal double
+    let scale = Double(sign: .plus, exponent: extra - shift - fractionDigits, significand: 1)
+    return Double(significand) * scale
+  }
+
+  /// 5^0 … 5^19, each below 2^45.
+  private static let powersOfFive: [UInt64] = (0...19).map { power in
+    (0..<power).reduce(1) { value, _ in value * 5 }
   }
 
   /// A whole number of `[+]digits` (no sign for negatives, no point) inside `range`, or nil.

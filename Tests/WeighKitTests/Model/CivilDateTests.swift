@@ -25,6 +25,39 @@ import Testing
     }
   }
 
+  /// The day count as it was computed before its table (Howard Hinnant's days-from-civil).
+  static func daysBefore(_ date: CivilDate) -> Int64 {
+    let y = Int64(date.month <= 2 ? date.year - 1 : date.year)
+    let era = (y >= 0 ? y : y - 399) / 400
+    let yoe = y - era * 400
+    let m = Int64(date.month)
+    let doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + Int64(date.day) - 1
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+    return era * 146_097 + doe - 719_468
+  }
+
+  @Test func dayCountsAsBeforeForEveryDayFromYearOneTo9999() {
+    var mismatches = 0
+    var previous: Int64?
+    for year in 1...9999 {
+      for month in 1...12 {
+        for number in 1...CivilDate.daysIn(month: month, year: year) {
+          let date = day(year, month, number)
+          let count = date.daysSinceEpoch
+          if count != Self.daysBefore(date) || previous.map({ count != $0 + 1 }) == true {
+            mismatches += 1
+          }
+          previous = count
+        }
+      }
+    }
+    #expect(mismatches == 0)
+    // Before year 1 and outside the months, the general formula.
+    for date in [day(0, 3, 1), day(0, 2, 29), day(-1, 12, 31), day(-400, 1, 1), day(1, 1, 1)] {
+      #expect(date.daysSinceEpoch == Self.daysBefore(date), "\(date)")
+    }
+  }
+
   @Test func weekdaysMondaysAndMonths() {
     #expect(day(2026, 1, 5).isoWeekday == 1)
     #expect(day(2026, 3, 29).isoWeekday == 7)
