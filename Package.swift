@@ -28,6 +28,7 @@ let package = Package(
         "HealthSim",
         "CWeighZlib",
         "CWeighSQLite",
+        "CWeighCRC32",
         .product(name: "ZIPFoundation", package: "ZIPFoundation"),
         .product(name: "GRDB", package: "GRDB.swift"),
       ]
@@ -35,6 +36,9 @@ let package = Package(
     // zlib from Debian's zlib1g-dev, to inflate export.zip entries with a bounded read
     // (ZIPFoundation's own inflate loop can spin for ever on damaged data).
     .systemLibrary(name: "CWeighZlib", providers: [.apt(["zlib1g-dev"])]),
+    // The zip CRC-32 by carry-less multiplication (x86-64), which Swift cannot reach: the
+    // store checksums every row it writes (Sources/WeighKit/Import/ZipCRC32.swift).
+    .target(name: "CWeighCRC32"),
     // Debian's libsqlite3-dev (GRDB's SQLite): sqlite3_config, which Swift cannot call.
     .systemLibrary(name: "CWeighSQLite", providers: [.apt(["libsqlite3-dev"])]),
     // GNU readline from Debian's libreadline-dev. No pkgConfig: readline.pc pulls in

@@ -534,7 +534,11 @@ struct ImportPlan {
       entries[index].id = number
       number += 1
     }
-    entries.sort { $0.id < $1.id }
+    // Numbered in time order, the entries are in number order already unless some kept
+    // the number of weigh's file.
+    if !entries.indices.dropFirst().allSatisfy({ entries[$0 - 1].id < entries[$0].id }) {
+      entries.sort { $0.id < $1.id }
+    }
   }
 
   /// Gives the pages of the weights freed so far back to the system, every 8th block
@@ -563,6 +567,20 @@ struct ImportPlan {
   /// then by file order: through positions (32 bits each: the caller keeps the count within
   /// entry numbers), so that no second copy of the entries is made.
   private static func sortByTime(_ entries: inout [Entry], lines: inout [UInt32]) {
+    // A file in time order (most exports) is in place already: one pass says so, where the
+    // sort copied two entries a comparison (wstore10).
+    var inOrder = true
+    for index in entries.indices.dropFirst() {
+      let (before, after) = (entries[index - 1].instant, entries[index].instant)
+      if before > after || (before == after && lines[index - 1] > lines[index]) {
+        inOrder = false
+        break
+      }
+    }
+    if inOrder {
+      lines = []
+      return
+    }
     var order = (0..<UInt32(truncatingIfNeeded: entries.count)).map { $0 }
     order.sort {
       let (a, b) = (entries[Int(truncatingIfNeeded: $0)], entries[Int(truncatingIfNeeded: $1)])

@@ -430,17 +430,20 @@ struct RecordStream {
     checked = end
   }
 
-  /// Hands what `writer` holds to `write` and empties it, when it holds `pieceBytes` or more.
+  /// Hands what `writer` holds to `write` and empties it, when it holds `pieceBytes` or more;
+  /// returns whether it did.
+  @discardableResult
   mutating func flush(
     _ writer: inout JSONWriter, ifOver pieceBytes: Int,
     write: ([UInt8]) throws(StoreError) -> Void
-  ) throws(StoreError) {
-    guard writer.bytes.count >= pieceBytes else { return }
+  ) throws(StoreError) -> Bool {
+    guard writer.bytes.count >= pieceBytes else { return false }
     try checksum(writer)
     try write(writer.bytes)
     written += writer.bytes.count
     writer.truncate(to: 0)
     checked = 0
+    return true
   }
 
   /// Encodes `changes` (puts and removals only) after those already in, each put's row
@@ -493,14 +496,20 @@ struct RecordStream {
     head.write(run.table)
     head.raw(",\"row\":")
     let content = run.content
+    // Between two rows whose checksums are taken in, the record holds the same bytes (the
+    // first row's `}`, the comma, the head), so the rows after the first go through the
+    // absorber's tables (`CRC32RowAbsorber`); the first, and a row after a piece was written
+    // (the bytes the CRC has not seen are then fewer), through `absorbRow`.
+    var absorber: CRC32RowAbsorber?
+    var gapIsKnown = false
     for index in 0..<run.count {
-      try flush(&writer, ifOver: pieceBytes, write: write)
+      if try flush(&writer, ifOver: pieceBytes, write: write) { gapIsKnown = false }
       separate(&writer)
       head.bytes.withUnsafeBufferPointer { writer.bytes.appendMemory(of: $0) }
       let start = writer.bytes.count
-      content.encode(at: index, into: &writer)
+      let shape = content.encodeRow(at: index, into: &writer)
       let end = writer.bytes.count
-      if let shape = content.readBackShape(at: index), shapes.contains(shape) {
+      if let shape, shapes.contains(shape) {
         // Written by the steps of a row read back already, its own values checked.
       } else {
         let put = run.row(at: index)
@@ -514,7 +523,17 @@ struct RecordStream {
       let rowCRC = writer.bytes.withUnsafeBufferPointer {
         row(written + start, written + end, UnsafeBufferPointer(rebasing: $0[start..<end]))
       }
-      if let rowCRC { absorbRow(rowCRC, start: start, end: end, in: writer) }
+      if let rowCRC {
+        if gapIsKnown {
+          if absorber == nil { absorber = CRC32RowAbsorber(gap: [0x7D, 0x2C] + head.bytes) }
+          crc = ZipCRC32(
+            continuing: absorber!.absorb(crc.value, row: rowCRC, rowLength: end - start))
+          checked = end
+        } else {
+          absorbRow(rowCRC, start: start, end: end, in: writer)
+        }
+      }
+      gapIsKnown = rowCRC != nil
       writer.raw(byte: 0x7D)
     }
   }

@@ -71,6 +71,8 @@ protocol StoreRowContent: AnyObject, Sendable {
   func readBackProblem(_ bytes: UnsafeBufferPointer<UInt8>) -> JSONSyntaxError?
   /// The shape of the row at `index` (`StoreTableCodec.readBackShape(of:)`), or nil.
   func readBackShape(at index: Int) -> ReadBackShapes.Key?
+  /// Writes the row at `index` and returns its shape (`StoreTableCodec.encodeRow`).
+  func encodeRow(at index: Int, into writer: inout JSONWriter) -> ReadBackShapes.Key?
   /// True when the object holds one row, its own (not a run's array, shared).
   var holdsARowOfItsOwn: Bool { get }
 }
@@ -96,6 +98,11 @@ final class StoreRowBox<Codec: StoreTableCodec>: StoreRowContent {
 
   func readBackShape(at index: Int) -> ReadBackShapes.Key? {
     Self.shape(of: row)
+  }
+
+  func encodeRow(at index: Int, into writer: inout JSONWriter) -> ReadBackShapes.Key? {
+    encode(at: index, into: &writer)
+    return readBackShape(at: index)
   }
 
   /// The key of `row`'s shape, or nil.
@@ -146,6 +153,15 @@ final class StoreRowRunBox<Codec: StoreTableCodec>: StoreRowContent {
     else { return nil }
     return ReadBackShapes.Key(codec: ObjectIdentifier(Codec.self), shape: shape)
   }
+
+  func encodeRow(at index: Int, into writer: inout JSONWriter) -> ReadBackShapes.Key? {
+    guard
+      let shape = rows.withUnsafeBufferPointer({
+        Codec.encodeRow(at: index, of: $0, into: &writer)
+      })
+    else { return nil }
+    return ReadBackShapes.Key(codec: ObjectIdentifier(Codec.self), shape: shape)
+  }
 }
 
 /// The content of a put kept without its value (`StoreRow.withoutValue`): never encoded,
@@ -166,6 +182,10 @@ final class RowWithoutValue: StoreRowContent {
   func readBackProblem(_ bytes: UnsafeBufferPointer<UInt8>) -> JSONSyntaxError? { nil }
 
   func readBackShape(at index: Int) -> ReadBackShapes.Key? { nil }
+
+  func encodeRow(at index: Int, into writer: inout JSONWriter) -> ReadBackShapes.Key? {
+    preconditionFailure("a put kept without its value is written from its encoded bytes")
+  }
 }
 
 /// Rows of one table put in one change (`StoreChange.putRun`): an import's entries, in one

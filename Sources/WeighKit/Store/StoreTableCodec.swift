@@ -27,9 +27,22 @@ public protocol StoreTableCodec: SendableMetatype {
   /// shape back through `decode` in a transaction, and every row without a shape
   /// (`StoreChange.problem(in:rows:shapes:)`).
   static func readBackShape(of row: Row) -> UInt64?
+  /// Writes row `index` of `rows` as `encode` does and returns its `readBackShape`: what an
+  /// import's run does for each of its rows, in one call on the row where it lies.
+  static func encodeRow(
+    at index: Int, of rows: UnsafeBufferPointer<Row>, into writer: inout JSONWriter
+  ) -> UInt64?
 }
 
 extension StoreTableCodec {
   /// No shape: every row is read back.
   public static func readBackShape(of row: Row) -> UInt64? { nil }
+
+  /// `encode`, then `readBackShape`.
+  public static func encodeRow(
+    at index: Int, of rows: UnsafeBufferPointer<Row>, into writer: inout JSONWriter
+  ) -> UInt64? {
+    encode(rows[index], into: &writer)
+    return readBackShape(of: rows[index])
+  }
 }

@@ -44,3 +44,23 @@ import ZIPFoundation
     #expect(throws: ImportError.self) { try AppleHealthWeightImporter.importWeights(from: zip) }
   }
 }
+
+extension ZipCRC32Tests {
+  /// Eight bytes a step from one word (wstore10): the same value as ZIPFoundation's
+  /// byte-at-a-time CRC for every length from 0 to 300 and every alignment of the start.
+  @Test func everyLengthAndAlignmentHasTheStandardValue() {
+    var state: UInt64 = 99
+    let bytes = (0..<400).map { _ -> UInt8 in
+      state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      return UInt8(truncatingIfNeeded: state >> 33)
+    }
+    for start in 0..<8 {
+      for length in 0...300 {
+        let piece = bytes[start..<(start + length)]
+        var crc = ZipCRC32()
+        piece.withUnsafeBytes { crc.update($0) }
+        #expect(crc.value == Data(piece).crc32(checksum: 0), "\(start), \(length)")
+      }
+    }
+  }
+}
