@@ -27,6 +27,7 @@ public final class LineEditor {
   private let history: HistoryFile?
   private var previousActions: [(signal: Int32, action: sigaction)] = []
   private var previousReadlineName: UnsafePointer<CChar>?
+  private var previousKeyReader: ReadlineBridge.KeyReader?
   private var ownedCStrings: [UnsafeMutablePointer<CChar>] = []
   // Lines that arrived together in one accepted buffer (a bracketed paste), handed out one by one.
   private var queuedLines: [String] = []
@@ -67,6 +68,16 @@ public final class LineEditor {
     rl_completer_quote_characters = nil
     rl_catch_signals = 0
     rl_catch_sigwinch = 0
+    // Keys are read from the terminal opened again without blocking (`ReadlineBridge.readKey`);
+    // where it cannot be opened, readline reads stdin itself.
+    if let name = ttyname(STDIN_FILENO) {
+      let descriptor = open(name, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
+      if descriptor >= 0 {
+        ReadlineBridge.keyDescriptor = descriptor
+        previousKeyReader = rl_getc_function
+        rl_getc_function = ReadlineBridge.readKey
+      }
+    }
     // Readline would otherwise export LINES and COLUMNS, which the interpreter may read.
     rl_change_environment = 0
     for signal in TerminalSignals.watched {
@@ -80,6 +91,11 @@ public final class LineEditor {
       TerminalSignals.restore(signal, to: action)
     }
     rl_attempted_completion_function = nil
+    if ReadlineBridge.keyDescriptor >= 0 {
+      rl_getc_function = previousKeyReader
+      close(ReadlineBridge.keyDescriptor)
+      ReadlineBridge.keyDescriptor = -1
+    }
     rl_completer_word_break_characters = nil
     rl_readline_name = previousReadlineName
     ReadlineBridge.completer = nil

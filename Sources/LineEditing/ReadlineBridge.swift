@@ -32,6 +32,42 @@ enum ReadlineBridge {
   nonisolated(unsafe) static var details: [String: String] = [:]
   nonisolated(unsafe) static var acceptedLine: String??
 
+  /// Readline's `rl_getc_func_t`, the type of `rl_getc_function`.
+  typealias KeyReader = @convention(c) (UnsafeMutablePointer<FILE>?) -> Int32
+
+  /// The terminal opened a second time, for `readKey`, so that its reads never block.
+  nonisolated(unsafe) static var keyDescriptor: Int32 = -1
+
+  /// Reads one key for readline from `keyDescriptor`, waiting for it in `poll` and never in
+  /// `read`.
+  ///
+  /// Readline's own reader waits for the terminal to be readable, then reads, blocking. A
+  /// Ctrl-C between the two empties the terminal's input queue and raises SIGINT before the
+  /// read begins: the read then waited for a key that nobody typed (ReplTests saw it under
+  /// load: the half-typed text not echoed, the REPL asleep in the terminal's read). Here an
+  /// emptied queue is a read that would block; then a pending SIGINT ends the wait with a
+  /// NUL key (readline's set-mark: it changes no text), and `LineEditor.read` drops the line
+  /// for it at once.
+  static let readKey: KeyReader = { _ in
+    while true {
+      var byte: UInt8 = 0
+      let count = read(keyDescriptor, &byte, 1)
+      if count == 1 { return Int32(byte) }  // checked: a byte widens
+      guard count < 0, errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR else {
+        return EOF
+      }
+      if TerminalSignals.isPending(SIGINT) { return 0 }
+      var descriptors = [
+        // checked: a poll flag constant
+        pollfd(fd: keyDescriptor, events: Int16(POLLIN), revents: 0),
+        // checked: a poll flag constant
+        pollfd(fd: TerminalSignals.wakeDescriptor, events: Int16(POLLIN), revents: 0),
+      ]
+      _ = poll(&descriptors, 2, -1)
+      if descriptors[1].revents != 0 { TerminalSignals.drainWakePipe() }
+    }
+  }
+
   /// Handles a finished line (or end of input, as nil) from readline's callback interface.
   static let lineHandler: LineHandler = { raw in
     if let raw {

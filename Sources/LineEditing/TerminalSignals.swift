@@ -36,6 +36,16 @@ enum TerminalSignals {
     exchangePending(signal, false)
   }
 
+  /// Whether `signal` arrived and nobody took it yet; leaves the record as it is.
+  static func isPending(_ signal: Int32) -> Bool {
+    switch signal {
+    case SIGINT: interruptPending.load(ordering: .relaxed)
+    case SIGWINCH: resizePending.load(ordering: .relaxed)
+    case SIGTSTP: suspendPending.load(ordering: .relaxed)
+    default: false
+    }
+  }
+
   /// The read end of the pipe a handler writes to; `poll` on it to wake up for a signal.
   static var wakeDescriptor: Int32 { wakePipe.read }
 
