@@ -187,26 +187,9 @@ import Testing
     let queue = try DatabaseQueue()
     try queue.write { db in
       try db.execute(sql: HealthSQLiteFormat2.recordTables)
-      var ids: [HealthSQLiteOrigin: Int64] = [:]
+      var originIDs: [HealthSQLiteOrigin: Int64] = [:]
       for record in records {
-        let parts = HealthSQLiteRowParts(record)
-        let id: Int64
-        if let known = ids[parts.origin] {
-          id = known
-        } else {
-          id = Int64(ids.count + 1)
-          ids[parts.origin] = id
-          let json = parts.origin.json
-          try db.execute(
-            sql: HealthSQLiteFormat2.insertOrigin,
-            arguments: [
-              id, Data(json), Int64(HealthSQLiteFormat2.originChecksum(id: id, json: json)),
-            ])
-        }
-        var insert = HealthSQLiteBinding(
-          try db.cachedStatement(sql: HealthSQLiteFormat2.insertRecord))
-        parts.bind(to: &insert, originID: id)
-        try insert.run()
+        try HealthSQLiteFormat2.insert(record, originIDs: &originIDs, into: db)
       }
     }
     return queue

@@ -38,6 +38,16 @@ import Testing
     return try schema(sqlite)
   }
 
+  /// A new health.sqlite in `directory` with a command begun, and the file's path.
+  static func newCommand(in directory: TemporaryStoreDirectory) throws -> (
+    path: String, sqlite: HealthSQLiteStorage
+  ) {
+    let path = directory.file(HealthSQLiteStorage.fileName)
+    let sqlite = try HealthSQLiteStorage(path: path)
+    try sqlite.beginCommand()
+    return (path, sqlite)
+  }
+
   /// Commits the command, then expects a new database's schema, `samples` samples when given,
   /// and a clean `check` once the file is closed.
   static func commitAndExpectSound(
@@ -53,9 +63,7 @@ import Testing
   @Test func aCommandOnAnEmptyTableMakesTheIndexOnceBeforeItsCommit() throws {
     let directory = TemporaryStoreDirectory()
     defer { directory.remove() }
-    let path = directory.file(HealthSQLiteStorage.fileName)
-    let sqlite = try HealthSQLiteStorage(path: path)
-    try sqlite.beginCommand()
+    let (path, sqlite) = try Self.newCommand(in: directory)
     let saved = try Own().saveMany(in: sqlite)
     #expect(try !Self.hasUUIDIndex(sqlite))
     // Fresh UUIDs are answered by the filter, without the index.
@@ -74,9 +82,7 @@ import Testing
   @Test func aDuplicateUUIDMakesTheIndexEarly() throws {
     let directory = TemporaryStoreDirectory()
     defer { directory.remove() }
-    let path = directory.file(HealthSQLiteStorage.fileName)
-    let sqlite = try HealthSQLiteStorage(path: path)
-    try sqlite.beginCommand()
+    let (path, sqlite) = try Self.newCommand(in: directory)
     let saved = try Own().saveMany(in: sqlite)
     #expect(try !Self.hasUUIDIndex(sqlite))
     var position = try sqlite.lastPosition() + 1
@@ -98,9 +104,7 @@ import Testing
   @Test func aRollbackBringsTheIndexBack() throws {
     let directory = TemporaryStoreDirectory()
     defer { directory.remove() }
-    let path = directory.file(HealthSQLiteStorage.fileName)
-    let sqlite = try HealthSQLiteStorage(path: path)
-    try sqlite.beginCommand()
+    let (path, sqlite) = try Self.newCommand(in: directory)
     _ = try Own().saveMany(in: sqlite)
     #expect(try !Self.hasUUIDIndex(sqlite))
     sqlite.rollbackCommand()
@@ -118,9 +122,7 @@ import Testing
   @Test func stepsRolledBackLeaveTheIndexAsItWas() throws {
     let directory = TemporaryStoreDirectory()
     defer { directory.remove() }
-    let path = directory.file(HealthSQLiteStorage.fileName)
-    let sqlite = try HealthSQLiteStorage(path: path)
-    try sqlite.beginCommand()
+    let (path, sqlite) = try Self.newCommand(in: directory)
     var inStep: [Bool] = []
     let firstFailed = Samples.outcome {
       try sqlite.step {
@@ -152,10 +154,8 @@ import Testing
   @Test func aTableWithRowsOrAFewRowsKeepTheIndex() throws {
     let directory = TemporaryStoreDirectory()
     defer { directory.remove() }
-    let path = directory.file(HealthSQLiteStorage.fileName)
-    let sqlite = try HealthSQLiteStorage(path: path)
+    let (path, sqlite) = try Self.newCommand(in: directory)
     defer { try? sqlite.close() }
-    try sqlite.beginCommand()
     try sqlite.apply(
       (1...100).map {
         .sampleSaved(Samples.sample($0, uuid: Samples.uuid(5_000_000 + $0)), position: Int64($0))
