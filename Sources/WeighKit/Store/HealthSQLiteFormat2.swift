@@ -12,7 +12,8 @@ enum HealthSQLiteFormat2 {
   static let version: Int64 = 2
 
   /// The record and origin tables and the record's indexes (the state, meta and
-  /// pending-journal tables are format 1's).
+  /// pending-journal tables are every format's: `HealthSQLiteStorage.sharedTables`; a whole
+  /// new file is `HealthSQLiteStorage.creation(version: 2)`).
   static let recordTables = """
     CREATE TABLE record (
       pos INTEGER PRIMARY KEY,

@@ -60,7 +60,8 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
   /// command needs Health").
   public var keepsLogOnClose = false
 
-  static let schema = """
+  /// Format 1's record table and its indexes.
+  static let recordTablesFormat1 = """
     CREATE TABLE record (
       pos INTEGER PRIMARY KEY,
       kind INTEGER NOT NULL,
@@ -80,6 +81,10 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
     \(HealthSQLiteUUIDIndex.creation);
     CREATE INDEX record_sync ON record(sync_id) WHERE sync_id IS NOT NULL;
     CREATE INDEX record_deleted ON record(deleted) WHERE kind = 1;
+    """
+
+  /// The tables every format has: the small state, the meta rows, the pending journal record.
+  static let sharedTables = """
     CREATE TABLE state (
       id INTEGER PRIMARY KEY CHECK (id = 1),
       json BLOB NOT NULL,
@@ -97,6 +102,9 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
       crc INTEGER NOT NULL
     ) STRICT;
     """
+
+  /// Format 1's tables.
+  static let schema = recordTablesFormat1 + "\n" + sharedTables
 
   /// Opens `path`, creating an empty storage when there is no file (or an empty one) unless
   /// `creating` is false.
@@ -145,11 +153,18 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
 
   /// The statements that make an empty database a new Health database: the tables, its
   /// identity and version, and the first meta rows (`create(at:directory:)` runs them too).
-  static var creation: String {
-    var sql = schema + "\n"
+  static var creation: String { creation(version: formatVersion) }
+
+  /// The statements that make an empty database a new Health database of format `version`
+  /// (1 or 2): its tables, identity and version, and first meta rows.
+  static func creation(version: Int64) -> String {
+    let records =
+      version == HealthSQLiteFormat2.version
+      ? HealthSQLiteFormat2.recordTables : recordTablesFormat1
+    var sql = records + "\n" + sharedTables + "\n"
     sql += "PRAGMA application_id = \(applicationID);\n"
-    sql += "PRAGMA user_version = \(formatVersion);\n"
-    for (key, value) in [("format", formatVersion), ("last_position", 0), (longestKnownKey, 1)] {
+    sql += "PRAGMA user_version = \(version);\n"
+    for (key, value) in [("format", version), ("last_position", 0), (longestKnownKey, 1)] {
       // The keys are the constants above: no quote to escape.
       sql += "INSERT INTO meta (key, value, crc) VALUES ('\(key)', \(value), "
       sql += "\(Int64(truncatingIfNeeded: metaChecksum(key, value))));\n"
