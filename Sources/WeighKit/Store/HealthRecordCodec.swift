@@ -93,14 +93,15 @@ public enum HealthRecordCodec: StoreTableCodec {
   /// others (a command's writer keeps them for the anchored read of what it just wrote:
   /// 10,700 instructions a row, 4 % of ten simulated years on disk).
   /// `HealthRecordLoadedTests` checks it against `decode` for 2,000 random samples of
-  /// several hundred shapes.
+  /// several hundred shapes. The value is kept with +0.0 for a zero of either sign, as
+  /// format 2's `value` column reads back (`HealthSQLiteRowParts`).
   static func loaded(_ sample: HealthSample, position: Int64) -> HealthRecord {
     func throughRow(_ date: Date) -> Date {
       Date(timeIntervalSince1970: date.timeIntervalSince1970)
     }
     let loaded = HealthSample(
       uuid: sample.uuid, type: sample.type, startDate: throughRow(sample.startDate),
-      endDate: throughRow(sample.endDate), value: sample.value,
+      endDate: throughRow(sample.endDate), value: sample.value + 0.0,
       sourceRevision: sample.sourceRevision, device: sample.device, metadata: [:],
       creationDate: sample.creationDate.map(throughRow), workout: nil, objects: nil)
     return .sample(loaded, position: position)

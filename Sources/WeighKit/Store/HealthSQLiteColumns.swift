@@ -75,6 +75,15 @@ struct HealthSQLiteColumns: Equatable {
     self.rowChecksum = rowChecksum
   }
 
+  /// The columns of a format-2 row, from its checked parts: the bundle its origin's (no
+  /// JSON row, so no `rowChecksum`: 0).
+  init(_ parts: HealthSQLiteRowParts) {
+    self.init(
+      position: parts.position, isDeletion: parts.isDeletion, type: parts.type,
+      uuid: parts.uuid, start: parts.start, value: parts.value, bundle: parts.origin.bundle,
+      syncIdentifier: parts.syncIdentifier, deleted: parts.deleted, rowChecksum: 0)
+  }
+
   /// Stands for a missing UUID (a stored sample always has one; `apply` checks it first).
   private static let noUUID = UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
 

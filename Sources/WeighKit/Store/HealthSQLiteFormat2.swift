@@ -5,8 +5,8 @@ import GRDB
 import HealthSim
 
 /// `health.sqlite` format 2's tables, and a `record` row's columns as bound, checksummed
-/// and read (docs/store.md, "Format 2: a leaner row"). Not yet the storage's format: the
-/// storage, `check`, `repair` and the migration still write and read format 1.
+/// and read (docs/store.md, "Format 2: a leaner row"): the layout `HealthSQLiteStorage`
+/// writes.
 enum HealthSQLiteFormat2 {
   /// The layout's version (`PRAGMA user_version` and the `format` meta row).
   static let version: Int64 = 2
@@ -61,9 +61,12 @@ enum HealthSQLiteFormat2 {
   /// The checked origins of `origin`'s rows, by id.
   ///
   /// - Throws: `HealthSQLiteDamage` for a row whose values or checksum are wrong.
-  static func origins(_ db: Database) throws -> [Int64: HealthSQLiteOrigin] {
+  static func origins(_ db: Database, _ statements: HealthSQLiteStatements? = nil) throws
+    -> [Int64: HealthSQLiteOrigin]
+  {
     var origins: [Int64: HealthSQLiteOrigin] = [:]
-    try HealthSQLiteBinding(db.cachedStatement(sql: readOrigins)).rows { row in
+    let statement = try statements?(.readOrigins, db) ?? db.cachedStatement(sql: readOrigins)
+    try HealthSQLiteBinding(statement).rows { row in
       guard case .int64(let id) = row.value(at: 0).storage,
         case .blob(let data) = row.value(at: 1).storage,
         case .int64(let crc) = row.value(at: 2).storage,
@@ -124,26 +127,26 @@ extension HealthSQLiteRowParts {
     return crc.value
   }
 
-  /// Binds the row to insert, with `originID` for its origin, as parameters 1 to 13 in
-  /// `HealthSQLiteFormat2.selection`'s order.
-  func bind(to binding: inout HealthSQLiteBinding, originID: Int64) {
-    binding.bind(1, integer: position)
-    binding.bind(2, integer: isDeletion ? 1 : 0)
-    binding.bind(3, integer: HealthSQLiteTypeCode.code(type))
-    withUnsafeBytes(of: uuid.uuid) { binding.bind(4, blob: $0) }
-    binding.bind(5, real: start)
-    binding.bind(6, real: end)
-    binding.bind(7, real: value)
-    binding.bind(8, integer: originID)
-    binding.bind(9, real: created)
-    binding.bind(10, text: syncIdentifier)
-    binding.bind(11, real: deleted)
+  /// Binds the row to insert, with `originID` for its origin, as parameters `base + 1` to
+  /// `base + 13` in `HealthSQLiteFormat2.selection`'s order.
+  func bind(to binding: inout HealthSQLiteBinding, originID: Int64, from base: CInt = 0) {
+    binding.bind(base + 1, integer: position)
+    binding.bind(base + 2, integer: isDeletion ? 1 : 0)
+    binding.bind(base + 3, integer: HealthSQLiteTypeCode.code(type))
+    withUnsafeBytes(of: uuid.uuid) { binding.bind(base + 4, blob: $0) }
+    binding.bind(base + 5, real: start)
+    binding.bind(base + 6, real: end)
+    binding.bind(base + 7, real: value)
+    binding.bind(base + 8, integer: originID)
+    binding.bind(base + 9, real: created)
+    binding.bind(base + 10, text: syncIdentifier)
+    binding.bind(base + 11, real: deleted)
     if let extra {
-      extra.withUnsafeBytes { binding.bind(12, blob: $0) }
+      extra.withUnsafeBytes { binding.bind(base + 12, blob: $0) }
     } else {
-      binding.bind(12, text: nil)
+      binding.bind(base + 12, text: nil)
     }
-    binding.bind(13, integer: Int64(checksum(originID: originID)))
+    binding.bind(base + 13, integer: Int64(checksum(originID: originID)))
   }
 
   /// The parts of `row` (selected as `HealthSQLiteFormat2.selection`), each column of its

@@ -85,8 +85,8 @@ struct HealthRowShape: Hashable {
 }
 
 extension HealthSQLiteStorage.Writer {
-  /// Checks that `bytes`, the JSON row just encoded for `record`, reads back
-  /// (`HealthRecordCodec.decode`), once per row shape in a transaction or command
+  /// Checks that the row of `parts`, of `shape` (nil: none), reads back as a query reads
+  /// it (`HealthSQLiteRowParts.record()`), once per row shape in a transaction or command
   /// (`HealthRowShape`), and for every row that has no shape; returns the record as read
   /// back when it was read.
   ///
@@ -94,22 +94,28 @@ extension HealthSQLiteStorage.Writer {
   /// the all-types import (docs/performance.md, "The all-types import on two threads").
   ///
   /// - Throws: `HealthStorageError` when the row does not read back.
-  @discardableResult
-  mutating func checkReadBack(_ record: HealthRecord, _ bytes: [UInt8]) throws -> HealthRecord? {
-    try checkReadBack(HealthRowShape(record), bytes, position: record.position)
-  }
-
-  /// `checkReadBack(_:_:)` for a row of `shape` (nil: none) at `position`.
-  mutating func checkReadBack(_ shape: HealthRowShape?, _ bytes: [UInt8], position: Int64)
+  mutating func checkReadBack(_ shape: HealthRowShape?, _ parts: HealthSQLiteRowParts)
     throws -> HealthRecord?
   {
     if let shape, readShapes.contains(shape) { return nil }
-    let loaded = try Self.readBack(bytes, position: position)
+    let loaded = try Self.readBack(parts)
     if let shape { readShapes.insert(shape) }
     return loaded
   }
 
-  /// The record the JSON row `bytes` holds, as a query decodes it.
+  /// Checks that `bytes`, a JSON row as format 1 held it for `record`, reads back
+  /// (`HealthRecordCodec.decode`), once per row shape as `checkReadBack(_:_:)` reads a row's
+  /// parts: the codec's own check, which format 2 keeps for `extra` and the rows it decodes.
+  @discardableResult
+  mutating func checkReadBack(_ record: HealthRecord, _ bytes: [UInt8]) throws -> HealthRecord? {
+    let shape = HealthRowShape(record)
+    if let shape, readShapes.contains(shape) { return nil }
+    let loaded = try Self.readBack(bytes, position: record.position)
+    if let shape { readShapes.insert(shape) }
+    return loaded
+  }
+
+  /// The record the JSON row `bytes` holds, as format 1's query decodes it.
   ///
   /// - Throws: `HealthStorageError` when it does not read back.
   static func readBack(_ bytes: [UInt8], position: Int64) throws -> HealthRecord {
@@ -127,6 +133,18 @@ extension HealthSQLiteStorage.Writer {
     case .failure(let error):
       throw HealthStorageError(
         "the record at position \(position) would not load again: \(error.message)")
+    }
+  }
+
+  /// The record the row of `parts` holds, as a query reads it.
+  ///
+  /// - Throws: `HealthStorageError` when it does not read back.
+  static func readBack(_ parts: HealthSQLiteRowParts) throws -> HealthRecord {
+    do throws(JSONSyntaxError) {
+      return try parts.decoded()
+    } catch {
+      throw HealthStorageError(
+        "the record at position \(parts.position) would not load again: \(error.message)")
     }
   }
 }

@@ -105,6 +105,18 @@ struct HealthSQLiteRowParts: Equatable {
       throw HealthSQLiteDamage(
         position: position, "a deletion needs its deletion time, and only a deletion has one")
     }
+    do throws(JSONSyntaxError) {
+      return try decoded()
+    } catch {
+      throw HealthSQLiteDamage(position: position, "the row: \(error.message)")
+    }
+  }
+
+  /// The record, without `record()`'s check of the kind against the deletion time (which
+  /// the writer's parts always pass): what the writer reads back before it writes a row.
+  ///
+  /// - Throws: `JSONSyntaxError`: the decoder's refusal, in its words.
+  func decoded() throws(JSONSyntaxError) -> HealthRecord {
     let plain = plainRecord()
     if extra == nil, HealthRowShape(plain) != nil { return plain }
     var writer = JSONWriter()
@@ -117,12 +129,8 @@ struct HealthSQLiteRowParts: Equatable {
       writer.bytes.append(contentsOf: extra)
       writer.raw(byte: UInt8(ascii: "}"))
     }
-    do {
-      return try JSONReader.withReader(over: writer.bytes) { (reader) throws(JSONSyntaxError) in
-        try HealthRecordCodec.decode(from: &reader)
-      }
-    } catch {
-      throw HealthSQLiteDamage(position: position, "the row: \(error.message)")
+    return try JSONReader.withReader(over: writer.bytes) { (reader) throws(JSONSyntaxError) in
+      try HealthRecordCodec.decode(from: &reader)
     }
   }
 

@@ -34,36 +34,58 @@ enum HealthSQLiteStatement: Int, CaseIterable {
   case writesOpen
   case writesRelease
   case writesRollBack
+  case insertOrigin
+  case readOrigins
 
-  /// The parameters of one row of `insertRecord` (the columns, then the JSON row).
-  static let insertParameters = HealthSQLiteColumns.count + 1
+  /// The parameters of one row of `insertRecord` in `layout`: format 1's columns, then its
+  /// JSON row; format 2's columns (`HealthSQLiteFormat2.selection`).
+  static func insertParameters(_ layout: HealthSQLiteLayout) -> Int {
+    switch layout {
+    case .format1: HealthSQLiteColumns.count + 1
+    case .format2: HealthSQLiteFormat2.count
+    }
+  }
   /// One row's values in an insert.
-  private static let insertValues =
-    "(" + Array(repeating: "?", count: insertParameters).joined(separator: ", ") + ")"
+  private static func insertValues(_ layout: HealthSQLiteLayout) -> String {
+    "(" + Array(repeating: "?", count: insertParameters(layout)).joined(separator: ", ") + ")"
+  }
   /// The rows `insertRecords` inserts.
   static let rowsPerInsert = 16
 
-  /// The selection with the JSON row after the columns.
+  /// Format 1's selection: the columns, then the JSON row.
   static let fullSelection = HealthSQLiteColumns.selection + ", row"
 
-  /// The statement's SQL: one statement each.
-  var sql: String {
-    let full = Self.fullSelection
-    let columns = HealthSQLiteColumns.selection
+  /// The selection of a whole row in `layout`, and of the columns a read that decodes no
+  /// record needs (format 2's are the whole row: its checksum covers every column).
+  static func selections(_ layout: HealthSQLiteLayout) -> (full: String, columns: String) {
+    switch layout {
+    case .format1: (fullSelection, HealthSQLiteColumns.selection)
+    case .format2: (HealthSQLiteFormat2.selection, HealthSQLiteFormat2.selection)
+    }
+  }
+
+  /// The statement's SQL in format 1 (`sql(_:)`).
+  var sql: String { sql(.format1) }
+
+  /// The statement's SQL in `layout`: one statement each. The two layouts' queries differ
+  /// only in their selections (and the type's parameter, text or code, as bound).
+  func sql(_ layout: HealthSQLiteLayout) -> String {
+    let (full, columns) = Self.selections(layout)
+    let inserted = layout == .format1 ? Self.fullSelection : HealthSQLiteFormat2.selection
     switch self {
     case .metaRead: return "SELECT value, crc FROM meta WHERE key = ?"
     case .metaWrite: return "INSERT OR REPLACE INTO meta (key, value, crc) VALUES (?, ?, ?)"
     case .stateRead: return "SELECT json, crc FROM state WHERE id = 1"
     case .stateWrite: return "INSERT OR REPLACE INTO state (id, json, crc) VALUES (1, ?, ?)"
     case .insertRecord:
-      return "INSERT INTO record (\(full)) VALUES \(Self.insertValues)"
+      return "INSERT INTO record (\(inserted)) VALUES \(Self.insertValues(layout))"
     // OR FAIL: a row refused keeps the rows before it, as separate inserts did (the write
     // then fails, and its step or transaction undoes them). With SQLite's default (ABORT),
     // a statement of many rows keeps a statement journal to undo its own rows, a copy of
     // every page it changes: dearer than the statements it saves.
     case .insertRecords:
-      let values = Array(repeating: Self.insertValues, count: Self.rowsPerInsert)
-      return "INSERT OR FAIL INTO record (\(full)) VALUES \(values.joined(separator: ", "))"
+      let values = Array(repeating: Self.insertValues(layout), count: Self.rowsPerInsert)
+      return "INSERT OR FAIL INTO record (\(inserted)) VALUES \(values.joined(separator: ", "))"
     case .deleteRecord: return "DELETE FROM record WHERE pos = ?"
     // Whether some record has a UUID, from its index alone.
     case .uuidProbe: return "SELECT 1 FROM record WHERE uuid = ? LIMIT 1"
@@ -103,6 +125,8 @@ enum HealthSQLiteStatement: Int, CaseIterable {
     case .writesOpen: return "SAVEPOINT health_writes"
     case .writesRelease: return "RELEASE health_writes"
     case .writesRollBack: return "ROLLBACK TO health_writes"
+    case .insertOrigin: return HealthSQLiteFormat2.insertOrigin
+    case .readOrigins: return HealthSQLiteFormat2.readOrigins
     }
   }
 }
@@ -114,13 +138,24 @@ enum HealthSQLiteStatement: Int, CaseIterable {
 /// Whoever runs one resets it after use, whatever happens (`HealthSQLiteBinding`,
 /// `HealthSQLiteStorage.step`, `execute`), so that none holds a read open.
 final class HealthSQLiteStatements {
+  /// The layout of the connection's file: which SQL each statement has.
+  let layout: HealthSQLiteLayout
+  /// Format 2's origins by id as this connection last read them (`origins(_:)`), nil when
+  /// they must be read again: dropped at every rollback, which may have removed an origin
+  /// whose id a later one then takes, so a cached origin is never a stale one.
+  private var cachedOrigins: [Int64: HealthSQLiteOrigin]?
+
+  init(layout: HealthSQLiteLayout = .format2) {
+    self.layout = layout
+  }
+
   private var prepared: [GRDB.Statement?] = Array(
     repeating: nil, count: HealthSQLiteStatement.allCases.count)
 
   /// `kind`, prepared on `db` at its first use.
   func callAsFunction(_ kind: HealthSQLiteStatement, _ db: Database) throws -> GRDB.Statement {
     if let statement = prepared[kind.rawValue] { return statement }
-    let statement = try db.makeStatement(sql: kind.sql)
+    let statement = try db.makeStatement(sql: kind.sql(layout))
     prepared[kind.rawValue] = statement
     return statement
   }
@@ -128,6 +163,21 @@ final class HealthSQLiteStatements {
   /// Finalizes every statement (each is prepared again at its next use).
   func finalizeAll() {
     for index in prepared.indices { prepared[index] = nil }
+    cachedOrigins = nil
+  }
+
+  /// The checked origins of the file, by id: read once, and again when `refresh` (a row
+  /// names an id not among them: written since, by this connection or another).
+  func origins(_ db: Database, refresh: Bool = false) throws -> [Int64: HealthSQLiteOrigin] {
+    if !refresh, let cachedOrigins { return cachedOrigins }
+    let origins = try HealthSQLiteFormat2.origins(db, self)
+    cachedOrigins = origins
+    return origins
+  }
+
+  /// Forgets the origins read: after a rollback (see `cachedOrigins`).
+  func forgetOrigins() {
+    cachedOrigins = nil
   }
 
   /// Runs `kind`, a statement without parameters or rows (a savepoint's), straight through

@@ -83,6 +83,8 @@ extension HealthSQLiteStorage {
     isInCommand = false
     commandWriter = nil
     owedSavepoints = OwedSavepoints()
+    // An origin the command inserted is gone, and its id free again.
+    statements.forgetOrigins()
     guard !isClosed else { return }
     try? queue.inDatabase { db in
       if !db.isInsideTransaction { return }
@@ -118,6 +120,8 @@ extension HealthSQLiteStorage {
         try statements.execute(.stepRelease, db)
       }
       commandWriter = writerBefore
+      // The step's origins are gone with it (`HealthSQLiteStatements.origins`).
+      statements.forgetOrigins()
       throw error
     }
   }
@@ -182,6 +186,8 @@ extension HealthSQLiteStorage {
       }
     }
     commandWriter = savepointWriter
+    // The savepoint's origins are gone with it (`HealthSQLiteStatements.origins`).
+    statements.forgetOrigins()
   }
 
   /// The savepoint statements owed to the connection (`openSavepoint()`,

@@ -24,8 +24,9 @@ import HealthSim
 public final class HealthSQLiteStorage: HealthSampleStorage {
   /// The file's name in a store's directory.
   public static let fileName = "health.sqlite"
-  /// The layout this weigh writes (`PRAGMA user_version` and the `format` meta row).
-  public static let formatVersion: Int64 = 1
+  /// The layout this weigh writes (`PRAGMA user_version` and the `format` meta row): format
+  /// 2 (`HealthSQLiteFormat2`). Format 1 is read in a read-only store (`HealthSQLiteLayout`).
+  public static let formatVersion: Int64 = HealthSQLiteFormat2.version
   /// `PRAGMA application_id`: "WGHS", so that another program's database is refused.
   static let applicationID: Int64 = 0x5747_4853
   /// The page size of a new database: 8 KiB (SQLite's default is 4 KiB). Fewer page splits
@@ -37,8 +38,11 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
   /// The database file.
   public let path: String
   let queue: DatabaseQueue
-  /// The statements this connection keeps prepared (`HealthSQLiteStatement`).
-  let statements = HealthSQLiteStatements()
+  /// The statements this connection keeps prepared (`HealthSQLiteStatement`), in the
+  /// file's layout, and the origins it read.
+  let statements: HealthSQLiteStatements
+  /// The file's layout: format 2, or format 1 in a read-only store.
+  var layout: HealthSQLiteLayout { statements.layout }
   /// The UUID index, which a command that fills an empty table makes once at its end.
   let uuidIndex = HealthSQLiteUUIDIndex()
   /// Whether a command's transaction is open (`beginCommand`): writes are savepoints in it.
@@ -138,16 +142,29 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
       try db.execute(sql: "PRAGMA temp_store = MEMORY")
     }
     let file = path
-    queue = try Self.mapped(file) { try DatabaseQueue(path: path, configuration: configuration) }
+    let queue = try Self.mapped(file) {
+      try DatabaseQueue(path: path, configuration: configuration)
+    }
+    self.queue = queue
+    var layout = HealthSQLiteLayout.format2
     try Self.mapped(file) {
       if readOnly {
-        try queue.read { db in try Self.prepareLayout(db, creating: false) }
+        layout = try queue.read { db in try Self.prepareLayout(db, creating: false) }
         return
       }
       try queue.inTransaction(.immediate) { db in
-        try Self.prepareLayout(db, creating: creating)
+        layout = try Self.prepareLayout(db, creating: creating)
         return .commit
       }
+    }
+    statements = HealthSQLiteStatements(layout: layout)
+    // Format 1 is only read: a writable store's file is migrated before it is opened
+    // (`migrateToFormat2IfNeeded`).
+    if layout == .format1, !readOnly {
+      try? queue.close()
+      throw StoreError(
+        .corrupt, file: path,
+        message: "health.sqlite is format 1; open it with a weigh that migrates it")
     }
   }
 
@@ -173,15 +190,16 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
   }
 
   /// Creates the tables of a new (empty) database, or checks the identity and version of an
-  /// existing one.
-  static func prepareLayout(_ db: Database, creating: Bool) throws {
+  /// existing one; returns its layout.
+  @discardableResult
+  static func prepareLayout(_ db: Database, creating: Bool) throws -> HealthSQLiteLayout {
     let application = try Int64.fetchOne(db, sql: "PRAGMA application_id") ?? 0
     let version = try Int64.fetchOne(db, sql: "PRAGMA user_version") ?? 0
     let tables = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_schema") ?? 0
     if application == 0, version == 0, tables == 0 {
       guard creating else { throw HealthSQLiteDamage(position: nil, "the database is empty") }
       try db.execute(sql: creation)
-      return
+      return .format2
     }
     guard application == applicationID else {
       throw HealthSQLiteDamage(
@@ -191,10 +209,12 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
     guard version <= formatVersion else {
       throw NewerHealthFormat(found: version)
     }
-    guard version == formatVersion, try meta("format", db) == formatVersion else {
+    guard let layout = HealthSQLiteLayout(version: version), try meta("format", db) == version
+    else {
       throw HealthSQLiteDamage(
         position: nil, "the format version (\(version)) disagrees with the format row")
     }
+    return layout
   }
 
   /// Closes the database (SQLite checkpoints the log into the file when it is the last
@@ -485,7 +505,45 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
     return (columns, record)
   }
 
-  /// The checked records of the rows `query` selects (`fullSelection` first); each must
+  /// The checked parts of a format-2 row, its origin from the connection's origins, read
+  /// again when the row names one they do not hold (written since they were read).
+  static func parts(
+    _ row: some HealthSQLiteRow, _ db: Database, _ statements: HealthSQLiteStatements
+  )
+    throws -> HealthSQLiteRowParts
+  {
+    var origins = try statements.origins(db)
+    if case .int64(let id) = row.value(at: 7).storage, origins[id] == nil {
+      origins = try statements.origins(db, refresh: true)
+    }
+    return try HealthSQLiteRowParts.read(row, origins: origins)
+  }
+
+  /// The checked columns and record of a row selected as the layout's whole row
+  /// (`HealthSQLiteStatement.selections`): format 1's through `decode`, format 2's from
+  /// its parts (`HealthSQLiteRowParts.record()`).
+  static func record(
+    _ row: some HealthSQLiteRow, _ db: Database, _ statements: HealthSQLiteStatements
+  ) throws -> (HealthSQLiteColumns, HealthRecord) {
+    switch statements.layout {
+    case .format1: return try decode(row)
+    case .format2:
+      let parts = try parts(row, db, statements)
+      return (HealthSQLiteColumns(parts), try parts.record())
+    }
+  }
+
+  /// The checked columns of a row selected as the layout's columns; no record is decoded.
+  static func columns(
+    _ row: some HealthSQLiteRow, _ db: Database, _ statements: HealthSQLiteStatements
+  ) throws -> HealthSQLiteColumns {
+    switch statements.layout {
+    case .format1: return try HealthSQLiteColumns.read(row)
+    case .format2: return HealthSQLiteColumns(try parts(row, db, statements))
+    }
+  }
+
+  /// The checked records of the rows `query` selects (the whole row first); each must
   /// pass `expected`, the query's own conditions, or the index that found it is damaged.
   private static func records(
     _ db: Database, _ statements: HealthSQLiteStatements, _ query: HealthSQLiteStatement,
@@ -496,7 +554,7 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
     var statement = HealthSQLiteBinding(try statements(query, db))
     bind(&statement)
     try statement.rows { row in
-      let decoded = try decode(row)
+      let decoded = try record(row, db, statements)
       guard expected(decoded.0) else { throw misfound(decoded.0.position) }
       result.append(decoded)
     }
@@ -514,7 +572,7 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
     var statement = HealthSQLiteBinding(try statements(query, db))
     bind(&statement)
     try statement.rows { row in
-      let columns = try HealthSQLiteColumns.read(row)
+      let columns = try columns(row, db, statements)
       guard expected(columns) else { throw misfound(columns.position) }
       result.append(columns)
     }
@@ -568,7 +626,7 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
       try Self.records(
         db, statements, .changesOfType,
         bind: {
-          $0.bind(1, text: type.rawValue)
+          $0.bind(1, type: type, layout)
           $0.bind(2, integer: anchor)
           $0.bind(3, integer: limit > 0 ? Int64(truncatingIfNeeded: limit) : -1)
         },
@@ -580,21 +638,21 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
   /// The query (`all` or `starting`), its parameters and conditions for the rows of `type`
   /// starting in `range`.
   private static func startCondition(
-    _ type: SampleType, _ range: Range<Date>?,
+    _ type: SampleType, _ range: Range<Date>?, _ layout: HealthSQLiteLayout,
     all: HealthSQLiteStatement, starting: HealthSQLiteStatement
   ) -> (
     query: HealthSQLiteStatement, bind: (inout HealthSQLiteBinding) -> Void,
     expected: (HealthSQLiteColumns) -> Bool
   ) {
     guard let range else {
-      return (all, { $0.bind(1, text: type.rawValue) }, { $0.type == type })
+      return (all, { $0.bind(1, type: type, layout) }, { $0.type == type })
     }
     let low = range.lowerBound.timeIntervalSince1970
     let high = range.upperBound.timeIntervalSince1970
     return (
       starting,
       {
-        $0.bind(1, text: type.rawValue)
+        $0.bind(1, type: type, layout)
         $0.bind(2, real: low)
         $0.bind(3, real: high)
       },
@@ -606,7 +664,7 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
     throws -> [StoredSample]
   {
     let condition = Self.startCondition(
-      type, range, all: .recordsOfType, starting: .recordsOfTypeStarting)
+      type, range, layout, all: .recordsOfType, starting: .recordsOfTypeStarting)
     return try read { db in
       try Self.records(
         db, statements, condition.query, bind: condition.bind, expected: condition.expected
@@ -683,7 +741,7 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
   public func newestSample(of type: SampleType) throws -> StoredSample? {
     try read { db in
       for (_, record) in try Self.records(
-        db, statements, .newestOfType, bind: { $0.bind(1, text: type.rawValue) },
+        db, statements, .newestOfType, bind: { $0.bind(1, type: type, layout) },
         expected: { $0.type == type && !$0.isDeletion })
       {
         if case .sample(let sample, let position) = record {
@@ -739,7 +797,7 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
     var (buckets, span) = try SampleBucket.emptyBuckets(between: boundaries)
     guard let span else { return buckets }
     let condition = Self.startCondition(
-      type, span, all: .columnsOfType, starting: .columnsOfTypeStarting)
+      type, span, layout, all: .columnsOfType, starting: .columnsOfTypeStarting)
     let rows = try read { db in
       try Self.columns(
         db, statements, condition.query, bind: condition.bind, expected: condition.expected)
@@ -796,7 +854,7 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
   private func write(_ body: (Database, inout Writer) throws -> Void) throws {
     try checkOpen()
     func writing(_ db: Database) throws -> Database.TransactionCompletion {
-      var writer = Writer(statements: statements, last: try Self.lastPosition(db, statements))
+      var writer = try Writer(statements: statements, db)
       let before = writer.last
       try body(db, &writer)
       try writer.insertWaitingRows(db)
@@ -828,7 +886,13 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
           commandWriter = writer
         }
       } else {
-        try queue.inTransaction(.immediate) { db in try writing(db) }
+        do {
+          try queue.inTransaction(.immediate) { db in try writing(db) }
+        } catch {
+          // Rolled back: an origin it inserted is gone (`HealthSQLiteStatements.origins`).
+          statements.forgetOrigins()
+          throw error
+        }
       }
     }
   }
@@ -839,7 +903,7 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
   private static func commandWriter(
     _ db: Database, _ statements: HealthSQLiteStatements, _ uuidIndex: HealthSQLiteUUIDIndex
   ) throws -> Writer {
-    var writer = Writer(statements: statements, last: try lastPosition(db, statements))
+    var writer = try Writer(statements: statements, db)
     if try !HealthSQLiteBinding(try statements(.anyRecord, db)).exists() {
       writer.ownUUIDs = HealthSQLiteCommandUUIDs()
       writer.uuidIndex = uuidIndex
@@ -880,8 +944,6 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
     var recent: [(columns: HealthSQLiteColumns, record: HealthRecord)]? = []
     /// The most records `recent` holds (a command that writes many keeps none, not all).
     static let recentLimit = 64
-    /// The bytes a sample's JSON row is given room for before it is written.
-    static let rowCapacity = 1024
     /// UUIDs that no live sample had when the command's storage was asked for them
     /// (`sample(uuid:)`), and that no sample saved since has: a save of one of them needs
     /// no look-up of its own. A save takes its UUID out; a deletion makes no UUID live; a
@@ -902,13 +964,22 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
     /// insert millions: an import), made again at a UUID question `ownUUIDs` cannot answer
     /// and before the commit (`HealthSQLiteUUIDIndex`). A command of fewer rows keeps it.
     var uuidIndex: HealthSQLiteUUIDIndex?
-    /// Rows checked and not inserted yet: their columns and where their JSON row is in
-    /// `waitingBytes`. Inserted `rowsPerInsert` at a time, by one statement, and always
-    /// before the writer reads the table or its write ends (`insertWaitingRows`), so no
-    /// query and no other call sees the table without them.
-    var waitingRows: [(columns: HealthSQLiteColumns, row: Range<Int>)] = []
-    /// The JSON rows of `waitingRows`, one after the other.
-    var waitingBytes: [UInt8] = []
+    /// Rows checked and not inserted yet: their parts and their origin's id. Inserted
+    /// `rowsPerInsert` at a time, by one statement, and always before the writer reads the
+    /// table or its write ends (`insertWaitingRows`), so no query and no other call sees
+    /// the table without them.
+    var waitingRows: [(parts: HealthSQLiteRowParts, originID: Int64)] = []
+    /// The id of each origin in the `origin` table, as this writer's transaction has it:
+    /// read when the writer starts (a handful of rows), and an origin inserted (before the
+    /// first row naming it) added. A step or savepoint rolled back restores an earlier
+    /// writer, and with it the map without the origins whose rows are gone.
+    var originIDs: [HealthSQLiteOrigin: Int64] = [:]
+    /// The id the next new origin takes.
+    var nextOriginID: Int64 = 1
+    /// The last origin a row named, and its id: an export's rows come from a few writers,
+    /// mostly one after another, and comparing with the last (its texts are often the same
+    /// strings, equal at once) costs less than hashing it.
+    var lastOrigin: (origin: HealthSQLiteOrigin, id: Int64)?
     /// The rows one insert statement takes (`HealthSQLiteStatement.insertRecords`): SQLite's
     /// work around each statement (its cursors on the table and five indexes opened and
     /// closed, each a `malloc` and a `free`; the statement's start and end) is made once for
@@ -925,6 +996,18 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
       self.statements = statements
       self.last = last
       recentBase = last
+    }
+
+    /// A writer of the transaction open on `db`: the last position, and the origins as the
+    /// table holds them (read again: another connection may have added some since this one
+    /// last read them).
+    init(statements: HealthSQLiteStatements, _ db: Database) throws {
+      self.init(statements: statements, last: try lastPosition(db, statements))
+      guard statements.layout == .format2 else { return }
+      for (id, origin) in try statements.origins(db, refresh: true) {
+        originIDs[origin] = id
+        nextOriginID = max(nextOriginID, id + 1)
+      }
     }
 
     /// Starts `recent` over from the last position.
@@ -970,7 +1053,7 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
       // (a live sample's row is there or in the table: a deletion removes it from the table
       // at once), then looked up in the table.
       if absentUUIDs.remove(uuid) == nil, ownUUIDs?.mayContain(uuid) ?? true,
-        try waitingRows.contains(where: { !$0.columns.isDeletion && $0.columns.uuid == uuid })
+        try waitingRows.contains(where: { !$0.parts.isDeletion && $0.parts.uuid == uuid })
           || lookUp(uuid, db) != nil
       {
         throw HealthStorageError.duplicateUUID(change: index, uuid: uuid)
@@ -999,22 +1082,19 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
       return try liveSample(uuid, db, statements)
     }
 
-    /// Inserts `record`, after checking that its JSON row reads back (once per row shape).
+    /// Inserts `record`, after checking that its row reads back (once per row shape).
     mutating func insert(_ record: HealthRecord, _ db: Database) throws {
       if case .sample(let sample, let position) = record {
         return try insert(sample, at: position, db)
       }
-      var writer = JSONWriter()
-      HealthRecordCodec.encode(record, into: &writer)
-      try insertRow(writer, shape: HealthRowShape(record), position: record.position, db) {
-        HealthSQLiteColumns(record, rowChecksum: $0)
-      }
+      try insertRow(HealthSQLiteRowParts(record), shape: HealthRowShape(record), db)
     }
 
     /// Inserts the live sample `sample` at `position`, as `insert(_:_:)` inserts its record,
-    /// without making one: each part of the row (its JSON, shape and columns) is read from
-    /// the sample as given, where a record around it cost a copy of the sample for each
-    /// (docs/performance.md, "The all-types import: the saving thread").
+    /// without making one: each part of the row (its parts, shape and the record kept for
+    /// the anchored read) is read from the sample as given, where a record around it cost
+    /// a copy of the sample for each (docs/performance.md, "The all-types import: the saving
+    /// thread").
     mutating func insert(_ sample: HealthSample, at position: Int64, _ db: Database) throws {
       // Noted before the row goes in: a row that then fails only leaves a UUID looked up.
       if let uuid = sample.uuid, let ownUUIDs {
@@ -1024,15 +1104,10 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
         // filter cannot answer makes it again.
         if wasExact, !ownUUIDs.isExact, let uuidIndex { try uuidIndex.drop(db) }
       }
-      var writer = JSONWriter()
-      // Room for a row without nested parts (380 bytes in an export's), instead of growing
-      // the array six times on the way.
-      writer.bytes.reserveCapacity(Self.rowCapacity)
-      HealthRecordCodec.encode(sample, position: position, into: &writer)
       try insertRow(
-        writer, shape: HealthRowShape(sample, position: position), position: position, db,
-        loaded: { HealthRecordCodec.loaded(sample, position: position) }
-      ) { HealthSQLiteColumns(sample, position: position, rowChecksum: $0) }
+        HealthSQLiteRowParts(sample, position: position),
+        shape: HealthRowShape(sample, position: position), db,
+        loaded: { HealthRecordCodec.loaded(sample, position: position) })
       // The duration of the row as it reads back, which `weigh check` and every later read
       // see: dates go through seconds since 1970, and a fraction of a second can move by a
       // rounding step on the way (a day's 1,000 samples 86.4 s apart did).
@@ -1044,70 +1119,85 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
       longest[sample.type] = max(longest[sample.type] ?? 0, duration)
     }
 
-    /// Inserts the JSON row `writer` holds for the record at `position`, of `shape`, with
-    /// the columns `columns` makes from the row's checksum; reads the row back first (once
-    /// per shape, `checkReadBack`). `loaded`, when given, makes the record a query decodes
-    /// from a row of a shape already read back (`HealthRecordCodec.loaded`).
+    /// Inserts the row of `parts`, of `shape`; reads it back first (once per shape,
+    /// `checkReadBack`), so that a row a query would refuse is never written. Its origin
+    /// is inserted first when it is new. `loaded`, when given, makes the record a query
+    /// reads from a row of a shape already read back (`HealthRecordCodec.loaded`).
     private mutating func insertRow(
-      _ writer: JSONWriter, shape: HealthRowShape?, position: Int64, _ db: Database,
-      loaded madeAsLoaded: (() -> HealthRecord)? = nil,
-      columns makeColumns: (UInt32) -> HealthSQLiteColumns
+      _ parts: HealthSQLiteRowParts, shape: HealthRowShape?, _ db: Database,
+      loaded madeAsLoaded: (() -> HealthRecord)? = nil
     ) throws {
-      if writer.wroteNonFiniteNumber {
+      guard statements.layout == .format2 else {
+        throw HealthStorageError("health.sqlite is format 1, which this weigh only reads")
+      }
+      for number in [parts.start, parts.end, parts.value, parts.created ?? 0, parts.deleted ?? 0]
+      where !number.isFinite {
         throw HealthStorageError(
-          "the record at position \(position) holds a number that is not finite")
+          "the record at position \(parts.position) holds a number that is not finite")
       }
-      let bytes = writer.bytes
       // Read back once per row shape (`checkReadBack`); a command's writer that keeps its
-      // recent records keeps them as a query would decode them: a row of a shape already
-      // read back is made so from its sample (`loaded`), another one read back.
-      var loaded = try checkReadBack(shape, bytes, position: position)
+      // recent records keeps them as a query reads them: a row of a shape already read
+      // back is made so from its sample (`loaded`), another one read back.
+      var loaded = try checkReadBack(shape, parts)
       if loaded == nil, recent != nil {
-        loaded = try madeAsLoaded?() ?? Self.readBack(bytes, position: position)
+        loaded = try madeAsLoaded?() ?? Self.readBack(parts)
       }
-      let checksum = bytes.withUnsafeBufferPointer { StoreChecksum.of($0) }
-      let columns = makeColumns(checksum)
+      let originID = try originID(parts.origin, db)
       // Inserted with the next rows, `rowsPerInsert` at a time (`insertWaitingRows`).
-      let first = waitingBytes.endIndex
-      waitingBytes.append(contentsOf: bytes)
-      waitingRows.append((columns, first..<waitingBytes.endIndex))
+      waitingRows.append((parts, originID))
       if waitingRows.count >= Self.rowsPerInsert { try insertWaitingRows(db) }
-      // As a query would read it: the same columns, else the query's check fails there.
-      if let loaded, HealthSQLiteColumns(loaded, rowChecksum: checksum) == columns {
-        remember(loaded, columns: columns)
+      if let loaded {
+        remember(loaded, columns: HealthSQLiteColumns(parts))
       } else {
         recent = nil
       }
-      count(columns.type, isDeletion: columns.isDeletion, by: 1)
+      count(parts.type, isDeletion: parts.isDeletion, by: 1)
+    }
+
+    /// The id of `origin` in the `origin` table, inserted there (in this transaction, before
+    /// the row naming it) when it is new.
+    private mutating func originID(_ origin: HealthSQLiteOrigin, _ db: Database) throws -> Int64 {
+      if let lastOrigin, lastOrigin.origin == origin { return lastOrigin.id }
+      let id: Int64
+      if let known = originIDs[origin] {
+        id = known
+      } else {
+        id = nextOriginID
+        let json = origin.json
+        var insert = HealthSQLiteBinding(try statements(.insertOrigin, db))
+        insert.bind(1, integer: id)
+        json.withUnsafeBytes { insert.bind(2, blob: $0) }
+        // checked: a 32-bit checksum fits in Int64
+        insert.bind(3, integer: Int64(HealthSQLiteFormat2.originChecksum(id: id, json: json)))
+        try insert.run()
+        originIDs[origin] = id
+        nextOriginID = id + 1
+      }
+      lastOrigin = (origin, id)
+      return id
     }
 
     /// Inserts the rows waiting (`waitingRows`), in position order: `rowsPerInsert` at a
     /// time by one statement, the rest one by one.
     mutating func insertWaitingRows(_ db: Database) throws {
       guard !waitingRows.isEmpty else { return }
-      defer {
-        waitingRows.removeAll(keepingCapacity: true)
-        waitingBytes.removeAll(keepingCapacity: true)
-      }
+      defer { waitingRows.removeAll(keepingCapacity: true) }
       let (rows, statements) = (waitingRows, statements)
-      try waitingBytes.withUnsafeBytes { bytes in
-        var next = rows.startIndex
-        while next < rows.endIndex {
-          let many = rows.endIndex - next >= Self.rowsPerInsert
-          let count = many ? Self.rowsPerInsert : 1
-          // Bound directly, without GRDB's `StatementArguments` (`HealthSQLiteBinding`).
-          var insert = HealthSQLiteBinding(
-            try statements(many ? .insertRecords : .insertRecord, db))
-          for (index, waiting) in rows[next..<next + count].enumerated() {
-            let base = CInt(truncatingIfNeeded: index * HealthSQLiteStatement.insertParameters)
-            waiting.columns.bind(to: &insert, from: base)
-            // The rows' bytes stay where they are until the statement is reset (`run`).
-            insert.bind(
-              base + 12, unchangingBlob: UnsafeRawBufferPointer(rebasing: bytes[waiting.row]))
-          }
-          if many { try insert.run() } else { try insert.run(unbinding: 12) }
-          next += count
+      let parameters = HealthSQLiteStatement.insertParameters(.format2)
+      var next = rows.startIndex
+      while next < rows.endIndex {
+        let many = rows.endIndex - next >= Self.rowsPerInsert
+        let count = many ? Self.rowsPerInsert : 1
+        // Bound directly, without GRDB's `StatementArguments` (`HealthSQLiteBinding`).
+        var insert = HealthSQLiteBinding(
+          try statements(many ? .insertRecords : .insertRecord, db))
+        for (index, waiting) in rows[next..<next + count].enumerated() {
+          let base = CInt(truncatingIfNeeded: index * parameters)
+          waiting.parts.bind(to: &insert, originID: waiting.originID, from: base)
         }
+        // Every parameter is bound again at each run: only the statement is reset.
+        if many { try insert.run() } else { try insert.run(unbinding: 12) }
+        next += count
       }
     }
 

@@ -244,7 +244,7 @@ import Testing
   }
 }
 
-/// The migration's copy: a `health.sqlite` written by today's storage (format 1) copied into
+/// The migration's copy: a format-1 `health.sqlite` (as weighs before format 2 wrote it) copied into
 /// format 2's tables reads back record for record, and a damaged format-1 row is refused.
 @Suite struct HealthSQLiteFormat2CopyTests {
   /// A format-1 file holding `count` random records of every kind, and its records as the
@@ -252,7 +252,6 @@ import Testing
   static func formatOne(_ folder: URL, count: Int) throws -> (path: String, [HealthRecord]) {
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     let path = folder.appending(path: HealthSQLiteStorage.fileName).path
-    let storage = try HealthSQLiteStorage(path: path)
     var random = SeededGenerator(seed: 41)
     var records: [HealthRecord] = []
     var uuids = Set<UUID>()
@@ -265,7 +264,8 @@ import Testing
       position += 1
       records.append(record)
     }
-    try storage.append(records)
+    try HealthSQLiteFormat1Fixture.write(records, to: path)
+    let storage = try HealthSQLiteStorage(path: path, readOnly: true)
     let read = try storage.records(after: 0, limit: count + 1)
     try storage.close()
     return (path, read)
