@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import HealthSim
 import Testing
 
@@ -155,42 +156,90 @@ import Testing
     #expect(found > 0, "no copy was the live one")
   }
 
-  @Test func aFlippedDigitInTheJSONRowIsFoundByTheQueryAndByCheck() throws {
-    // The JSON row holds the identifier in quotes; the column and the index entry do not.
+  @Test func aFlippedDigitInExtraIsFoundByTheQueryAndByCheck() throws {
+    // `extra` holds the metadata's identifier in quotes; the column and the index entry do
+    // not. Its checksum is the row's.
     Self.expectFoundOrHarmless(
       try Self.flipEachCopy(of: "\"steps-201\"", at: 8, to: UInt8(ascii: "7")),
-      byRead: "record at position 201: the JSON row does not match its checksum",
-      byCheck: "record at position 201: the JSON row does not match its checksum")
+      byRead: "record at position 201: the columns do not match their checksum",
+      byCheck: "record at position 201: the columns do not match their checksum")
   }
 
   @Test func aFlippedDigitOfTheIndexedSyncColumnIsFoundByTheQueryAndByCheck() throws {
-    // In the table's row the bundle column comes just before the sync identifier.
-    let bundle = Self.bundles[201 % 3]
+    // In the table's row `extra` (the metadata) comes just after the sync identifier.
     Self.expectFoundOrHarmless(
-      try Self.flipEachCopy(
-        of: bundle + "steps-201", at: bundle.utf8.count + 8, to: UInt8(ascii: "7")),
+      try Self.flipEachCopy(of: "steps-201\"metadata\"", at: 8, to: UInt8(ascii: "7")),
       byRead: "record at position 201: the columns do not match their checksum",
       byCheck: "record at position 201: the columns do not match their checksum")
   }
 
-  @Test func aFlippedLetterOfTheUnindexedBundleColumnIsFoundByTheQueryAndByCheck() throws {
+  @Test func aFlippedLetterOfAnOriginIsFoundByTheQueryAndByCheck() throws {
+    // The origin row's JSON: every record of the bundle names it.
     Self.expectFoundOrHarmless(
       try Self.flipEachCopy(
-        of: Self.bundles[201 % 3] + "steps-201", at: 4, to: UInt8(ascii: "x")),
-      byRead: "record at position 201: the columns do not match their checksum",
-      byCheck: "record at position 201: the columns do not match their checksum")
+        of: "\"bundle\":\"" + Self.bundles[201 % 3], at: 14, to: UInt8(ascii: "x")),
+      byRead: "an origin row does not match its checksum",
+      byCheck: "an origin row does not match its checksum")
   }
 
   @Test func aFlippedDigitInTheSyncIndexIsFoundByCheck() throws {
-    // The index entry: a copy with neither the bundle nor a quote just before it. The
-    // index no longer finds the row, which the query cannot know: `check` does.
-    let bundle = Array(Self.bundles[201 % 3].utf8)
+    // The index entry: a copy with neither `extra` after it nor a quote just before it.
+    // The index no longer finds the row, which the query cannot know: `check` does.
+    let metadata = Array("\"metadata".utf8)
     Self.expectFoundOrHarmless(
       try Self.flipEachCopy(of: "steps-201", at: 8, to: UInt8(ascii: "7")) { start, bytes in
-        start >= bundle.count && bytes[start - 1] != UInt8(ascii: "\"")
-          && Array(bytes[(start - bundle.count)..<start]) != bundle
+        let after = start + 9
+        return start > 0 && bytes[start - 1] != UInt8(ascii: "\"")
+          && (after + metadata.count > bytes.count
+            || Array(bytes[after..<(after + metadata.count)]) != metadata)
       },
       byRead: nil, byCheck: "sqlite's integrity check:")
+  }
+
+  /// Each column of a record's row, `extra`, the row's checksum, the origin it names and
+  /// an origin's checksum, changed in place (through SQL, so that SQLite's own structure
+  /// stays whole): every query that reads the row says so, naming the file and, for the
+  /// row's own values, its position.
+  @Test func eachChangedColumnOfAFormat2RowIsFoundByTheQuery() throws {
+    let changes: [(sql: String, says: String)] = [
+      ("UPDATE record SET kind = 1 WHERE pos = 201", "record at position 201:"),
+      ("UPDATE record SET type = 13 WHERE pos = 201", "record at position 201:"),
+      ("UPDATE record SET uuid = zeroblob(16) WHERE pos = 201", "record at position 201:"),
+      ("UPDATE record SET start = start + 1 WHERE pos = 201", "record at position 201:"),
+      ("UPDATE record SET end = end + 1 WHERE pos = 201", "record at position 201:"),
+      ("UPDATE record SET value = value + 1 WHERE pos = 201", "record at position 201:"),
+      ("UPDATE record SET origin = 1 + origin % 3 WHERE pos = 201", "record at position 201:"),
+      ("UPDATE record SET origin = 99 WHERE pos = 201", "its origin 99 is not in the origin"),
+      ("UPDATE record SET created = created + 1 WHERE pos = 201", "record at position 201:"),
+      ("UPDATE record SET sync_id = 'steps-202' WHERE pos = 201", "record at position 201:"),
+      ("UPDATE record SET deleted = 0 WHERE pos = 201", "record at position 201:"),
+      ("UPDATE record SET extra = NULL WHERE pos = 201", "record at position 201:"),
+      (
+        "UPDATE record SET extra = CAST(' ' || CAST(extra AS TEXT) AS BLOB) WHERE pos = 201",
+        "record at position 201:"
+      ),
+      ("UPDATE record SET crc = crc + 1 WHERE pos = 201", "record at position 201:"),
+      ("UPDATE origin SET crc = crc + 1 WHERE id = 1", "an origin row does not match"),
+      ("UPDATE origin SET json = CAST('{}' AS BLOB) WHERE id = 1", "an origin row does not match"),
+    ]
+    for (sql, says) in changes {
+      let directory = TemporaryStoreDirectory()
+      defer { directory.remove() }
+      let (path, _) = try Self.makeDatabase(in: directory)
+      let queue = try DatabaseQueue(path: path)
+      try queue.write { try $0.execute(sql: sql) }
+      try queue.close()
+      do {
+        let storage = try HealthSQLiteStorage(path: path, readOnly: true)
+        defer { try? storage.close() }
+        _ = try storage.records(after: 0, limit: 0)
+        Issue.record("\(sql): read silently")
+      } catch let error as StoreError {
+        #expect(error.kind == .corrupt, "\(sql)")
+        #expect(error.file == path, "\(sql)")
+        #expect(error.message.contains(says), "\(sql): \(error.message)")
+      }
+    }
   }
 
   @Test func noFlippedByteCrashesAndEveryOneIsFoundOrHarmless() throws {
@@ -246,7 +295,7 @@ import Testing
     let other = try #require(Self.openingError(path))
     #expect(other.kind == .corrupt)
     #expect(other.message.hasPrefix("not a weigh Health database"))
-    Self.damage(path, bytes, at: 63, to: 2)
+    Self.damage(path, bytes, at: 63, to: 3)
     #expect(Self.openingError(path)?.kind == .newerFormat)
     directory.write(HealthSQLiteStorage.fileName, Array("not a database at all, just text".utf8))
     let text = try #require(Self.openingError(path))

@@ -41,9 +41,11 @@ import Testing
       metadata[MetadataKey.syncIdentifier] = .string(identifier)
       metadata[MetadataKey.syncVersion] = .number(Double(code % 7 + 1))
     }
+    // Fifteen writers (bundle and version): new origins come all along a sequence, in
+    // savepoints and steps that are then rolled back too (format 2 keeps each once).
     let revision = SourceRevision(
       source: HealthSource(name: "source \(code % 3)", bundleIdentifier: bundles[code % 3]),
-      version: "1.0")
+      version: "1.\(code / 3 % 5)")
     return HealthSample(
       uuid: uuid, type: type, startDate: start,
       endDate: start.addingTimeInterval(Double(code % 5) * 60), value: value,
