@@ -9,15 +9,17 @@ import HealthSim
 ///
 /// - WAL, `synchronous = FULL` (the WAL is synced at every commit, as the app's journal is),
 ///   and each `apply` or `append` is one `BEGIN IMMEDIATE` transaction.
-/// - `record`: one row per change position, with the columns queries filter and add on
-///   (`HealthSQLiteColumns`) under indexes, the record's JSON row as `health.json` holds it
-///   (`HealthRecordCodec`), its CRC-32, and a CRC-32 of the columns.
+/// - `record`: one row per change position, in format 2 (`HealthSQLiteFormat2`): the
+///   record's columns, some under indexes, the id of its `origin` row (who wrote it, kept
+///   once), `extra` (the members no column holds, NULL for most rows) and a CRC-32 of every
+///   column. A read-only store may hold format 1 (a JSON row per record), which is read
+///   through the same functions (`HealthSQLiteLayout`).
 /// - `state`: the small state as the `health` document's JSON, with its CRC-32.
 /// - `meta`: the format version, the last position taken and the counts of live samples and
 ///   deleted-object records per type, each with a CRC-32.
 ///
-/// Every value read is checked: a row's columns against their CRC, a JSON row against its
-/// CRC and then its columns, and each row a query finds against the query's conditions (a
+/// Every value read is checked: a row's columns against their CRC, its origin against its
+/// own (format 1: a JSON row against its CRC and then its columns), and each row a query finds against the query's conditions (a
 /// damaged index entry finds the wrong row). What is wrong throws `StoreError.corrupt` with
 /// the file and the record's position. Damage that no query reads (an index entry that
 /// finds nothing, a row no query touches) is found by `check`.
