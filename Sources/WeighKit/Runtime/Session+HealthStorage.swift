@@ -68,6 +68,8 @@ extension Session {
         dropMigratedHealthTables()
         return
       }
+      // Before the open that finishes a pending commit: the new file holds the same record.
+      try migrateHealthFormat(path)
       let sqlite = try HealthSQLiteStorage(
         path: path, creating: false, readOnly: !store.isWritable)
       healthStorage = sqlite
@@ -95,15 +97,7 @@ extension Session {
   func openedHealthStorage() throws(StoreError) -> (any HealthSampleStorage)? {
     if let healthStorage { return healthStorage }
     guard let path = unopenedHealthPath else { return nil }
-    // A format-1 file moves to format 2 once this weigh writes format 2; a read-only store
-    // is read as it is (docs/store.md, "Format 2: a leaner row").
-    if store.isWritable, HealthSQLiteStorage.formatVersion >= HealthSQLiteFormat2.version,
-      case .directory(let directory) = options.store,
-      let migration = try HealthSQLiteStorage.migrateToFormat2IfNeeded(
-        path: path, directory: directory)
-    {
-      report(Diagnostic(migration.note, severity: .note))
-    }
+    try migrateHealthFormat(path)
     let sqlite = try HealthSQLiteStorage(path: path, creating: false, readOnly: !store.isWritable)
     unopenedHealthPath = nil
     healthStorage = sqlite

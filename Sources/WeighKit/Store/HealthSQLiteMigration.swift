@@ -37,7 +37,7 @@ extension HealthSQLiteStorage {
   public static func migrateToFormat2IfNeeded(
     path: String, directory: String, linking: Bool = true
   ) throws(StoreError) -> Migration? {
-    guard (StoreFileSystem.size(path) ?? 0) > 0 else { return nil }
+    guard isFormatOneHeader(path) else { return nil }
     _ = HealthSQLiteLibrary.configured
     var configuration = Configuration()
     configuration.busyMode = .timeout(5)
@@ -100,6 +100,11 @@ extension HealthSQLiteStorage {
     configuration.prepareDatabase { db in
       try db.execute(
         sql: "PRAGMA page_size = \(pageSize); PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF")
+      // The UUID index's sort in temporary files and a small cache, as
+      // `HealthSQLiteUUIDIndex` makes it: memory stays bounded at any size.
+      try db.execute(
+        sql: "PRAGMA temp_store = FILE; "
+          + "PRAGMA cache_size = -\(HealthSQLiteUUIDIndex.sortCacheKibibytes)")
     }
     let target = try DatabaseQueue(path: temporary, configuration: configuration)
     defer { try? target.close() }
@@ -107,7 +112,11 @@ extension HealthSQLiteStorage {
       try db.execute(sql: "BEGIN IMMEDIATE;\n" + creation(version: HealthSQLiteFormat2.version))
       let copied: Int
       do {
+        // The UUID index made once, after the rows, by a sort (as a new store's first
+        // import makes it: "The UUID index made once"), not kept up row by row.
+        try db.execute(sql: "DROP INDEX record_uuid")
         copied = try HealthSQLiteFormat2.copyRecords(from: source, to: db)
+        try db.execute(sql: HealthSQLiteUUIDIndex.creation)
         try copySmallRows(from: source, to: db)
         try db.execute(sql: "COMMIT")
       } catch {
@@ -185,5 +194,22 @@ extension HealthSQLiteStorage {
         position: nil, "the pending journal record does not match its checksum (damaged)")
     }
     return pending
+  }
+
+  /// Whether the file at `path` begins with the header of a format-1 weigh Health database
+  /// (SQLite's magic, `user_version` 1 at offset 60, `application_id` at offset 68, both
+  /// big-endian): a read of 72 bytes, so that the open of every later command (format 2)
+  /// costs no connection. Both numbers are written once, when a file is made, and never
+  /// through the log, so the file's own header holds them.
+  static func isFormatOneHeader(_ path: String) -> Bool {
+    var header: [UInt8] = []
+    guard StoreFileSystem.read(path, at: 0, count: 72, into: &header), header.count == 72,
+      header.prefix(16).elementsEqual(Array("SQLite format 3".utf8) + [0])
+    else { return false }
+    func number(at offset: Int) -> Int64 {
+      // checked: a UInt32 fits in Int64
+      Int64(header[offset ..< offset + 4].reduce(UInt32(0)) { $0 << 8 | UInt32($1) })
+    }
+    return number(at: 60) == 1 && number(at: 68) == applicationID
   }
 }

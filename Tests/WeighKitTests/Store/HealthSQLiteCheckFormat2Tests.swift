@@ -12,12 +12,12 @@ import Testing
 @Suite struct HealthSQLiteCheckFormat2Tests {
   typealias Fixture = FormatOneFixture
 
-  /// A format-2 file of `count` records (a format-1 fixture migrated); its contents.
+  /// A format-2 file of the fixture's records (a format-1 fixture migrated); its contents.
   @discardableResult
-  static func formatTwo(in directory: TemporaryStoreDirectory, count: Int = 60) throws
+  static func formatTwo(in directory: TemporaryStoreDirectory) throws
     -> FormatOneFixture.Contents
   {
-    let contents = try Fixture.make(in: directory, count: count)
+    let contents = try Fixture.make(in: directory)
     try HealthSQLiteStorage.migrateToFormat2IfNeeded(
       path: directory.file(HealthSQLiteStorage.fileName), directory: directory.path)
     return contents

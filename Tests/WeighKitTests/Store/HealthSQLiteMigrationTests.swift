@@ -5,10 +5,12 @@ import Testing
 
 @testable import WeighKit
 
-/// A format-1 `health.sqlite`, written by the storage as it writes today, for the
-/// migration's, check's and repair's tests: records of every kind (plain samples, metadata,
-/// sync identifiers, workouts, correlations, deletions), the small state, and a pending
-/// journal record.
+/// A format-1 `health.sqlite` for the migration's, check's and repair's tests:
+/// `Tests/fixtures/health-sqlite-format1/health.sqlite`, written by the storage of main at
+/// 64764cd (the last weigh that writes format 1) through `write(to:)`: 400 records of every
+/// kind (plain samples, metadata, sync identifiers, workouts, correlations, deletions), the
+/// small state, and a pending journal record. Kept as a file because the storage now
+/// writes format 2.
 enum FormatOneFixture {
   /// What the fixture's file holds, as format 1 reads it.
   struct Contents: Equatable {
@@ -18,21 +20,32 @@ enum FormatOneFixture {
     var pending: HealthSQLiteStorage.PendingRecord?
   }
 
+  static let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent()
+    .appendingPathComponent("fixtures/health-sqlite-format1/health.sqlite").path
+
   static let pending = HealthSQLiteStorage.PendingRecord(
     sequence: 4, bytes: Array(#"{"seq":4,"changes":[]}"#.utf8) + [0x0A])
 
-  /// Writes the fixture of `count` records into `directory`'s `health.sqlite`; its
-  /// contents.
+  /// Copies the fixture into `directory`'s `health.sqlite`; its contents.
   @discardableResult
-  static func make(in directory: TemporaryStoreDirectory, count: Int, seed: UInt64 = 41) throws
-    -> Contents
-  {
-    let path = directory.file(HealthSQLiteStorage.fileName)
+  static func make(in directory: TemporaryStoreDirectory) throws -> Contents {
+    let bytes = try #require(FileManager.default.contents(atPath: file))
+    directory.write(HealthSQLiteStorage.fileName, Array(bytes))
+    let contents = try contents(of: directory.file(HealthSQLiteStorage.fileName))
+    #expect(contents.records.count == 400)
+    return contents
+  }
+
+  /// Writes the fixture's file at `path` with the storage, when it writes format 1
+  /// (`WEIGH_WRITE_FORMAT1_FIXTURE=1 swift test --filter FormatOneFixtureWriter`).
+  static func write(to path: String) throws {
+    try #require(HealthSQLiteStorage.formatVersion == 1)
     let storage = try HealthSQLiteStorage(path: path)
-    var random = SeededGenerator(seed: seed)
+    var random = SeededGenerator(seed: 41)
     var records: [HealthRecord] = []
     var uuids = Set<UUID>()
-    while records.count < count {
+    while records.count < 400 {
       let record = HealthSQLiteRowPartsTests.record(&random, position: Int64(records.count + 1))
       // One record a UUID: the storage refuses a second live sample with one.
       guard uuids.insert(HealthSQLiteRowParts(record).uuid).inserted else { continue }
@@ -40,13 +53,12 @@ enum FormatOneFixture {
     }
     var state = HealthSmallState(
       clock: Date(timeIntervalSince1970: 1_700_000_000), app: HealthStore.defaultApp, seed: 5)
-    state.counter = Int64(count)
+    state.counter = 400
     try storage.beginCommand()
     try storage.append(records)
     try storage.apply([.stateChanged(state)])
     try storage.commitCommand(pending: pending, appSequence: pending.sequence)
     try storage.close()
-    return try contents(of: path)
   }
 
   /// What the database at `path` holds, of either format: the records read and checked as
@@ -91,10 +103,19 @@ enum FormatOneFixture {
 @Suite struct HealthSQLiteMigrationTests {
   typealias Fixture = FormatOneFixture
 
+  @Test(.enabled(if: ProcessInfo.processInfo.environment["WEIGH_WRITE_FORMAT1_FIXTURE"] != nil))
+  func formatOneFixtureWriter() throws {
+    try FileManager.default.createDirectory(
+      atPath: (Fixture.file as NSString).deletingLastPathComponent,
+      withIntermediateDirectories: true)
+    try? FileManager.default.removeItem(atPath: Fixture.file)
+    try Fixture.write(to: Fixture.file)
+  }
+
   @Test func aFormatOneFileMigratesWithEveryRowAndKeepsTheOldFile() throws {
     let directory = TemporaryStoreDirectory()
     defer { directory.remove() }
-    let before = try Fixture.make(in: directory, count: 400)
+    let before = try Fixture.make(in: directory)
     let kinds = Set(before.records.map { HealthSQLiteRowParts($0).extra != nil })
     #expect(kinds == [true, false])
     #expect(before.records.contains { if case .deletion = $0 { true } else { false } })
@@ -124,7 +145,7 @@ enum FormatOneFixture {
   @Test func anotherFileNamedV1IsKeptAndTheCopyTakesTheNextName() throws {
     let directory = TemporaryStoreDirectory()
     defer { directory.remove() }
-    let before = try Fixture.make(in: directory, count: 30)
+    let before = try Fixture.make(in: directory)
     let old = try #require(directory.bytes(HealthSQLiteStorage.fileName))
     directory.write("health.sqlite.v1", Array("someone else's".utf8))
     let migration = try HealthSQLiteStorage.migrateToFormat2IfNeeded(
@@ -149,7 +170,7 @@ enum FormatOneFixture {
   func aDamagedFormatOneFileIsRefusedAndLeftAsItWas(change: String) throws {
     let directory = TemporaryStoreDirectory()
     defer { directory.remove() }
-    try Fixture.make(in: directory, count: 40)
+    try Fixture.make(in: directory)
     let path = directory.file(HealthSQLiteStorage.fileName)
     let queue = try DatabaseQueue(path: path)
     try queue.write { try $0.execute(sql: change) }
@@ -183,7 +204,7 @@ enum FormatOneFixture {
   func aCrashAtEveryWriteLeavesTheOldFileOrTheWholeNewOne(linking: Bool) throws {
     let base = TemporaryStoreDirectory()
     defer { base.remove() }
-    let before = try Fixture.make(in: base, count: 60)
+    let before = try Fixture.make(in: base)
     let old = try #require(base.bytes(HealthSQLiteStorage.fileName))
 
     let whole = TemporaryStoreDirectory()
