@@ -208,7 +208,7 @@ extension HealthSQLiteStorage {
     else { return false }
     func number(at offset: Int) -> Int64 {
       // checked: a UInt32 fits in Int64
-      Int64(header[offset ..< offset + 4].reduce(UInt32(0)) { $0 << 8 | UInt32($1) })
+      Int64(header[offset..<offset + 4].reduce(UInt32(0)) { $0 << 8 | UInt32($1) })
     }
     return number(at: 60) == 1 && number(at: 68) == applicationID
   }
