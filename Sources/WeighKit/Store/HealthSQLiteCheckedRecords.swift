@@ -51,6 +51,7 @@ extension HealthSQLiteStorage {
       }
       guard case .blob(let data) = (row[1] as DatabaseValue).storage,
         case .int64(let crc) = (row[2] as DatabaseValue).storage,
+        // checked: a 32-bit checksum fits in Int64
         crc == Int64(HealthSQLiteFormat2.originChecksum(id: id, json: Array(data)))
       else {
         damaged("origin \(id): it does not match its checksum (changed outside weigh, or damaged)")
