@@ -68,6 +68,8 @@ extension Session {
         dropMigratedHealthTables()
         return
       }
+      // Before the open that finishes a pending commit: the new file holds the same record.
+      try migrateHealthFormat(path)
       let sqlite = try HealthSQLiteStorage(
         path: path, creating: false, readOnly: !store.isWritable)
       healthStorage = sqlite
@@ -95,6 +97,7 @@ extension Session {
   func openedHealthStorage() throws(StoreError) -> (any HealthSampleStorage)? {
     if let healthStorage { return healthStorage }
     guard let path = unopenedHealthPath else { return nil }
+    try migrateHealthFormat(path)
     let sqlite = try HealthSQLiteStorage(path: path, creating: false, readOnly: !store.isWritable)
     unopenedHealthPath = nil
     healthStorage = sqlite

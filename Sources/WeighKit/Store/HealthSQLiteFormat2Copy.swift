@@ -8,7 +8,7 @@ extension HealthSQLiteFormat2 {
   /// migration's copy of the records (docs/store.md, "Format 2: a leaner row"). Each record
   /// is read and checked as a query reads it (its columns, its JSON row, the one against
   /// the other), so a damaged file is refused, not carried over; each distinct origin is
-  /// inserted once, at its first record. Not yet called by the storage.
+  /// inserted once, at its first record (`HealthSQLiteStorage.migrateToFormat2IfNeeded`).
   ///
   /// - Returns: how many records were copied.
   /// - Throws: `HealthSQLiteDamage` for a record that does not read, SQLite's errors.

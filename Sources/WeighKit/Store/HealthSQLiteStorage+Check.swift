@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 import HealthSim
 
 extension HealthSQLiteStorage {
@@ -36,29 +37,37 @@ extension HealthSQLiteStorage {
     }
     // Looked for before the open, which makes the file.
     let hadLog = StoreFileSystem.exists(path + "-wal")
-    let storage: HealthSQLiteStorage
-    do {
-      storage = try HealthSQLiteStorage(path: path, creating: false)
+    // A connection of its own, not the storage's, whose open takes only the format this
+    // weigh writes: check reads either (format 1 and format 2).
+    _ = HealthSQLiteLibrary.configured
+    var configuration = Configuration()
+    configuration.busyMode = .timeout(5)
+    let queue: DatabaseQueue
+    let version: Int64
+    do throws(StoreError) {
+      queue = try mapped(path) { try DatabaseQueue(path: path, configuration: configuration) }
+      version = try mapped(path) { try queue.inDatabase { db in try layoutVersion(db) } }
     } catch {
       return [StoreFinding(error)]
+    }
+    let pending = try? mapped(path) {
+      try queue.inDatabase { db in
+        (try readPendingRecord(db), Int(clamping: try meta("app_sequence", db) ?? 0))
+      }
     }
     // The log's file is the mark that tells the next open to look for a pending record:
     // kept when it was there, or when the journal may lack the database's record (a command
     // may commit meanwhile: check takes no lock); else removed as any close removes it.
-    storage.keepsLogOnClose = true
     defer {
-      if !hadLog {
-        if let journalSequence {
-          let pending = try? storage.pendingRecord()
-          storage.keepsLogOnClose =
-            pending.map { ($0.record?.sequence ?? 0) > journalSequence } ?? true
-        } else {
-          storage.keepsLogOnClose = false
-        }
-      }
-      try? storage.close()
+      let keepsLog =
+        hadLog
+        || journalSequence.map { sequence in
+          pending.map { ($0.0?.sequence ?? 0) > sequence } ?? true
+        } ?? false
+      if keepsLog { keepLogFile(of: queue) }
+      try? queue.close()
     }
-    if let journalSequence, let (pending, appSequence) = try? storage.pendingRecord() {
+    if let journalSequence, let (pending, appSequence) = pending {
       let ahead = max(appSequence, pending?.sequence ?? 0)
       if let pending, pending.sequence == journalSequence + 1 {
         findings.append(
@@ -75,12 +84,12 @@ extension HealthSQLiteStorage {
       }
     }
     do {
-      try storage.queue.read { db in
+      try queue.inDatabase { db in
         for line in try String.fetchAll(db, sql: "PRAGMA integrity_check(\(findingLimit))")
         where line != "ok" {
           add("sqlite's integrity check: \(line.lowercased())")
         }
-        try checkRows(db, add)
+        try checkRows(db, version: version, add)
       }
     } catch let damage as HealthSQLiteDamage {
       add(damage.description)
@@ -92,8 +101,18 @@ extension HealthSQLiteStorage {
     return findings
   }
 
+  /// Makes closing `queue` keep the log's file, emptied (as `keepLogFile()` does for the
+  /// storage's connection).
+  private static func keepLogFile(of queue: DatabaseQueue) {
+    try? queue.inDatabase { db in
+      var persist: Int32 = 1
+      _ = sqlite3_file_control(db.sqliteConnection, "main", SQLITE_FCNTL_PERSIST_WAL, &persist)
+      try db.execute(sql: "PRAGMA journal_size_limit = 0")
+    }
+  }
+
   /// The meta, state and record rows (see `check(path:)`).
-  private static func checkRows(_ db: Database, _ add: (String) -> Void) throws {
+  private static func checkRows(_ db: Database, version: Int64, _ add: (String) -> Void) throws {
     let cursor = try Row.fetchCursor(db, sql: "SELECT key FROM meta ORDER BY key")
     var keys: [String] = []
     while let row = try cursor.next() {
@@ -123,27 +142,28 @@ extension HealthSQLiteStorage {
     var counts: [String: Int64] = [:]
     var damaged = false
     var liveUUIDs = Set<UUID>()
-    let records = try Row.fetchCursor(
-      db,
-      sql: "SELECT \(HealthSQLiteColumns.selection), row FROM record ORDER BY pos")
-    while let row = try records.next() {
-      let columns: HealthSQLiteColumns
-      let record: HealthRecord
-      do { (columns, record) = try decode(row) } catch let damage as HealthSQLiteDamage {
+    let origins =
+      version == HealthSQLiteFormat2.version
+      ? try checkedOrigins(db) { add($0) } : [:]
+    try eachRecord(db, version: version, origins: origins) { read in
+      let checked: CheckedRecord
+      switch read {
+      case .failure(let damage):
         add(damage.description)
         damaged = true
-        continue
+        return
+      case .success(let record): checked = record
       }
-      let position = columns.position
+      let position = checked.position
       if let last, position > last {
         add("record at position \(position): after the last position taken (\(last))")
       }
-      let keys = countKeys(columns.type)
-      counts[columns.isDeletion ? keys.deletions : keys.samples, default: 0] += 1
-      if !columns.isDeletion, !liveUUIDs.insert(columns.uuid).inserted {
-        add("record at position \(position): another live sample has uuid \(columns.uuid)")
+      let keys = countKeys(checked.type)
+      counts[checked.isDeletion ? keys.deletions : keys.samples, default: 0] += 1
+      if !checked.isDeletion, !liveUUIDs.insert(checked.uuid).inserted {
+        add("record at position \(position): another live sample has uuid \(checked.uuid)")
       }
-      if meta[longestKnownKey] == 1, case .sample(let sample, _) = record {
+      if meta[longestKnownKey] == 1, case .sample(let sample, _) = checked.record {
         let longest = Double(bitPattern: UInt64(bitPattern: meta[longestKey(sample.type)] ?? 0))
         if sample.endDate.timeIntervalSince(sample.startDate) > longest {
           add(

@@ -63,19 +63,24 @@ extension HealthSQLiteStorage {
         state = try? readState(db)
         var live = Set<UUID>()
         var last: Int64 = 0
-        if let cursor = try? Row.fetchCursor(
-          db, sql: "SELECT \(HealthSQLiteColumns.selection), row FROM record ORDER BY pos")
-        {
-          while let row = try? cursor.next() {
-            guard let (columns, record) = try? decode(row), columns.position > last,
-              columns.isDeletion || live.insert(columns.uuid).inserted
-            else {
-              report.lost += 1
-              continue
-            }
-            last = columns.position
-            records.append(record)
+        // Each record as its format's queries read it (the header's version: the format
+        // row may be the damage).
+        let version = (try? Int64.fetchOne(db, sql: "PRAGMA user_version")) ?? 1
+        guard version <= HealthSQLiteFormat2.version else {
+          throw NewerHealthFormat(found: version)
+        }
+        let origins =
+          version == HealthSQLiteFormat2.version ? (try? checkedOrigins(db) { _ in }) ?? [:] : [:]
+        // A b-tree SQLite cannot read ends the reading: what came before it is kept.
+        try? eachRecord(db, version: version, origins: origins) { read in
+          guard case .success(let checked) = read, checked.position > last,
+            checked.isDeletion || live.insert(checked.uuid).inserted
+          else {
+            report.lost += 1
+            return
           }
+          last = checked.position
+          records.append(checked.record)
         }
         appSequence = Int(clamping: (try? meta("app_sequence", db)) ?? 0)
         if let row = try? Row.fetchOne(db, sql: "SELECT seq, record FROM pending_journal"),
