@@ -270,8 +270,9 @@ public struct JSONReader {
   /// (`raw`, neither escapes nor bytes past ASCII); nil otherwise, the reader not moved.
   ///
   /// Inlined where a record's values are read: `readRawString`'s call, its `peek` and its
-  /// byte loop after the words took about 107 instructions a short string of a Fitbit log
-  /// (wread11, callgrind, 100,000 logs).
+  /// byte loop after the words took about 107 instructions a short string of a Fitbit log;
+  /// this and ``plainNumberEndByWords()`` took 10.8 M off 100,000 Fitbit logs, 14.9 M off
+  /// 100,000 weigh entries (wread11, callgrind).
   @inline(__always)
   public mutating func readPlainString() -> UnsafeBufferPointer<UInt8>? {
     guard let base = bytes.baseAddress, offset < bytes.count, bytes[offset] == 0x22 else {
@@ -401,12 +402,14 @@ public struct JSONReader {
   /// took about 33 instructions a `null`, four of them a weigh JSON entry (wread11).
   @inline(__always)
   public mutating func readNullIfPresent() -> Bool {
-    guard peek() == 0x6E, offset + 4 <= bytes.count, let base = bytes.baseAddress,
-      // `null`, its first byte lowest: checked: a byte-order swap, which cannot trap
-      UInt32(
-        littleEndian: UnsafeRawPointer(base).loadUnaligned(
-          fromByteOffset: offset, as: UInt32.self)) == 0x6C6C_756E
-    else { return false }
+    guard peek() == 0x6E, offset + 4 <= bytes.count, let base = bytes.baseAddress else {
+      return false
+    }
+    let raw = UnsafeRawPointer(base)
+    // checked: a byte-order swap of a UInt32, which cannot trap
+    let word = UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
+    // `null`, its first byte lowest.
+    guard word == 0x6C6C_756E else { return false }
     offset += 4
     afterOpen = false
     return true
@@ -492,7 +495,8 @@ public struct JSONReader {
   /// a number not so written: ``plainNumberEnd()`` or ``scanNumber()`` reads it then).
   ///
   /// Why: a Fitbit log's `logId` has 13 digits and its `bmi` and `fat` are only checked;
-  /// byte by byte, `skipNumber` took about 105 instructions a number (wread11, callgrind).
+  /// byte by byte, `skipNumber` took about 105 instructions a number, by words 95 (wread11,
+  /// callgrind: a number of 1–5 digits gains little, as wjson10 found).
   @inline(__always)
   func plainNumberEndByWords() -> Int? {
     guard let base = bytes.baseAddress else { return nil }
