@@ -44,8 +44,9 @@ public enum FitbitJSONImporter {
             date =
               FixedWidthTime.read(bytes, separator: 0x2F)
               ?? LocalDateTime.numbers(bytes, separator: 0x2F, widths: (1...2, 1...2, 2...4))
-          case .string(let text)?:
-            date = LocalDateTime.numbers(text.utf8, separator: 0x2F, widths: (1...2, 1...2, 2...4))
+          case .string(let slot)?:
+            date = LocalDateTime.numbers(
+              log.decoded[slot].utf8, separator: 0x2F, widths: (1...2, 1...2, 2...4))
           default: date = nil  // what an empty text reads
           }
           guard let n = date else {
@@ -57,7 +58,7 @@ public enum FitbitJSONImporter {
           switch log.values[2] {
           case .ascii(let bytes)?:
             clock = FixedWidthTime.read(bytes, separator: 0x3A) ?? LocalDateTime.time(ascii: bytes)
-          case .string(let text)?: clock = LocalDateTime.time(text)
+          case .string(let slot)?: clock = LocalDateTime.time(log.decoded[slot])
           default: clock = LocalDateTime.time("00:00:00")
           }
           guard let clock,
@@ -78,7 +79,7 @@ public enum FitbitJSONImporter {
           result.add(
             ImportedWeight(
               vendorRow: moment.instant(in: zone), kilograms: kilograms,
-              source: sources.source(log.values[3]), note: nil, line: log.line,
+              source: sources.source(log, 3), note: nil, line: log.line,
               fileTime: moment.wallSeconds),
             seen: &seen)
         } catch {
@@ -98,28 +99,14 @@ public enum FitbitJSONImporter {
 /// A log's source, `Fitbit Aria`, made once for a run of logs of one device rather than for
 /// each log.
 private struct FitbitSources {
-  private var lastBytes: [UInt8] = []
-  private var last = ""
+  private var sources = ImportJSONRepeatedText(prefix: "Fitbit ")
 
-  /// `Fitbit` and the log's `source` when it is a string; `Fitbit` alone otherwise.
-  mutating func source(_ value: ImportJSONReader.RawScalar?) -> String {
-    switch value {
-    case .ascii(let bytes)?:
-      // Compared as memory: the generic `elementsEqual` took about 140 instructions a log.
-      let same =
-        lastBytes.count == bytes.count
-        && lastBytes.withUnsafeBufferPointer { lastBuffer in
-          guard let lastBase = lastBuffer.baseAddress, let base = bytes.baseAddress else {
-            return true
-          }
-          return memcmp(lastBase, base, bytes.count) == 0
-        }
-      if !same || last.isEmpty {
-        lastBytes = Array(bytes)
-        last = "Fitbit \(String(decoding: bytes, as: UTF8.self))"
-      }
-      return last
-    case .string(let text)?: return "Fitbit \(text)"
+  /// `Fitbit` and the log's `source` (key `index`) when it is a string; `Fitbit` alone
+  /// otherwise.
+  mutating func source(_ log: ImportJSONReader.RawRecord, _ index: Int) -> String {
+    switch log.values[index] {
+    case .ascii(let bytes)?: return sources.text(bytes)
+    case .string(let slot)?: return "Fitbit \(log.decoded[slot])"
     default: return "Fitbit"
     }
   }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A JSON value with the line it starts on, read without Foundation so that importers can
 /// report rows by line.
 public indirect enum ImportJSONValue: Hashable, Sendable {
@@ -103,42 +105,30 @@ public enum ImportJSONReader {
       bytes, streaming: streamed, keys: keys,
       rawRecord: { raw in
         record(
-          Record(line: raw.line, isObject: raw.isObject, values: raw.values.map { $0?.scalar }))
+          Record(
+            line: raw.line, isObject: raw.isObject, values: raw.values.indices.map(raw.scalar)))
       })
   }
 
   /// A member's value in a streamed record as it lies in the document, for a reader that
   /// reads numbers, dates and words from their bytes without making strings: the bytes are
   /// the document's, valid only during the call of `record` that hands them over.
+  ///
+  /// A plain value without references, so that the record's values are reset, stored and
+  /// read as memory: with the decoded `String` inside, each reset, store and read of a
+  /// `RawScalar?` copied or destroyed it out of line, and each store checked the array's
+  /// uniqueness (`Parser.record` and `scalar` took 1,502 instructions a Fitbit log, 1,266
+  /// after, and the outlined copies about 120 more: wread11, callgrind, 100,000 logs).
   enum RawScalar {
     /// A string without escapes whose bytes are all ASCII: its bytes between the quotes.
     case ascii(UnsafeBufferPointer<UInt8>)
-    /// Any other string, decoded (and checked) as the tree decodes it.
-    case string(String)
+    /// Any other string, decoded (and checked) as the tree decodes it: its place in the
+    /// record's ``RawRecord/decoded``.
+    case string(Int)
     /// A number: its text as written, its syntax checked.
     case number(UnsafeBufferPointer<UInt8>)
     case null
     case other
-
-    /// The ``Scalar`` a record holds for this value.
-    var scalar: Scalar {
-      switch self {
-      case .ascii(let bytes): .string(String(decoding: bytes, as: UTF8.self))
-      case .string(let text): .string(text)
-      case .number(let bytes): .number(String(decoding: bytes, as: UTF8.self))
-      case .null: .null
-      case .other: .other
-      }
-    }
-
-    /// The text of a string or a number, as ``Scalar`` holds it; nil for anything else.
-    var text: String? {
-      switch self {
-      case .ascii(let bytes), .number(let bytes): String(decoding: bytes, as: UTF8.self)
-      case .string(let text): text
-      case .null, .other: nil
-      }
-    }
   }
 
   /// A ``Record`` whose values are ``RawScalar``s, valid only during the call that hands it
@@ -146,14 +136,38 @@ public enum ImportJSONReader {
   struct RawRecord {
     var line: Int
     var isObject: Bool
-    var values: [RawScalar?]
+    var values: UnsafeBufferPointer<RawScalar?>
+    /// The strings of this record's `.string` values.
+    var decoded: [String]
 
     /// The value of key `index` when it is a string.
     func string(_ index: Int) -> String? {
       switch values[index] {
       case .ascii(let bytes)?: String(decoding: bytes, as: UTF8.self)
-      case .string(let text)?: text
+      case .string(let slot)?: decoded[slot]
       default: nil
+      }
+    }
+
+    /// The text of key `index` when it is a string or a number, as ``Scalar`` holds it; nil
+    /// for anything else.
+    func text(_ index: Int) -> String? {
+      switch values[index] {
+      case .ascii(let bytes)?, .number(let bytes)?: String(decoding: bytes, as: UTF8.self)
+      case .string(let slot)?: decoded[slot]
+      default: nil
+      }
+    }
+
+    /// The ``Scalar`` a ``Record`` holds for key `index`.
+    func scalar(_ index: Int) -> Scalar? {
+      switch values[index] {
+      case nil: nil
+      case .ascii(let bytes)?: .string(String(decoding: bytes, as: UTF8.self))
+      case .string(let slot)?: .string(decoded[slot])
+      case .number(let bytes)?: .number(String(decoding: bytes, as: UTF8.self))
+      case .null?: .null
+      case .other?: .other
       }
     }
   }
@@ -241,11 +255,16 @@ public enum ImportJSONReader {
         try reader.beginArray()
         if streams(depth: depth, key: key) {
           if let keys {
-            var values = [RawScalar?](repeating: nil, count: keys.count)
+            // Plain values (``RawScalar``): allocated once, neither retained nor released.
+            let values = UnsafeMutableBufferPointer<RawScalar?>.allocate(capacity: keys.count)
+            values.initialize(repeating: nil)
+            defer { values.deallocate() }
+            var decoded: [String] = []
             while try reader.nextElement() {
               record(
                 try self.record(
-                  &reader, lines: &lines, depth: depth + 1, keys: keys, values: &values))
+                  &reader, lines: &lines, depth: depth + 1, keys: keys, values: values,
+                  decoded: &decoded))
             }
           } else {
             while try reader.nextElement() {
@@ -278,18 +297,21 @@ public enum ImportJSONReader {
     }
 
     /// One element of the streamed array as a ``Record``, read as ``node(_:lines:depth:key:element:record:)``
-    /// reads it (the same checks, the same errors), `values` reused from element to element.
+    /// reads it (the same checks, the same errors), `values` and `decoded` reused from element
+    /// to element.
     mutating func record(
       _ reader: inout JSONReader, lines: inout LineCounter, depth: Int, keys: [[UInt8]],
-      values: inout [RawScalar?]
+      values: UnsafeMutableBufferPointer<RawScalar?>, decoded: inout [String]
     ) throws(JSONSyntaxError) -> RawRecord {
-      for index in values.indices { values[index] = nil }
+      values.update(repeating: nil)
+      if !decoded.isEmpty { decoded.removeAll(keepingCapacity: true) }
       guard depth < 512 else { throw reader.error("JSON nested more than 512 deep") }
       reader.skipWhitespace()
       guard reader.peek() == 0x7B else {
         let node = try node(
           &reader, lines: &lines, depth: depth, element: { _ in }, record: { _ in })
-        return RawRecord(line: node.line, isObject: false, values: values)
+        return RawRecord(
+          line: node.line, isObject: false, values: UnsafeBufferPointer(values), decoded: decoded)
       }
       let line = lines.line(at: reader.offset, in: reader.bytes)
       try reader.beginObject()
@@ -313,13 +335,14 @@ public enum ImportJSONReader {
           }
         }
         place += 1
-        if let index = wanted, values[index] == nil {
-          values[index] = try scalar(&reader, lines: &lines, depth: depth + 1)
+        if let index = wanted, case .none = values[index] {
+          values[index] = try scalar(&reader, lines: &lines, depth: depth + 1, decoded: &decoded)
         } else {
-          _ = try scalar(&reader, lines: &lines, depth: depth + 1, keeps: false)
+          _ = try scalar(&reader, lines: &lines, depth: depth + 1, keeps: false, decoded: &decoded)
         }
       }
-      return RawRecord(line: line, isObject: true, values: values)
+      return RawRecord(
+        line: line, isObject: true, values: UnsafeBufferPointer(values), decoded: decoded)
     }
 
     /// Whether a key's bytes are `raw`'s, compared byte by byte in memory.
@@ -333,18 +356,23 @@ public enum ImportJSONReader {
     }
 
     /// A member's value as ``node(_:lines:depth:key:element:record:)`` reads it, kept as a
-    /// ``RawScalar`` (`keeps`: false reads and checks it, keeping no string).
+    /// ``RawScalar`` (`keeps`: false reads and checks it, keeping no string), a decoded
+    /// string appended to `decoded`.
     mutating func scalar(
-      _ reader: inout JSONReader, lines: inout LineCounter, depth: Int, keeps: Bool = true
+      _ reader: inout JSONReader, lines: inout LineCounter, depth: Int, keeps: Bool = true,
+      decoded: inout [String]
     ) throws(JSONSyntaxError) -> RawScalar {
       reader.skipWhitespace()
       switch reader.peek() {
       case 0x22:
+        if let plain = reader.readPlainString() { return keeps ? .ascii(plain) : .other }
         let raw = try reader.readRawString()
         if !raw.hasEscapes && raw.isASCII { return keeps ? .ascii(raw.raw) : .other }
         // Decoded as the tree decodes it: a bad escape or bad UTF-8 is its error.
         let text = try reader.decode(raw)
-        return keeps ? .string(text) : .other
+        guard keeps else { return .other }
+        decoded.append(text)
+        return .string(decoded.count - 1)
       case 0x6E where reader.readNullIfPresent():
         return .null
       case .some(0x2D), .some(0x30...0x39):
@@ -368,55 +396,27 @@ public enum ImportJSONReader {
     var line = 1
 
     mutating func line(at target: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Int {
-      // Eight bytes at a time: a record of a large file lies past a hundred bytes or more,
-      // and counting its newlines byte by byte was a tenth of a Fitbit import's instructions.
-      if let base = bytes.baseAddress, target <= bytes.count {
-        let raw = UnsafeRawPointer(base)
-        // Sixteen bytes a step while neither word holds a newline (most of a record): one
-        // test for two words (the eight-byte loop took about 20 instructions a word).
-        while offset + 16 <= target {
-          let first = raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-          let second = raw.loadUnaligned(fromByteOffset: offset + 8, as: UInt64.self)
-          if Self.newlineBits(first) | Self.newlineBits(second) != 0 {
-            line += Self.newlines(in: first) + Self.newlines(in: second)
-          }
-          offset += 16
+      // Each newline found by the C library's `memchr`, which looks at 32 bytes a step: a
+      // record of a large file lies past a hundred bytes or more with one newline in them,
+      // and counting them sixteen bytes a step in Swift took about 200 instructions a Fitbit
+      // log and 340 a weigh entry (wread11, callgrind, 100,000 records).
+      guard offset < target else { return line }
+      guard let base = bytes.baseAddress, target <= bytes.count else {
+        while offset < target {
+          if bytes[offset] == 0x0A { line += 1 }
+          offset += 1
         }
-        while offset + 8 <= target {
-          let word = raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-          // Most words hold no newline: the test for one is cheaper than the count.
-          if Self.hasNewline(word) { line += Self.newlines(in: word) }
-          offset += 8
-        }
+        return line
       }
-      while offset < target {
-        if bytes[offset] == 0x0A { line += 1 }
-        offset += 1
+      let start = UnsafeRawPointer(base)
+      while offset < target,
+        let found = memchr(start + offset, 0x0A, target - offset)
+      {
+        line += 1
+        offset = UnsafeRawPointer(found) - start + 1
       }
+      offset = target
       return line
-    }
-
-    /// Whether one of the eight bytes of `word` is a newline (the classic "has a zero byte"
-    /// test on the word XORed with newlines: exact as to whether, not as to which).
-    @inline(__always)
-    static func hasNewline(_ word: UInt64) -> Bool { newlineBits(word) != 0 }
-
-    /// Nonzero when one of the eight bytes of `word` is a newline (see ``hasNewline(_:)``).
-    @inline(__always)
-    static func newlineBits(_ word: UInt64) -> UInt64 {
-      let x = word ^ 0x0A0A_0A0A_0A0A_0A0A
-      return (x &- 0x0101_0101_0101_0101) & ~x & 0x8080_8080_8080_8080
-    }
-
-    /// How many of the eight bytes of `word` are newlines, exactly (no borrow from one byte
-    /// into the next: each byte's low seven bits are added apart from its high bit).
-    @inline(__always)
-    static func newlines(in word: UInt64) -> Int {
-      let lows: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
-      let x = word ^ 0x0A0A_0A0A_0A0A_0A0A
-      // A byte's high bit is set here unless the byte of `x` is zero.
-      let nonZero = ((x & lows) &+ lows) | x
-      return (~nonZero & ~lows).nonzeroBitCount
     }
   }
 }

@@ -7,6 +7,7 @@ public enum WeighJSONImporter {
   public static func importWeights(_ bytes: [UInt8]) throws -> WeightImportResult {
     var result = WeightImportResult(format: .weighJSON)
     var seen = WeightKeySet()
+    var sources = ImportJSONRepeatedText()
     // Each entry is taken as it is read, its members read without a tree: the file is never
     // held as a tree of every entry. The checks of the document below come after, and a
     // refused file keeps none of them.
@@ -15,7 +16,7 @@ public enum WeighJSONImporter {
       rawRecord: {
         entry in
         do throws(ImportRejection) {
-          result.add(try weight(entry), seen: &seen)
+          result.add(try weight(entry, sources: &sources), seen: &seen)
         } catch {
           result.rejections.append(error)
         }
@@ -53,7 +54,15 @@ public enum WeighJSONImporter {
   /// The weight of an entry, or why it is refused.
   static func weight(_ entry: ImportJSONReader.RawRecord) throws(ImportRejection) -> ImportedWeight
   {
-    if let weight = exported(entry) { return weight }
+    var sources = ImportJSONRepeatedText()
+    return try weight(entry, sources: &sources)
+  }
+
+  /// ``weight(_:)``, the entry's source made once for a run of entries of one source.
+  static func weight(_ entry: ImportJSONReader.RawRecord, sources: inout ImportJSONRepeatedText)
+    throws(ImportRejection) -> ImportedWeight
+  {
+    if let weight = exported(entry, sources: &sources) { return weight }
     return try throughFields(entry)
   }
 
@@ -62,10 +71,10 @@ public enum WeighJSONImporter {
     -> ImportedWeight
   {
     func text(_ index: Int) throws(ImportRejection) -> String {
-      guard let value = entry.values[index] else {
+      guard entry.values[index] != nil else {
         throw ImportRejection(line: entry.line, reason: "no \"\(keys[index])\" in this entry")
       }
-      guard let text = value.text else {
+      guard let text = entry.text(index) else {
         throw ImportRejection(
           line: entry.line, reason: "\"\(keys[index])\" must be a string or number")
       }
@@ -90,16 +99,25 @@ public enum WeighJSONImporter {
   /// for any other entry, which `WeighEntryFields` reads (giving the same weight, or the
   /// reason it is refused: `ReaderFastPathTests`).
   static func exported(_ entry: ImportJSONReader.RawRecord) -> ImportedWeight? {
+    var sources = ImportJSONRepeatedText()
+    return exported(entry, sources: &sources)
+  }
+
+  /// ``exported(_:)``, the entry's source made once for a run of entries of one source.
+  static func exported(
+    _ entry: ImportJSONReader.RawRecord, sources: inout ImportJSONRepeatedText
+  ) -> ImportedWeight? {
     guard entry.isObject, case .number(let id)? = entry.values[0],
       let number = WeighCSVImporter.whole(id, digits: 18),
       case .ascii(let instantText)? = entry.values[1],
-      let instant = UTCInstantText.parse(instantText),
+      let instant = WeighJSONInstant.parse(instantText),
       StoredValueRule.wholeInstant.contains(instant),
       case .number(let weight)? = entry.values[2], weight.count <= DecimalText.maximumLength,
       let kilograms = DecimalText.plainDecimal(weight), Measure.mass.contains(kilograms),
       case .ascii(let originText)? = entry.values[3],
       let origin = origin(originText),
-      let source = entry.string(4), case .number(let revisionText)? = entry.values[6],
+      let source = source(entry, sources: &sources),
+      case .number(let revisionText)? = entry.values[6],
       let revision = WeighCSVImporter.whole(revisionText, digits: 9),
       ValueLimits.revision.contains(revision)
     else { return nil }
@@ -131,6 +149,18 @@ public enum WeighJSONImporter {
       revision: Int32(revision),  // checked: inside ValueLimits.revision
       healthUUID: healthUUID, pushedUUID: pushedUUID, pushedRevision: pushedRevision,
       line: entry.line)
+  }
+
+  /// The entry's `source` when it is a string (``ImportJSONReader/RawRecord/string(_:)``),
+  /// an ASCII one made once for a run of entries that hold the same bytes.
+  private static func source(
+    _ entry: ImportJSONReader.RawRecord, sources: inout ImportJSONRepeatedText
+  ) -> String? {
+    switch entry.values[4] {
+    case .ascii(let bytes)?: sources.text(bytes)
+    case .string(let slot)?: entry.decoded[slot]
+    default: nil
+    }
   }
 
   /// `WeighCSVImporter.origin` of a string's bytes: each name is six bytes, compared as

@@ -51,6 +51,9 @@ import Testing
       "\"fileTime\":11", "\"fileTimes\":12", "\"fileTim\":13", "\"measuredAtTime\":14",
       "\"measuredAtTimE\":15", "\"measuredAtTimeX\":16", "\"fifteenLettersX\":17",
       "\"fifteenLettersY\":18", "\"sixteenLettersXY\":19", "\"fileTime\" :20",
+      // Strings decoded (escapes, past ASCII): each kept in the record's own slot.
+      "\"date\":\"\\u00e9t\\u00e9\"", "\"source\":\"M\u{fc}nchen\"", "\"weight\":\"\u{e9}\"",
+      "\"source\":\"a\\tb\"", "\"fileTime\":\"\\\"q\"",
     ]
     await propertyCheck(
       count: 3000, input: Gen.int(in: 0...99).array(of: 0...6).array(of: 1...5),

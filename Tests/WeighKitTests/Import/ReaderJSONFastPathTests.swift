@@ -148,7 +148,7 @@ import Testing
 
   // MARK: Lines
 
-  @Test func newlinesCountedByWordsAsByBytes() async {
+  @Test func newlinesCountedAsByBytes() async {
     let bytes: [UInt8] = [0x0A, 0x0B, 0x8A, 0x00, 0xFF, 0x09, 0x0A, 0x7F, 0x80, 0x20, 0x0A]
     await propertyCheck(count: 3000, input: Gen.int(in: 0...10).array(of: 0...40)) { picks in
       let text = picks.map { bytes[$0] }
