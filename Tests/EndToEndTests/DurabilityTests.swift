@@ -281,18 +281,22 @@ import Testing
     let store = WeighProcess.temporaryDirectory()
     defer { try? FileManager.default.removeItem(atPath: store) }
     let clock = ["--clock", "2026-01-10T00:00Z"]
+    // 3,000 readings, then one of a weight no reading has (its value column is found in the
+    // file by its bytes), then 3,000 more: the damaged record is deep among the others.
     let made = try WeighProcess.run(
       ["--store", store] + clock + [
         "-e", "clock 2026-01-01T00:00Z", "-e", "simulate scale every 1min start 70kg",
-        "-e", "advance 6000min", "-e", "simulate stop all", "-e", "sync",
+        "-e", "advance 3000min", "-e", "health add 93.217kg source Withings",
+        "-e", "advance 3000min", "-e", "simulate stop all", "-e", "sync",
       ])
     #expect(made.status == 0, "\(made.standardError)")
     let path = store + "/health.sqlite"
     var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
-    let row = try #require(bytes.range(of: Data(#"{"pos":3001,"#.utf8)))
-    let value = try #require(
-      bytes.range(of: Data(#""value":7"#.utf8), in: row.upperBound..<bytes.endIndex))
-    bytes[value.upperBound - 1] = UInt8(ascii: "8")
+    // A REAL column holds the number's 8 bytes, most significant first.
+    let value = Data(withUnsafeBytes(of: (93.217).bitPattern.bigEndian) { Array($0) })
+    let at = try #require(bytes.range(of: value))
+    #expect(bytes.range(of: value, in: at.upperBound..<bytes.endIndex) == nil)
+    bytes[at.upperBound - 1] ^= 1
     try bytes.write(to: URL(fileURLWithPath: path))
 
     let before = try StoreFiles(store, ignoringLock: true)
@@ -301,7 +305,8 @@ import Testing
     #expect(list.standardOutput.isEmpty)
     #expect(
       list.standardError.contains(
-        "health.sqlite: error: cannot read the store: record at position 3001"),
+        "health.sqlite: error: cannot read the store: record at position 3001: the columns do "
+          + "not match their checksum"),
       "\(list.standardError)")
     #expect(try StoreFiles(store, ignoringLock: true) == before)
     let check = try WeighProcess.run(["check", "--store", store])

@@ -90,6 +90,42 @@ import Testing
       expected: [expected])
     #expect(kills > 5)
   }
+
+  /// A store whose `health.sqlite` an earlier weigh wrote in format 1 (the JSON store above,
+  /// migrated by that weigh).
+  static let formatOneFixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent().appendingPathComponent("fixtures/health-sqlite-format1-store")
+    .path
+
+  @Test func aFormatOneDatabaseMovesToFormatTwoOnceAndSurvivesAKillAtAnyWrite() throws {
+    let store = try Kill.copy(Self.formatOneFixture)
+    defer { try? FileManager.default.removeItem(atPath: store) }
+    let clock = "2026-05-01 08:00"
+    let arguments = ["--store", store, "--clock", clock, "-e", "list", "-e", "health list"]
+    let first = try WeighProcess.run(arguments)
+    #expect(first.status == 0)
+    #expect(
+      first.standardError
+        == "note: health.sqlite moved to format 2 (127 records); the old file is kept as "
+        + "health.sqlite.v1\n", "\(first.standardError)")
+    #expect(first.standardOutput.contains("sync-id c v1"))
+    let old = try Data(contentsOf: URL(fileURLWithPath: Self.formatOneFixture + "/health.sqlite"))
+    let kept = try Data(contentsOf: URL(fileURLWithPath: store + "/health.sqlite.v1"))
+    #expect(kept == old)
+    let again = try WeighProcess.run(arguments)
+    #expect(again.standardError == "")
+    #expect(again.standardOutput == first.standardOutput)
+    let check = try WeighProcess.run(["check", "--store", store])
+    #expect(check.standardOutput == "ok: the store reads in full\n")
+
+    let reference = try Kill.copy(Self.formatOneFixture)
+    defer { try? FileManager.default.removeItem(atPath: reference) }
+    let expected = try Kill.shown(reference, clock: clock)
+    let kills = try Kill.killAtEveryWrite(
+      base: Self.formatOneFixture, clock: clock,
+      { ["--store", $0, "--clock", clock, "-e", "list"] }, expected: [expected])
+    #expect(kills > 3)
+  }
 }
 
 /// Runs weigh under strace, killed by SIGKILL at a chosen writing call.
@@ -177,7 +213,7 @@ enum StraceKill {
 
 /// `weigh check` and `weigh check --repair` on `health.sqlite`, with the exact report.
 @Suite struct HealthCheckTests {
-  /// A store of two samples whose first one's JSON row has one digit changed in the file.
+  /// A store of two samples whose first one's value has one bit changed in the file.
   static func damagedStore() throws -> String {
     let store = WeighProcess.temporaryDirectory()
     let made = try WeighProcess.run(
@@ -188,10 +224,11 @@ enum StraceKill {
     #expect(made.status == 0)
     let path = store + "/health.sqlite"
     var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
-    let from = Data(#""value":70.4"#.utf8)
-    let at = try #require(bytes.range(of: from))
-    bytes.replaceSubrange(at, with: Data(#""value":70.5"#.utf8))
-    #expect(bytes.range(of: from) == nil)
+    // A REAL column holds the number's 8 bytes, most significant first.
+    let value = Data(withUnsafeBytes(of: (70.4).bitPattern.bigEndian) { Array($0) })
+    let at = try #require(bytes.range(of: value))
+    #expect(bytes.range(of: value, in: at.upperBound..<bytes.endIndex) == nil)
+    bytes[at.upperBound - 1] ^= 1
     try bytes.write(to: URL(fileURLWithPath: path))
     return store
   }
@@ -210,7 +247,7 @@ enum StraceKill {
     #expect(
       check.standardOutput + check.standardError
         == store
-        + "/health.sqlite: error: record at position 1: the JSON row does not match its checksum (changed outside weigh, or damaged)\n"
+        + "/health.sqlite: error: record at position 1: the columns do not match their checksum (changed outside weigh, or damaged)\n"
     )
     let list = try WeighProcess.run(["--store", store, "-e", "health list"])
     #expect(list.status == 65)
@@ -220,7 +257,7 @@ enum StraceKill {
     #expect(repair.status == 0)
     #expect(
       Self.fixed(repair.standardOutput) == """
-        damaged: health.sqlite: record at position 1: the JSON row does not match its checksum (changed outside weigh, or damaged)
+        damaged: health.sqlite: record at position 1: the columns do not match their checksum (changed outside weigh, or damaged)
         kept: 1 Health record in health.sqlite
         lost: 1 Health record of health.sqlite (damaged)
         copy of health.sqlite as it was: damaged/health-repair-TIME

@@ -28,6 +28,7 @@ extension ByteCursor {
     // value = whole × 2^exponent exactly, whole < 2^53; value × 10^scale is
     // whole × 5^scale × 2^(exponent + scale), with whole × 5^scale below 2^93.
     let whole = significand | 1 << 52
+    // checked: a finite Double's exponent is within -1074...1023
     let exponent = Int(value.exponent) - 52
     let product = whole.multipliedFullWidth(by: powersOfFive[scale])
     let shift = -(exponent + scale)

@@ -47,7 +47,7 @@ extension HealthSQLiteStorage {
   /// queues started two threads of Dispatch's, in a process that had none).
   private static func buildEmpty(at path: String) throws(StoreError) {
     var connection: OpaquePointer?
-    let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOFOLLOW
+    let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
     // Before the process's first connection: a new store's first (`HealthSQLiteLibrary`).
     _ = HealthSQLiteLibrary.configured
     let opened = sqlite3_open_v2(path, &connection, flags, nil)
