@@ -110,7 +110,7 @@ public enum WeighJSONImporter {
     guard entry.isObject, case .number(let id)? = entry.values[0],
       let number = WeighCSVImporter.whole(id, digits: 18),
       case .ascii(let instantText)? = entry.values[1],
-      let instant = WeighJSONInstant.parse(instantText),
+      let instant = UTCInstantText.parse(instantText),
       StoredValueRule.wholeInstant.contains(instant),
       case .number(let weight)? = entry.values[2], weight.count <= DecimalText.maximumLength,
       let kilograms = DecimalText.plainDecimal(weight), Measure.mass.contains(kilograms),

@@ -88,6 +88,11 @@ public enum UTCInstantText {
   ///
   /// - Complexity: O(1), without allocating.
   public static func parse(_ text: UnsafeBufferPointer<UInt8>) -> Int64? {
+    UTCInstantWords.parse(text)
+  }
+
+  /// `parse` digit by digit: what `UTCInstantWords` is checked against.
+  static func parseByDigits(_ text: UnsafeBufferPointer<UInt8>) -> Int64? {
     guard text.count == 20, text[19] == 0x5A else { return nil }
     return parseWallClock(UnsafeBufferPointer(rebasing: text[0..<19]))
   }

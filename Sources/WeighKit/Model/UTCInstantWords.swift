@@ -1,12 +1,12 @@
-/// A weigh entry's `instant`, `2026-01-03T06:30:00Z`, read as ``UTCInstantText/parse(_:)``
-/// reads it (the same seconds for every text, nil for the same texts:
-/// `WeighJSONInstantTests`), its separators and fourteen digits checked three words at a
-/// time.
+/// `2026-01-03T06:30:00Z` (a weigh entry's `instant`, what ``UTCInstantText/parse(_:)``
+/// reads) with its separators and fourteen digits checked three words at a time: the same
+/// seconds as the digit-by-digit reading (`UTCInstantText.parseWallClock` and the `Z`) for
+/// every text, nil for the same texts (`UTCInstantWordsTests`).
 ///
-/// Why: `UTCInstantText.parse` checked and added each digit in a call of its own, about 440
+/// Why: digit by digit, each checked and added in a call of its own, took about 440
 /// instructions an entry of a weigh JSON file (wread11, callgrind, 100,000 entries); with
 /// `exported`'s other checks, 1,401 an entry before and 981 after.
-enum WeighJSONInstant {
+enum UTCInstantWords {
   /// Seconds since 1970 of `YYYY-MM-DDTHH:MM:SSZ`; nil for any other text or an impossible
   /// date or time.
   ///

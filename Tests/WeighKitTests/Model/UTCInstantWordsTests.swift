@@ -4,13 +4,13 @@ import Testing
 
 @testable import WeighKit
 
-/// A weigh entry's `instant` read three words at a time (`WeighJSONInstant`) reads what
-/// `UTCInstantText.parse` reads: the same seconds for every text, nil for the same texts
+/// A weigh entry's `instant` read three words at a time (`UTCInstantWords`) reads what
+/// `UTCInstantText.parseByDigits` reads: the same seconds for every text, nil for the same texts
 /// (docs/performance.md, "The JSON readers' records as plain values").
-@Suite struct WeighJSONInstantTests {
+@Suite struct UTCInstantWordsTests {
   /// Both ways on `text`'s bytes.
   static func both(_ text: [UInt8]) -> (Int64?, Int64?) {
-    text.withUnsafeBufferPointer { (WeighJSONInstant.parse($0), UTCInstantText.parse($0)) }
+    text.withUnsafeBufferPointer { (UTCInstantWords.parse($0), UTCInstantText.parseByDigits($0)) }
   }
 
   @Test func everyDateAndTimeReadsAsBefore() async {
