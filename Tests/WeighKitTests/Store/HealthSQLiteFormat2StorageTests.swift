@@ -142,19 +142,9 @@ import Testing
         let path = directory.file(HealthSQLiteStorage.fileName)
         let model = InMemorySampleStorage()
         var sqlite = try HealthSQLiteStorage(path: path)
-        var next = 0
-        for code in codes {
-          switch try HealthSQLiteStorageTests.operation(code, on: model, next: &next) {
-          case .apply(let changes):
-            let expected = (try? model.apply(changes)) != nil
-            #expect(((try? sqlite.apply(changes)) != nil) == expected)
-          case .append(let records):
-            let expected = (try? model.append(records)) != nil
-            #expect(((try? sqlite.append(records)) != nil) == expected)
-          case .reopen:
-            try sqlite.close()
-            sqlite = try HealthSQLiteStorage(path: path)
-          }
+        try HealthSQLiteStorageTests.replay(codes, on: model, and: &sqlite, path: path) {
+          _, _, outcomes, _ in
+          if let (inMemory, inSQLite) = outcomes { #expect((inSQLite == nil) == (inMemory == nil)) }
         }
         var state = HealthSmallState(
           clock: Self.epoch, app: HealthStore.defaultApp, seed: UInt64(codes.count))

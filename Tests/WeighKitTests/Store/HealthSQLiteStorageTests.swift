@@ -214,24 +214,13 @@ import Testing
         let path = directory.file(HealthSQLiteStorage.fileName)
         let model = InMemorySampleStorage()
         var sqlite = try HealthSQLiteStorage(path: path)
-        var next = 0
-        for (step, code) in codes.enumerated() {
+        try Self.replay(codes, on: model, and: &sqlite, path: path) {
+          step, code, outcomes, current in
           let context = "step \(step) (code \(code))"
-          switch try Self.operation(code, on: model, next: &next) {
-          case .apply(let changes):
-            expectSameOutcome(
-              Self.outcome { try model.apply(changes) }, Self.outcome { try sqlite.apply(changes) },
-              context)
-          case .append(let records):
-            expectSameOutcome(
-              Self.outcome { try model.append(records) },
-              Self.outcome { try sqlite.append(records) },
-              context)
-          case .reopen:
-            try sqlite.close()
-            sqlite = try HealthSQLiteStorage(path: path)
+          if let (inMemory, inSQLite) = outcomes {
+            expectSameOutcome(inMemory, inSQLite, context)
           }
-          try Self.expectSameAnswers(model, sqlite, probe: code / 7, context)
+          try Self.expectSameAnswers(model, current, probe: code / 7, context)
         }
         // A state whose counter is the last position, as every Health command writes it:
         // `check` compares them.
@@ -348,6 +337,36 @@ import Testing
   }
 
   /// nil when `body` succeeds, else its error's description.
+  /// Runs the operations `codes` stand for on `model` and on `sqlite` (reopened from `path`
+  /// where a code says so), calling `after` once each has run with the step, its code, the
+  /// write's outcome in memory and in SQLite (`outcome`; nil for a reopening) and the
+  /// storage as it now is.
+  static func replay(
+    _ codes: [Int], on model: InMemorySampleStorage, and sqlite: inout HealthSQLiteStorage,
+    path: String,
+    _ after: (
+      _ step: Int, _ code: Int, _ outcomes: (String?, String?)?, _ sqlite: HealthSQLiteStorage
+    ) throws -> Void
+  ) throws {
+    var next = 0
+    for (step, code) in codes.enumerated() {
+      switch try operation(code, on: model, next: &next) {
+      case .apply(let changes):
+        let inMemory = outcome { try model.apply(changes) }
+        let inSQLite = outcome { try sqlite.apply(changes) }
+        try after(step, code, (inMemory, inSQLite), sqlite)
+      case .append(let records):
+        let inMemory = outcome { try model.append(records) }
+        let inSQLite = outcome { try sqlite.append(records) }
+        try after(step, code, (inMemory, inSQLite), sqlite)
+      case .reopen:
+        try sqlite.close()
+        sqlite = try HealthSQLiteStorage(path: path)
+        try after(step, code, nil, sqlite)
+      }
+    }
+  }
+
   static func outcome(_ body: () throws -> Void) -> String? {
     do {
       try body()
