@@ -45,10 +45,18 @@ struct HealthRowShape: Hashable {
 
   /// The shape of a live sample's row at `position` (the storage's save has the sample,
   /// not a record around it).
-  init?(_ sample: HealthSample, position: Int64) {
+  ///
+  /// The sample is borrowed (`__shared`), not copied in as an initializer's argument is by
+  /// default, and the workout and objects are asked whether they are there without a copy:
+  /// `sample.workout == nil` compared two optional workouts, each copied, for every row
+  /// (1,250 instructions a row of the all-types import: docs/performance.md, "The saving
+  /// thread's storage, again").
+  init?(_ sample: __shared HealthSample, position: Int64) {
     var fields: UInt16 = 0
     func mark(_ present: Bool, _ bit: UInt16) { if present { fields |= 1 << bit } }
-    guard sample.metadata.isEmpty, sample.workout == nil, sample.objects == nil,
+    if case .some = sample.workout { return nil }
+    if case .some = sample.objects { return nil }
+    guard sample.metadata.isEmpty,
       Self.loads(position: position, start: sample.startDate, end: sample.endDate),
       HealthRecordCodec.valueRule(for: sample.type).contains(sample.value),
       sample.creationDate.map({ StoredValueRule.instant.contains($0.timeIntervalSince1970) })

@@ -76,18 +76,38 @@ struct HealthSQLiteRowParts: Equatable {
       deleted: deleted.deletionDate.timeIntervalSince1970, extra: extra)
   }
 
-  /// The parts of a live sample's row at `position`.
-  init(_ sample: HealthSample, position: Int64) {
+  /// The parts of a live sample's row at `position`, as `init(position:…)` makes them.
+  ///
+  /// The sample is borrowed (`__shared`), and each part set here: through `init(position:…)`
+  /// the sample and the parts were each copied and destroyed once more for every row saved
+  /// (650 instructions a row: docs/performance.md, "The saving thread's storage, again").
+  /// Nested parts (metadata, a workout, objects) are written only when there are some.
+  init(_ sample: __shared HealthSample, position: Int64) {
+    self.position = position
+    isDeletion = false
+    type = sample.type
+    uuid = sample.uuid ?? HealthSQLiteRowParts.noUUID
+    // x + 0.0 is x for every number but −0.0, which becomes +0.0 (see `init(position:…)`).
+    start = sample.startDate.timeIntervalSince1970 + 0.0
+    end = sample.endDate.timeIntervalSince1970 + 0.0
+    value = sample.value + 0.0
+    origin = HealthSQLiteOrigin(sample)
+    created = sample.creationDate.map { $0.timeIntervalSince1970 + 0.0 }
+    syncIdentifier = sample.metadata.isEmpty ? nil : sample.syncIdentifier
+    deleted = nil
+    extra = nil
+    if case .none = sample.workout, case .none = sample.objects, sample.metadata.isEmpty {
+      return
+    }
     var writer = JSONWriter()
     HealthRecordCodec.writeNestedParts(of: sample, into: &writer)
-    self.init(
-      position: position, isDeletion: false, type: sample.type,
-      uuid: sample.uuid ?? HealthSQLiteRowParts.noUUID,
-      start: sample.startDate.timeIntervalSince1970, end: sample.endDate.timeIntervalSince1970,
-      value: sample.value, origin: HealthSQLiteOrigin(sample),
-      created: sample.creationDate?.timeIntervalSince1970,
-      syncIdentifier: sample.syncIdentifier, deleted: nil,
-      extra: writer.bytes.isEmpty ? nil : writer.bytes)
+    extra = writer.bytes.isEmpty ? nil : writer.bytes
+  }
+
+  /// Whether every number is finite (a row with another is never written).
+  var numbersAreFinite: Bool {
+    start.isFinite && end.isFinite && value.isFinite && (created?.isFinite ?? true)
+      && (deleted?.isFinite ?? true)
   }
 
   /// Stands for a missing UUID (a stored sample always has one; `apply` checks it first).
@@ -176,12 +196,13 @@ struct HealthSQLiteOrigin: Hashable {
     self.device = device
   }
 
-  /// A sample's writer and device.
-  init(_ sample: HealthSample) {
-    let revision = sample.sourceRevision
-    self.init(
-      source: revision?.source, version: revision?.version, product: revision?.productType,
-      system: revision?.operatingSystemVersion, device: sample.device)
+  /// A sample's writer and device (the sample borrowed, not copied in).
+  init(_ sample: __shared HealthSample) {
+    source = sample.sourceRevision?.source
+    version = sample.sourceRevision?.version
+    product = sample.sourceRevision?.productType
+    system = sample.sourceRevision?.operatingSystemVersion
+    device = sample.device
   }
 
   /// The sample's revision, as format 1's decoder makes it (none without a source).
@@ -190,6 +211,30 @@ struct HealthSQLiteOrigin: Hashable {
       SourceRevision(
         source: $0, version: version, productType: product, operatingSystemVersion: system)
     }
+  }
+
+  /// The same as the derived `==`, field by field, with the optional source and device
+  /// compared where they stand: the derived one copied both devices into a pair to compare
+  /// them, for every row saved (the last origin is compared with each row's: 1,400
+  /// instructions a row, docs/performance.md, "The saving thread's storage, again").
+  /// The derived `hash(into:)` hashes the same fields.
+  static func == (left: HealthSQLiteOrigin, right: HealthSQLiteOrigin) -> Bool {
+    guard left.version == right.version, left.product == right.product,
+      left.system == right.system
+    else { return false }
+    switch left.source {
+    case .none:
+      if case .some = right.source { return false }
+    case .some(let source):
+      guard case .some(let other) = right.source, source == other else { return false }
+    }
+    switch left.device {
+    case .none:
+      if case .some = right.device { return false }
+    case .some(let device):
+      guard case .some(let other) = right.device, device == other else { return false }
+    }
+    return true
   }
 
   /// The bundle identifier queries filter by ("" without a source, as format 1's column).

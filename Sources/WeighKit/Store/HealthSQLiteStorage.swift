@@ -367,7 +367,7 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
         try Self.meta(Self.longestKey(type), db, statements).map {
           Double(bitPattern: UInt64(bitPattern: $0))
         } ?? 0
-      return max(stored, commandWriter?.longest[type] ?? 0)
+      return max(stored, commandWriter?.tally.longest(of: type) ?? 0)
     }
   }
 
@@ -465,7 +465,7 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
       var counts = RecordCounts(samples: 0, deletions: 0)
       for type in type.map({ [$0] }) ?? SampleType.allCases {
         let keys = Self.countKeys(type)
-        let pending = commandWriter?.typeCounts[type]
+        let pending = commandWriter?.tally.counts(of: type)
         let samples = (try Self.meta(keys.samples, db, statements) ?? 0) + (pending?.samples ?? 0)
         let deletions =
           (try Self.meta(keys.deletions, db, statements) ?? 0) + (pending?.deletions ?? 0)
@@ -918,13 +918,14 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
     /// The storage's prepared statements.
     let statements: HealthSQLiteStatements
     var last: Int64
-    /// The changes of the live samples' and deleted-object records' counts, per type (keyed
-    /// by type, not by the meta row's key: a text key was hashed for every row written).
-    var typeCounts: [SampleType: (samples: Int64, deletions: Int64)] = [:]
-    /// `typeCounts` by the meta rows' keys (`countKeys`).
+    /// The changes of the live samples' and deleted-object records' counts, and the longest
+    /// duration of the samples written, per type (by type, not by the meta row's key: a
+    /// text key was hashed for every row written).
+    var tally = HealthSQLiteTypeTally()
+    /// The counts' changes by the meta rows' keys (`countKeys`).
     var countChanges: [String: Int64] {
       var changes: [String: Int64] = [:]
-      for (type, delta) in typeCounts {
+      for (type, delta) in tally.counts {
         let keys = countKeys(type)
         changes[keys.samples, default: 0] += delta.samples
         changes[keys.deletions, default: 0] += delta.deletions
@@ -932,7 +933,7 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
       return changes
     }
     /// The longest duration of the samples written, per type.
-    var longest: [SampleType: Double] = [:]
+    var longest: [SampleType: Double] { tally.longest }
     /// The row shapes read back (`checkReadBack`).
     var readShapes: Set<HealthRowShape> = []
     /// The position before the records in `recent`.
@@ -1054,7 +1055,8 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
       // Known absent (`absentUUIDs`), or looked for among the rows waiting to be inserted
       // (a live sample's row is there or in the table: a deletion removes it from the table
       // at once), then looked up in the table.
-      if absentUUIDs.remove(uuid) == nil, ownUUIDs?.mayContain(uuid) ?? true,
+      // (An empty set is not asked: its `remove` hashes the UUID all the same.)
+      if absentUUIDs.isEmpty || absentUUIDs.remove(uuid) == nil, ownUUIDs?.mayContain(uuid) ?? true,
         try waitingRows.contains(where: { !$0.parts.isDeletion && $0.parts.uuid == uuid })
           || lookUp(uuid, db) != nil
       {
@@ -1118,22 +1120,24 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
       let start = Date(timeIntervalSince1970: sample.startDate.timeIntervalSince1970)
       let end = Date(timeIntervalSince1970: sample.endDate.timeIntervalSince1970)
       let duration = end.timeIntervalSince(start)
-      longest[sample.type] = max(longest[sample.type] ?? 0, duration)
+      tally.noteDuration(duration, of: sample.type)
     }
 
     /// Inserts the row of `parts`, of `shape`; reads it back first (once per shape,
     /// `checkReadBack`), so that a row a query would refuse is never written. Its origin
     /// is inserted first when it is new. `loaded`, when given, makes the record a query
     /// reads from a row of a shape already read back (`HealthRecordCodec.loaded`).
+    ///
+    /// `loaded` is not escaping (an optional closure is): one that captured the sample was
+    /// allocated, with a copy of the sample, for every row saved.
     private mutating func insertRow(
-      _ parts: HealthSQLiteRowParts, shape: HealthRowShape?, _ db: Database,
-      loaded madeAsLoaded: (() -> HealthRecord)? = nil
+      _ parts: __owned HealthSQLiteRowParts, shape: HealthRowShape?, _ db: Database,
+      loaded madeAsLoaded: () -> HealthRecord? = { nil }
     ) throws {
       guard statements.layout == .format2 else {
         throw HealthStorageError("health.sqlite is format 1, which this weigh only reads")
       }
-      for number in [parts.start, parts.end, parts.value, parts.created ?? 0, parts.deleted ?? 0]
-      where !number.isFinite {
+      guard parts.numbersAreFinite else {
         throw HealthStorageError(
           "the record at position \(parts.position) holds a number that is not finite")
       }
@@ -1142,18 +1146,19 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
       // back is made so from its sample (`loaded`), another one read back.
       var loaded = try checkReadBack(shape, parts)
       if loaded == nil, recent != nil {
-        loaded = try madeAsLoaded?() ?? Self.readBack(parts)
+        loaded = try madeAsLoaded() ?? Self.readBack(parts)
       }
       let originID = try originID(parts.origin, db)
-      // Inserted with the next rows, `rowsPerInsert` at a time (`insertWaitingRows`).
-      waitingRows.append((parts, originID))
-      if waitingRows.count >= Self.rowsPerInsert { try insertWaitingRows(db) }
       if let loaded {
         remember(loaded, columns: HealthSQLiteColumns(parts))
       } else {
         recent = nil
       }
       count(parts.type, isDeletion: parts.isDeletion, by: 1)
+      // Inserted with the next rows, `rowsPerInsert` at a time (`insertWaitingRows`). Its
+      // last use: the parts move into the array, where a copy retained each of their texts.
+      waitingRows.append((parts, originID))
+      if waitingRows.count >= Self.rowsPerInsert { try insertWaitingRows(db) }
     }
 
     /// The id of `origin` in the `origin` table, inserted there (in this transaction, before
@@ -1181,25 +1186,36 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
 
     /// Inserts the rows waiting (`waitingRows`), in position order: `rowsPerInsert` at a
     /// time by one statement, the rest one by one.
+    ///
+    /// The UUIDs are bound without SQLite's copy (a `malloc` and a `free` a row), from a
+    /// buffer that outlives the statement's run; the run clears them (`run()` every
+    /// parameter, `run(unbinding:)` the one) before it returns or throws, so no pointer into
+    /// the buffer is left bound.
     mutating func insertWaitingRows(_ db: Database) throws {
       guard !waitingRows.isEmpty else { return }
       defer { waitingRows.removeAll(keepingCapacity: true) }
       let (rows, statements) = (waitingRows, statements)
       let parameters = HealthSQLiteStatement.insertParameters(.format2)
-      var next = rows.startIndex
-      while next < rows.endIndex {
-        let many = rows.endIndex - next >= Self.rowsPerInsert
-        let count = many ? Self.rowsPerInsert : 1
-        // Bound directly, without GRDB's `StatementArguments` (`HealthSQLiteBinding`).
-        var insert = HealthSQLiteBinding(
-          try statements(many ? .insertRecords : .insertRecord, db))
-        for (index, waiting) in rows[next..<next + count].enumerated() {
-          let base = CInt(truncatingIfNeeded: index * parameters)
-          waiting.parts.bind(to: &insert, originID: waiting.originID, from: base)
+      try withUnsafeTemporaryAllocation(of: uuid_t.self, capacity: Self.rowsPerInsert) {
+        uuids in
+        var next = rows.startIndex
+        while next < rows.endIndex {
+          let many = rows.endIndex - next >= Self.rowsPerInsert
+          let count = many ? Self.rowsPerInsert : 1
+          // Bound directly, without GRDB's `StatementArguments` (`HealthSQLiteBinding`).
+          var insert = HealthSQLiteBinding(
+            try statements(many ? .insertRecords : .insertRecord, db))
+          for index in 0..<count {
+            let base = CInt(truncatingIfNeeded: index * parameters)
+            rows[next + index].parts.bind(
+              to: &insert, originID: rows[next + index].originID, from: base,
+              uuidIn: uuids.baseAddress.map { $0 + index })
+          }
+          // One row: only its UUID, bound without a copy, is cleared (every parameter is
+          // bound again at each run; clearing all thirteen cost 1,200 instructions a row).
+          if many { try insert.run() } else { try insert.run(unbinding: 4) }
+          next += count
         }
-        // Every parameter is bound again at each run: only the statement is reset.
-        if many { try insert.run() } else { try insert.run(unbinding: 12) }
-        next += count
       }
     }
 
@@ -1215,11 +1231,7 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
     }
 
     private mutating func count(_ type: SampleType, isDeletion: Bool, by delta: Int64) {
-      if isDeletion {
-        typeCounts[type, default: (0, 0)].deletions += delta
-      } else {
-        typeCounts[type, default: (0, 0)].samples += delta
-      }
+      tally.count(type, isDeletion: isDeletion, by: delta)
     }
 
     /// The checked columns of every deleted-object record, in position order. Through
