@@ -79,8 +79,10 @@ struct HealthSQLiteRowParts: Equatable {
   /// The parts of a live sample's row at `position`, as `init(position:…)` makes them.
   ///
   /// The sample is borrowed (`__shared`), and each part set here: through `init(position:…)`
-  /// the sample and the parts were each copied and destroyed once more for every row saved
-  /// (650 instructions a row: docs/performance.md, "The saving thread's storage, again").
+  /// the sample and the parts were each copied and destroyed once more for every row saved.
+  /// The parts cost 4,370 instructions a row of the all-types import, now 3,220, a
+  /// workout's encoding included (callgrind, the 10 MB export; docs/performance.md, "The
+  /// saving thread's storage, again (hsave12)").
   /// Nested parts (metadata, a workout, objects) are written only when there are some.
   init(_ sample: __shared HealthSample, position: Int64) {
     self.position = position
@@ -215,8 +217,9 @@ struct HealthSQLiteOrigin: Hashable {
 
   /// The same as the derived `==`, field by field, with the optional source and device
   /// compared where they stand: the derived one copied both devices into a pair to compare
-  /// them, for every row saved (the last origin is compared with each row's: 1,400
-  /// instructions a row, docs/performance.md, "The saving thread's storage, again").
+  /// them, for every row saved (the last origin is compared with each row's). The row's
+  /// origin id cost 1,600 instructions a row of the all-types import, now 400 (callgrind,
+  /// the 10 MB export; docs/performance.md, "The saving thread's storage, again (hsave12)").
   /// The derived `hash(into:)` hashes the same fields.
   static func == (left: HealthSQLiteOrigin, right: HealthSQLiteOrigin) -> Bool {
     guard left.version == right.version, left.product == right.product,

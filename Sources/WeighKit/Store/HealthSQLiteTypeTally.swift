@@ -6,7 +6,8 @@ import HealthSim
 ///
 /// Two dictionaries keyed by type hashed the type three times for every row written (the
 /// count's change, the longest duration read and written): about 600 instructions a row of
-/// the all-types import (docs/performance.md, "The saving thread's storage, again").
+/// the all-types import, now under 100 (callgrind, the 10 MB export; docs/performance.md,
+/// "The saving thread's storage, again (hsave12)").
 struct HealthSQLiteTypeTally {
   private struct Entry {
     var samples: Int64 = 0

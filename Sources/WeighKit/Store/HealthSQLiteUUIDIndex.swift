@@ -33,9 +33,9 @@ final class HealthSQLiteUUIDIndex {
   /// sorted run while the command's thread reads the table into the next, and they merge
   /// the runs, so the command's thread does under half of the work. Made at the commit,
   /// when an import's reading thread is done and its core free. Measured with the sqlite3
-  /// shell, 1.25 million rows (docs/performance.md, "The saving thread's table and index"):
-  /// the command's thread 2.27 s of CPU without helpers, 1.02 s with two, the whole process
-  /// the same 2.2–2.3 s.
+  /// shell, 1.25 million rows: the command's thread 2.27 s of CPU without helpers, 1.02 s
+  /// with two, the whole process the same 2.2–2.3 s (docs/performance.md, "The saving
+  /// thread's storage, again (hsave12)").
   static let sortThreads = 2
   /// The page cache while the index is made, in KiB: each of the sort's runs in memory
   /// (one per thread, the command's and its helpers') is at most the page cache's size, so
