@@ -477,29 +477,30 @@ struct ImportPlan {
     var position = 0
     for index in read.blocks.indices {
       defer { Self.returnFreedMemory(afterBlock: index, of: read.blocks.count) }
-      // Each weight read where it lies in its block, not copied out of it: a copy and its
-      // destruction, and the entry's through `??`, took 232 of ImportPlan's 518
-      // instructions a weight (callgrind, 100,000 Fitbit logs, wfit12).
-      let block = read.takeBlock(index)
-      for offset in block.indices {
+      for weight in read.takeBlock(index) {
         defer { position += 1 }
-        if claimed[position] || claim(block[offset]) {
+        if claimed[position] || claim(weight) {
           alreadyPresent += 1
           continue
         }
-        let instant = block[offset].instant
-        guard instant <= latest else {
+        guard weight.instant <= latest else {
           rejections.append(
             ImportRejection(
-              line: block[offset].line,
+              line: weight.line,
               reason:
-                "\(session.zone.minuteText(instant)) is after the clock (\(session.zone.minuteText(session.now))); move the clock forward or fix the date"
+                "\(session.zone.minuteText(weight.instant)) is after the clock (\(session.zone.minuteText(session.now))); move the clock forward or fix the date"
             ))
           continue
         }
-        entries.append(block[offset].newEntry())
+        // A weight of weigh's file keeps its entry, numbered as written when the number is
+        // an entry number (else 0: numbered below); others are numbered below.
+        entries.append(
+          weight.entry
+            ?? Entry(
+              id: 0, instant: weight.instant, kilograms: weight.kilograms, origin: .import,
+              source: weight.source, note: weight.note, fileTime: weight.fileTime))
         // Past 2^32 - 1 lines, ties are broken by file order alone (the sort's last key).
-        lines.append(UInt32(clamping: block[offset].line))
+        lines.append(UInt32(clamping: weight.line))
       }
     }
     claimed = []

@@ -118,16 +118,6 @@ public struct ImportedWeight: Sendable {
     set { setEntry(newValue, number: newValue?.id) }
   }
 
-  /// The entry an import adds for this weight: a weight of weigh's file keeps its entry,
-  /// numbered as written when the number is an entry number (else 0); any other is a new
-  /// entry of origin `import`, numbered 0 (the import numbers it).
-  func newEntry() -> Entry {
-    if let entry { return entry }
-    return Entry(
-      id: 0, instant: instant, kilograms: kilograms, origin: .import, source: source,
-      note: note, fileTime: fileTime)
-  }
-
   /// The entry's number as the file wrote it (weigh's own files); nil for a vendor's row.
   var number: Int? {
     if case .weigh(let number, _, _) = kind { return number }
@@ -269,15 +259,10 @@ public struct WeightImportResult: Equatable, Sendable {
   }
 
   /// Adds `weight` unless the file already had one at the same moment, weight and source.
-  ///
-  /// The weight is moved into its block first and its key looked up there: handed to the key
-  /// set and then appended, each weight was copied once more and the copy destroyed (115
-  /// instructions a row, callgrind, 100,000 MyFitnessPal rows, wfit12). A repeat, rare, is
-  /// taken out again.
   mutating func add(_ weight: consuming ImportedWeight, seen: inout WeightKeySet) {
-    read.append(weight)
-    if !seen.insertLast(of: read) {
-      read.removeLast()
+    if seen.insert(weight, position: read.count, among: read) {
+      read.append(weight)
+    } else {
       duplicatesInFile += 1
     }
   }
@@ -338,16 +323,17 @@ struct WeightKeySet {
 
   init() {}
 
-  /// Records the last weight of `weights` unless an equal key is already recorded (the
-  /// weights before it recorded or not); returns whether it was recorded.
-  mutating func insertLast(of weights: ImportedWeights) -> Bool {
-    let position = weights.count - 1
+  /// Records the weight at `position` of `weights` (about to be appended there) unless an
+  /// equal key is already recorded; returns whether it was recorded.
+  mutating func insert(
+    _ weight: borrowing ImportedWeight, position: Int, among weights: ImportedWeights
+  ) -> Bool {
     if (count + 1) * 2 > slots.count { grow(weights) }
     let mask = slots.count - 1
-    var slot = weights.mixedHash(at: position) & mask
+    var slot = Int(truncatingIfNeeded: WeightKey.mixedHash(of: weight)) & mask
     while slots[slot] != 0 {
       // checked: UInt32 to Int widens
-      if weights.sameKey(Int(slots[slot]) - 1, position) { return false }
+      if weights.hasKey(at: Int(slots[slot]) - 1, of: weight) { return false }
       slot = (slot + 1) & mask
     }
     // Positions past UInt32 cannot occur: a file of 4 billion weights does not fit in memory.
@@ -396,12 +382,10 @@ struct ImportedWeights: RandomAccessCollection, Equatable, Sendable {
     blocks[position >> Self.blockShift][position & (Self.blockSize - 1)]
   }
 
-  /// Whether the weights at positions `a` and `b` have equal keys, read in place (a weight
-  /// copied out of its block retained its strings).
-  func sameKey(_ a: Int, _ b: Int) -> Bool {
-    WeightKey.same(
-      blocks[a >> Self.blockShift][a & (Self.blockSize - 1)],
-      blocks[b >> Self.blockShift][b & (Self.blockSize - 1)])
+  /// Whether the weight at `position` has `weight`'s key, read in place (a weight copied out
+  /// of its block retained its strings).
+  func hasKey(at position: Int, of weight: borrowing ImportedWeight) -> Bool {
+    WeightKey.same(blocks[position >> Self.blockShift][position & (Self.blockSize - 1)], weight)
   }
 
   /// The key hash of the weight at `position`, read in place.
@@ -421,14 +405,6 @@ struct ImportedWeights: RandomAccessCollection, Equatable, Sendable {
     }
     blocks[blocks.count - 1].append(weight)
     count += 1
-  }
-
-  /// Removes the last weight (a block left empty goes too, so every block but the last is
-  /// full).
-  mutating func removeLast() {
-    blocks[blocks.count - 1].removeLast()
-    if blocks[blocks.count - 1].isEmpty { blocks.removeLast() }
-    count -= 1
   }
 
   /// Takes block `index` out (its weights stay counted): the caller frees it when done.

@@ -40,51 +40,6 @@ import Testing
     #expect(naiveDuplicates > 1000)
   }
 
-  /// A weight is moved into its block before its key is looked up, and taken out again
-  /// when it repeats one (`WeightImportResult.add`): a repeat that lands at a block's first
-  /// place takes that block out too, so every block but the last stays full.
-  @Test func aRepeatAtABlocksFirstPlaceLeavesEveryBlockButTheLastFull() {
-    let size = ImportedWeights.blockSize
-    var result = WeightImportResult(format: .withingsCSV)
-    var seen = WeightKeySet()
-    var expected: [ImportedWeight] = []
-    var duplicates = 0
-    var line = 0
-    func repeatFirst() {
-      line += 1
-      result.add(
-        ImportedWeight(instant: 1_420_070_400, kilograms: 70, source: "Withings", line: line),
-        seen: &seen)
-      duplicates += 1
-    }
-    for index in 0..<(2 * size + 3) {
-      line += 1
-      let weight = ImportedWeight(
-        instant: 1_420_070_400 + Int64(index) * 60, kilograms: 70, source: "Withings",
-        line: line)
-      result.add(weight, seen: &seen)
-      expected.append(weight)
-      // After the first weight and after each full block: the repeat's place is a new
-      // block's first.
-      if index == 0 || (index + 1) % size == 0 { repeatFirst() }
-    }
-    #expect(result.duplicatesInFile == duplicates)
-    #expect(result.read.count == expected.count)
-    #expect(result.read.blocks.count == 3)
-    #expect(result.read.blocks.dropLast().allSatisfy { $0.count == size })
-    #expect(result.read.blocks.last?.count == 3)
-    #expect(result.weights == expected)
-    // One weight and its repeat: one block of one weight.
-    var single = WeightImportResult(format: .withingsCSV)
-    var singleSeen = WeightKeySet()
-    for line in 1...2 {
-      single.add(
-        ImportedWeight(instant: 0, kilograms: 70, source: "Aria", line: line), seen: &singleSeen)
-    }
-    #expect(single.read.blocks.map(\.count) == [1])
-    #expect(single.duplicatesInFile == 1)
-  }
-
   @Test func aLookUpFindsTheFirstMatchingEntryInOrder() {
     var numbers = Numbers(state: 11)
     let entries = (1...5000).map { id in
