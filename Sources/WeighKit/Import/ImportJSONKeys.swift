@@ -26,6 +26,10 @@ struct ImportJSONKeys {
   /// instructions a key).
   private struct Expected {
     var name: Int
+    /// The key index the name is (nil for a name no key asks for), kept here so that a
+    /// member's key is known without looking `name` up in `names` (about 12 instructions a
+    /// member: wread11's profile).
+    var key: Int?
     var word: UInt64
     var mask: UInt64
     /// The second word, for a name of 8 to 15 bytes (mask 0 for a shorter one).
@@ -35,7 +39,7 @@ struct ImportJSONKeys {
     var length: Int
 
     static let none = Expected(
-      name: -1, word: 0, mask: 0, secondWord: 0, secondMask: 0, length: 0)
+      name: -1, key: nil, word: 0, mask: 0, secondWord: 0, secondMask: 0, length: 0)
   }
 
   /// At most this many names are kept, each at most `longest` bytes: a file whose records
@@ -77,14 +81,15 @@ struct ImportJSONKeys {
   }
 
   /// What lies at `reader`'s offset, the opening quote of the key of the record's member
-  /// number `place`: the index of a name kept here whose bytes are there (the reader then
-  /// past its closing quote), or nil (the reader not moved).
+  /// number `place`: the index of a name kept here whose bytes are there and the key index
+  /// it is (nil: no key's), the reader then past its closing quote; or nil (the reader not
+  /// moved).
   ///
   /// The name expected at the place is compared here, inlined into the record's loop; any
   /// other case goes to ``search(_:place:start:)`` (the call and its checks took about 20 of
   /// the 73 instructions a key of a Fitbit log: wjson10, callgrind).
   @inline(__always)
-  mutating func match(_ reader: inout JSONReader, place: Int) -> Int? {
+  mutating func match(_ reader: inout JSONReader, place: Int) -> (name: Int, key: Int?)? {
     let bytes = reader.bytes
     let start = reader.offset + 1
     guard start <= bytes.count, bytes[start - 1] == 0x22 else { return nil }
@@ -102,7 +107,7 @@ struct ImportJSONKeys {
         if (loaded ^ hint.word) & hint.mask == 0, (second ^ hint.secondWord) & hint.secondMask == 0
         {
           reader.offset = start + hint.length
-          return hint.name
+          return (hint.name, hint.key)
         }
       }
     }
@@ -113,13 +118,15 @@ struct ImportJSONKeys {
   /// in one or two loads: that name compared byte for byte, then every name kept; the name
   /// found becomes the one expected at `place`.
   @inline(never)
-  private mutating func search(_ reader: inout JSONReader, place: Int, start: Int) -> Int? {
+  private mutating func search(_ reader: inout JSONReader, place: Int, start: Int) -> (
+    name: Int, key: Int?
+  )? {
     let bytes = reader.bytes
     if place < expected.count {
       let hint = expected[place]
       if hint.name >= 0, matches(hint.name, bytes, start) {
         reader.offset = start + names[hint.name].count + 1
-        return hint.name
+        return (hint.name, hint.key)
       }
     }
     let found = names.indices.first { matches($0, bytes, start) }
@@ -129,7 +136,7 @@ struct ImportJSONKeys {
     }
     guard let found else { return nil }
     reader.offset = start + names[found].count + 1
-    return found
+    return (found, names[found].key)
   }
 
   /// What is expected where name `index` was found: its bytes and the closing quote as one
@@ -137,15 +144,16 @@ struct ImportJSONKeys {
   private func expectation(_ index: Int) -> Expected {
     let name = names[index]
     guard name.count <= 15 else {
-      return Expected(name: index, word: 0, mask: 0, secondWord: 0, secondMask: 0, length: 0)
+      return Expected(
+        name: index, key: name.key, word: 0, mask: 0, secondWord: 0, secondMask: 0, length: 0)
     }
     // checked: a length of at most sixteen
     let bits = UInt64(name.count + 1) * 8
     if bits <= 64 {
       let mask: UInt64 = bits == 64 ? ~0 : (1 << bits) - 1
       return Expected(
-        name: index, word: words[name.first] | 0x22 << (bits - 8), mask: mask, secondWord: 0,
-        secondMask: 0, length: name.count + 1)
+        name: index, key: name.key, word: words[name.first] | 0x22 << (bits - 8), mask: mask,
+        secondWord: 0, secondMask: 0, length: name.count + 1)
     }
     // The name fills its first word; the second holds its last bytes (none for eight: `add`
     // keeps no second word then) and the quote.
@@ -153,13 +161,10 @@ struct ImportJSONKeys {
     let secondMask: UInt64 = secondBits == 64 ? ~0 : (1 << secondBits) - 1
     let rest = name.count > 8 ? words[name.first + 1] : 0
     return Expected(
-      name: index, word: words[name.first], mask: ~0,
+      name: index, key: name.key, word: words[name.first], mask: ~0,
       secondWord: rest | 0x22 << (secondBits - 8), secondMask: secondMask,
       length: name.count + 1)
   }
-
-  /// The key index name `index` is (nil: a name no key asks for).
-  func key(_ index: Int) -> Int? { names[index].key }
 
   /// Whether the bytes of name `index` lie at `start`, followed by `"`.
   @inline(__always)

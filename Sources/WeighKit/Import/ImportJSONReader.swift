@@ -319,9 +319,9 @@ public enum ImportJSONReader {
       while try reader.nextMember() {
         var wanted: Int?
         reader.skipWhitespace()
-        if let name = known.match(&reader, place: place) {
+        if let found = known.match(&reader, place: place) {
           try reader.readColon()
-          wanted = known.key(name)
+          wanted = found.key
         } else {
           let key = try reader.readKey()
           if key.hasEscapes || !key.isASCII {

@@ -20,9 +20,7 @@ extension ByteCursor {
   static func nearestLongDecimal(_ value: Double) -> (digits: UInt64, scale: Int)? {
     let significand = value.significandBitPattern
     guard value.isNormal, significand != 0 else { return nil }
-    let ulp = value.ulp
-    var top = 0
-    while top < 17, powersOfTen[top + 1] * ulp < 1 { top += 1 }
+    let top = largestSparseScale(value)
     guard top < 17 else { return nil }
     let scale = top + 1
     // value = whole × 2^exponent exactly, whole < 2^53; value × 10^scale is

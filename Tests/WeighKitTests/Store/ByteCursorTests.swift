@@ -193,6 +193,101 @@ import Testing
     #expect(mismatches.isEmpty, "\(mismatches.prefix(10).map { "\($0) (\($0.bitPattern))" })")
   }
 
+  /// `ByteCursor.shortestDecimal` as it was before it took the decimal at the largest scale
+  /// (wstore11): the first scale with a decimal found by halving the range of scales.
+  static func shortestDecimalByHalving(_ value: Double) -> (digits: UInt64, scale: Int)? {
+    let ulp = value.ulp
+    func decimals(_ scale: Int) -> (count: Int, digits: UInt64) {
+      let power = ByteCursor.powersOfTen[scale]
+      let product = value * power
+      guard product < 9_007_199_254_740_992 else { return (2, 0) }
+      let whole = UInt64(product)  // checked: 0 < product < 2^53
+      var count = 0
+      var found: UInt64 = 0
+      for candidate in whole...whole + 1 {
+        guard candidate < 1 << 53, Double(candidate) / power == value else { continue }
+        count += 1
+        found = candidate
+      }
+      return (count, found)
+    }
+    var low = 1
+    while low <= 2 {
+      guard ByteCursor.powersOfTen[low] * ulp < 1 else { return nil }
+      let (count, digits) = decimals(low)
+      guard count == 0 else { return count == 1 ? (digits, low) : nil }
+      low += 1
+    }
+    var top = 2
+    while top < 17, ByteCursor.powersOfTen[top + 1] * ulp < 1 { top += 1 }
+    guard low <= top else { return nil }
+    var found = decimals(top)
+    guard found.count > 0 else { return nil }
+    var high = top
+    while low < high {
+      let middle = (low + high) / 2
+      let atMiddle = decimals(middle)
+      if atMiddle.count > 0 {
+        high = middle
+        found = atMiddle
+      } else {
+        low = middle + 1
+      }
+    }
+    return found.count == 1 ? (found.digits, high) : nil
+  }
+
+  @Test func theDecimalAtTheLargestScaleIsTheOneHalvingFinds() {
+    var numbers = Numbers(state: 20_261_127_12)
+    var checked = 0
+    var found = 0
+    var mismatches: [Double] = []
+    func check(_ value: Double) {
+      guard value.isFinite, value > 0, value != value.rounded(.towardZero) else { return }
+      let fast = ByteCursor.shortestDecimal(value)
+      let halving = Self.shortestDecimalByHalving(value)
+      if fast?.digits != halving?.digits || fast?.scale != halving?.scale {
+        mismatches.append(value)
+      }
+      if fast != nil { found += 1 }
+      checked += 1
+    }
+    for _ in 0..<1_000_000 { check(numbers.double().magnitude) }
+    // Decimals of 1 to 17 fraction digits and the Doubles next to them.
+    for _ in 0..<300_000 {
+      let scale = Int(numbers.below(17)) + 1
+      let value = Double(numbers.below(1 << 53)) / ByteCursor.powersOfTen[scale]
+      check(value)
+      check(value.nextUp)
+      check(value.nextDown)
+    }
+    // Weights in pounds and stones to kilograms, to 0.001 lb (Fitbit's logs), and back.
+    for thousandths in 1...2_000_000 {
+      check(Double(thousandths) / 1000 * 0.453_592_37)
+      check(Double(thousandths) / 1000 / 0.453_592_37)
+    }
+    #expect(checked > 4_000_000)
+    #expect(found > 2_000_000)
+    #expect(mismatches.isEmpty, "\(mismatches.prefix(10).map { "\($0) (\($0.bitPattern))" })")
+  }
+
+  @Test func theLargestSparseScaleIsTheOneCountedStepByStep() {
+    var numbers = Numbers(state: 20_261_127_13)
+    var values: [Double] = [
+      .leastNonzeroMagnitude, .leastNormalMagnitude, .greatestFiniteMagnitude, 0.001, 1, 60.01,
+    ]
+    for exponent in -1074...1023 {
+      let value = Double(sign: .plus, exponent: exponent, significand: 1)
+      values += [value, value.nextUp, value.nextDown]
+    }
+    for _ in 0..<200_000 { values.append(numbers.double().magnitude) }
+    for value in values where value.isFinite && value > 0 {
+      let counted = ByteCursor.sparseScaleByCounting(value.ulp)
+      #expect(ByteCursor.largestSparseScale(value) == counted, "\(value)")
+      if ByteCursor.largestSparseScale(value) != counted { return }
+    }
+  }
+
   @Test func everyWeighWeightTakesTheShortDecimalPath() {
     // Every weight weigh accepts to 0.001 kg (0.001 … 1000): written without `description`.
     for thousandths in stride(from: 1, through: 1_000_000, by: 1) {
