@@ -132,7 +132,9 @@ extension AppleHealthExportParser {
     guard let wantedTypes else { return true }
     guard let type = attribute(p, "type") else { return true }
     let count = type.valueEnd - type.valueStart
-    for wanted in wantedTypes where wanted.count == count {
+    // The last byte first: the types share their first 24 (`HKQuantityTypeIdentifier`).
+    for wanted in wantedTypes
+    where wanted.count == count && (count == 0 || wanted[count - 1] == p[type.valueEnd - 1]) {
       if ElementKind.equal(p, type.valueStart, wanted) { return true }
     }
     return false
