@@ -363,7 +363,8 @@ public final class AppleHealthExportParser {
     self.attributes = []
     attributes.removeAll(keepingCapacity: true)
     tagRepaired = false
-    defer { self.attributes = attributes }
+    // Handed back below, before `opened` reads it; a tag that throws (cut by the chunk's
+    // end, or malformed) leaves an empty array, so its capacity is made again once per chunk.
     var selfClosing = false
     while true {
       var sawSpace = false
