@@ -179,6 +179,18 @@ enum HealthExportMapping {
       return k
     }
 
+    /// The last unit text read and its unit: records of one type repeat their unit, and
+    /// `HealthUnit(from:)` compares the text with each unit it knows.
+    private var lastUnit: (text: String, unit: HealthUnit?) = ("", nil)
+
+    /// `HealthUnit(from: text)`.
+    func unit(_ text: String) -> HealthUnit? {
+      if text == lastUnit.text { return lastUnit.unit }
+      let unit = HealthUnit(from: text)
+      lastUnit = (text, unit)
+      return unit
+    }
+
     func revision(_ name: String, _ version: String?) -> SourceRevision {
       if let lastSource, lastSource.name == name {
         return SourceRevision(source: lastSource, version: version)
@@ -202,7 +214,7 @@ enum HealthExportMapping {
     from record: HealthExportRecord, type: SampleType, line: Int, cache: Cache = Cache()
   ) throws(ImportRejection) -> Imported {
     let name = typeName(type)
-    guard let unitText = record.unit, let unit = HealthUnit(from: unitText),
+    guard let unitText = record.unit, let unit = cache.unit(unitText),
       unit.dimension == type.canonicalUnit.dimension
     else {
       let written = record.unit.map { "unit '\($0)'" } ?? "no unit"

@@ -23,12 +23,13 @@ enum ElementKind: String {
   /// Identifies the name between `start` and `end` without allocating.
   init(_ p: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) {
     let count = end - start
-    // Record and MetadataEntry are nearly every element; test them first.
-    if count == 6, Self.equal(p, start, Self.knownBytes[3]) {
+    // Record and MetadataEntry are nearly every element; test them first, against the
+    // literal's own bytes (the table behind `knownBytes` costs a lazy global's check).
+    if count == 6, Self.equal(p, start, "Record") {
       self = .record
       return
     }
-    if count == 13, Self.equal(p, start, Self.knownBytes[4]) {
+    if count == 13, Self.equal(p, start, "MetadataEntry") {
       self = .metadataEntry
       return
     }
@@ -38,6 +39,16 @@ enum ElementKind: String {
       return
     }
     self = .other
+  }
+
+  /// Whether the bytes from `start` are those of `literal` (the caller checked the count).
+  @inline(__always)
+  static func equal(_ p: UnsafeBufferPointer<UInt8>, _ start: Int, _ literal: StaticString)
+    -> Bool
+  {
+    let bytes = literal.utf8Start
+    for k in 0..<literal.utf8CodeUnitCount where p[start + k] != bytes[k] { return false }
+    return true
   }
 
   @inline(__always)
@@ -132,7 +143,9 @@ extension AppleHealthExportParser {
     guard let wantedTypes else { return true }
     guard let type = attribute(p, "type") else { return true }
     let count = type.valueEnd - type.valueStart
-    for wanted in wantedTypes where wanted.count == count {
+    // The last byte first: the types share their first 24 (`HKQuantityTypeIdentifier`).
+    for wanted in wantedTypes
+    where wanted.count == count && (count == 0 || wanted[count - 1] == p[type.valueEnd - 1]) {
       if ElementKind.equal(p, type.valueStart, wanted) { return true }
     }
     return false
