@@ -7,30 +7,36 @@ import Foundation
 /// sets `sourceRevision` and `creationDate` when it saves the sample, and assigns a UUID
 /// from its seeded generator when `uuid` is nil.
 public struct HealthSample: Hashable, Codable, Sendable {
+  /// The fields, shared by every copy: a sample is never changed in place, and a copy of
+  /// the fields themselves (344 bytes, about 17 references retained) was a third of the
+  /// all-types import's saving thread, where each sample is copied on its way from the
+  /// export's parser to the storage (docs/performance.md, "hmodel12").
+  private let fields: Fields
+
   /// The sample's identity; `nil` only before the store saved it.
-  public let uuid: UUID?
+  public var uuid: UUID? { fields.uuid }
   /// The sample type.
-  public let type: SampleType
+  public var type: SampleType { fields.type }
   /// When the measurement starts.
-  public let startDate: Date
+  public var startDate: Date { fields.startDate }
   /// When the measurement ends; equal to `startDate` for instantaneous types.
-  public let endDate: Date
+  public var endDate: Date { fields.endDate }
   /// The value in the type's canonical unit.
-  public let value: Double
+  public var value: Double { fields.value }
   /// The writer; set by the store at save time.
-  public let sourceRevision: SourceRevision?
+  public var sourceRevision: SourceRevision? { fields.sourceRevision }
   /// The measuring device, if any.
-  public let device: HealthDevice?
+  public var device: HealthDevice? { fields.device }
   /// Metadata, including sync identifier and version.
-  public let metadata: Metadata
+  public var metadata: Metadata { fields.metadata }
   /// When the sample was saved; set by the store.
-  public let creationDate: Date?
+  public var creationDate: Date? { fields.creationDate }
   /// Workout fields, for workout samples only.
-  public let workout: WorkoutDetails?
+  public var workout: WorkoutDetails? { fields.workout }
   /// The samples a correlation groups (HKCorrelation.objects), for correlations only.
   /// Saving a correlation saves these with it; reading one returns those still live
   /// that the app may read.
-  public let objects: [HealthSample]?
+  public var objects: [HealthSample]? { fields.objects }
 
   /// A quantity sample; `end` defaults to `start`.
   public init(
@@ -82,17 +88,10 @@ public struct HealthSample: Hashable, Codable, Sendable {
     sourceRevision: SourceRevision?, device: HealthDevice?, metadata: Metadata,
     creationDate: Date?, workout: WorkoutDetails?, objects: [HealthSample]? = nil
   ) {
-    self.uuid = uuid
-    self.type = type
-    self.startDate = startDate
-    self.endDate = endDate
-    self.value = value
-    self.sourceRevision = sourceRevision
-    self.device = device
-    self.metadata = metadata
-    self.creationDate = creationDate
-    self.workout = workout
-    self.objects = objects
+    fields = Fields(
+      uuid: uuid, type: type, startDate: startDate, endDate: endDate, value: value,
+      sourceRevision: sourceRevision, device: device, metadata: metadata,
+      creationDate: creationDate, workout: workout, objects: objects)
   }
 
   /// The value as a quantity in the canonical unit.
@@ -137,5 +136,102 @@ public struct HealthSample: Hashable, Codable, Sendable {
       && endDate == other.endDate && value == other.value && device == other.device
       && metadata == other.metadata && workout == other.workout
       && objects.map { Set($0.map(\.uuid)) } == other.objects.map { Set($0.map(\.uuid)) }
+  }
+}
+
+extension HealthSample {
+  /// The fields of a sample, once: copies of the sample share them.
+  private final class Fields: Sendable {
+    let uuid: UUID?
+    let type: SampleType
+    let startDate: Date
+    let endDate: Date
+    let value: Double
+    let sourceRevision: SourceRevision?
+    let device: HealthDevice?
+    let metadata: Metadata
+    let creationDate: Date?
+    let workout: WorkoutDetails?
+    let objects: [HealthSample]?
+
+    init(
+      uuid: UUID?, type: SampleType, startDate: Date, endDate: Date, value: Double,
+      sourceRevision: SourceRevision?, device: HealthDevice?, metadata: Metadata,
+      creationDate: Date?, workout: WorkoutDetails?, objects: [HealthSample]?
+    ) {
+      self.uuid = uuid
+      self.type = type
+      self.startDate = startDate
+      self.endDate = endDate
+      self.value = value
+      self.sourceRevision = sourceRevision
+      self.device = device
+      self.metadata = metadata
+      self.creationDate = creationDate
+      self.workout = workout
+      self.objects = objects
+    }
+  }
+
+  // Equality, hashing and coding as a struct of these fields had them (the coded form is
+  // what health.sqlite and the state document hold: the keys and their order unchanged).
+
+  public static func == (lhs: HealthSample, rhs: HealthSample) -> Bool {
+    if lhs.fields === rhs.fields { return true }
+    let (l, r) = (lhs.fields, rhs.fields)
+    return l.uuid == r.uuid && l.type == r.type && l.startDate == r.startDate
+      && l.endDate == r.endDate && l.value == r.value && l.sourceRevision == r.sourceRevision
+      && l.device == r.device && l.metadata == r.metadata && l.creationDate == r.creationDate
+      && l.workout == r.workout && l.objects == r.objects
+  }
+
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(uuid)
+    hasher.combine(type)
+    hasher.combine(startDate)
+    hasher.combine(endDate)
+    hasher.combine(value)
+    hasher.combine(sourceRevision)
+    hasher.combine(device)
+    hasher.combine(metadata)
+    hasher.combine(creationDate)
+    hasher.combine(workout)
+    hasher.combine(objects)
+  }
+
+  private enum CodingKeys: String, CodingKey {
+    case uuid, type, startDate, endDate, value, sourceRevision, device, metadata, creationDate
+    case workout, objects
+  }
+
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    self.init(
+      uuid: try container.decodeIfPresent(UUID.self, forKey: .uuid),
+      type: try container.decode(SampleType.self, forKey: .type),
+      startDate: try container.decode(Date.self, forKey: .startDate),
+      endDate: try container.decode(Date.self, forKey: .endDate),
+      value: try container.decode(Double.self, forKey: .value),
+      sourceRevision: try container.decodeIfPresent(SourceRevision.self, forKey: .sourceRevision),
+      device: try container.decodeIfPresent(HealthDevice.self, forKey: .device),
+      metadata: try container.decode(Metadata.self, forKey: .metadata),
+      creationDate: try container.decodeIfPresent(Date.self, forKey: .creationDate),
+      workout: try container.decodeIfPresent(WorkoutDetails.self, forKey: .workout),
+      objects: try container.decodeIfPresent([HealthSample].self, forKey: .objects))
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encodeIfPresent(uuid, forKey: .uuid)
+    try container.encode(type, forKey: .type)
+    try container.encode(startDate, forKey: .startDate)
+    try container.encode(endDate, forKey: .endDate)
+    try container.encode(value, forKey: .value)
+    try container.encodeIfPresent(sourceRevision, forKey: .sourceRevision)
+    try container.encodeIfPresent(device, forKey: .device)
+    try container.encode(metadata, forKey: .metadata)
+    try container.encodeIfPresent(creationDate, forKey: .creationDate)
+    try container.encodeIfPresent(workout, forKey: .workout)
+    try container.encodeIfPresent(objects, forKey: .objects)
   }
 }

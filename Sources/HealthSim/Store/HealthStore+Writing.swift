@@ -250,6 +250,7 @@ extension HealthStore {
     var saved: [HealthSample] = []
     saved.reserveCapacity(samples.count)
     var changed = Set<SampleType>()
+    var lastChanged: SampleType?
     // The samples `noteCollectionChanges` looks at: none while no collection query and no
     // observer with a predicate would look (each was a copy of a saved sample).
     let noted = !collectionQueries.isEmpty || observers.contains { $0.predicate != nil }
@@ -259,6 +260,7 @@ extension HealthStore {
     // or objects first applies those pending, since its replacement and objects read the
     // storage.
     var pending = PendingSaves()
+    pending.reserveCapacity(samples.count)
     // When every sample kept is plain, nothing is written before the loop ends, so the new
     // UUIDs `freshUUID(avoiding:)` would draw one by one can be drawn first and the storage
     // asked about all of them in one read: taken ones are skipped in order, as it skips
@@ -270,7 +272,7 @@ extension HealthStore {
       !keep[$0] || (plans[$0] == nil && samples[$0].objects == nil)
     }
     if allPlain {
-      let needed = samples.indices.filter { keep[$0] && samples[$0].uuid == nil }.count
+      let needed = samples.indices.count { keep[$0] && samples[$0].uuid == nil }
       if needed > 1 {
         drawn = (0..<needed).map { _ in state.generator.nextUUID() }
         drawnLive = read([]) { try storage.liveUUIDs(among: drawn) }
@@ -322,7 +324,11 @@ extension HealthStore {
       }
       saved.append(stored)
       if noted { touched.append(stored) }
-      changed.insert(sample.type)
+      // A run of one type is noted once (a set insertion hashed each sample's type).
+      if sample.type != lastChanged {
+        changed.insert(sample.type)
+        lastChanged = sample.type
+      }
     }
     apply(&pending)
     if !isMergingLockedSaves {
@@ -414,6 +420,13 @@ extension HealthStore {
 private struct PendingSaves {
   var changes: [HealthChange] = []
   var uuids: Set<UUID> = []
+
+  /// Room for `count` saves: a batch of an import is 10,000, and growing the set rehashed
+  /// every UUID in it at each doubling.
+  mutating func reserveCapacity(_ count: Int) {
+    changes.reserveCapacity(count)
+    uuids.reserveCapacity(count)
+  }
 
   mutating func add(_ sample: HealthSample, position: Int64) {
     changes.append(.sampleSaved(sample, position: position))

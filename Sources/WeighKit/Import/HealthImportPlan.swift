@@ -47,7 +47,7 @@ struct HealthImportPlan {
   private var firstRejections: [ImportRejection?] = [nil, nil, nil]
   /// Samples found new but not kept by Health (refused, or a sync version not higher than
   /// the stored one): a repeat of one in a later batch is already present, as in the same one.
-  private var notKept: [Key: [Double]] = [:]
+  private var notKept: [Key: Values] = [:]
   /// Why the batches stopped being saved (Health could not be opened), said once the file
   /// is read well-formed: a broken file's own error comes first.
   private var failure: Diagnostic?
@@ -177,19 +177,18 @@ struct HealthImportPlan {
     }
     batchesChecked += 1
     var present = presentSamples(around: candidates, in: health)
+    // Each new sample's key goes in (a repeat later in the batch is already present).
+    present.reserveCapacity(present.count + candidates.count)
     let latest = Date(seconds: session.now + 60)
-    var groups: [(revision: SourceRevision, members: [Candidate])] = []
+    var groups: [Group] = []
     var groupIndex: [SourceRevision: Int] = [:]
-    for candidate in candidates {
+    for (position, candidate) in candidates.enumerated() {
       // The sample's fields, read in place (a copy of the sample cost 500 instructions).
       let start = candidate.imported.sample.startDate
       let key = Key(
         candidate.imported.sample.type, candidate.imported.revision.source.name, start)
       let value = candidate.imported.sample.value
-      func matches(_ values: [Double]?) -> Bool {
-        values?.contains(where: { abs($0 - value) <= 1e-9 * max(1, abs(value)) }) ?? false
-      }
-      if matches(present[key]) || matches(notKept[key]) {
+      if present[key]?.matches(value) == true || notKept[key]?.matches(value) == true {
         alreadyPresent += 1
         if candidate.repaired { repairedRecords += 1 }
         continue
@@ -204,25 +203,41 @@ struct HealthImportPlan {
           ), kind: 1)
         continue
       }
-      present[key, default: []].append(value)
+      present[key, default: Values()].append(value)
       if candidate.repaired { repairedRecords += 1 }
       hasNewSamples = true
       // The records of an export come in runs of a few revisions taking turns (a phone's
       // and a watch's steps): the groups are compared first, the last one first, without
       // hashing the revision's texts; the dictionary is asked only past a few groups.
       if let index = Self.group(of: candidate.imported.revision, in: groups) {
-        groups[index].members.append(candidate)
+        groups[index].add(candidate, at: position)
       } else if groups.count > Self.groupsCompared,
         let index = groupIndex[candidate.imported.revision]
       {
-        groups[index].members.append(candidate)
+        groups[index].add(candidate, at: position)
       } else {
         groupIndex[candidate.imported.revision] = groups.count
-        groups.append((candidate.imported.revision, [candidate]))
+        groups.append(Group(revision: candidate.imported.revision))
+        groups[groups.count - 1].add(candidate, at: position)
       }
     }
-    for group in groups { save(group.members, as: group.revision, in: health) }
+    for group in groups { save(group, in: health) }
     session.lastHealthImport = (mostHeld, batchesChecked)
+  }
+
+  /// The new samples of one source revision in a batch, in file order, and where each is in
+  /// the batch: the samples are gathered as Health takes them, and a candidate (whose
+  /// revision is five strings retained at each copy) is not copied.
+  private struct Group {
+    let revision: SourceRevision
+    var samples: [HealthSample] = []
+    /// The index in `candidates` of each of `samples`.
+    var members: [Int] = []
+
+    mutating func add(_ candidate: Candidate, at position: Int) {
+      samples.append(candidate.imported.sample)
+      members.append(position)
+    }
   }
 
   /// The groups `saveBatch` compares with a revision before it asks its dictionary.
@@ -233,7 +248,7 @@ struct HealthImportPlan {
   /// comparisons stop at the first text's storage).
   private static func group(
     of revision: SourceRevision,
-    in groups: [(revision: SourceRevision, members: [Candidate])]
+    in groups: [Group]
   ) -> Int? {
     var index = groups.endIndex
     while index > max(groups.startIndex, groups.endIndex - groupsCompared) {
@@ -247,14 +262,13 @@ struct HealthImportPlan {
   /// start-date index per run of starts of a type without an hour's gap (the records of a
   /// type are nearly in time order in an export, so a batch is a few runs per type; a file
   /// in no order reads more, shorter runs, never the whole history).
-  private func presentSamples(around batch: [Candidate], in health: HealthStore) -> [Key: [Double]]
-  {
+  private func presentSamples(around batch: [Candidate], in health: HealthStore) -> [Key: Values] {
     var starts: [SampleType: [Int64]] = [:]
     for candidate in batch {
       starts[candidate.imported.sample.type, default: []].append(
         Instant.seconds(of: candidate.imported.sample.startDate))
     }
-    var present: [Key: [Double]] = [:]
+    var present: [Key: Values] = [:]
     for (type, seconds) in starts {
       let sorted = seconds.sorted()
       var index = sorted.startIndex
@@ -272,7 +286,7 @@ struct HealthImportPlan {
         let upper =
           last >= ValueLimits.instant.upperBound ? Date.distantFuture : Date(seconds: last + 1)
         for sample in health.allSamples(of: type, startingIn: lower..<upper) {
-          present[Key(sample.type, sample.source?.name ?? "", sample.startDate), default: []]
+          present[Key(sample.type, sample.source?.name ?? "", sample.startDate), default: Values()]
             .append(sample.value)
         }
       }
@@ -286,16 +300,15 @@ struct HealthImportPlan {
   /// Saves one source revision's new samples of a batch; a group Health refuses is saved
   /// sample by sample so that only the refused samples are rejected. A sample with a sync
   /// identifier Health already has at this version or higher counts as already present.
-  private mutating func save(
-    _ members: [Candidate], as revision: SourceRevision, in health: HealthStore
-  ) {
+  private mutating func save(_ group: Group, in health: HealthStore) {
     do throws(HealthError) {
-      let saved = try health.save(members.map(\.imported.sample), as: revision)
-      count(saved, of: members)
+      count(try health.save(group.samples, as: group.revision), of: group.samples)
     } catch {
-      for member in members {
+      for index in group.members {
+        let member = candidates[index]
         do throws(HealthError) {
-          count(try health.save([member.imported.sample], as: revision), of: [member])
+          let sample = [member.imported.sample]
+          count(try health.save(sample, as: group.revision), of: sample)
         } catch {
           if member.repaired { repairedRecords -= 1 }
           keepAsNotKept(member.imported.sample)
@@ -309,14 +322,21 @@ struct HealthImportPlan {
 
   /// Counts what Health saved of `members` (in their order, leaving out those whose sync
   /// version was not higher than the stored one, which are already present).
-  private mutating func count(_ saved: [HealthSample], of members: [Candidate]) {
-    for index in saved.indices { imported[saved[index].type, default: 0] += 1 }
+  private mutating func count(_ saved: [HealthSample], of members: [HealthSample]) {
+    // By runs of one type (an export's records come in long runs): one look-up a run.
+    var index = saved.startIndex
+    while index < saved.endIndex {
+      let type = saved[index].type
+      var end = index + 1
+      while end < saved.endIndex, saved[end].type == type { end += 1 }
+      imported[type, default: 0] += end - index
+      index = end
+    }
     alreadyPresent += members.count - saved.count
     guard saved.count < members.count else { return }
     // `saved` is `members` in order without those left out.
     var next = saved.startIndex
-    for member in members {
-      let sample = member.imported.sample
+    for sample in members {
       if next < saved.endIndex, saved[next].type == sample.type,
         saved[next].startDate == sample.startDate, saved[next].value == sample.value
       {
@@ -329,7 +349,7 @@ struct HealthImportPlan {
 
   private mutating func keepAsNotKept(_ sample: HealthSample) {
     let source = sample.source?.name ?? ""
-    notKept[Key(sample.type, source, sample.startDate), default: []].append(sample.value)
+    notKept[Key(sample.type, source, sample.startDate), default: Values()].append(sample.value)
   }
 
   /// Counts a rejection, keeping the first by line of its kind.
@@ -353,6 +373,24 @@ struct HealthImportPlan {
       line += " (first: line \(first.line): \(first.reason))"
     }
     return line
+  }
+
+  /// The values of the samples of one key: nearly always one, held without an array (an
+  /// array per key was a `malloc` and a `free` for each new sample of an import).
+  struct Values {
+    private var first: Double?
+    private var more: [Double] = []
+
+    mutating func append(_ value: Double) {
+      if first == nil { first = value } else { more.append(value) }
+    }
+
+    /// Whether one of the values is `value` within 1e-9 of it (relative past 1).
+    func matches(_ value: Double) -> Bool {
+      func near(_ other: Double) -> Bool { abs(other - value) <= 1e-9 * max(1, abs(value)) }
+      guard let first else { return false }
+      return near(first) || more.contains(where: near)
+    }
   }
 
   struct Key: Hashable {

@@ -180,6 +180,27 @@ import Testing
     run.session.close()
   }
 
+  /// Samples of one type, source and start second with other values are new, each of them;
+  /// a repeat of any of the values is already present, in the same batch or a later one
+  /// (`HealthImportPlan.Values` holds the first value alone and the others in an array).
+  @Test(arguments: Kind.allCases) func severalValuesAtOneStart(_ kind: Kind) throws {
+    let folder = try Fixtures.temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let values = [5, 6, 7, 6, 7, 5, 8]
+    // Batches of 4: values 5, 6, 7 and a repeat of 6, then repeats of 7 and 5 and a new 8.
+    let records = values.map { Self.steps(0, value: $0) } + [Self.steps(1)]
+    let file = try Self.write(records, "values.xml", in: folder)
+    let run = try Run(kind, batch: 4, folder: folder, directory: folder.path)
+    #expect(
+      run.run("import \(file) types steps").contains(
+        "Health: imported 5 (steps 5), already present 3, rejected 0"))
+    #expect(run.run("expect health.samples.steps == 5").isEmpty)
+    #expect(
+      run.run("import \(file) types steps").contains(
+        "Health: imported 0, already present 8, rejected 0"))
+    run.session.close()
+  }
+
   /// A file found broken in its last batch, after earlier batches were saved, imports
   /// nothing: Health is as before, also when the store is opened again.
   @Test(arguments: Kind.allCases) func aBrokenLastBatchLeavesHealthAsBefore(_ kind: Kind) throws {
