@@ -16,6 +16,7 @@ extension AppleHealthExportParser {
       let raw = UnsafeRawPointer(base)
       let quotes = ValueScan.ones &* UInt64(quote)  // checked: a byte times 0x0101…01
       while j &+ 8 <= n {
+        // checked: eight bytes read as one word, no conversion of a value
         let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: j, as: UInt64.self))
         let flags =
           ValueScan.zeroBytes(word ^ quotes) | ValueScan.zeroBytes(word ^ ValueScan.lessThans)

@@ -19,6 +19,7 @@ struct HealthSQLiteTypeTally {
 
   /// One entry per code, 0 unused.
   private var entries = [Entry](repeating: Entry(), count: Self.slots)
+  // checked: the type codes are small positive integers (HealthSQLiteTypeCode)
   private static let slots = Int(SampleType.allCases.map(HealthSQLiteTypeCode.code).max() ?? 0) + 1
 
   private static func slot(_ type: SampleType) -> Int {
