@@ -11,32 +11,32 @@ public struct HealthSample: Hashable, Codable, Sendable {
   /// the fields themselves (344 bytes, about 17 references retained) was a third of the
   /// all-types import's saving thread, where each sample is copied on its way from the
   /// export's parser to the storage (docs/performance.md, "hmodel12").
-  private let fields: Fields
+  private let fields: SharedFields<Fields>
 
   /// The sample's identity; `nil` only before the store saved it.
-  public var uuid: UUID? { fields.uuid }
+  public var uuid: UUID? { fields.value.uuid }
   /// The sample type.
-  public var type: SampleType { fields.type }
+  public var type: SampleType { fields.value.type }
   /// When the measurement starts.
-  public var startDate: Date { fields.startDate }
+  public var startDate: Date { fields.value.startDate }
   /// When the measurement ends; equal to `startDate` for instantaneous types.
-  public var endDate: Date { fields.endDate }
+  public var endDate: Date { fields.value.endDate }
   /// The value in the type's canonical unit.
-  public var value: Double { fields.value }
+  public var value: Double { fields.value.value }
   /// The writer; set by the store at save time.
-  public var sourceRevision: SourceRevision? { fields.sourceRevision }
+  public var sourceRevision: SourceRevision? { fields.value.sourceRevision }
   /// The measuring device, if any.
-  public var device: HealthDevice? { fields.device }
+  public var device: HealthDevice? { fields.value.device }
   /// Metadata, including sync identifier and version.
-  public var metadata: Metadata { fields.metadata }
+  public var metadata: Metadata { fields.value.metadata }
   /// When the sample was saved; set by the store.
-  public var creationDate: Date? { fields.creationDate }
+  public var creationDate: Date? { fields.value.creationDate }
   /// Workout fields, for workout samples only.
-  public var workout: WorkoutDetails? { fields.workout }
+  public var workout: WorkoutDetails? { fields.value.workout }
   /// The samples a correlation groups (HKCorrelation.objects), for correlations only.
   /// Saving a correlation saves these with it; reading one returns those still live
   /// that the app may read.
-  public var objects: [HealthSample]? { fields.objects }
+  public var objects: [HealthSample]? { fields.value.objects }
 
   /// A quantity sample; `end` defaults to `start`.
   public init(
@@ -88,10 +88,11 @@ public struct HealthSample: Hashable, Codable, Sendable {
     sourceRevision: SourceRevision?, device: HealthDevice?, metadata: Metadata,
     creationDate: Date?, workout: WorkoutDetails?, objects: [HealthSample]? = nil
   ) {
-    fields = Fields(
-      uuid: uuid, type: type, startDate: startDate, endDate: endDate, value: value,
-      sourceRevision: sourceRevision, device: device, metadata: metadata,
-      creationDate: creationDate, workout: workout, objects: objects)
+    fields = SharedFields(
+      Fields(
+        uuid: uuid, type: type, startDate: startDate, endDate: endDate, value: value,
+        sourceRevision: sourceRevision, device: device, metadata: metadata,
+        creationDate: creationDate, workout: workout, objects: objects))
   }
 
   /// The value as a quantity in the canonical unit.
@@ -140,8 +141,9 @@ public struct HealthSample: Hashable, Codable, Sendable {
 }
 
 extension HealthSample {
-  /// The fields of a sample, once: copies of the sample share them.
-  private final class Fields: Sendable {
+  /// The fields as a struct of them: its equality, hashing and coding are the sample's (the
+  /// coded form is what health.sqlite and the state document hold).
+  private struct Fields: Hashable, Codable, Sendable {
     let uuid: UUID?
     let type: SampleType
     let startDate: Date
@@ -153,85 +155,12 @@ extension HealthSample {
     let creationDate: Date?
     let workout: WorkoutDetails?
     let objects: [HealthSample]?
-
-    init(
-      uuid: UUID?, type: SampleType, startDate: Date, endDate: Date, value: Double,
-      sourceRevision: SourceRevision?, device: HealthDevice?, metadata: Metadata,
-      creationDate: Date?, workout: WorkoutDetails?, objects: [HealthSample]?
-    ) {
-      self.uuid = uuid
-      self.type = type
-      self.startDate = startDate
-      self.endDate = endDate
-      self.value = value
-      self.sourceRevision = sourceRevision
-      self.device = device
-      self.metadata = metadata
-      self.creationDate = creationDate
-      self.workout = workout
-      self.objects = objects
-    }
   }
 
-  // Equality, hashing and coding as a struct of these fields had them (the coded form is
-  // what health.sqlite and the state document hold: the keys and their order unchanged).
+  // Coded as a struct of these fields was (the keys and their order unchanged); equality
+  // and hashing are the fields'.
 
-  public static func == (lhs: HealthSample, rhs: HealthSample) -> Bool {
-    if lhs.fields === rhs.fields { return true }
-    let (l, r) = (lhs.fields, rhs.fields)
-    return l.uuid == r.uuid && l.type == r.type && l.startDate == r.startDate
-      && l.endDate == r.endDate && l.value == r.value && l.sourceRevision == r.sourceRevision
-      && l.device == r.device && l.metadata == r.metadata && l.creationDate == r.creationDate
-      && l.workout == r.workout && l.objects == r.objects
-  }
+  public init(from decoder: any Decoder) throws { fields = try SharedFields(from: decoder) }
 
-  public func hash(into hasher: inout Hasher) {
-    hasher.combine(uuid)
-    hasher.combine(type)
-    hasher.combine(startDate)
-    hasher.combine(endDate)
-    hasher.combine(value)
-    hasher.combine(sourceRevision)
-    hasher.combine(device)
-    hasher.combine(metadata)
-    hasher.combine(creationDate)
-    hasher.combine(workout)
-    hasher.combine(objects)
-  }
-
-  private enum CodingKeys: String, CodingKey {
-    case uuid, type, startDate, endDate, value, sourceRevision, device, metadata, creationDate
-    case workout, objects
-  }
-
-  public init(from decoder: any Decoder) throws {
-    let container = try decoder.container(keyedBy: CodingKeys.self)
-    self.init(
-      uuid: try container.decodeIfPresent(UUID.self, forKey: .uuid),
-      type: try container.decode(SampleType.self, forKey: .type),
-      startDate: try container.decode(Date.self, forKey: .startDate),
-      endDate: try container.decode(Date.self, forKey: .endDate),
-      value: try container.decode(Double.self, forKey: .value),
-      sourceRevision: try container.decodeIfPresent(SourceRevision.self, forKey: .sourceRevision),
-      device: try container.decodeIfPresent(HealthDevice.self, forKey: .device),
-      metadata: try container.decode(Metadata.self, forKey: .metadata),
-      creationDate: try container.decodeIfPresent(Date.self, forKey: .creationDate),
-      workout: try container.decodeIfPresent(WorkoutDetails.self, forKey: .workout),
-      objects: try container.decodeIfPresent([HealthSample].self, forKey: .objects))
-  }
-
-  public func encode(to encoder: any Encoder) throws {
-    var container = encoder.container(keyedBy: CodingKeys.self)
-    try container.encodeIfPresent(uuid, forKey: .uuid)
-    try container.encode(type, forKey: .type)
-    try container.encode(startDate, forKey: .startDate)
-    try container.encode(endDate, forKey: .endDate)
-    try container.encode(value, forKey: .value)
-    try container.encodeIfPresent(sourceRevision, forKey: .sourceRevision)
-    try container.encodeIfPresent(device, forKey: .device)
-    try container.encode(metadata, forKey: .metadata)
-    try container.encodeIfPresent(creationDate, forKey: .creationDate)
-    try container.encodeIfPresent(workout, forKey: .workout)
-    try container.encodeIfPresent(objects, forKey: .objects)
-  }
+  public func encode(to encoder: any Encoder) throws { try fields.encode(to: encoder) }
 }

@@ -23,79 +23,40 @@ public struct HealthSource: Hashable, Codable, Sendable, Comparable {
 public struct SourceRevision: Hashable, Codable, Sendable {
   /// The fields, shared by every copy (five strings retained at each copy of them: every
   /// sample saved copies its revision; docs/performance.md, "hmodel12").
-  private let fields: Fields
+  private let fields: SharedFields<Fields>
 
   /// The writing app or device.
-  public var source: HealthSource { fields.source }
+  public var source: HealthSource { fields.value.source }
   /// The app's version, e.g. "1.4"; `nil` when unknown.
-  public var version: String? { fields.version }
+  public var version: String? { fields.value.version }
   /// The product type, e.g. "iPhone15,2".
-  public var productType: String? { fields.productType }
+  public var productType: String? { fields.value.productType }
   /// The operating system version, e.g. "17.4".
-  public var operatingSystemVersion: String? { fields.operatingSystemVersion }
+  public var operatingSystemVersion: String? { fields.value.operatingSystemVersion }
 
   /// A revision of `source`.
   public init(
     source: HealthSource, version: String? = nil, productType: String? = nil,
     operatingSystemVersion: String? = nil
   ) {
-    fields = Fields(
-      source: source, version: version, productType: productType,
-      operatingSystemVersion: operatingSystemVersion)
+    fields = SharedFields(
+      Fields(
+        source: source, version: version, productType: productType,
+        operatingSystemVersion: operatingSystemVersion))
   }
 
-  private final class Fields: Sendable {
+  /// The fields as a struct of them: its equality, hashing and coding are the revision's.
+  private struct Fields: Hashable, Codable, Sendable {
     let source: HealthSource
     let version: String?
     let productType: String?
     let operatingSystemVersion: String?
-
-    init(
-      source: HealthSource, version: String?, productType: String?,
-      operatingSystemVersion: String?
-    ) {
-      self.source = source
-      self.version = version
-      self.productType = productType
-      self.operatingSystemVersion = operatingSystemVersion
-    }
   }
 
-  // Equality, hashing and coding as a struct of these fields had them.
+  // Coded as a struct of these fields was (the keys and their order unchanged); equality
+  // and hashing are the fields'.
 
-  public static func == (lhs: SourceRevision, rhs: SourceRevision) -> Bool {
-    if lhs.fields === rhs.fields { return true }
-    return lhs.source == rhs.source && lhs.version == rhs.version
-      && lhs.productType == rhs.productType
-      && lhs.operatingSystemVersion == rhs.operatingSystemVersion
-  }
+  public init(from decoder: any Decoder) throws { fields = try SharedFields(from: decoder) }
 
-  public func hash(into hasher: inout Hasher) {
-    hasher.combine(source)
-    hasher.combine(version)
-    hasher.combine(productType)
-    hasher.combine(operatingSystemVersion)
-  }
-
-  private enum CodingKeys: String, CodingKey {
-    case source, version, productType, operatingSystemVersion
-  }
-
-  public init(from decoder: any Decoder) throws {
-    let container = try decoder.container(keyedBy: CodingKeys.self)
-    self.init(
-      source: try container.decode(HealthSource.self, forKey: .source),
-      version: try container.decodeIfPresent(String.self, forKey: .version),
-      productType: try container.decodeIfPresent(String.self, forKey: .productType),
-      operatingSystemVersion: try container.decodeIfPresent(
-        String.self, forKey: .operatingSystemVersion))
-  }
-
-  public func encode(to encoder: any Encoder) throws {
-    var container = encoder.container(keyedBy: CodingKeys.self)
-    try container.encode(source, forKey: .source)
-    try container.encodeIfPresent(version, forKey: .version)
-    try container.encodeIfPresent(productType, forKey: .productType)
-    try container.encodeIfPresent(operatingSystemVersion, forKey: .operatingSystemVersion)
-  }
+  public func encode(to encoder: any Encoder) throws { try fields.encode(to: encoder) }
 }
