@@ -173,6 +173,12 @@ extension HealthStore {
     if let version = sample.syncVersion, !version.isFinite {
       throw HealthError(.errorInvalidArgument, "the sync version must be a finite number")
     }
+    // A stored store writes metadata as JSON, which has no NaN or infinity: such a value
+    // would be lost on disk while memory kept it, so neither takes it.
+    if !sample.metadata.isEmpty, let key = Self.nonFiniteMetadataKey(in: sample.metadata) {
+      throw HealthError(
+        .errorInvalidArgument, "the metadata value of \(key) is not a finite number; give a number")
+    }
     if sample.endDate < sample.startDate {
       throw HealthError(.errorInvalidArgument, "the end date is before the start date; swap them")
     }
@@ -197,6 +203,19 @@ extension HealthStore {
       throw HealthError(
         .errorInvalidArgument, "a correlation has no value of its own; give its value as 0")
     }
+  }
+
+  /// The first key (in key order) whose value is a number or date that is not finite.
+  static func nonFiniteMetadataKey(in metadata: Metadata) -> String? {
+    func isFinite(_ value: MetadataValue) -> Bool {
+      switch value {
+      case .number(let number): number.isFinite
+      case .date(let date): date.timeIntervalSinceReferenceDate.isFinite
+      case .string, .bool: true
+      }
+    }
+    guard metadata.values.contains(where: { !isFinite($0) }) else { return nil }
+    return metadata.keys.sorted().first { metadata[$0].map(isFinite) == false }
   }
 
   // MARK: Primitives
