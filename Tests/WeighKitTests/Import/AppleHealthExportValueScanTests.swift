@@ -1,3 +1,4 @@
+import HealthSim
 import Testing
 
 @testable import WeighKit
@@ -16,18 +17,6 @@ struct AppleHealthExportValueScanTests {
     return bytes.count
   }
 
-  /// A small seeded generator, so a failure can be replayed.
-  private struct Generator: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-      state &+= 0x9E37_79B9_7F4A_7C15
-      var z = state
-      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-      return z ^ (z >> 31)
-    }
-  }
-
   /// Bytes that matter to the scan, their neighbours, and bytes whose subtraction borrows.
   private static let interesting: [UInt8] = [
     0x22, 0x27, 0x3C, 0x26, 0x0A, 0x09, 0x0D, 0x00, 0x01, 0x1F, 0x20, 0x21, 0x23, 0x25, 0x3B,
@@ -35,7 +24,8 @@ struct AppleHealthExportValueScanTests {
   ]
 
   @Test func wordScanMatchesByteScanOnRandomBytes() {
-    var generator = Generator(state: 15)
+    // Seeded, so a failure can be replayed.
+    var generator = SeededGenerator(seed: 15)
     for round in 0..<20_000 {
       let count = Int.random(in: 0...40, using: &generator)
       let plainOnly = round % 3 == 0
