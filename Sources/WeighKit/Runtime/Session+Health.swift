@@ -8,7 +8,7 @@ extension Session {
   /// needs it: it reads nothing up front and asks the storage for what each query needs.
   func health() throws(Diagnostic) -> HealthStore {
     if let healthLink { return healthLink.health }
-    let committed = unwrittenHealthState ?? memoryHealthState
+    let committed = persistence.unwrittenState ?? persistence.memoryState
     let base: any HealthSampleStorage
     do throws(StoreError) {
       base = try openedHealthStorage() ?? InMemorySampleStorage()

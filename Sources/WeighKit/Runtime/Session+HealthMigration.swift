@@ -89,7 +89,7 @@ extension Session {
       at: path, records: records, state: state,
       pending: HealthSQLiteStorage.PendingRecord(sequence: sequence, bytes: line.bytes),
       appSequence: sequence, directory: directory)
-    migrationNotes.append(
+    persistence.migrationNotes.append(
       "migrated Health to \(HealthSQLiteStorage.fileName) (\(records.count) records); the old "
         + "files are in \(Self.backupFolder)/\(backup)")
   }

@@ -19,7 +19,7 @@ extension Session {
   }
 
   /// The SQLite storage, for a directory store that has one.
-  var healthSQLite: HealthSQLiteStorage? { healthStorage as? HealthSQLiteStorage }
+  var healthSQLite: HealthSQLiteStorage? { persistence.storage as? HealthSQLiteStorage }
 
   /// Health's small state as the storage holds it (a memory store's is a value instead).
   func storedHealthState() throws(StoreError) -> HealthSmallState? {
@@ -46,9 +46,9 @@ extension Session {
   func openHealthStorage() throws(Diagnostic) {
     closeHealthStorage()
     guard let path = healthSQLitePath else {
-      if memoryHealthStorage == nil { memoryHealthStorage = InMemorySampleStorage() }
-      healthStorage = memoryHealthStorage
-      healthLink?.storage.use(memoryHealthStorage!)
+      if persistence.memoryStorage == nil { persistence.memoryStorage = InMemorySampleStorage() }
+      persistence.storage = persistence.memoryStorage
+      healthLink?.storage.use(persistence.memoryStorage!)
       return
     }
     do throws(StoreError) {
@@ -56,7 +56,7 @@ extension Session {
       if migrating {
         guard store.isWritable else {
           // A store that cannot be written is read as it is, without migrating.
-          healthStorage = try Self.storageFromTables(store)
+          persistence.storage = try Self.storageFromTables(store)
           return
         }
         try migrateHealth(to: path)
@@ -64,7 +64,7 @@ extension Session {
       guard StoreFileSystem.exists(path) else { return }
       if !migrating, healthLink == nil, !StoreFileSystem.exists(path + "-wal") {
         // Closed cleanly with the journal holding its every record: nothing to finish.
-        unopenedHealthPath = path
+        persistence.unopenedPath = path
         dropMigratedHealthTables()
         return
       }
@@ -72,7 +72,7 @@ extension Session {
       try migrateHealthFormat(path)
       let sqlite = try HealthSQLiteStorage(
         path: path, creating: false, readOnly: !store.isWritable)
-      healthStorage = sqlite
+      persistence.storage = sqlite
       // Until the journal is known to hold every record it committed, closing keeps the log.
       sqlite.keepsLogOnClose = true
       healthLink?.storage.use(sqlite)
@@ -84,8 +84,8 @@ extension Session {
         try? store.compact()
       }
       dropMigratedHealthTables()
-      for note in migrationNotes { report(Diagnostic(note, severity: .note)) }
-      migrationNotes = []
+      for note in persistence.migrationNotes { report(Diagnostic(note, severity: .note)) }
+      persistence.migrationNotes = []
     } catch {
       closeHealthStorage()
       throw Self.diagnostic(for: error)
@@ -95,12 +95,12 @@ extension Session {
   /// `health.sqlite`, opened now if `openHealthStorage()` left it for the first use; nil
   /// when the store has no Health storage yet.
   func openedHealthStorage() throws(StoreError) -> (any HealthSampleStorage)? {
-    if let healthStorage { return healthStorage }
-    guard let path = unopenedHealthPath else { return nil }
+    if let storage = persistence.storage { return storage }
+    guard let path = persistence.unopenedPath else { return nil }
     try migrateHealthFormat(path)
     let sqlite = try HealthSQLiteStorage(path: path, creating: false, readOnly: !store.isWritable)
-    unopenedHealthPath = nil
-    healthStorage = sqlite
+    persistence.unopenedPath = nil
+    persistence.storage = sqlite
     return sqlite
   }
 
@@ -122,8 +122,8 @@ extension Session {
   func closeHealthStorage() {
     healthSQLite?.rollbackCommand()
     try? healthSQLite?.close()
-    healthStorage = nil
-    unopenedHealthPath = nil
+    persistence.storage = nil
+    persistence.unopenedPath = nil
   }
 
   /// The storage to write Health's changes to, `health.sqlite` created on first use.
@@ -140,7 +140,7 @@ extension Session {
       throw StoreError(.io, message: "the store is closed")
     }
     let sqlite = try HealthSQLiteStorage.create(at: path, directory: directory)
-    healthStorage = sqlite
+    persistence.storage = sqlite
     return sqlite
   }
 
@@ -199,23 +199,23 @@ extension Session {
   ///
   /// `health.sqlite`'s savepoint is not one per commit: it is opened at the command's first
   /// write and kept over its next commits, up to `HealthRedo.limit` changes, with what they
-  /// kept (`sqliteHealthRedo`); undoing the writes after the last commit rolls back to it
+  /// kept (`persistence.sqliteRedo`); undoing the writes after the last commit rolls back to it
   /// and writes the kept ones again (docs/store.md, "One savepoint for many commits").
   func openHealthWrites() throws(StoreError) -> any HealthSampleStorage {
     let storage = try writableHealthStorage()
     if let sqlite = storage as? HealthSQLiteStorage {
       // A savepoint of an earlier command's transaction is gone with it.
-      if !sqlite.isInCommand { sqliteHealthRedo = nil }
+      if !sqlite.isInCommand { persistence.sqliteRedo = nil }
       try sqlite.beginCommand()
-      if sqliteHealthRedo == nil {
+      if persistence.sqliteRedo == nil {
         try sqlite.openSavepoint()
-        sqliteHealthRedo = HealthRedo()
+        persistence.sqliteRedo = HealthRedo()
       } else {
         sqlite.startWritesAfterCommit()
       }
-    } else if let memory = storage as? InMemorySampleStorage, memoryHealthUndo == nil {
-      memoryHealthUndo = memory.copy()
-      memoryHealthRedo = []
+    } else if let memory = storage as? InMemorySampleStorage, persistence.memoryUndo == nil {
+      persistence.memoryUndo = memory.copy()
+      persistence.memoryRedo = []
     }
     return storage
   }
@@ -225,33 +225,33 @@ extension Session {
     guard let accepted = healthLink?.storage.accept() else { return }
     if accepted.wrote {
       if let sqlite = healthSQLite {
-        if let writes = accepted.writes, sqliteHealthRedo != nil, sqlite.isInCommand {
-          sqliteHealthRedo!.keep(writes)
-          if sqliteHealthRedo!.changes > HealthRedo.limit {
+        if let writes = accepted.writes, persistence.sqliteRedo != nil, sqlite.isInCommand {
+          persistence.sqliteRedo!.keep(writes)
+          if persistence.sqliteRedo!.changes > HealthRedo.limit {
             // The savepoint's pages and the writes kept stay small: a new one is opened
             // at the next write.
             try sqlite.releaseSavepoint()
-            sqliteHealthRedo = nil
+            persistence.sqliteRedo = nil
           }
         } else {
           try sqlite.releaseSavepoint()
-          sqliteHealthRedo = nil
+          persistence.sqliteRedo = nil
         }
       } else {
         // The copy stays, with what was kept since it was taken; a new one now and then
         // keeps the replay short (a copy costs the whole storage once it is written again).
-        memoryHealthRedo += accepted.writes ?? []
-        if accepted.writes == nil || memoryHealthRedo.count > 4096 {
-          memoryHealthUndo = nil
-          memoryHealthRedo = []
+        persistence.memoryRedo += accepted.writes ?? []
+        if accepted.writes == nil || persistence.memoryRedo.count > 4096 {
+          persistence.memoryUndo = nil
+          persistence.memoryRedo = []
         }
       }
     }
     if let state = accepted.state {
       if options.store == .memory {
-        memoryHealthState = state
+        persistence.memoryState = state
       } else {
-        unwrittenHealthState = state
+        persistence.unwrittenState = state
       }
     }
   }
@@ -259,18 +259,18 @@ extension Session {
   /// Undoes what Health wrote since the command's last commit (its store is dropped).
   func undoHealthWrites() {
     guard let link = healthLink, link.storage.isWriting else { return }
-    if let undo = memoryHealthUndo {
+    if let undo = persistence.memoryUndo {
       // The copy, and what was kept since it was taken (accepted before: it applies again).
-      for write in memoryHealthRedo {
+      for write in persistence.memoryRedo {
         switch write {
         case .apply(let changes): try? undo.apply(changes)
         case .append(let records): try? undo.append(records)
         }
       }
-      memoryHealthRedo = []
-      memoryHealthStorage = undo
-      if options.store == .memory { healthStorage = undo }
-      memoryHealthUndo = nil
+      persistence.memoryRedo = []
+      persistence.memoryStorage = undo
+      if options.store == .memory { persistence.storage = undo }
+      persistence.memoryUndo = nil
     } else if let sqlite = link.storage.base as? HealthSQLiteStorage, sqlite === healthSQLite {
       undoSQLiteHealthWrites(sqlite)
     }
@@ -278,10 +278,10 @@ extension Session {
 
   /// Rolls `health.sqlite` back to its open savepoint, and writes again what Health kept
   /// since it was opened, in a new savepoint. When that fails, the command's whole
-  /// transaction is rolled back, and the command fails (`lostHealthWrites`).
+  /// transaction is rolled back, and the command fails (`persistence.lostWrites`).
   private func undoSQLiteHealthWrites(_ sqlite: HealthSQLiteStorage) {
-    let kept = sqliteHealthRedo ?? HealthRedo()
-    sqliteHealthRedo = nil
+    let kept = persistence.sqliteRedo ?? HealthRedo()
+    persistence.sqliteRedo = nil
     guard sqlite.isInCommand else { return }
     sqlite.rollBackSavepoint()
     guard !kept.writes.isEmpty else { return }
@@ -293,26 +293,26 @@ extension Session {
         case .append(let records): try sqlite.append(records)
         }
       }
-      sqliteHealthRedo = kept
+      persistence.sqliteRedo = kept
     } catch {
       sqlite.rollbackCommand()
-      lostHealthWrites = HealthLink.storeError(error)
+      persistence.lostWrites = HealthLink.storeError(error)
     }
   }
 
   /// Writes the command's transaction: Health's small state, then the app's record, with
   /// `health.sqlite`'s `COMMIT` as the commit point when the command changed Health.
   ///
-  /// Between that `COMMIT` and the record's append to the journal, `journalLagsAt` is the
+  /// Between that `COMMIT` and the record's append to the journal, `persistence.journalLagsAt` is the
   /// record's sequence, and closing `health.sqlite` keeps its log: the mark that makes the
   /// next open finish the commit when the append fails.
   func endHealthAndAppBatch() throws(StoreError) {
-    if let lost = lostHealthWrites {
-      lostHealthWrites = nil
-      unwrittenHealthState = nil
+    if let lost = persistence.lostWrites {
+      persistence.lostWrites = nil
+      persistence.unwrittenState = nil
       throw lost
     }
-    if let state = unwrittenHealthState {
+    if let state = persistence.unwrittenState {
       let sqlite = try writableHealthStorage()
       if let sqlite = sqlite as? HealthSQLiteStorage { try sqlite.beginCommand() }
       try Self.storageCall { try sqlite.apply([.stateChanged(state)]) }
@@ -321,16 +321,16 @@ extension Session {
         try store.commit([.set(.healthSimulations, to: running)])
       }
     }
-    unwrittenHealthState = nil
+    persistence.unwrittenState = nil
     guard let sqlite = healthSQLite, sqlite.isInCommand else { return try store.endBatch() }
     try store.endBatch { [self] (sequence, record) throws(StoreError) in
       if record != nil { sqlite.keepsLogOnClose = true }
       try sqlite.commitCommand(
         pending: record.map { HealthSQLiteStorage.PendingRecord(sequence: sequence, bytes: $0) },
         appSequence: sequence)
-      if record != nil { journalLagsAt = sequence }
+      if record != nil { persistence.journalLagsAt = sequence }
     }
-    journalLagsAt = nil
+    persistence.journalLagsAt = nil
     sqlite.keepsLogOnClose = false
     // The store was closed: nothing was written to it.
     if sqlite.isInCommand {

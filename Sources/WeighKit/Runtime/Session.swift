@@ -43,42 +43,14 @@ public final class Session {
   var script = ScriptState()
   /// The simulated Health store, once a command needed it.
   var healthLink: HealthLink?
-  /// In a memory store, Health's small state as of the last commit: kept as a value
-  /// rather than as the `health` document, which would cost an encoding per commit.
-  var memoryHealthState: HealthSmallState?
-  /// In a directory store, while a command runs: Health's small state as of its last
-  /// commit, written once by `endCommandTransaction` (it changes with every event).
-  var unwrittenHealthState: HealthSmallState?
+  /// Where Health's samples and small state are kept, and what commits or undoes a
+  /// command's Health writes.
+  var persistence = HealthPersistence()
   /// Whether the store holds a Health (a state in its storage, or the memory store's).
   var hasStoredHealth: Bool {
-    memoryHealthState != nil || unwrittenHealthState != nil
+    persistence.memoryState != nil || persistence.unwrittenState != nil
       || (try? storedHealthState()).flatMap { $0 } != nil
   }
-  /// Where Health's samples are (``openHealthStorage()``): nil for a directory store
-  /// without `health.sqlite` yet.
-  var healthStorage: (any HealthSampleStorage)?
-  /// `health.sqlite`, when it exists and is left for the first command that needs Health
-  /// (``openedHealthStorage()``).
-  var unopenedHealthPath: String?
-  /// Between `health.sqlite`'s `COMMIT` of a command and the append of its record to the
-  /// journal: the record's sequence (``endHealthAndAppBatch()``).
-  var journalLagsAt: Int?
-  /// What the migration to `health.sqlite` has to say, once.
-  var migrationNotes: [String] = []
-  /// A memory store's Health storage, for the whole session.
-  var memoryHealthStorage: InMemorySampleStorage?
-  /// A copy of a memory store's Health storage as of an earlier commit: with
-  /// `memoryHealthRedo`, what undoes the writes after the last commit when a command fails.
-  var memoryHealthUndo: InMemorySampleStorage?
-  /// What Health kept since `memoryHealthUndo` was taken, replayed on it to undo.
-  var memoryHealthRedo: [CommandHealthStorage.Write] = []
-  /// While a savepoint of `health.sqlite`'s command transaction is open: what Health kept
-  /// since it was opened, replayed after rolling back to it when a command fails
-  /// (docs/store.md, "One savepoint for many commits").
-  var sqliteHealthRedo: HealthRedo?
-  /// Why the writes kept before a failed step could not be replayed: the command's
-  /// transaction was rolled back whole, and the command fails with this.
-  var lostHealthWrites: StoreError?
   /// Entry numbers by the Health UUID they hold, once a sync needed it; kept up to date
   /// by `commit`, so an incremental sync costs what changed, not the whole log.
   var healthIndex: HealthUUIDIndex?
@@ -198,7 +170,7 @@ public final class Session {
       return running
     }
     let running = ((try? storedHealthState()) ?? nil).map { !$0.simulations.isEmpty } ?? false
-    if options.store != .memory, healthStorage != nil, store.isWritable, !store.isBatching {
+    if options.store != .memory, persistence.storage != nil, store.isWritable, !store.isBatching {
       // Said in the app's store from now on, so that later sessions need not ask Health.
       try? store.commit([.set(.healthSimulations, to: .bool(running))])
     }
@@ -376,9 +348,9 @@ extension Session {
     do throws(StoreError) {
       try endHealthAndAppBatch()
     } catch {
-      let committed = journalLagsAt
-      journalLagsAt = nil
-      unwrittenHealthState = nil
+      let committed = persistence.journalLagsAt
+      persistence.journalLagsAt = nil
+      persistence.unwrittenState = nil
       healthSQLite?.rollbackCommand()
       reopenAfterLostTransaction()
       if let committed {

@@ -49,7 +49,7 @@ import Testing
       defer { try? storage.close() }
       return try storage.records(after: 0, limit: 0)
     }
-    return try #require(session.memoryHealthStorage).records(after: 0, limit: 0)
+    return try #require(session.persistence.memoryStorage).records(after: 0, limit: 0)
   }
 
   @Test(
