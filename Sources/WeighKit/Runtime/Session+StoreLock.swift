@@ -1,17 +1,5 @@
 import HealthSim
 
-/// What a session knows of a store's committed state: enough to tell, at the next open,
-/// whether another process committed meanwhile.
-struct StoreState: Equatable {
-  var sequence: Int
-  var documents: [String: JSONValue]
-
-  init(_ store: Store) {
-    sequence = store.committedSequence
-    documents = store.documents
-  }
-}
-
 extension Session {
   // MARK: The lock, per command
 
@@ -19,15 +7,13 @@ extension Session {
   /// between commands, so that other processes can read and write the store while it
   /// waits for a line. A memory store stays as it is.
   func releaseStore() {
-    guard !isStoreReleased, case .directory = options.store else { return }
+    guard released == nil, case .directory = options.store else { return }
     // Every command commits what it changed in Health; anything left would be written
     // over another process's changes later.
     rollBack()
-    releasedState = StoreState(store)
-    releasedHealthMark = healthMark
+    released = ReleasedStore(state: StoreState(store), healthMark: healthMark)
     closeHealthStorage()
     store.close()
-    isStoreReleased = true
   }
 
   /// Opens the store again after `releaseStore`, waiting for another process's lock (and
@@ -37,17 +23,17 @@ extension Session {
   ///
   /// - Parameter lockTimeout: how long to wait; the session's option when nil.
   func acquireStore(lockTimeout: Double? = nil) throws(Diagnostic) {
-    guard isStoreReleased else { return }
+    guard let released else { return }
     let timeout = lockTimeout ?? options.lockTimeout
     let previous = store
     store = try Self.openStore(options.store, lockTimeout: timeout) { [self] busy in
       report(Self.busyNotice(busy, timeout: timeout))
       sink.flush()
     }
-    isStoreReleased = false
+    self.released = nil
     reportRecovery()
     try openHealthStorage()
-    if StoreState(store) != releasedState || healthMark != releasedHealthMark {
+    if StoreState(store) != released.state || healthMark != released.healthMark {
       storeChangedOutside()
     } else {
       // Nothing changed: the tables read before need not be read again.

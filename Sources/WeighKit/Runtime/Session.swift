@@ -9,13 +9,11 @@ public final class Session {
   /// The open store. In the REPL it is closed between commands (see `releaseStore`), and a
   /// new one is opened for each command.
   var store: Store
-  /// Whether `store` is closed until the next command (the REPL between commands).
-  var isStoreReleased = false
-  /// The store's state when the session released it: if it differs at the next open,
-  /// another process committed meanwhile.
-  var releasedState: StoreState?
-  /// `health.sqlite`'s command count when the session released the store.
-  var releasedHealthMark: Int64?
+  /// While `store` is closed until the next command (the REPL between commands): what the
+  /// session knew of it.
+  var released: ReleasedStore?
+  /// Whether `store` is closed until the next command.
+  var isStoreReleased: Bool { released != nil }
   let sink: OutputSink
   var renderer: DiagnosticRenderer
 
@@ -181,7 +179,7 @@ public final class Session {
   public func close() {
     closeHealthStorage()
     store.close()
-    isStoreReleased = false
+    released = nil
   }
 
   // MARK: Clock, zone, unit
