@@ -153,11 +153,7 @@ extension Session {
     var leaves: FactsLeft = .none
     do {
       let command = try CommandTable.parse(tokens, context: context)
-      if command is ExpectCommand {
-        leaves = .all
-      } else if command is IncludeCommand {
-        leaves = .output
-      }
+      leaves = Self.factsLeft(by: command)
       let own = try perform(command)
       failure = own.failure
       // What the session produced meanwhile (Health catching up) comes first.
@@ -207,7 +203,18 @@ extension Session {
   }
 
   /// Which facts a command leaves as they were.
-  private enum FactsLeft { case none, output, all }
+  enum FactsLeft { case none, output, all }
+
+  /// Which facts `command` leaves: `expect` all of them, passing or failing, under `try`
+  /// too; `include` the output, which is its last command's.
+  static func factsLeft(by command: any Executable) -> FactsLeft {
+    switch command {
+    case is ExpectCommand: .all
+    case is IncludeCommand: .output
+    case let tried as TryCommand: (try? tried.inner.get()).map { factsLeft(by: $0) } ?? .none
+    default: .none
+    }
+  }
 
   /// With a store on disk, what a command printed is written out before the next command
   /// runs: a committed change's report ("imported 1") must not wait in a buffer that a
