@@ -38,30 +38,6 @@ public struct HealthSummary: Equatable, Sendable {
     self.exerciseMinutes = exerciseMinutes
   }
 
-  /// The summary as one JSON object on one line: the object ViiRaa's web view reads
-  /// (docs/language.md and docs/output.md, `summary json`). Keys come in `keys` order, and a key is left out when
-  /// there is no data for it; numbers are unrounded (the weight in pounds), timestamps are
-  /// Unix seconds as numbers.
-  public func json() -> String {
-    let values: [Double?] = [
-      glucose, glucoseInstant.map(Double.init), weightKilograms.map(MassUnit.lb.fromKilograms),
-      weightInstant.map(Double.init), steps, activeEnergyKilocalories, exerciseMinutes,
-    ]
-    let fields = zip(Self.keys, values).compactMap { key, value in
-      value.flatMap { value in value.isFinite ? "\"\(key)\": \(Self.jsonNumber(value))" : nil }
-    }
-    return "{" + fields.joined(separator: ", ") + "}"
-  }
-
-  /// A whole number without a fraction (`8000`, a timestamp), else the shortest text that
-  /// reads back as the same Double (`154.3235835294...`).
-  static func jsonNumber(_ value: Double) -> String {
-    if value.rounded() == value, let whole = Int64(exactly: value), whole.magnitude < 1 << 53 {
-      return String(whole)
-    }
-    return value.description
-  }
-
   /// Plain aligned lines for `summary`, weights in `unit`.
   public func lines(unit: DisplayUnit, zone: ZonedClock) -> [String] {
     func at(_ instant: Int64?) -> String {

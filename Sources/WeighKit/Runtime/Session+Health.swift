@@ -47,9 +47,10 @@ extension Session {
       let report = health.catchUp(until: Date(seconds: now), limit: Self.catchUpLimit)
       printEvents(report.events)
       if report.due > 0 {
-        let skipped = report.skipped > 0 ? " (\(report.skipped) older ones skipped)" : ""
-        emitLine(
-          "caught up: \(report.written) readings from simulations while weigh was closed\(skipped)")
+        let skipped =
+          report.skipped > 0 ? " (\(English.counted(report.skipped, "older one")) skipped)" : ""
+        let readings = English.counted(report.written, "reading")
+        emitLine("caught up: \(readings) from simulations while weigh was closed\(skipped)")
       }
     } else {
       if health.now < Date(seconds: now) { health.setClock(Date(seconds: now)) }

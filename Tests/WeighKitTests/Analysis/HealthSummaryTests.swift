@@ -11,15 +11,16 @@ import Testing
       steps: 8000, activeEnergyKilocalories: 350.25, exerciseMinutes: nil)
     let pounds = 68.5 / 0.45359237
     #expect(
-      summary.json()
+      SummaryJSON.line(of: summary)
         == "{\"glucose_mg_dl\": 105, \"glucose_timestamp\": \(instant(2026, 1, 3, 8, 15)), "
         + "\"weight_lbs\": \(pounds), \"weight_timestamp\": \(instant(2026, 1, 3, 7, 30)), "
         + "\"steps\": 8000, \"active_energy_kcal\": 350.25}")
   }
 
   @Test func jsonLeavesOutWhatIsMissingAndParses() throws {
-    #expect(HealthSummary().json() == "{}")
-    let text = HealthSummary(weightKilograms: 70, weightInstant: 1_767_254_400).json()
+    #expect(SummaryJSON.line(of: HealthSummary()) == "{}")
+    let text = SummaryJSON.line(
+      of: HealthSummary(weightKilograms: 70, weightInstant: 1_767_254_400))
     let object = try #require(
       try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
     #expect(Set(object.keys) == ["weight_lbs", "weight_timestamp"])

@@ -9,7 +9,7 @@ enum ResultRenderer {
     return result.items.flatMap { item -> [String] in
       if case .healthSummary(let report) = item, context.format == .json || report.json {
         // The object ViiRaa's web view reads, as `summary json` prints it.
-        return [report.summary.json()]
+        return [SummaryJSON.line(of: report.summary)]
       }
       guard let table = DataTables.table(of: item) else {
         return TextRenderer.lines(of: item, in: context)

@@ -59,7 +59,7 @@ enum TextRenderer {
       let text = HealthEventText(samples: SampleText(unit: unit), zone: context.zone)
       return list.rows.map { text.line(for: $0.event, handlerNote: $0.handlerNote) }
     case .healthSummary(let report):
-      if report.json { return [report.summary.json()] }
+      if report.json { return [SummaryJSON.line(of: report.summary)] }
       return ["summary of \(report.date.description)"]
         + report.summary.lines(unit: unit, zone: context.zone).map { "  " + $0 }
     }
@@ -101,8 +101,7 @@ enum TextRenderer {
   /// `day`: the value that stands for the day, then one line per reading.
   static func dayLines(_ report: DayReport, in context: RenderContext) -> [String] {
     guard let value = report.kilograms else { return ["\(report.date.description): no readings"] }
-    let count = report.readings.count
-    let readings = count == 1 ? "1 reading" : "\(count) readings"
+    let readings = English.counted(report.readings.count, "reading")
     var lines = [
       "\(report.date.description): \(context.unit.format(kilograms: value)) (\(report.policy.rawValue) of \(readings))"
     ]
