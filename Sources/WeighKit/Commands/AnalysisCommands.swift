@@ -257,7 +257,7 @@ struct ChartCommand: Executable {
     }
     // On stdout the SVG is the output; a report line would spoil it.
     if file.path != "-" {
-      result.say("wrote \(file.path) (\(points.count) days)\(outcome.note)")
+      result.say("wrote \(file.path) (\(English.counted(points.count, "day")))\(outcome.note)")
     }
     return result
   }

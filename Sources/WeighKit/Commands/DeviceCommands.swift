@@ -165,7 +165,7 @@ struct SimulateCommand: Executable {
         let definition = simulation.definition
         let next = Instant.seconds(of: simulation.nextReading)
         result.say(
-          "\(definition.name)  \(definition.model.sampleType.rawValue)  every \((TimeSpan(checkedSeconds: definition.interval) ?? .maximum).description)  next \(session.zone.minuteText(next))  \(simulation.readings) readings  source \(definition.source.name)"
+          "\(definition.name)  \(definition.model.sampleType.rawValue)  every \((TimeSpan(checkedSeconds: definition.interval) ?? .maximum).description)  next \(session.zone.minuteText(next))  \(English.counted(simulation.readings, "reading"))  source \(definition.source.name)"
         )
       }
     case "stop":
