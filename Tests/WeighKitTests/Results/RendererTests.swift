@@ -45,7 +45,7 @@ import Testing
     #expect(CSVRenderer.lines(of: empty) == ["a,b"])
   }
 
-  @Test func proseStaysTextAndDataFollowsTheFormat() {
+  @Test func proseIsAMessageRowInTheMachineFormats() {
     let entry = Entry(
       id: 3, instant: 1_767_254_400, kilograms: 68.5, origin: .manual, source: "weigh")
     let result = CommandResult([.message("unit: lb"), .entries([entry])])
@@ -57,15 +57,33 @@ import Testing
     context.format = .json
     #expect(
       ResultRenderer.lines(of: result, in: context) == [
-        "unit: lb",
+        "{\"message\":\"unit: lb\"}",
         "{\"id\":3,\"time\":\"2026-01-01T08:00:00Z\",\"weight_kg\":68.5,\"origin\":\"manual\","
           + "\"source\":\"weigh\",\"note\":null,\"revision\":1}",
       ])
     context.format = .csv
     #expect(
       ResultRenderer.lines(of: result, in: context) == [
-        "unit: lb", "id,time,weight_kg,origin,source,note,revision",
+        "message", "unit: lb", "id,time,weight_kg,origin,source,note,revision",
         "3,2026-01-01T08:00:00Z,68.5,manual,weigh,,1",
+      ])
+  }
+
+  @Test func consecutiveProseSharesOneCSVHeaderAndQuotesItsCommas() {
+    let result = CommandResult([
+      .message("imported 2, already present 0"), .lines(["a \"b\"", "c"]), .message("d"),
+    ])
+    var context = RenderContext(unit: .kg, zone: ZonedClock(zone: TimeZone(identifier: "UTC")!))
+    context.format = .csv
+    #expect(
+      ResultRenderer.lines(of: result, in: context) == [
+        "message", "\"imported 2, already present 0\"", "\"a \"\"b\"\"\"", "c", "d",
+      ])
+    context.format = .json
+    #expect(
+      ResultRenderer.lines(of: result, in: context) == [
+        "{\"message\":\"imported 2, already present 0\"}", "{\"message\":\"a \\\"b\\\"\"}",
+        "{\"message\":\"c\"}", "{\"message\":\"d\"}",
       ])
   }
 }

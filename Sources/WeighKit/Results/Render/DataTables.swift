@@ -3,11 +3,14 @@ import HealthSim
 /// The rows of each kind of data a command returns: the keys docs/output.md documents,
 /// values in canonical units (kilograms, mg/dL, seconds) named by the key, unrounded.
 enum DataTables {
-  /// The table of `item`; nil for prose (messages, help), which stays text.
-  static func table(of item: ResultItem) -> DataTable? {
+  /// The table of `item`. Prose (confirmations, help, status lines) is a table of one
+  /// column, `message`, a row per line, so that a machine format's output is all data.
+  static func table(of item: ResultItem) -> DataTable {
     switch item {
-    case .message, .lines:
-      return nil
+    case .message(let text):
+      return DataTable(columns: ["message"], rows: [[.text(text)]])
+    case .lines(let lines):
+      return DataTable(columns: ["message"], rows: lines.map { [.text($0)] })
     case .entries(let entries):
       return DataTable(columns: entryColumns, rows: entries.map(entryRow))
     case .entryChange(let change):
