@@ -35,6 +35,14 @@ import Testing
     #expect(result.standardError == "weigh: error: no command \"lgo\"; did you mean \"log\"?\n")
   }
 
+  @Test func anUnknownTopicFarFromAnyNamesWeighHelp() throws {
+    // On the command line the list is `weigh help`, not the language's `help`.
+    let result = try WeighProcess.run(["help", "zzzz"])
+    #expect(result.status == 64)
+    #expect(
+      result.standardError == "weigh: error: no command \"zzzz\"; type weigh help for the list\n")
+  }
+
   @Test func helpOfASubcommandShowsItsOptions() throws {
     let result = try WeighProcess.run(["help", "test"])
     #expect(result.status == 0)
@@ -46,6 +54,16 @@ import Testing
     let result = try WeighProcess.run(["--memory", "missing.wcfg"], directory: folder)
     #expect(result.status == 66)
     #expect(result.standardError == "error: cannot read script missing.wcfg: no such file\n")
+  }
+
+  @Test func aMistypedScriptCreatesNoStore() throws {
+    let folder = WeighProcess.temporaryDirectory()
+    let store = folder + "/store"
+    let result = try WeighProcess.run(
+      ["lsit"], directory: folder, environment: ["WEIGH_STORE": store])
+    #expect(result.status == 66)
+    #expect(result.standardError.contains("did you mean the command \"weigh list\"?"))
+    #expect(!FileManager.default.fileExists(atPath: store))
   }
 
   @Test func versionIsPrinted() throws {
