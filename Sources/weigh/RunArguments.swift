@@ -118,7 +118,8 @@ struct RunArguments: Equatable {
       return
     }
     if !commands.isEmpty {
-      session.run(lines: commands, display: shorthand ? "command line" : "-e", directory: here)
+      session.run(
+        lines: commands, display: shorthand ? ParseContext.commandLine : "-e", directory: here)
     }
     for file in files where session.exitStatus == .success || keepGoing {
       if file == "-" {
