@@ -24,14 +24,19 @@ struct CompletionScript: ParsableCommand {
   }
 }
 
-/// `weigh complete [--store DIR] -- WORD… PARTIAL`: the candidates Tab offers in the REPL
-/// after those words, one a line; the completion scripts call it for shorthand
+/// `weigh complete [--details] [--store DIR] -- WORD… PARTIAL`: the candidates Tab offers in
+/// the REPL after those words, one a line; the completion scripts call it for shorthand
 /// (`weigh delete <Tab>`). Hidden from help.
 struct CompleteLine: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "complete", abstract: "Print completion candidates.", shouldDisplay: false)
 
   @OptionGroup var store: StoreOptions
+
+  /// For zsh and fish, which show a description beside each word: `#12<tab>2026-01-12
+  /// 07:00  70.1 kg`.
+  @Flag(help: "Print each candidate's detail after a tab.")
+  var details = false
 
   @Argument(parsing: .captureForPassthrough)
   var words: [String] = []
@@ -56,7 +61,11 @@ struct CompleteLine: ParsableCommand {
     let candidates = Completion.candidates(
       lineBeforeWord: line.isEmpty ? "" : line + " ", word: partial,
       data: session.completionData(directory: FileManager.default.currentDirectoryPath))
-    for candidate in candidates { print(candidate.word) }
+    for candidate in candidates {
+      print(
+        details && !candidate.detail.isEmpty
+          ? candidate.word + "\t" + candidate.detail : candidate.word)
+    }
   }
 }
 
@@ -148,7 +157,9 @@ struct ShellCompletion {
           *)
             if [[ " $commands " == *" $first "* ]]; then
               local IFS=$'\\n'
-              COMPREPLY=($(weigh complete "${store[@]}" -- "$first" "${rest[@]}" "$cur" 2>/dev/null))
+              COMPREPLY=($(weigh complete "${store[@]}" -- "$first" "${rest[@]//\\\\/}" "${cur//\\\\/}" 2>/dev/null))
+              # bash reads an unquoted # as a comment: an entry goes in as \\#12.
+              COMPREPLY=("${COMPREPLY[@]/#\\#/\\\\#}")
             else
               COMPREPLY=($(compgen -f -X '!*.wcfg' -- "$cur") $(compgen -d -- "$cur"))
             fi
@@ -215,9 +226,11 @@ struct ShellCompletion {
           check) compadd -- --store --memory --repair ;;
           *)
             if (( ${commands[(Ie)$first]} )); then
-              local -a found
-              found=(${(f)"$(weigh complete "${store[@]}" -- "$first" "${rest[@]}" "$cur" 2>/dev/null)"})
-              compadd -V weigh -- $found
+              local -a found names shown
+              found=(${(f)"$(weigh complete --details "${store[@]}" -- "$first" "${rest[@]}" "$cur" 2>/dev/null)"})
+              names=(${found%%$'\\t'*})
+              shown=(${found/$'\\t'/  })
+              compadd -V weigh -d shown -- $names
             else
               _files -g '*.wcfg'
             fi
@@ -270,7 +283,7 @@ struct ShellCompletion {
       "    end",
       "end",
       "function __weigh_shorthand",
-      "    weigh complete (__weigh_store) -- (__weigh_words_after_first) (commandline -ct) 2>/dev/null",
+      "    weigh complete --details (__weigh_store) -- (__weigh_words_after_first) (commandline -ct | string unescape) 2>/dev/null",
       "end",
       "complete -c weigh -f",
     ]

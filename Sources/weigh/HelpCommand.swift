@@ -30,7 +30,7 @@ struct Help: ParsableCommand {
       print(Weigh.helpMessage(for: subcommand))
       return
     }
-    switch CommandHelp.text(for: name) {
+    switch CommandHelp.text(for: name, helpCommand: "weigh help") {
     case .success(let lines):
       let text = lines.map { TerminalText.escaped($0) + "\n" }.joined()
       if name.lowercased() == "all", Pager.show(text) { return }

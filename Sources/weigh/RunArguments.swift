@@ -75,6 +75,19 @@ struct RunArguments: Equatable {
     options.terminalColumns = LineEditor.terminalColumns()
     let output = StandardStreams()
     let renderer = DiagnosticRenderer(color: options.color)
+    // A mistyped first script (`weigh tuor.wcfg`, `weigh lsit`) fails before the store is
+    // opened: a first run would otherwise create an empty default store for nothing.
+    if commands.isEmpty, let first = files.first, first != "-",
+      !FileManager.default.fileExists(atPath: first)
+    {
+      do throws(Diagnostic) {
+        _ = try Self.readScript(first)
+      } catch {
+        output.write(renderer.render(error), to: .standardError)
+        output.flush()
+        throw ExitCode(error.kind.exitStatus)
+      }
+    }
     let session: Session
     do {
       session = try Session(options: options, output: output)
@@ -105,7 +118,8 @@ struct RunArguments: Equatable {
       return
     }
     if !commands.isEmpty {
-      session.run(lines: commands, display: shorthand ? "command line" : "-e", directory: here)
+      session.run(
+        lines: commands, display: shorthand ? ParseContext.commandLine : "-e", directory: here)
     }
     for file in files where session.exitStatus == .success || keepGoing {
       if file == "-" {
@@ -116,12 +130,8 @@ struct RunArguments: Equatable {
       }
       let text: String
       do throws(Diagnostic) {
-        text = try ScriptFile.read(file, shownAs: file, noun: "script")
+        text = try Self.readScript(file)
       } catch {
-        var error = error
-        if !FileManager.default.fileExists(atPath: file) {
-          error.message += ArgumentLayout.hint(forMissing: file)
-        }
         // The whole script is checked before any of it runs: nothing of a bad file is done.
         output.write(renderer.render(error), to: .standardError)
         output.flush()
@@ -138,6 +148,19 @@ struct RunArguments: Equatable {
     }
     output.flush()
     if session.exitStatus != .success { throw ExitCode(session.exitStatus) }
+  }
+
+  /// The text of the script `file`; a missing one's error says what was perhaps meant.
+  static func readScript(_ file: String) throws(Diagnostic) -> String {
+    do throws(Diagnostic) {
+      return try ScriptFile.read(file, shownAs: file, noun: "script")
+    } catch {
+      var error = error
+      if !FileManager.default.fileExists(atPath: file) {
+        error.message += ArgumentLayout.hint(forMissing: file)
+      }
+      throw error
+    }
   }
 
   // MARK: Reading the common invocations without swift-argument-parser

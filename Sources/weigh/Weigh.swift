@@ -47,7 +47,24 @@ struct Weigh: ParsableCommand {
       do { try fast.run() } catch { exit(withError: error) }
       return
     }
-    main(arguments)
+    do {
+      var command = try parseAsRoot(arguments)
+      try command.run()
+    } catch {
+      // A bad option of a run (`weigh --clock tomorow`) shows weigh's own usage: swift-
+      // argument-parser would show `weigh run`'s, a subcommand the user never typed.
+      let explicit = arguments.first.map(ArgumentLayout.subcommandNames.contains) ?? false
+      guard !explicit, !(error is ExitCode), exitCode(for: error) == .validationFailure else {
+        exit(withError: error)
+      }
+      let usage = configuration.usage?.split(separator: "\n").prefix(2) ?? []
+      FileHandle.standardError.write(
+        Data(
+          ("Error: \(message(for: error))\n"
+            + usage.enumerated().map { ($0 == 0 ? "Usage: " : "       ") + $1 + "\n" }.joined()
+            + "  See 'weigh --help' for more information.\n").utf8))
+      exit(withError: ExitCode.validationFailure)
+    }
   }
 }
 

@@ -35,6 +35,14 @@ import Testing
     #expect(result.standardError == "weigh: error: no command \"lgo\"; did you mean \"log\"?\n")
   }
 
+  @Test func anUnknownTopicFarFromAnyNamesWeighHelp() throws {
+    // On the command line the list is `weigh help`, not the language's `help`.
+    let result = try WeighProcess.run(["help", "zzzz"])
+    #expect(result.status == 64)
+    #expect(
+      result.standardError == "weigh: error: no command \"zzzz\"; type weigh help for the list\n")
+  }
+
   @Test func helpOfASubcommandShowsItsOptions() throws {
     let result = try WeighProcess.run(["help", "test"])
     #expect(result.status == 0)
@@ -46,6 +54,26 @@ import Testing
     let result = try WeighProcess.run(["--memory", "missing.wcfg"], directory: folder)
     #expect(result.status == 66)
     #expect(result.standardError == "error: cannot read script missing.wcfg: no such file\n")
+  }
+
+  @Test func aMistypedScriptCreatesNoStore() throws {
+    let folder = WeighProcess.temporaryDirectory()
+    let store = folder + "/store"
+    let result = try WeighProcess.run(
+      ["lsit"], directory: folder, environment: ["WEIGH_STORE": store])
+    #expect(result.status == 66)
+    #expect(result.standardError.contains("did you mean the command \"weigh list\"?"))
+    #expect(!FileManager.default.fileExists(atPath: store))
+  }
+
+  @Test func anEntryLostToTheShellsCommentSaysToQuoteIt() throws {
+    // `weigh delete #3` in a shell runs `weigh delete`: # starts a comment.
+    let result = try WeighProcess.run(["--memory", "delete"])
+    #expect(result.status == 1)
+    #expect(
+      result.standardError.hasPrefix(
+        "command line:1:7: error: expected an entry such as #12 or last, got nothing; a shell reads # as a comment: quote it, '#12'\n"
+      ))
   }
 
   @Test func versionIsPrinted() throws {
@@ -133,7 +161,54 @@ import Testing
     try bash.run()
     let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     bash.waitUntilExit()
-    #expect(output == "#1 #10 #11\n")
+    // An unquoted # starts a comment in bash: the entries go in escaped.
+    #expect(output == "\\#1 \\#10 \\#11\n")
+  }
+
+  /// zsh's and fish's scripts, loaded in the real shell where it is installed, offer an
+  /// entry with its date and weight (zsh's compadd is a stand-in that prints what it gets).
+  @Test(
+    arguments: ["zsh", "fish"].filter { FileManager.default.fileExists(atPath: "/usr/bin/\($0)") })
+  func zshAndFishCompleteEntriesWithTheirDetails(_ shell: String) throws {
+    let folder = WeighProcess.temporaryDirectory()
+    let store = folder + "/store"
+    let lines = ["-e", "log 70.1kg at 2025-12-10 07:00", "-e", "log 70.2kg at 2025-12-11 07:00"]
+    #expect(try WeighProcess.run(["--store", store] + lines).status == 0)
+    // Each script gets weigh's path and the store as its arguments.
+    let zsh = """
+      compdef() { :; }; _files() { :; }
+      compadd() {
+        local d; while [[ $1 == -* && $1 != -- ]]; do
+          case $1 in (-d) d=$2; shift 2 ;; (-V) shift 2 ;; (*) shift ;; esac
+        done
+        shift; print -rl -- "$@" ${d:+${(P)d}}
+      }
+      exe=$1; weigh() { "$exe" "$@"; }
+      source <("$exe" completion zsh)
+      words=(weigh --store "$2" delete '#1'); CURRENT=5; _weigh
+
+      """
+    let fish = """
+      set -g exe $argv[1]
+      function weigh; $exe $argv; end
+      $exe completion fish | source
+      complete -C "weigh --store $argv[2] delete \\#1"
+
+      """
+    let path = folder + "/complete.\(shell)"
+    try (shell == "zsh" ? zsh : fish).write(toFile: path, atomically: true, encoding: .utf8)
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/\(shell)")
+    process.arguments = (shell == "zsh" ? ["-f"] : []) + [path, WeighProcess.executable, store]
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    try process.run()
+    let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    #expect(
+      output
+        == (shell == "zsh"
+          ? "#1\n#1  2025-12-10 07:00  70.1 kg\n" : "#1\t2025-12-10 07:00  70.1 kg\n"))
   }
 
   @Test func theManPageIsCurrent() throws {

@@ -38,6 +38,15 @@ import Testing
     #expect(bad.status == 64)
     #expect(bad.standardError.contains("cannot read --clock 'tomorrow'"))
     #expect(bad.standardOutput.isEmpty)
+    // The usage is weigh's, not that of the `run` the user never typed.
+    #expect(
+      bad.standardError.hasSuffix(
+        "\nUsage: weigh [<options>] [<file.wcfg> | - ...] [-e <command> ...]\n"
+          + "       weigh [<options>] <command> [<argument> ...]\n"
+          + "  See 'weigh --help' for more information.\n"))
+    let typedRun = try WeighProcess.run(["run", "--memory", "--clock", "tomorrow", "-e", "now"])
+    #expect(typedRun.status == 64)
+    #expect(typedRun.standardError.contains("Usage: weigh run"))
   }
 
   @Test func clockWordsUseTheStoredZone() throws {

@@ -103,6 +103,48 @@ import Testing
     #expect(shown >= 30)
   }
 
+  /// The language's commands of two words or more that the README shows in its text (outside
+  /// code blocks and tables, up to "HealthKit on Linux"): each is a line of
+  /// Tests/golden/cli/readme-commands.wcfg, so each runs in CI with its output compared.
+  @Test func everyLanguageCommandTheReadmeShowsIsInAGoldenScript() throws {
+    let names = Set(
+      try WeighProcess.run(["complete", "--memory", "--", ""]).standardOutput
+        .split(separator: "\n").map(String.init))
+    #expect(names.contains("log"))
+    let script = Set(
+      try String(
+        contentsOfFile: Self.root + "/Tests/golden/cli/readme-commands.wcfg", encoding: .utf8
+      )
+      .split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) })
+    let readme = try String(contentsOfFile: Self.root + "/README.md", encoding: .utf8)
+    guard let end = readme.range(of: "## HealthKit on Linux") else {
+      Issue.record("README.md has no HealthKit section")
+      return
+    }
+    var prose: [Substring] = []
+    var inBlock = false
+    for line in readme[..<end.lowerBound].split(separator: "\n") {
+      if line.hasPrefix("```") {
+        inBlock.toggle()
+      } else if !inBlock, !line.hasPrefix("|") {
+        prose.append(line)
+      }
+    }
+    // A span may run over a line break (`expect latest ==` ⏎ `154.3lb ± 0.1lb`).
+    let pieces = prose.joined(separator: " ").split(
+      separator: "`", omittingEmptySubsequences: false)
+    var shown = 0
+    for (index, piece) in pieces.enumerated() where index % 2 == 1 {
+      let words = piece.split(separator: " ")
+      guard words.count >= 2, names.contains(String(words[0])) else { continue }
+      shown += 1
+      let command = words.joined(separator: " ")
+      #expect(
+        script.contains(command), "README.md shows `\(command)`, which readme-commands.wcfg lacks")
+    }
+    #expect(shown >= 15)
+  }
+
   /// The commands of the README's first screen and its command-line table, each run; a
   /// `weigh …` example added to the README without a case here fails the first test.
   static let readmeCommands: [String: [(arguments: [String], input: String, status: Int32)]] = [

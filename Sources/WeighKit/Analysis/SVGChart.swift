@@ -229,18 +229,31 @@ public struct SVGChart: Sendable {
         day = day.firstOfNextMonth
       }
     }
-    // The last day is always labelled; ticks too close to it give way.
-    let lastX = frame.x(lastDay)
-    ticks.removeAll { $0.day != lastDay && abs(frame.x($0.day) - lastX) < 80 }
+    // A label near an edge is anchored at that edge so that it stays inside the image.
+    func anchor(_ x: Double) -> String {
+      x > Double(width) - 40 ? "end" : x < 40 ? "start" : "middle"
+    }
+    // Where a label's text lies, from the width of a digit at 12 px in DejaVu Sans (the
+    // widest of the usual sans-serif fonts): 7.7 px, 8.4 px in bold. A week before the last
+    // day, 80 px away, `2026-04-12` ran into the bold `2026-04-19` anchored at the edge.
+    func extent(_ day: CivilDate, _ label: String) -> ClosedRange<Double> {
+      let x = frame.x(day)
+      let width = Double(label.count) * (day == lastDay ? 8.4 : 7.7)
+      switch anchor(x) {
+      case "end": return (x - width)...x
+      case "start": return x...(x + width)
+      default: return (x - width / 2)...(x + width / 2)
+      }
+    }
+    // The last day is always labelled; ticks whose labels would touch it give way.
+    let last = extent(lastDay, lastDay.description)
+    let clear = (last.lowerBound - 8)...(last.upperBound + 8)
+    ticks.removeAll { $0.day != lastDay && extent($0.day, $0.label).overlaps(clear) }
     if !ticks.contains(where: { $0.day == lastDay }) {
       ticks.append((lastDay, lastDay.description))
       ticks.sort { $0.day < $1.day }
     }
     var lines = ["<g class=\"x-ticks\">"]
-    // A label near an edge is anchored at that edge so that it stays inside the image.
-    func anchor(_ x: Double) -> String {
-      x > Double(width) - 40 ? "end" : x < 40 ? "start" : "middle"
-    }
     for tick in ticks {
       let x = Self.number(frame.x(tick.day))
       let weight = tick.day == lastDay ? " font-weight=\"bold\"" : ""

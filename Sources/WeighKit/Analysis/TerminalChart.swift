@@ -1,7 +1,8 @@
 /// A text chart of daily weights and the trend line, for `chart` in a terminal.
 ///
 /// Weights are dots (`•`, or `*` in ASCII); the trend is a braille line (or `-`, `|` in ASCII);
-/// a goal inside the plotted range is a dotted row (`┄`, or `.` in ASCII). Each row is labelled
+/// a goal inside the plotted range is a dotted row (`┄`, or `.` in ASCII), one outside it an
+/// arrow in the legend (`▼ goal 70.0`). Each row is labelled
 /// with a round value in the display unit (a multiple of 1, 2 or 5 × 10ⁿ); the x-axis with the
 /// first and last dates and, between them, month names for a long range or dates (`MM-DD`) for
 /// a short one.
@@ -104,6 +105,13 @@ public struct TerminalChart: Sendable {
       for column in 0..<plotWidth where cells[row][column] == " " { cells[row][column] = dash }
       goalText =
         "  \(dash) goal \(DisplayUnit.formatNumber(unit.mass.fromKilograms(goal), decimals: 1))"
+    } else if let goal {
+      // Outside the plotted range the goal is named in the legend with an arrow toward it,
+      // as the SVG writes it at its edge: a set goal never just disappears.
+      let value = unit.mass.fromKilograms(goal)
+      let arrow =
+        value > bounds.high ? (style == .unicode ? "▲" : "^") : (style == .unicode ? "▼" : "v")
+      goalText = "  \(arrow) goal \(DisplayUnit.formatNumber(value, decimals: 1))"
     }
     let mark: Character = style == .unicode ? "•" : "*"
     for weight in weights {

@@ -30,7 +30,7 @@ extension CommandTable {
         var goal: Double?
         if !cursor.isAtEnd {
           let (kilograms, span) = try cursor.readWeight("a goal weight such as 65kg")
-          try WeightRule.validate(kilograms, at: span)
+          try WeightRule.validate(kilograms, at: span, unit: cursor.context.unit)
           goal = kilograms
         }
         try cursor.expectEnd(after: "the goal")

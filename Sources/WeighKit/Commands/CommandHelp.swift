@@ -41,8 +41,11 @@ public enum CommandHelp {
   }
 
   /// The help for `topic` (empty: the index; `all`: everything; else a command), or an
-  /// error message naming the closest command.
-  public static func text(for topic: String) -> Result<[String], HelpTopicError> {
+  /// error message naming the closest command, or else `helpCommand`, which lists them
+  /// (`weigh help` on the command line).
+  public static func text(for topic: String, helpCommand: String = "help") -> Result<
+    [String], HelpTopicError
+  > {
     if topic.isEmpty { return .success(index) }
     if topic.lowercased() == "all" { return .success(all) }
     guard let spec = CommandTable.spec(named: topic) else {
@@ -51,7 +54,7 @@ public enum CommandHelp {
       {
         message += "; did you mean \"\(guess)\"?"
       } else {
-        message += "; type help for the list"
+        message += "; type \(helpCommand) for the list"
       }
       return .failure(HelpTopicError(message: message))
     }

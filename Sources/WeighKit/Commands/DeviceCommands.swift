@@ -97,7 +97,7 @@ struct SimulateCommand: Executable {
       case "start":
         if kind == "scale" {
           let (kilograms, weightSpan) = try cursor.readWeight("a start weight such as 80kg")
-          try WeightRule.validate(kilograms, at: weightSpan)
+          try WeightRule.validate(kilograms, at: weightSpan, unit: cursor.context.unit)
           command.start = kilograms
           command.startSpan = weightSpan
         } else {

@@ -78,7 +78,7 @@ struct HealthAddCommand: Executable {
     var command: HealthAddCommand
     switch quantity.kind {
     case .mass:
-      try WeightRule.validate(quantity.value, at: span)
+      try WeightRule.validate(quantity.value, at: span, unit: cursor.context.unit)
       command = HealthAddCommand(type: .bodyMass, value: quantity.value, valueSpan: span)
     case .glucose:
       try Measure.glucose.validate(quantity.value, at: span)

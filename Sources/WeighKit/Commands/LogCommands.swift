@@ -63,7 +63,7 @@ struct LogCommand: Executable {
     try readOptions(
       &cursor, instant: &command.instant, span: &command.instantSpan, note: &command.note,
       forced: &command.forced)
-    try WeightRule.validate(kilograms, at: span)
+    try WeightRule.validate(kilograms, at: span, unit: cursor.context.unit)
     return command
   }
 
@@ -135,7 +135,7 @@ struct EditCommand: Executable {
     {
       let (kilograms, weightSpan) = try cursor.readWeight(
         "a weight such as 68.5kg, at <when> or note <string>")
-      try WeightRule.validate(kilograms, at: weightSpan)
+      try WeightRule.validate(kilograms, at: weightSpan, unit: cursor.context.unit)
       (command.kilograms, command.weightSpan) = (kilograms, weightSpan)
     }
     try LogCommand.readOptions(

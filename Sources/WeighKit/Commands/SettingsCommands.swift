@@ -138,7 +138,7 @@ struct SetCommand: Executable {
   {
     if cursor.take("none") { return nil }
     let (kilograms, span) = try cursor.readWeight()
-    try WeightRule.validate(kilograms, at: span)
+    try WeightRule.validate(kilograms, at: span, unit: cursor.context.unit)
     return kilograms
   }
 
@@ -252,9 +252,42 @@ enum WeightRule {
   /// body weight, most likely a slip of the unit (`70g`).
   static let plausible = 10.0...500.0
 
-  /// Fails outside (0, 1000] kg (``Measure/mass``).
-  static func validate(_ kilograms: Double, at span: SourceSpan) throws(Diagnostic) {
-    try Measure.mass.validate(kilograms, at: span)
+  /// Fails outside (0, 1000] kg (``Measure/mass``), saying so in the display unit and, when
+  /// the number makes a usual weight in another unit, naming it (`180` while stones are shown
+  /// → `did you mean 180kg?`).
+  static func validate(_ kilograms: Double, at span: SourceSpan, unit: DisplayUnit)
+    throws(Diagnostic)
+  {
+    let mass = Measure.mass
+    guard !mass.contains(kilograms) else { return }
+    func shown(_ kilograms: Double) -> String {
+      DisplayUnit.formatNumber(unit.mass.fromKilograms(kilograms), decimals: 1)
+        .droppingZeroFraction + " \(unit.rawValue)"
+    }
+    var message =
+      "\(mass.noun) must be more than \(shown(mass.limits.lowerBound)) and at most \(shown(mass.limits.upperBound)), got \(unit.format(kilograms: kilograms))"
+    if let guess = guess(for: span, unit: unit) { message += " (did you mean \(guess)?)" }
+    throw Diagnostic(message, at: span)
+  }
+
+  /// The text at `span`, as the user wrote it (`70g`).
+  private static func written(at span: SourceSpan) -> String {
+    let utf8 = Array(span.text.utf8)
+    return String(
+      decoding: utf8[min(span.start, utf8.count)..<min(span.end, utf8.count)], as: UTF8.self)
+  }
+
+  /// The number written at `span` with the first unit, the display unit first, that makes it
+  /// a usual weight (`70g` → `70kg`), or nil.
+  private static func guess(for span: SourceSpan, unit: DisplayUnit) -> String? {
+    let written = written(at: span)
+    guard let number = NumberPrefix(written) else { return nil }
+    let digits = written.dropLast(number.unit.count)
+    let units = [unit.mass] + [MassUnit.kg, .lb, .st].filter { $0 != unit.mass }
+    guard let found = units.first(where: { usual.contains($0.toKilograms(number.value)) }) else {
+      return nil
+    }
+    return "\(digits)\(found.rawValue)"
   }
 
   /// Fails for a weight far outside any body weight unless `forced`, suggesting the number
@@ -263,18 +296,10 @@ enum WeightRule {
     _ kilograms: Double, at span: SourceSpan, unit: DisplayUnit, forced: Bool
   ) throws(Diagnostic) {
     guard !forced, !plausible.contains(kilograms) else { return }
-    let utf8 = Array(span.text.utf8)
-    let written = String(
-      decoding: utf8[min(span.start, utf8.count)..<min(span.end, utf8.count)], as: UTF8.self)
+    let written = written(at: span)
     let side = kilograms < plausible.lowerBound ? "below" : "above"
     var message = "\(written) is \(unit.format(kilograms: kilograms)), far \(side) any body weight"
-    if let number = NumberPrefix(written) {
-      let digits = written.dropLast(number.unit.count)
-      let units = [unit.mass] + [MassUnit.kg, .lb, .st].filter { $0 != unit.mass }
-      if let guess = units.first(where: { usual.contains($0.toKilograms(number.value)) }) {
-        message += " (did you mean \(digits)\(guess.rawValue)?)"
-      }
-    }
+    if let guess = guess(for: span, unit: unit) { message += " (did you mean \(guess)?)" }
     throw Diagnostic(message + "; add force to keep it as written", at: span)
   }
 

@@ -45,10 +45,11 @@ public struct ExportedSettings: Equatable, Sendable {
     return "{" + members.joined(separator: ", ") + "}"
   }
 
-  /// `unit lb, height 1.80 m, goal 80.0 kg`: for messages, weights in `unit`'s terms.
+  /// `unit lb, height 180.0 cm, goal 80.0 kg`: for messages, as `settings` shows them, weights
+  /// in `unit`'s terms.
   public var summary: String {
     var parts = ["unit \(unit.rawValue)"]
-    if let height { parts.append("height \(DisplayUnit.formatNumber(height, decimals: 2)) m") }
+    if let height { parts.append("height \(SetCommand.formatHeight(height))") }
     if let goal { parts.append("goal \(unit.format(kilograms: goal))") }
     if let prePregnancy { parts.append("pre-pregnancy \(unit.format(kilograms: prePregnancy))") }
     return parts.joined(separator: ", ")

@@ -225,6 +225,12 @@ extension ArgumentCursor {
       index += 1
       return (.last, span(token))
     }
-    throw error("expected an entry such as #12 or last, \(got(token))", at: token)
+    var message = "expected an entry such as #12 or last, \(got(token))"
+    // A shell takes `#12` to the end of the line as a comment: `weigh delete #12` arrives
+    // as `delete`.
+    if token == nil, context.file == ParseContext.commandLine {
+      message += "; a shell reads # as a comment: quote it, '#12'"
+    }
+    throw error(message, at: token)
   }
 }

@@ -1,6 +1,9 @@
 /// What a command line is read against: where it came from, the session's time zone, the
 /// clock (for `now`, `today` and the future check) and the display unit (for bare weights).
 public struct ParseContext: Sendable {
+  /// The `file` of shorthand (`weigh delete last`): its errors say `command line:1:8`.
+  public static let commandLine = "command line"
+
   public var file: String
   public var line: Int
   public var text: String

@@ -125,7 +125,7 @@ import Testing
     #expect(!texts.contains("goal"))
   }
 
-  @Test func terminalGoalRowOnlyInsideTheRange() {
+  @Test func terminalGoalRowOnlyInsideTheRangeAnArrowOutside() {
     for style in TerminalChart.Style.allCases {
       let dash: Character = style == .unicode ? "┄" : "."
       let inside = TerminalChart(
@@ -141,8 +141,13 @@ import Testing
       let outside = TerminalChart(
         points: trend.points, unit: .kg, width: 60, height: 8, style: style, goal: 60
       ).lines()
-      #expect(!outside[0].contains("goal"))
+      // Below the range: no row, an arrow toward it in the legend.
+      #expect(outside[0].contains(style == .unicode ? "▼ goal 60.0" : "v goal 60.0"))
       #expect(!outside[1...8].contains { plot($0).contains(dash) })
+      let above = TerminalChart(
+        points: trend.points, unit: .kg, width: 60, height: 8, style: style, goal: 90
+      ).lines()
+      #expect(above[0].contains(style == .unicode ? "▲ goal 90.0" : "^ goal 90.0"))
     }
   }
 
