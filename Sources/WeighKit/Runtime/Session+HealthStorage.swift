@@ -139,7 +139,9 @@ extension Session {
     guard let path = healthSQLitePath, case .directory(let directory) = options.store else {
       throw StoreError(.io, message: "the store is closed")
     }
-    let sqlite = try HealthSQLiteStorage.create(at: path, directory: directory)
+    // Built aside, put in place by the first commit (docs/store.md, "A new store's first
+    // Health command built aside").
+    let sqlite = try HealthSQLiteStorage.createAside(at: path, directory: directory)
     persistence.storage = sqlite
     return sqlite
   }
@@ -336,6 +338,17 @@ extension Session {
     if sqlite.isInCommand {
       sqlite.rollbackCommand()
       throw StoreError(.io, message: "the store is closed")
+    }
+    if sqlite.isClosed, sqlite === healthSQLite, let path = healthSQLitePath {
+      // Built aside and put in place by its commit, which closed it: opened where it is now.
+      // The command is saved: a failure here leaves Health to be opened at its next use.
+      persistence.storage = nil
+      if let placed = try? HealthSQLiteStorage(path: path, creating: false) {
+        persistence.storage = placed
+        healthLink?.storage.use(placed)
+      } else {
+        persistence.unopenedPath = path
+      }
     }
   }
 

@@ -66,21 +66,35 @@ public enum HealthRecordCodec: StoreTableCodec {
       writer.raw(byte: UInt8(ascii: ","))
       writeDevice(device, into: &writer)
     }
-    if !sample.metadata.isEmpty { nested("metadata", sample.metadata, &writer) }
-    if let workout = sample.workout { nested("workout", workout, &writer) }
-    if let objects = sample.objects { nested("objects", objects, &writer) }
+    writeNested(of: sample, into: &writer)
     writer.raw("}")
   }
 
   /// The members of `sample`'s JSON row written through Codable (metadata, workout,
   /// objects), as `encode` writes them, without a comma before the first: what format 2
   /// keeps in a row's `extra` (`HealthSQLiteRowParts`). Nothing for a sample without them.
+  /// A number that is not finite is written as `null` and marks `writer`
+  /// (`wroteNonFiniteNumber`): such parts are never stored.
   static func writeNestedParts(of sample: HealthSample, into writer: inout JSONWriter) {
     var parts = JSONWriter()
-    if !sample.metadata.isEmpty { nested("metadata", sample.metadata, &parts) }
-    if let workout = sample.workout { nested("workout", workout, &parts) }
-    if let objects = sample.objects { nested("objects", objects, &parts) }
+    writeNested(of: sample, into: &parts)
     writer.bytes.append(contentsOf: parts.bytes.dropFirst())
+    if parts.wroteNonFiniteNumber { writer.noteNonFiniteNumber() }
+  }
+
+  /// The members metadata, workout and objects, each after a comma, when the sample has
+  /// them. Metadata and a workout are written by hand (`HealthRecordCodec+Workout.swift`),
+  /// the same bytes as `JSONEncoder`'s; a correlation's objects still through it.
+  private static func writeNested(of sample: HealthSample, into writer: inout JSONWriter) {
+    if !sample.metadata.isEmpty {
+      writer.raw(",\"metadata\":")
+      writeMetadata(sample.metadata, into: &writer)
+    }
+    if let workout = sample.workout {
+      writer.raw(",\"workout\":")
+      writeWorkout(workout, into: &writer)
+    }
+    if let objects = sample.objects { nested("objects", objects, &writer) }
   }
 
   /// The record a query decodes from the JSON row `encode(_:position:into:)` writes for
@@ -195,13 +209,20 @@ public enum HealthRecordCodec: StoreTableCodec {
       firmwareVersion: firmware, softwareVersion: software, localIdentifier: local)
   }
 
+  /// Writes `,"key":` and `value` through `JSONEncoder`. It throws only for a number that
+  /// is not finite: then `null` stands in its place and the writer is marked
+  /// (`wroteNonFiniteNumber`), so the row is refused instead of stored without the member.
   private static func nested<T: Encodable>(_ key: String, _ value: T, _ writer: inout JSONWriter) {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-    guard let data = try? encoder.encode(value) else { return }
     writer.raw(byte: UInt8(ascii: ","))
     writer.write(key)
     writer.raw(byte: UInt8(ascii: ":"))
+    guard let data = try? encoder.encode(value) else {
+      writer.raw("null")
+      writer.noteNonFiniteNumber()
+      return
+    }
     writer.bytes.append(contentsOf: data)
   }
 
@@ -316,11 +337,11 @@ public enum HealthRecordCodec: StoreTableCodec {
       } else if key.equals("metadata") {
         reader.skipWhitespace()
         metadataOffset = reader.offset
-        metadata = try nested(Metadata.self, &reader)
+        metadata = try nested(Metadata.self, &reader, readMetadata)
       } else if key.equals("workout") {
         reader.skipWhitespace()
         workoutOffset = reader.offset
-        workout = try nested(WorkoutDetails.self, &reader)
+        workout = try nested(WorkoutDetails.self, &reader, readWorkout)
       } else if key.equals("objects") {
         objects = try nested([HealthSample].self, &reader)
       } else if key.equals("sync_id") {
@@ -463,11 +484,14 @@ public enum HealthRecordCodec: StoreTableCodec {
       + workout.statistics.flatMap { [$0.startDate, $0.endDate] } + routeDates
   }
 
-  private static func nested<T: Decodable>(_ type: T.Type, _ reader: inout JSONReader)
-    throws(JSONSyntaxError) -> T
-  {
+  /// The value at the reader, read by `byHand` when it can (nil otherwise: then through
+  /// `JSONDecoder`, whose answer, value or error, is the one given before `byHand` existed).
+  private static func nested<T: Decodable>(
+    _ type: T.Type, _ reader: inout JSONReader, _ byHand: (JSONValue) -> T? = { _ in nil }
+  ) throws(JSONSyntaxError) -> T {
     let offset = reader.offset
     let value = try reader.readValue()
+    if let read = byHand(value) { return read }
     var writer = JSONWriter()
     writer.write(value)
     do {

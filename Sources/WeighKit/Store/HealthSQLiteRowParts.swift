@@ -25,6 +25,9 @@ struct HealthSQLiteRowParts: Equatable {
   /// The members no column holds, as they stand in format 1's JSON row, without braces
   /// (`"metadata":{…},"workout":{…}`); nil when there are none.
   var extra: [UInt8]?
+  /// Set when a number of the nested parts was not finite (written as `null` in `extra`,
+  /// where `JSONEncoder` threw and the member was left out): the row is refused.
+  var extraHasNonFiniteNumber = false
 
   /// Parts as a row's columns hold them (`read(_:origins:)`). A zero of either sign is
   /// kept as +0.0: SQLite stores a REAL that is a whole number as an integer, so −0.0 reads
@@ -104,12 +107,13 @@ struct HealthSQLiteRowParts: Equatable {
     var writer = JSONWriter()
     HealthRecordCodec.writeNestedParts(of: sample, into: &writer)
     extra = writer.bytes.isEmpty ? nil : writer.bytes
+    extraHasNonFiniteNumber = writer.wroteNonFiniteNumber
   }
 
   /// Whether every number is finite (a row with another is never written).
   var numbersAreFinite: Bool {
     start.isFinite && end.isFinite && value.isFinite && (created?.isFinite ?? true)
-      && (deleted?.isFinite ?? true)
+      && (deleted?.isFinite ?? true) && !extraHasNonFiniteNumber
   }
 
   /// Stands for a missing UUID (a stored sample always has one; `apply` checks it first).

@@ -75,6 +75,8 @@ extension HealthSQLiteStorage {
       rollbackCommand()
       throw error
     }
+    // A database built aside: the rename that puts it in place is the commit point.
+    try placeAside(markLog: pending != nil)
   }
 
   /// Drops the command's transaction, if one is open: nothing of it is kept.

@@ -65,6 +65,10 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
   /// makes the next open look for it (docs/store.md, "Opening health.sqlite only when a
   /// command needs Health").
   public var keepsLogOnClose = false
+  /// Set for a database built aside (`createAside(at:directory:)`): the file the connection
+  /// has open, without a log and without syncs, that its first command's commit syncs and
+  /// renames to `path` (`placeAside`). Nil once it is in place, and for every other storage.
+  var aside: Aside?
 
   /// Format 1's record table and its indexes.
   static let recordTablesFormat1 = """
@@ -120,8 +124,18 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
   ///
   /// With `readOnly` (a store whose files cannot be written), nothing is created or
   /// written, and every write throws.
-  public init(path: String, creating: Bool = true, readOnly: Bool = false) throws(StoreError) {
+  public convenience init(path: String, creating: Bool = true, readOnly: Bool = false)
+    throws(StoreError)
+  {
+    try self.init(path: path, creating: creating, readOnly: readOnly, aside: nil)
+  }
+
+  /// Opens `path`, or with `aside` the file built aside that takes its place at the first
+  /// commit: without the write-ahead log (`journal_mode = MEMORY`, which keeps savepoints
+  /// and rollback) and without syncs (`synchronous = OFF`) until then.
+  init(path: String, creating: Bool, readOnly: Bool, aside: Aside?) throws(StoreError) {
     self.path = path
+    self.aside = aside
     // Before the process's first connection (`HealthSQLiteLibrary`).
     _ = HealthSQLiteLibrary.configured
     var configuration = Configuration()
@@ -133,11 +147,18 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
       guard !readOnly else { return }
       // A new database's page size (no effect on an existing file: SQLite keeps its own).
       try db.execute(sql: "PRAGMA page_size = \(Self.pageSize)")
-      // Not `journalMode = .wal`: GRDB would then set synchronous = NORMAL.
-      guard try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL") == "wal" else {
-        throw HealthSQLiteDamage(position: nil, "the database cannot use its write-ahead log")
+      if aside != nil {
+        guard try String.fetchOne(db, sql: "PRAGMA journal_mode = MEMORY") == "memory" else {
+          throw HealthSQLiteDamage(position: nil, "the database cannot keep its journal")
+        }
+        try db.execute(sql: "PRAGMA synchronous = OFF")
+      } else {
+        // Not `journalMode = .wal`: GRDB would then set synchronous = NORMAL.
+        guard try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL") == "wal" else {
+          throw HealthSQLiteDamage(position: nil, "the database cannot use its write-ahead log")
+        }
+        try db.execute(sql: "PRAGMA synchronous = FULL")
       }
-      try db.execute(sql: "PRAGMA synchronous = FULL")
       // A savepoint's copies of the pages it changes stay in memory: by default SQLite
       // writes them to a file in /var/tmp past 64 KiB, which 8 KiB pages reach in one
       // delivery (ten simulated years: 22,318 writes to that file, 23,135 in all).
@@ -145,7 +166,7 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
     }
     let file = path
     let queue = try Self.mapped(file) {
-      try DatabaseQueue(path: path, configuration: configuration)
+      try DatabaseQueue(path: aside?.temporary ?? path, configuration: configuration)
     }
     self.queue = queue
     var layout = HealthSQLiteLayout.format2
@@ -227,6 +248,11 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
     isClosed = true
     statements.finalizeAll()
     try Self.mapped(path) { try queue.close() }
+    // Built aside and never committed: nobody's file (the next creation would remove it).
+    if let aside {
+      self.aside = nil
+      try? FileManager.default.removeItem(atPath: aside.temporary)
+    }
   }
 
   /// Throws when the storage was closed.

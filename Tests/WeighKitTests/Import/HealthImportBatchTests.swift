@@ -131,7 +131,9 @@ import Testing
   /// Once health.sqlite exists (after the first batch of a new store), the import lets
   /// SQLite keep 64 MiB of its pages, not the default 2 MiB, for the rest of the command
   /// (docs/performance.md, "The all-types import: a larger page cache"); a one-batch import
-  /// into a new store leaves the default.
+  /// into a new store leaves the default. (A new store's first Health command writes a file
+  /// built aside, whose connection its commit closes: the import runs after a `health add`
+  /// to look at the cache of the connection it widened.)
   @Test func theImportWidensHealthsPageCache() throws {
     let folder = try Fixtures.temporaryFolder()
     defer { try? FileManager.default.removeItem(at: folder) }
@@ -143,6 +145,7 @@ import Testing
     small.session.close()
     let run = try Run(
       .directory, batch: 100, folder: folder.appending(path: "three"), directory: folder.path)
+    _ = run.run("health add 70kg at 2020-01-01 08:00 source A")
     #expect(run.run("import \(file) types steps").contains("Health: imported 300 (steps 300)"))
     let sqlite = try #require(run.session.healthSQLite)
     #expect(try sqlite.pageCacheKibibytes() == HealthImportPlan.pageCacheMebibytes * 1024)
