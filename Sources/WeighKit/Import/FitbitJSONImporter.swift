@@ -16,7 +16,9 @@ public enum FitbitJSONImporter {
       result.unitNote =
         "Fitbit weight files do not name their unit; weight was read as lb, as Fitbit exports"
     }
-    var seen = WeightKeySet()
+    // A log like the one above takes about 100 bytes, a generated one 115: one log per 128
+    // bytes leaves the table one doubling or none.
+    var seen = WeightKeySet(expected: bytes.count / 128)
     var sources = FitbitSources()
     // Each log is taken as it is read, its members read without a tree: the file is never
     // held as a tree of every log, nor a log as a tree of its members; its number, date and

@@ -323,6 +323,17 @@ struct WeightKeySet {
 
   init() {}
 
+  /// An empty set with room for `expected` keys made at once (at most 2^21 of them), for a
+  /// reader that can tell from a file's length about how many rows it holds: growing the
+  /// table row by row placed every key again at each doubling, 10.9 M instructions at
+  /// 100,000 Fitbit logs (callgrind, wfit13).
+  init(expected: Int) {
+    let wanted = min(max(expected, 0), 1 << 21) * 2
+    var size = 1024
+    while size < wanted { size *= 2 }
+    slots = Array(repeating: 0, count: size)
+  }
+
   /// Records the weight at `position` of `weights` (about to be appended there) unless an
   /// equal key is already recorded; returns whether it was recorded.
   mutating func insert(

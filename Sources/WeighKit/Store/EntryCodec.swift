@@ -26,18 +26,27 @@ public enum EntryCodec: StoreTableCodec {
     if let healthUUID = row.healthUUID { room += ByteCursor.stringRoom(healthUUID.utf8.count) }
     if let pushedUUID = row.pushedUUID { room += ByteCursor.stringRoom(pushedUUID.utf8.count) }
     var finite = true
+    // Out of the writer while the row is written into it (one access at a time), put back
+    // after: taking it out and back costs a few moves, not a copy of its slots.
+    var doubleTexts = ByteCursorDoubleMemo()
+    swap(&doubleTexts, &writer.doubleTexts)
+    var lastDay = writer.lastDay
+    defer {
+      swap(&doubleTexts, &writer.doubleTexts)
+      writer.lastDay = lastDay
+    }
     writer.append(atMost: room) { cursor in
       cursor.literal("{\"id\":")
       cursor.integer(row.id)
       cursor.literal(",\"at\":")
       var atDate: UnsafePointer<UInt8>?  // where `at`'s date lies, when written as text
       if UTCTimestamp.range.contains(row.instant) {
-        atDate = cursor.instantKeepingDate(row.instant)
+        atDate = cursor.instantKeepingDate(row.instant, last: &lastDay)
       } else {
         cursor.integer(Int(row.instant))  // checked: Int and Int64 have one width
       }
       cursor.literal(",\"kg\":")
-      finite = cursor.double(row.kilograms)
+      finite = doubleTexts.double(row.kilograms, into: &cursor)
       switch row.origin {
       case .manual: cursor.literal(",\"origin\":\"manual\"")
       case .health: cursor.literal(",\"origin\":\"health\"")

@@ -7,6 +7,11 @@ public struct JSONWriter {
   public var bytes: [UInt8] = []
   /// Set when a NaN or infinity was asked for; `null` was written in its place.
   public private(set) var wroteNonFiniteNumber = false
+  /// The texts of the numbers an entry's `kg` took, kept from row to row
+  /// (``ByteCursorDoubleMemo``, taken out by ``EntryCodec`` while it writes a row).
+  var doubleTexts = ByteCursorDoubleMemo()
+  /// The date of the last entry's `at` (``ByteCursorDayMemo``).
+  var lastDay = ByteCursorDayMemo()
 
   /// An empty writer.
   public init() {}
