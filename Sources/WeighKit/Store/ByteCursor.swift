@@ -256,13 +256,7 @@ struct ByteCursor {
     raw.storeBytes(of: last.first, as: UInt64.self)
     raw.storeBytes(of: last.rest, toByteOffset: 8, as: UInt16.self)
     next += 10
-    byte(0x54)
-    let second = UInt32(truncatingIfNeeded: instant &- day &* 86_400)  // 0 … 86 399
-    pair(second / 3600)
-    byte(0x3A)
-    pair(second / 60 % 60)
-    byte(0x3A)
-    pair(second % 60)
+    timeOfDay(instant, day: day)
     byte(0x5A)
     byte(0x22)
     return date
@@ -284,6 +278,12 @@ struct ByteCursor {
     byte(0x22)
     next.initialize(from: date, count: 10)
     next += 10
+    timeOfDay(instant, day: day)
+    byte(0x22)
+  }
+
+  /// Writes `THH:MM:SS`, the time of day of `instant`, which falls on `day`.
+  private mutating func timeOfDay(_ instant: Int64, day: Int64) {
     byte(0x54)
     let second = UInt32(truncatingIfNeeded: instant &- day &* 86_400)  // 0 … 86 399
     pair(second / 3600)
@@ -291,7 +291,6 @@ struct ByteCursor {
     pair(second / 60 % 60)
     byte(0x3A)
     pair(second % 60)
-    byte(0x22)
   }
 
   /// The day (counted from 1970-01-01) of an instant, as `CivilDate.split` counts it.
