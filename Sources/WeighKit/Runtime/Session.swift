@@ -269,14 +269,15 @@ public final class Session {
       let report = text.contains("weigh check") ? "" : ". Run weigh check for a full report"
       return error.diagnostic(message: "cannot read the store: \(text)\(unchanged)\(report)")
     case .locked, .io, .invalidChange:
-      return Diagnostic("\(error)")
+      return error.diagnostic()
     }
   }
 
   /// A store write that failed, as the command's failure.
   static func writeFailure(_ error: StoreError) -> Diagnostic {
     if error.kind == .corrupt || error.kind == .newerFormat { return diagnostic(for: error) }
-    return Diagnostic("could not write the store, so nothing changed: \(error)")
+    return error.diagnostic(
+      message: "could not write the store, so nothing changed: \(error.message)")
   }
 
   /// Commits `changes` durably as one transaction, with what Health changed; `undo`
@@ -319,8 +320,9 @@ public final class Session {
     if let problem = store.lastCompactionError, !warnedAboutCompaction {
       warnedAboutCompaction = true
       warn(
-        Diagnostic(
-          "the store could not be compacted (\(problem)); your changes are saved, but run weigh check",
+        problem.diagnostic(
+          message:
+            "the store could not be compacted (\(problem.message)); your changes are saved, but run weigh check",
           severity: .warning))
     }
   }
@@ -358,12 +360,11 @@ extension Session {
           store.committedSequence >= committed
           ? "it was added on reopening the store"
           : "weigh adds it when it next opens the store"
-        throw Diagnostic(
-          "the command is saved (health.sqlite committed it), but its record could not be "
-            + "added to \(journal): \(error); \(later)")
+        throw error.diagnostic(
+          message: "the command is saved (health.sqlite committed it), but its record could not "
+            + "be added to \(journal): \(error.message); \(later)")
       }
-      if error.kind == .corrupt || error.kind == .newerFormat { throw Self.diagnostic(for: error) }
-      throw Diagnostic("could not write the store, so nothing changed: \(error)")
+      throw Self.writeFailure(error)
     }
   }
 
