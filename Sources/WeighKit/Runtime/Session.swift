@@ -136,9 +136,12 @@ public final class Session {
   /// session (re)opened on the wall clock catches up before its first command.
   func loadLiveHealth() {
     guard healthLink == nil else { return }
-    guard app.observing != nil || healthRunsSimulations() else { return }
     // A Health that cannot be read is said now, once: nothing can catch up without it.
-    do throws(Diagnostic) { _ = try health() } catch {
+    do throws(Diagnostic) {
+      let live = app.observing != nil ? true : try healthRunsSimulations()
+      guard live else { return }
+      _ = try health()
+    } catch {
       fail(error)
       return
     }
@@ -151,14 +154,19 @@ public final class Session {
 
   /// Whether Health runs simulations: the app store's `health-simulations` document says so
   /// without opening `health.sqlite`; a store without it (written by an earlier weigh) is
-  /// asked Health's small state.
-  func healthRunsSimulations() -> Bool {
+  /// asked Health's small state, and a state that cannot be read is the error.
+  func healthRunsSimulations() throws(Diagnostic) -> Bool {
     if options.store != .memory, case .bool(let running)? = store.document(.healthSimulations) {
       return running
     }
-    let running = ((try? storedHealthState()) ?? nil).map { !$0.simulations.isEmpty } ?? false
+    let state: HealthSmallState?
+    do throws(StoreError) { state = try storedHealthState() } catch {
+      throw Self.diagnostic(for: error)
+    }
+    let running = state.map { !$0.simulations.isEmpty } ?? false
     if options.store != .memory, persistence.storage != nil, store.isWritable, !store.isBatching {
-      // Said in the app's store from now on, so that later sessions need not ask Health.
+      // Said in the app's store from now on, so that later sessions need not ask Health. Only
+      // a shortcut: when it cannot be written, the next session asks Health again.
       try? store.commit([.set(.healthSimulations, to: .bool(running))])
     }
     return running
