@@ -355,7 +355,7 @@ import Testing
     let copies = try #require(
       try FileManager.default.contentsOfDirectory(atPath: store + "/damaged").first)
     let expected = """
-      damaged: \(journal):4:1: the last line is incomplete (no newline): a commit interrupted \
+      damaged: \(journal):4:1: error: the last line is incomplete (no newline): a commit interrupted \
       by a crash, or the file was cut short; this record was acknowledged (the journal held \
       \(size) bytes through sequence 3); restore it from a backup or run weigh check --repair
       kept: weigh.json: settings and the app's state

@@ -248,8 +248,7 @@ struct ImportCommand: Executable {
       }
     } catch let error as ImportError {
       var notes: [Diagnostic.Note] = []
-      if let line = error.line {
-        let location = SourceLocation(file: path, line: line, column: error.column)
+      if let location = error.location(in: path) {
         // A line of a zipped export is not a line of the file named.
         notes.append(
           format == .appleHealthZip
@@ -273,6 +272,23 @@ struct ImportCommand: Executable {
         at: pathSpan)
     }
     try healthPlan?.finish(in: session)
+    if let first = plan.rejections.min(by: { $0.line < $1.line }) {
+      // The first of the command's notes: it is about the summary's count.
+      let location = first.location(in: path)
+      var note: Diagnostic
+      if format == .appleHealthZip {
+        // A line of a zipped export is not a line of the file named.
+        note = Diagnostic(
+          "first rejection, on a line of the export.xml it holds: \(first.reason)",
+          severity: .note)
+        note.location = location
+      } else {
+        note = Diagnostic(
+          "first rejection: \(first.reason)", in: location, readingFrom: url.path,
+          severity: .note)
+      }
+      shown.warn(note)
+    }
     if !plan.entries.isEmpty, let note = unitWarning(format: format, result: result) {
       shown.warn(Diagnostic(note, at: unitSpan ?? pathSpan, severity: .warning))
     }
@@ -329,11 +345,8 @@ struct ImportCommand: Executable {
     } else if healthPlan?.hasNewSamples ?? false {
       try session.commit([], undo: nil)
     }
-    var line =
+    let line =
       "imported \(importedCount), already present \(plan.alreadyPresent), rejected \(plan.rejections.count)"
-    if let first = plan.rejections.min(by: { $0.line < $1.line }) {
-      line += " (first: line \(first.line): \(first.reason))"
-    }
     shown.say(line)
     if let imported = result.settings, !settingsChanges.apply.isEmpty {
       shown.say("settings restored: \(imported.summary)")

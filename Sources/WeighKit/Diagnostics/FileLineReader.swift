@@ -6,12 +6,14 @@ enum FileLineReader {
   /// a large import) is shown as a window around the column, cut ends marked `…`.
   static let widest = 120
 
-  /// The span of `location`'s column on its line, read from the file at `path`; nil when
-  /// the location has no line and column, or the file or line cannot be read.
+  /// The span of `location`'s column on its line, read from the file at `path` (the whole
+  /// line when the column is not known: a rejected row); nil when the location has no line,
+  /// or the file or line cannot be read.
   static func span(at location: SourceLocation, readingFrom path: String) -> SourceSpan? {
-    guard let line = location.line, let column = location.column, line >= 1, column >= 1,
-      let text = self.line(line, ofFileAt: path)
+    guard let line = location.line, line >= 1, let text = self.line(line, ofFileAt: path)
     else { return nil }
+    guard let column = location.column else { return wholeLine(text, of: location) }
+    guard column >= 1 else { return nil }
     let scalars = Array(text.unicodeScalars)
     guard column <= scalars.count + 1 else { return nil }
     var first = 0
@@ -28,6 +30,21 @@ enum FileLineReader {
     if last < scalars.count { shown.append("…") }
     return SourceSpan(
       file: location.file, line: line, text: String(shown), start: start, end: start + 1)
+  }
+
+  /// `text` as the span of a location without a column: underlined from its first
+  /// character after the indentation to its last, or to the `widest`th with the cut marked
+  /// `…`.
+  private static func wholeLine(_ text: String, of location: SourceLocation) -> SourceSpan? {
+    let scalars = Array(text.unicodeScalars)
+    let indent = scalars.prefix { $0 == " " || $0 == "\t" }.count
+    guard let line = location.line, indent < scalars.count else { return nil }
+    var shown = String.UnicodeScalarView(scalars.prefix(widest))
+    let start = String(String.UnicodeScalarView(scalars.prefix(indent))).utf8.count
+    let end = String(shown).utf8.count
+    if scalars.count > widest { shown.append("…") }
+    return SourceSpan(
+      file: location.file, line: line, text: String(shown), start: min(start, end), end: end)
   }
 
   /// The longest line read, in bytes; a longer one is not shown.

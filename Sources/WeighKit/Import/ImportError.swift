@@ -1,6 +1,6 @@
 /// Why a whole file could not be imported (not well-formed, truncated, unreadable, unknown
 /// format); when this is thrown the caller imports nothing.
-public struct ImportError: Error, Hashable, Sendable, CustomStringConvertible {
+public struct ImportError: Error, Hashable, Sendable {
   /// The 1-based line of the problem, when the file has one.
   public var line: Int?
   /// The 1-based column, in bytes, when known.
@@ -15,12 +15,9 @@ public struct ImportError: Error, Hashable, Sendable, CustomStringConvertible {
     self.message = message
   }
 
-  /// `line 3, column 7: mismatched end tag …`.
-  public var description: String {
-    switch (line, column) {
-    case (let line?, let column?): "line \(line), column \(column): \(message)"
-    case (let line?, nil): "line \(line): \(message)"
-    default: message
-    }
+  /// The position in `file`, the file imported, when the error has a line;
+  /// ``DiagnosticRenderer`` writes it.
+  public func location(in file: String) -> SourceLocation? {
+    line.map { SourceLocation(file: file, line: $0, column: column) }
   }
 }

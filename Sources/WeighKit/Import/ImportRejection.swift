@@ -1,5 +1,5 @@
 /// A row or record an importer did not take, with the line it starts on and why.
-public struct ImportRejection: Error, Hashable, Sendable, CustomStringConvertible {
+public struct ImportRejection: Error, Hashable, Sendable {
   /// The 1-based line the row or record starts on.
   public var line: Int
   /// Lower case, specific, naming the fix.
@@ -15,6 +15,8 @@ public struct ImportRejection: Error, Hashable, Sendable, CustomStringConvertibl
     self.recordType = recordType
   }
 
-  /// `line 12: unit 'kcal' is not a mass unit; use kg, lb, g or st`.
-  public var description: String { "line \(line): \(reason)" }
+  /// The row's line in `file`, the file imported; ``DiagnosticRenderer`` writes it.
+  public func location(in file: String) -> SourceLocation {
+    SourceLocation(file: file, line: line)
+  }
 }

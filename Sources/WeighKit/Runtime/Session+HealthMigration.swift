@@ -90,7 +90,7 @@ extension Session {
       pending: HealthSQLiteStorage.PendingRecord(sequence: sequence, bytes: line.bytes),
       appSequence: sequence, directory: directory)
     persistence.migrationNotes.append(
-      "migrated Health to \(HealthSQLiteStorage.fileName) (\(records.count) records); the old "
+      "migrated Health to \(HealthSQLiteStorage.fileName) (\(English.counted(records.count, "record"))); the old "
         + "files are in \(Self.backupFolder)/\(backup)")
   }
 

@@ -231,11 +231,10 @@ extension Session {
   func fail(_ diagnostic: Diagnostic, remembered: Bool = true) -> Bool {
     report(diagnostic)
     if remembered { memory.error = diagnostic.message }
-    failureCount += 1
-    if diagnostic.kind.outranks(failure) { failure = diagnostic.kind }
+    outcome.record(diagnostic.kind)
     return options.interactive || options.keepGoing
   }
 
   /// The exit status of the session so far (``ExitStatus``).
-  public var exitStatus: ExitStatus { failure.map(ExitStatus.init) ?? .success }
+  public var exitStatus: ExitStatus { outcome.exitStatus }
 }

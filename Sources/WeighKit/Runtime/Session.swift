@@ -19,16 +19,11 @@ public final class Session {
 
   var settings: Settings
   var app: AppDocument
-  /// The virtual clock, once set; the wall clock before that.
-  var virtualNow: Int64?
+  /// The clock and the time zone.
+  var clock: SessionClock
   var seed: UInt64
-  /// `--unit` and `--tz` hold for the session until `set unit` or `set tz` replaces them.
-  var unitOverride: DisplayUnit?
-  /// How results are shown: `--format`, until `set format` changes it (not kept in the store).
-  var format: OutputFormat
-  private(set) var zone: ZonedClock
-  /// The time zone's name as the user wrote it (Linux calls UTC "GMT").
-  private(set) var zoneName: String
+  /// The unit and the output format chosen for this session.
+  var display: DisplayChoices
 
   /// The results `expect` reads.
   var memory = ResultMemory()
@@ -57,12 +52,8 @@ public final class Session {
   /// The app's observer: its query, the faults still to happen, the handler's notes.
   var observer = AppObserver()
   var warnedAboutCompaction = false
-  /// Set by `quit`.
-  public internal(set) var quitRequested = false
-  /// The worst failure so far, which decides the exit status.
-  public internal(set) var failure: FailureKind?
-  /// How many commands failed.
-  public internal(set) var failureCount = 0
+  /// Whether `quit` was asked for, and the failures so far.
+  var outcome = RunOutcome()
 
   /// Opens the store and reads the settings.
   public init(options: SessionOptions, output: OutputSink) throws(Diagnostic) {
@@ -87,12 +78,10 @@ public final class Session {
     } catch {
       throw Diagnostic("cannot read the store: \(error)", kind: .unreadableStore)
     }
-    virtualNow = options.clock
+    clock = SessionClock(
+      virtualNow: options.clock, zoneName: options.timeZone ?? settings.timeZone)
     seed = options.seed
-    unitOverride = options.unit
-    format = options.format
-    zoneName = options.timeZone ?? settings.timeZone
-    zone = ZonedClock(zone: TimeZone(identifier: zoneName) ?? .gmt)
+    display = DisplayChoices(unitOverride: options.unit, format: options.format)
     if let words = options.clockWords {
       virtualNow = try InstantParser.parse(
         words, clock: zone, now: Instant.seconds(of: Date()), shownAs: "--clock")
@@ -147,9 +136,12 @@ public final class Session {
   /// session (re)opened on the wall clock catches up before its first command.
   func loadLiveHealth() {
     guard healthLink == nil else { return }
-    guard app.observing != nil || healthRunsSimulations() else { return }
     // A Health that cannot be read is said now, once: nothing can catch up without it.
-    do throws(Diagnostic) { _ = try health() } catch {
+    do throws(Diagnostic) {
+      let live = app.observing != nil ? true : try healthRunsSimulations()
+      guard live else { return }
+      _ = try health()
+    } catch {
       fail(error)
       return
     }
@@ -162,14 +154,19 @@ public final class Session {
 
   /// Whether Health runs simulations: the app store's `health-simulations` document says so
   /// without opening `health.sqlite`; a store without it (written by an earlier weigh) is
-  /// asked Health's small state.
-  func healthRunsSimulations() -> Bool {
+  /// asked Health's small state, and a state that cannot be read is the error.
+  func healthRunsSimulations() throws(Diagnostic) -> Bool {
     if options.store != .memory, case .bool(let running)? = store.document(.healthSimulations) {
       return running
     }
-    let running = ((try? storedHealthState()) ?? nil).map { !$0.simulations.isEmpty } ?? false
+    let state: HealthSmallState?
+    do throws(StoreError) { state = try storedHealthState() } catch {
+      throw Self.diagnostic(for: error)
+    }
+    let running = state.map { !$0.simulations.isEmpty } ?? false
     if options.store != .memory, persistence.storage != nil, store.isWritable, !store.isBatching {
-      // Said in the app's store from now on, so that later sessions need not ask Health.
+      // Said in the app's store from now on, so that later sessions need not ask Health. Only
+      // a shortcut: when it cannot be written, the next session asks Health again.
       try? store.commit([.set(.healthSimulations, to: .bool(running))])
     }
     return running
@@ -184,17 +181,48 @@ public final class Session {
 
   // MARK: Clock, zone, unit
 
+  // Commands read these by their short names: they stay grammar, validation and effect.
+
   /// The current instant: the virtual clock when set, else the wall clock.
-  var now: Int64 { virtualNow ?? Instant.seconds(of: Date()) }
+  var now: Int64 { clock.now }
+  /// The virtual clock, once set (`--clock`, `advance`).
+  var virtualNow: Int64? {
+    get { clock.virtualNow }
+    set { clock.virtualNow = newValue }
+  }
+  /// The session's time zone.
+  var zone: ZonedClock { clock.zone }
+  /// The time zone's name as the user wrote it.
+  var zoneName: String { clock.zoneName }
+
+  /// `--unit` or `set unit`, when it replaces the store's setting.
+  var unitOverride: DisplayUnit? {
+    get { display.unitOverride }
+    set { display.unitOverride = newValue }
+  }
+  /// How results are shown: `--format`, until `set format`.
+  var format: OutputFormat {
+    get { display.format }
+    set { display.format = newValue }
+  }
 
   /// The display unit of this session.
   var unit: DisplayUnit { unitOverride ?? settings.unit }
 
   /// Re-reads the time zone after `set tz`.
-  func useTimeZone(_ identifier: String) {
-    zoneName = identifier
-    zone = ZonedClock(zone: TimeZone(identifier: identifier) ?? .gmt)
+  func useTimeZone(_ identifier: String) { clock.useTimeZone(identifier) }
+
+  // MARK: Outcome
+
+  /// Set by `quit`.
+  public internal(set) var quitRequested: Bool {
+    get { outcome.quitRequested }
+    set { outcome.quitRequested = newValue }
   }
+  /// The worst failure so far, which decides the exit status.
+  public var failure: FailureKind? { outcome.failure }
+  /// How many commands failed.
+  public var failureCount: Int { outcome.failureCount }
 
   /// `68.5 kg` in the display unit.
   func format(_ kilograms: Double) -> String { unit.format(kilograms: kilograms) }
@@ -269,14 +297,15 @@ public final class Session {
       let report = text.contains("weigh check") ? "" : ". Run weigh check for a full report"
       return error.diagnostic(message: "cannot read the store: \(text)\(unchanged)\(report)")
     case .locked, .io, .invalidChange:
-      return Diagnostic("\(error)")
+      return error.diagnostic()
     }
   }
 
   /// A store write that failed, as the command's failure.
   static func writeFailure(_ error: StoreError) -> Diagnostic {
     if error.kind == .corrupt || error.kind == .newerFormat { return diagnostic(for: error) }
-    return Diagnostic("could not write the store, so nothing changed: \(error)")
+    return error.diagnostic(
+      message: "could not write the store, so nothing changed: \(error.message)")
   }
 
   /// Commits `changes` durably as one transaction, with what Health changed; `undo`
@@ -319,8 +348,9 @@ public final class Session {
     if let problem = store.lastCompactionError, !warnedAboutCompaction {
       warnedAboutCompaction = true
       warn(
-        Diagnostic(
-          "the store could not be compacted (\(problem)); your changes are saved, but run weigh check",
+        problem.diagnostic(
+          message:
+            "the store could not be compacted (\(problem.message)); your changes are saved, but run weigh check",
           severity: .warning))
     }
   }
@@ -358,12 +388,11 @@ extension Session {
           store.committedSequence >= committed
           ? "it was added on reopening the store"
           : "weigh adds it when it next opens the store"
-        throw Diagnostic(
-          "the command is saved (health.sqlite committed it), but its record could not be "
-            + "added to \(journal): \(error); \(later)")
+        throw error.diagnostic(
+          message: "the command is saved (health.sqlite committed it), but its record could not "
+            + "be added to \(journal): \(error.message); \(later)")
       }
-      if error.kind == .corrupt || error.kind == .newerFormat { throw Self.diagnostic(for: error) }
-      throw Diagnostic("could not write the store, so nothing changed: \(error)")
+      throw Self.writeFailure(error)
     }
   }
 

@@ -102,7 +102,7 @@ public enum StoreCheck {
     if let health {
       text += health.problems.map { "damaged: \(HealthSQLiteStorage.fileName): \($0)\n" }.joined()
       func records(_ count: Int) -> String {
-        count == 1 ? "1 Health record" : "\(count) Health records"
+        English.counted(count, "Health record")
       }
       text += "kept: \(records(health.kept)) in \(HealthSQLiteStorage.fileName)\n"
       if health.lost > 0 {

@@ -1,5 +1,5 @@
 /// A JSON text that could not be read, with the 1-based line and column of the problem.
-public struct JSONSyntaxError: Error, Equatable, Sendable, CustomStringConvertible {
+public struct JSONSyntaxError: Error, Equatable, Sendable {
   /// The 1-based line of the offending byte.
   public var line: Int
   /// The 1-based column (in Unicode scalars) of the offending byte.
@@ -17,6 +17,8 @@ public struct JSONSyntaxError: Error, Equatable, Sendable, CustomStringConvertib
     self.message = message
   }
 
-  /// `line:column: message`.
-  public var description: String { "\(line):\(column): \(message)" }
+  /// The position in `file`, the text that was read; ``DiagnosticRenderer`` writes it.
+  public func location(in file: String) -> SourceLocation {
+    SourceLocation(file: file, line: line, column: column)
+  }
 }

@@ -190,11 +190,12 @@ extension Store {
       storages[codec.tableName] = storage
       let salvage = storage.salvage(directory: directory, fallbackSequence: manifestSequence)
       guard StoreFileSystem.exists(path(storage.fileName)) else { continue }
-      var line = "\(storage.fileName): kept \(salvage.keptRows) rows"
+      var line = "\(storage.fileName): kept \(English.counted(salvage.keptRows, "row"))"
       if salvage.lostLines.isEmpty && salvage.problem == nil {
         report.kept.append(line)
       } else {
-        line += "; lost \(salvage.lostLines.count) lines (\(salvage.problem ?? "unreadable"))"
+        line +=
+          "; lost \(English.counted(salvage.lostLines.count, "line")) (\(salvage.problem ?? "unreadable"))"
         report.lost.append(line)
       }
     }

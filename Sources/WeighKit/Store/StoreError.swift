@@ -17,12 +17,9 @@ public struct StoreError: Error, Equatable, Sendable, CustomStringConvertible {
 
   /// The kind of failure.
   public var kind: Kind
-  /// The file concerned, as a path, when there is one.
-  public var file: String?
-  /// The 1-based line in `file`, when known.
-  public var line: Int?
-  /// The 1-based column in `file`, when known.
-  public var column: Int?
+  /// The file and position concerned, when there is a file; written out by
+  /// ``DiagnosticRenderer`` only.
+  public var location: SourceLocation?
   /// What went wrong and how to fix it, lower case.
   public var message: String
 
@@ -31,34 +28,40 @@ public struct StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     _ kind: Kind, file: String? = nil, line: Int? = nil, column: Int? = nil, message: String
   ) {
     self.kind = kind
-    self.file = file
-    self.line = line
-    self.column = column
+    self.location = file.map { SourceLocation(file: $0, line: line, column: column) }
     self.message = message
   }
 
   /// A syntax error found at a position in `file`.
   init(_ kind: Kind = .corrupt, file: String, syntax: JSONSyntaxError) {
-    self.init(kind, file: file, line: syntax.line, column: syntax.column, message: syntax.message)
+    self.init(kind, message: syntax.message)
+    location = syntax.location(in: file)
   }
 
-  /// The file and position concerned, when there is a file.
-  public var location: SourceLocation? {
-    file.map { SourceLocation(file: $0, line: line, column: column) }
-  }
+  /// The file concerned, as a path, when there is one.
+  public var file: String? { location?.file }
 
-  /// `file:line:column: message`, with the parts that are known (in prose: a failed write).
+  /// The error as ``DiagnosticRenderer`` shows it (`file:line:column: error: message`),
+  /// without the file's line: for an error that reaches text other than through
+  /// ``diagnostic(message:severity:)``.
   public var description: String {
-    (location.map { "\($0): " } ?? "") + message
+    var shown = Diagnostic(message, kind: failureKind)
+    shown.location = location
+    return String(DiagnosticRenderer().render(shown).dropLast())
+  }
+
+  /// The exit status's kind: a store that cannot be read, or a command that failed.
+  var failureKind: FailureKind {
+    kind == .corrupt || kind == .newerFormat ? .unreadableStore : .command
   }
 
   /// The error as a diagnostic at its position in the store's file (with the line and a
   /// caret when the file can be read there), under `message` when given.
-  public func diagnostic(message: String? = nil) -> Diagnostic {
-    let kind: FailureKind =
-      self.kind == .corrupt || self.kind == .newerFormat ? .unreadableStore : .command
-    guard let location else { return Diagnostic(message ?? self.message, kind: kind) }
-    return Diagnostic(message ?? self.message, in: location, kind: kind)
+  public func diagnostic(message: String? = nil, severity: Severity = .error) -> Diagnostic {
+    guard let location else {
+      return Diagnostic(message ?? self.message, severity: severity, kind: failureKind)
+    }
+    return Diagnostic(message ?? self.message, in: location, severity: severity, kind: failureKind)
   }
 }
 

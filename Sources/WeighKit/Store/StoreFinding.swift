@@ -3,12 +3,9 @@ public struct StoreFinding: Equatable, Sendable, CustomStringConvertible {
   /// How serious the finding is: `error` when the store cannot be opened or read as it is,
   /// `note` when it is harmless now (an interrupted commit that was never acknowledged).
   public var severity: Severity
-  /// The file concerned, as a path.
-  public var file: String
-  /// The 1-based line, when known.
-  public var line: Int?
-  /// The 1-based column, when known.
-  public var column: Int?
+  /// The file concerned and the position in it when known; written out by
+  /// ``DiagnosticRenderer`` only.
+  public var location: SourceLocation
   /// What was found, lower case.
   public var message: String
 
@@ -17,28 +14,30 @@ public struct StoreFinding: Equatable, Sendable, CustomStringConvertible {
     _ severity: Severity, file: String, line: Int? = nil, column: Int? = nil, message: String
   ) {
     self.severity = severity
-    self.file = file
-    self.line = line
-    self.column = column
+    self.location = SourceLocation(file: file, line: line, column: column)
     self.message = message
   }
 
   /// A finding made from an error.
   init(_ error: StoreError) {
-    self.init(
-      .error, file: error.file ?? "", line: error.line, column: error.column,
-      message: error.message)
+    self.severity = .error
+    self.location = error.location ?? SourceLocation(file: "")
+    self.message = error.message
   }
 
-  /// The file and position concerned.
-  public var location: SourceLocation { SourceLocation(file: file, line: line, column: column) }
+  /// The file concerned, as a path.
+  public var file: String { location.file }
 
   /// The finding as a diagnostic, with the line and a caret when the file can be read there.
   public var diagnostic: Diagnostic {
     Diagnostic(message, in: location, severity: severity, kind: .unreadableStore)
   }
 
-  /// `file:line:column: severity: message`, as ``DiagnosticRenderer`` shows it without the
-  /// source line.
-  public var description: String { "\(location): \(severity.rawValue): \(message)" }
+  /// The finding as ``DiagnosticRenderer`` shows it, without the file's line:
+  /// `file:line:column: severity: message`.
+  public var description: String {
+    var shown = Diagnostic(message, severity: severity, kind: .unreadableStore)
+    shown.location = location
+    return String(DiagnosticRenderer().render(shown).dropLast())
+  }
 }

@@ -345,7 +345,7 @@ enum TableFile<Codec: StoreTableCodec> {
     guard let tally else { return }
     guard count == tally.count else {
       throw reader.error(
-        "the table holds \(tally.count) rows but its last line says \(count): rows were removed "
+        "the table holds \(English.counted(tally.count, "row")) but its last line says \(count): rows were removed "
           + "or added outside weigh; restore the file from a backup or run "
           + "weigh check --repair", at: countOffset)
     }

@@ -114,7 +114,7 @@ private func roundTrip(_ entries: [Entry], as format: WeighExportFormat) throws 
     // Ids past the range are renumbered by the import, as any id already in use is.
     #expect(result.weights.map(\.line) == [2, 3, 9])
     #expect(
-      result.rejections.map(\.description) == [
+      result.rejections.map { "line \($0.line): \($0.reason)" } == [
         "line 4: instant '-9223372036854775808' is outside 1900-01-01 to 9999-12-31",
         "line 5: instant '1899-12-31T23:59:59Z' is outside 1900-01-01 to 9999-12-31",
         "line 6: revision '9223372036854775807' is not a whole number from 1 to 2147483647",

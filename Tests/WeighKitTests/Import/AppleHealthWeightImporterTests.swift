@@ -38,8 +38,10 @@ import Testing
     #expect(result.weights.map(\.kilograms) == [69.1])
     #expect(result.rejections.map(\.line) == [4, 5, 6, 7, 8, 9])
     #expect(
-      result.rejections[0].description
-        == "line 4: unit 'kcal' is not a mass unit; expected kg, lb, g or st")
+      result.rejections[0].location(in: "export.xml") == SourceLocation(file: "export.xml", line: 4)
+    )
+    #expect(
+      result.rejections[0].reason == "unit 'kcal' is not a mass unit; expected kg, lb, g or st")
     #expect(result.rejections[1].reason == "body mass without a unit; expected kg, lb, g or st")
     #expect(result.rejections[2].reason == "body mass value 'heavy' is not a number")
     #expect(result.rejections[4].reason.contains("outside 0–1000 kg"))

@@ -157,7 +157,7 @@ import Testing
     #expect(error?.kind == .corrupt, "\(String(describing: error))")
     #expect(error?.file == directory.file(expected.file), "\(String(describing: error))")
     if let line = expected.line {
-      #expect(error?.line == line, "\(String(describing: error))")
+      #expect(error?.location?.line == line, "\(String(describing: error))")
     }
     var after = directory.snapshot()
     after["weigh.lock"] = nil
@@ -222,7 +222,7 @@ import Testing
     directory.write("journal.jsonl", directory.bytes("journal.jsonl")! + torn)
     let findings = Store.check(.directory(directory.path))
     #expect(findings.map(\.severity) == [.note])
-    #expect(findings.first?.line == 5)
+    #expect(findings.first?.location.line == 5)
 
     let store = try Store.open(.directory(directory.path))
     #expect(store.recoveryWarnings.count == 1)

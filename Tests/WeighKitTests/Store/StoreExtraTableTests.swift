@@ -69,7 +69,7 @@ private enum TombstoneCodec: StoreTableCodec {
     store.close()
     let error = #expect(throws: StoreError.self) { try Store.open(.directory(directory.path)) }
     #expect(error?.kind == .corrupt)
-    #expect(error?.line == 2)
+    #expect(error?.location?.line == 2)
     #expect(
       error?.message.hasPrefix("unknown table \"tombstones\"; this weigh cannot read it") == true)
     #expect(throws: StoreError.self) { try Store.open(.memory).rows(TombstoneCodec.self) }

@@ -58,8 +58,8 @@ import Testing
     directory.write("entries.json", Array(lines.joined(separator: "\n").utf8))
     // Not the file weigh wrote, so opening reads it whole.
     let error = #expect(throws: StoreError.self) { try Store.open(.directory(directory.path)) }
-    #expect(error?.line == badLine)
-    #expect(error?.column == 1)
+    #expect(error?.location?.line == badLine)
+    #expect(error?.location?.column == 1)
     #expect(error?.message.hasPrefix("the row does not match its checksum") == true)
   }
 

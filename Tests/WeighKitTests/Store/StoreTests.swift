@@ -127,7 +127,7 @@ import Testing
 
     let findings = Store.check(.directory(directory.path))
     #expect(findings.map(\.severity) == [.note])
-    #expect(findings.first?.line == 3)
+    #expect(findings.first?.location.line == 3)
 
     let reopened = try Store.open(.directory(directory.path))
     #expect(try reopened.entries().map(\.id) == [1])
@@ -166,8 +166,8 @@ import Testing
     // The checksum finds the change before the JSON is read: the position is the record's.
     let error = #expect(throws: StoreError.self) { try Store.open(.directory(directory.path)) }
     #expect(error?.file == directory.file("journal.jsonl"))
-    #expect(error?.line == 3)
-    #expect(error?.column == 1)
+    #expect(error?.location?.line == 3)
+    #expect(error?.location?.column == 1)
     #expect(error?.message.hasPrefix("the record does not match its checksum") == true)
     #expect(directory.snapshot() == before)
     let findings = Store.check(.directory(directory.path))
@@ -201,9 +201,9 @@ import Testing
     }
     #expect(error?.kind == .corrupt)
     #expect(error?.file == directory.file("entries.json"))
-    #expect(error?.line == 4)
+    #expect(error?.location?.line == 4)
     #expect(directory.snapshot() == before)
-    #expect(Store.check(.directory(directory.path)).map(\.line) == [4])
+    #expect(Store.check(.directory(directory.path)).map(\.location.line) == [4])
   }
 
   @Test func aTableCopiedOutsideWeighIsReadOnceAndItsStampRecorded() throws {
@@ -242,7 +242,7 @@ import Testing
     let error = #expect(throws: StoreError.self) { try Store.open(.directory(directory.path)) }
     #expect(error?.kind == .newerFormat)
     #expect(error?.file == directory.file("weigh.json"))
-    #expect(error?.line == 3)
+    #expect(error?.location?.line == 3)
     #expect(
       error?.message.hasPrefix("written by a newer weigh: format version 3, this weigh reads 2")
         == true)
@@ -264,7 +264,7 @@ import Testing
     #expect(
       error?.description
         == directory.file("entries.json")
-        + ":1:37: written by a newer weigh: format version 3, this weigh reads 1; use a newer weigh with this store"
+        + ":1:37: error: written by a newer weigh: format version 3, this weigh reads 1; use a newer weigh with this store"
     )
   }
 

@@ -84,18 +84,14 @@ enum TextRenderer {
   /// `list`: number, time, weight (right-aligned), origin and source, and the note.
   static func entryTable(_ entries: [Entry], in context: RenderContext) -> [String] {
     guard !entries.isEmpty else { return ["no entries"] }
-    let idWidth = (entries.map { String($0.id).count }.max() ?? 0) + 1
-    let weights = entries.map { context.unit.format(kilograms: $0.kilograms) }
-    let weightWidth = weights.map(\.count).max() ?? 0
-    return zip(entries, weights).map { entry, weight in
-      var line = "#\(entry.id)".padding(toLength: idWidth, withPad: " ", startingAt: 0)
-      line += "  \(context.zone.minuteText(entry.instant))  "
-      line += String(repeating: " ", count: weightWidth - weight.count) + weight
-      line += "  \(entry.origin.rawValue.padding(toLength: 6, withPad: " ", startingAt: 0))"
-      line += "  \(TerminalText.field(entry.source))"
-      if let note = entry.note { line += "  \(quoted(note))" }
-      return line
+    let rows = entries.map { entry in
+      [
+        "#\(entry.id)", context.zone.minuteText(entry.instant),
+        context.unit.format(kilograms: entry.kilograms), entry.origin.rawValue,
+        TerminalText.field(entry.source),
+      ] + (entry.note.map { [quoted($0)] } ?? [])
     }
+    return TextTable.aligned(rows, [.left, .left, .right, .left, .unpadded, .unpadded])
   }
 
   /// `day`: the value that stands for the day, then one line per reading.
