@@ -272,23 +272,24 @@ struct ImportCommand: Executable {
         at: pathSpan)
     }
     try healthPlan?.finish(in: session)
-    if let first = plan.rejections.min(by: { $0.line < $1.line }) {
-      // The first of the command's notes: it is about the summary's count.
-      let location = first.location(in: path)
+    // The first of the command's notes: they are about the summary lines' counts.
+    func noteFirst(_ rejection: ImportRejection?, of what: String) {
+      guard let rejection else { return }
+      let location = rejection.location(in: path)
       var note: Diagnostic
       if format == .appleHealthZip {
         // A line of a zipped export is not a line of the file named.
         note = Diagnostic(
-          "first rejection, on a line of the export.xml it holds: \(first.reason)",
-          severity: .note)
+          "\(what), on a line of the export.xml it holds: \(rejection.reason)", severity: .note)
         note.location = location
       } else {
         note = Diagnostic(
-          "first rejection: \(first.reason)", in: location, readingFrom: url.path,
-          severity: .note)
+          "\(what): \(rejection.reason)", in: location, readingFrom: url.path, severity: .note)
       }
       shown.warn(note)
     }
+    noteFirst(plan.rejections.min { $0.line < $1.line }, of: "first rejection")
+    noteFirst(healthPlan?.firstRejection, of: "first rejection in Health")
     if !plan.entries.isEmpty, let note = unitWarning(format: format, result: result) {
       shown.warn(Diagnostic(note, at: unitSpan ?? pathSpan, severity: .warning))
     }

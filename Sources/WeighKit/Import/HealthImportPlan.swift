@@ -359,7 +359,12 @@ struct HealthImportPlan {
     firstRejections[kind] = rejection
   }
 
-  /// `Health: imported 3 (glucose 2, workouts 1), already present 0, rejected 1 (first: …)`.
+  /// The first rejection by line, of whatever kind; the command shows it as a note.
+  var firstRejection: ImportRejection? {
+    firstRejections.compactMap { $0 }.min { $0.line < $1.line }
+  }
+
+  /// `Health: imported 3 (glucose 2, workouts 1), already present 0, rejected 1`.
   var summary: String {
     let total = imported.values.reduce(0, +)
     var line = "Health: imported \(total)"
@@ -369,9 +374,6 @@ struct HealthImportPlan {
     }
     if !parts.isEmpty { line += " (\(parts.joined(separator: ", ")))" }
     line += ", already present \(alreadyPresent), rejected \(rejectionCount)"
-    if let first = firstRejections.compactMap({ $0 }).min(by: { $0.line < $1.line }) {
-      line += " (first: line \(first.line): \(first.reason))"
-    }
     return line
   }
 
