@@ -17,13 +17,19 @@ extension HealthSQLiteStorage {
   {
     // A file there (another process's, despite the store's lock) is opened, not replaced.
     if StoreFileSystem.exists(path) { return try HealthSQLiteStorage(path: path) }
-    let temporary = path + ".tmp"
-    for leftover in [temporary, temporary + "-journal", temporary + "-wal", temporary + "-shm"] {
-      try? FileManager.default.removeItem(atPath: leftover)
-    }
+    let temporary = removingLeftovers(of: path + ".tmp")
     try buildEmpty(at: temporary, writeAheadLog: true)
     try moveIntoPlace(temporary, to: path, directory: directory)
     return try HealthSQLiteStorage(path: path, creating: false)
+  }
+
+  /// `temporary`, after removing what a creation cut short left there (the file and its
+  /// journal, log and shared memory): creation starts afresh.
+  private static func removingLeftovers(of temporary: String) -> String {
+    for leftover in [temporary, temporary + "-journal", temporary + "-wal", temporary + "-shm"] {
+      try? FileManager.default.removeItem(atPath: leftover)
+    }
+    return temporary
   }
 
   /// Where a database built aside is, until its first command's commit puts it in place.
@@ -44,10 +50,7 @@ extension HealthSQLiteStorage {
   {
     // A file there (another process's, despite the store's lock) is opened, not replaced.
     if StoreFileSystem.exists(path) { return try HealthSQLiteStorage(path: path) }
-    let temporary = path + ".tmp"
-    for leftover in [temporary, temporary + "-journal", temporary + "-wal", temporary + "-shm"] {
-      try? FileManager.default.removeItem(atPath: leftover)
-    }
+    let temporary = removingLeftovers(of: path + ".tmp")
     try buildEmpty(at: temporary, writeAheadLog: false)
     return try HealthSQLiteStorage(
       path: path, creating: false, readOnly: false,
