@@ -426,7 +426,7 @@ struct ByteCursor {
   /// How many decimals of `scale` fraction digits read back as `value` (0, 1, or 2 and more;
   /// 2 also when the product is not below 2^53, which the callers' bound on `scale` rules out),
   /// and the last of them (`digits` / 10^`scale`).
-  private static func decimals(_ value: Double, scale: Int) -> (count: Int, digits: UInt64) {
+  static func decimals(_ value: Double, scale: Int) -> (count: Int, digits: UInt64) {
     let power = powersOfTen[scale]
     // Below 2^53: value < 2^53 × ulp, so value × 10^scale < 2^53.
     let product = value * power

@@ -197,19 +197,9 @@ import Testing
   /// (wstore11): the first scale with a decimal found by halving the range of scales.
   static func shortestDecimalByHalving(_ value: Double) -> (digits: UInt64, scale: Int)? {
     let ulp = value.ulp
+    // The search is the old one; the decimals at one scale are the cursor's own.
     func decimals(_ scale: Int) -> (count: Int, digits: UInt64) {
-      let power = ByteCursor.powersOfTen[scale]
-      let product = value * power
-      guard product < 9_007_199_254_740_992 else { return (2, 0) }
-      let whole = UInt64(product)  // checked: 0 < product < 2^53
-      var count = 0
-      var found: UInt64 = 0
-      for candidate in whole...whole + 1 {
-        guard candidate < 1 << 53, Double(candidate) / power == value else { continue }
-        count += 1
-        found = candidate
-      }
-      return (count, found)
+      ByteCursor.decimals(value, scale: scale)
     }
     var low = 1
     while low <= 2 {
