@@ -13,7 +13,7 @@ extension CommandTable {
         "set entitlement on|off", "set spurious on|off", "set backoff <duration>",
         "set platform ios|watchos", "set format text|json|csv",
       ],
-      summary: "change a setting or the profile (kept in the store)",
+      summary: "change a setting or the profile (kept in the store; format only for the run)",
       example: "set unit lb",
       parse: { cursor throws(Diagnostic) in try SetCommand.parse(&cursor) }),
     CommandSpec(
