@@ -45,7 +45,7 @@ extension HealthExportMapping {
   {
     var events: [WorkoutEvent] = []
     for event in workout.events {
-      guard let type = WorkoutEventType(exportName: event.type) else {
+      guard let type = eventTypes[event.type] else {
         throw ImportRejection(
           line: line,
           reason:

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The elements of an Apple Health export that weigh reads.
 enum ElementKind: String {
   case healthData = "HealthData"
@@ -146,7 +148,11 @@ extension AppleHealthExportParser {
     // The last byte first: the types share their first 24 (`HKQuantityTypeIdentifier`).
     for wanted in wantedTypes
     where wanted.count == count && (count == 0 || wanted[count - 1] == p[type.valueEnd - 1]) {
-      if ElementKind.equal(p, type.valueStart, wanted) { return true }
+      // memcmp: the byte loop took about 230 instructions a record (callgrind, 10 MB).
+      let same = wanted.withUnsafeBufferPointer {
+        count == 0 || memcmp($0.baseAddress!, p.baseAddress! + type.valueStart, count) == 0
+      }
+      if same { return true }
     }
     return false
   }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A streaming reader of Apple Health `export.xml`, written over raw bytes.
 ///
 /// Feed it chunks of any size; it hands each complete `Record`, `Workout`, `Correlation`,
@@ -395,9 +397,9 @@ public final class AppleHealthExportParser {
       var words = 0
       while true {
         let wordStart = j
-        while j < n {
-          let c = p[j]
-          if c == 0x3D || Self.isSpace(c) || c == 0x3E || c == 0x2F || c == 0x3C { break }
+        while true {
+          j = Self.nameRunEnd(p, from: j)
+          if j == n || ValueScan.endsName(p[j]) { break }
           j += 1
         }
         if j > wordStart {
@@ -549,9 +551,11 @@ public final class AppleHealthExportParser {
       while k < slice.valueEnd {
         // The bytes up to the next reference or line break, copied as they are.
         var run = k
-        while run < slice.valueEnd {
+        while true {
+          run = Self.decodedRunEnd(p, from: run, to: slice.valueEnd)
+          if run == slice.valueEnd { break }
           let c = p[run]
-          if c < 0x27, c == 0x26 || c == 0x0D || c == 0x0A || c == 0x09 { break }
+          if c == 0x26 || c == 0x0D || c == 0x0A || c == 0x09 { break }
           run += 1
         }
         if run > k {
@@ -603,11 +607,11 @@ struct RepeatedValue {
   /// are the same.
   mutating func text(_ p: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> String {
     let count = end - start
+    // memcmp: the byte loop it replaced took 194 instructions a lookup (callgrind, 10 MB
+    // export), nearly all of them hits comparing a 40-byte type whole.
     for index in entries.indices where entries[index].bytes.count == count {
       let same = entries[index].bytes.withUnsafeBufferPointer { bytes in
-        var k = 0
-        while k < count, bytes[k] == p[start + k] { k += 1 }
-        return k == count
+        count == 0 || memcmp(bytes.baseAddress!, p.baseAddress! + start, count) == 0
       }
       if same { return entries[index].text }
     }
