@@ -45,10 +45,6 @@ public struct SourceRevision: Hashable, Codable, Sendable {
         operatingSystemVersion: operatingSystemVersion))
   }
 
-  /// Whether `other` holds this revision's own fields (a copy of this revision): then the
-  /// two are equal, and telling so compares no text; false says nothing either way.
-  public func sharesFields(with other: SourceRevision) -> Bool { fields === other.fields }
-
   /// The fields as a struct of them: its equality, hashing and coding are the revision's.
   private struct Fields: Hashable, Codable, Sendable {
     let source: HealthSource
