@@ -105,8 +105,24 @@ import Testing
     #expect(throws: HealthStorageError.noLiveSample(change: 0, uuid: second.uuid!)) {
       try storage.apply([.sampleDeleted(uuid: second.uuid!, position: 2, date: epoch)])
     }
+    // A UUID twice among saves alone (the check without its set of the batch's UUIDs is
+    // taken only when no UUID repeats), and deleted twice after its save in one apply.
+    #expect(throws: HealthStorageError.duplicateUUID(change: 2, uuid: second.uuid!)) {
+      try storage.apply([
+        .sampleSaved(second, position: 2), .sampleSaved(third, position: 3),
+        .sampleSaved(second, position: 4),
+      ])
+    }
     #expect(try storage.records(after: 0, limit: 0) == [.sample(first, position: 1)])
     #expect(try storage.lastPosition() == 1)
+    #expect(try storage.counts(of: nil) == RecordCounts(samples: 1, deletions: 0))
+    #expect(throws: HealthStorageError.noLiveSample(change: 2, uuid: second.uuid!)) {
+      try storage.apply([
+        .sampleSaved(second, position: 2),
+        .sampleDeleted(uuid: second.uuid!, position: 3, date: epoch),
+        .sampleDeleted(uuid: second.uuid!, position: 4, date: epoch),
+      ])
+    }
     #expect(try storage.counts(of: nil) == RecordCounts(samples: 1, deletions: 0))
   }
 

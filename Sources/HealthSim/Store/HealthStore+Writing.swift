@@ -157,27 +157,33 @@ extension HealthStore {
         .errorInvalidArgument,
         "a sample with uuid \(uuid.uuidString) already exists; save a new sample with a new uuid")
     }
-    let hasIdentifier = sample.metadata[MetadataKey.syncIdentifier] != nil
-    let hasVersion = sample.metadata[MetadataKey.syncVersion] != nil
-    if hasIdentifier != hasVersion {
-      throw HealthError(
-        .errorInvalidArgument,
-        hasIdentifier
-          ? "a sync identifier needs a sync version; add HKMetadataKeySyncVersion"
-          : "a sync version needs a sync identifier; add HKMetadataKeySyncIdentifier")
-    }
-    if hasIdentifier, sample.syncIdentifier == nil || sample.syncVersion == nil {
-      throw HealthError(
-        .errorInvalidArgument, "the sync identifier must be a string and the version a number")
-    }
-    if let version = sample.syncVersion, !version.isFinite {
-      throw HealthError(.errorInvalidArgument, "the sync version must be a finite number")
-    }
-    // A stored store writes metadata as JSON, which has no NaN or infinity: such a value
-    // would be lost on disk while memory kept it, so neither takes it.
-    if !sample.metadata.isEmpty, let key = Self.nonFiniteMetadataKey(in: sample.metadata) {
-      throw HealthError(
-        .errorInvalidArgument, "the metadata value of \(key) is not a finite number; give a number")
+    // The metadata read once (most samples of an import have none, and each read of a
+    // sample's field is a retain and a release).
+    let metadata = sample.metadata
+    if !metadata.isEmpty {
+      let identifier = metadata[MetadataKey.syncIdentifier]
+      let version = metadata[MetadataKey.syncVersion]
+      if (identifier != nil) != (version != nil) {
+        throw HealthError(
+          .errorInvalidArgument,
+          identifier != nil
+            ? "a sync identifier needs a sync version; add HKMetadataKeySyncVersion"
+            : "a sync version needs a sync identifier; add HKMetadataKeySyncIdentifier")
+      }
+      if identifier != nil, identifier?.stringValue == nil || version?.numberValue == nil {
+        throw HealthError(
+          .errorInvalidArgument, "the sync identifier must be a string and the version a number")
+      }
+      if let number = version?.numberValue, !number.isFinite {
+        throw HealthError(.errorInvalidArgument, "the sync version must be a finite number")
+      }
+      // A stored store writes metadata as JSON, which has no NaN or infinity: such a value
+      // would be lost on disk while memory kept it, so neither takes it.
+      if let key = Self.nonFiniteMetadataKey(in: metadata) {
+        throw HealthError(
+          .errorInvalidArgument,
+          "the metadata value of \(key) is not a finite number; give a number")
+      }
     }
     if sample.endDate < sample.startDate {
       throw HealthError(.errorInvalidArgument, "the end date is before the start date; swap them")
@@ -186,11 +192,12 @@ extension HealthStore {
       throw HealthError(
         .errorInvalidArgument, "the value \(sample.value) is not a valid \(sample.type.rawValue)")
     }
-    if (sample.type == .workout) != (sample.workout != nil) {
+    let workout = sample.workout
+    if (sample.type == .workout) != (workout != nil) {
       throw HealthError(
         .errorInvalidArgument, "workout samples need workout details, and only they")
     }
-    if let problem = sample.workout?.problem {
+    if let problem = workout?.problem {
       throw HealthError(.errorInvalidArgument, problem)
     }
     if sample.type.canonicalUnit.dimension == .fraction, sample.value > 1 {
@@ -244,6 +251,8 @@ extension HealthStore {
     var claimed: [SyncKey: Double] = [:]
     var plans: [SyncKey?] = []
     var keep: [Bool] = []
+    plans.reserveCapacity(samples.count)
+    keep.reserveCapacity(samples.count)
     for sample in samples {
       guard let identifier = sample.syncIdentifier, let version = sample.syncVersion else {
         plans.append(nil)
@@ -287,29 +296,40 @@ extension HealthStore {
     var drawn: [UUID] = []
     var drawnLive = Set<UUID>()
     var nextDrawn = 0
+    // Whether every drawn UUID is free as drawn: none live, none older synced, no two alike
+    // and none given in the batch (then none is asked about again, and the pending saves
+    // keep no set of their UUIDs: two hashes a sample saved).
+    var drawnAreFree = false
     let allPlain = samples.indices.allSatisfy {
       !keep[$0] || (plans[$0] == nil && samples[$0].objects == nil)
     }
     if allPlain {
       let needed = samples.indices.count { keep[$0] && samples[$0].uuid == nil }
       if needed > 1 {
-        drawn = (0..<needed).map { _ in state.generator.nextUUID() }
+        // Drawn from a copy of the generator, stored back once (an access to `state` is
+        // checked for exclusivity at run time).
+        var generator = state.generator
+        drawn.reserveCapacity(needed)
+        for _ in 0..<needed { drawn.append(generator.nextUUID()) }
+        state.generator = generator
         drawnLive = read([]) { try storage.liveUUIDs(among: drawn) }
+        drawnAreFree =
+          drawnLive.isEmpty && needed == samples.count
+          && (olderSynced.map { older in !drawn.contains { older[$0] != nil } } ?? true)
+          && DistinctUUIDs.areDistinct(drawn)
       }
     }
-    func newUUID() -> UUID {
-      while nextDrawn < drawn.count {
-        let uuid = drawn[nextDrawn]
-        nextDrawn += 1
-        if !pending.uuids.contains(uuid), !drawnLive.contains(uuid), olderSynced?[uuid] == nil {
-          return uuid
-        }
-      }
-      return freshUUID(avoiding: pending.uuids)
-    }
+    if !drawnAreFree { pending.tracksUUIDs() }
+    // The change counter of plain samples is kept here and stored in `state` before any
+    // other sample and at the end (each access to the store's `state` is checked for
+    // exclusivity at run time: two a sample, 130 instructions).
+    var counter = state.counter
     for (index, sample) in samples.enumerated() where keep[index] {
       let isPlain = plans[index] == nil && sample.objects == nil
-      if !isPlain { apply(&pending) }
+      if !isPlain {
+        state.counter = counter
+        apply(&pending)
+      }
       if let key = plans[index], let old = syncedSample(for: key)?.uuid {
         for doomed in removalOrder(of: [old]) {
           if let replaced = self.sample(with: doomed) {
@@ -333,13 +353,39 @@ extension HealthStore {
           return stored
         }
       }
+      // The sample's UUID: its own, or the next drawn one that is free, or a fresh one. (Not
+      // a local function: the variables it captured were checked for exclusivity at run
+      // time, six times a sample.)
+      let uuid: UUID
+      if let given = sample.uuid {
+        uuid = given
+      } else if drawnAreFree, nextDrawn < drawn.count {
+        uuid = drawn[nextDrawn]
+        nextDrawn += 1
+      } else {
+        var free: UUID?
+        while free == nil, nextDrawn < drawn.count {
+          let next = drawn[nextDrawn]
+          nextDrawn += 1
+          if !pending.uuids.contains(next), !drawnLive.contains(next), olderSynced?[next] == nil {
+            free = next
+          }
+        }
+        if let free {
+          uuid = free
+        } else {
+          pending.tracksUUIDs()
+          uuid = freshUUID(avoiding: pending.uuids)
+        }
+      }
       let stored = sample.saved(
-        uuid: sample.uuid ?? newUUID(), revision: revision, at: created, objects: objects)
+        uuid: uuid, revision: revision, at: created, objects: objects)
       if isPlain {
-        state.counter += 1
-        pending.add(stored, position: state.counter)
+        counter += 1
+        pending.add(stored, position: counter)
       } else {
         insertSample(stored, position: state.counter + 1)
+        counter = state.counter
       }
       saved.append(stored)
       if noted { touched.append(stored) }
@@ -349,6 +395,7 @@ extension HealthStore {
         lastChanged = sample.type
       }
     }
+    state.counter = counter
     apply(&pending)
     if !isMergingLockedSaves {
       for type in changed.sorted() { noteChange(type) }
@@ -435,20 +482,32 @@ extension HealthStore {
 }
 
 /// The saves of a `write` not applied yet, and their UUIDs (which a new UUID must avoid,
-/// since the storage does not have them yet).
+/// since the storage does not have them yet) once asked to track them.
 private struct PendingSaves {
   var changes: [HealthChange] = []
-  var uuids: Set<UUID> = []
+  /// The UUIDs of `changes`, kept only after `tracksUUIDs()`: a batch whose drawn UUIDs are
+  /// known free (`write`) never asks, and hashed each UUID twice for nothing.
+  private(set) var uuids: Set<UUID> = []
+  private var isTracking = false
 
   /// Room for `count` saves: a batch of an import is 10,000, and growing the set rehashed
   /// every UUID in it at each doubling.
   mutating func reserveCapacity(_ count: Int) {
     changes.reserveCapacity(count)
-    uuids.reserveCapacity(count)
+  }
+
+  /// From now on `uuids` holds the UUIDs of every pending save.
+  mutating func tracksUUIDs() {
+    guard !isTracking else { return }
+    isTracking = true
+    uuids.reserveCapacity(changes.capacity)
+    for case .sampleSaved(let sample, _) in changes {
+      if let uuid = sample.uuid { uuids.insert(uuid) }
+    }
   }
 
   mutating func add(_ sample: HealthSample, position: Int64) {
     changes.append(.sampleSaved(sample, position: position))
-    if let uuid = sample.uuid { uuids.insert(uuid) }
+    if isTracking, let uuid = sample.uuid { uuids.insert(uuid) }
   }
 }

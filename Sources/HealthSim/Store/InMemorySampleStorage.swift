@@ -29,8 +29,8 @@ public final class InMemorySampleStorage: HealthSampleStorage {
   private var syncNames: [SyncName: [UUID]] = [:]
   private var state: HealthSmallState?
   private var last: Int64 = 0
-  /// The longest duration of any sample ever held, per type: it never shrinks.
-  private var longest: [SampleType: TimeInterval] = [:]
+  /// The longest duration of any sample ever held, per type (by ordinal): it never shrinks.
+  private var longest = [TimeInterval](repeating: 0, count: SampleType.allCases.count)
 
   /// An empty storage.
   public init() {}
@@ -89,8 +89,15 @@ public final class InMemorySampleStorage: HealthSampleStorage {
   /// With `deletionsAreRecords`, a deletion is an appended record: it needs no live sample.
   private func check(_ changes: [HealthChange], deletionsAreRecords: Bool = false) throws {
     var position = last
+    // Saves (and records) alone with no UUID twice, as a batch of new samples: each is live
+    // only if `locations` has it, so `liveNow` is not kept (its look-up and insert were two
+    // hashes a sample).
+    let savesAlone = deletionsAreRecords || !changes.contains(where: \.isDeletion)
+    let tracksLive = !savesAlone || !DistinctUUIDs.areDistinct(changes.compactMap(\.savedUUID))
     var liveNow: [UUID: Bool] = [:]
-    func isLive(_ uuid: UUID) -> Bool { liveNow[uuid] ?? (locations[uuid] != nil) }
+    func isLive(_ uuid: UUID) -> Bool {
+      tracksLive ? liveNow[uuid] ?? (locations[uuid] != nil) : locations[uuid] != nil
+    }
     func take(_ next: Int64, _ index: Int) throws {
       guard next > position else {
         throw HealthStorageError.positionNotAfter(change: index, position: next, last: position)
@@ -105,7 +112,7 @@ public final class InMemorySampleStorage: HealthSampleStorage {
           throw HealthStorageError.duplicateUUID(change: index, uuid: uuid)
         }
         try take(next, index)
-        liveNow[uuid] = true
+        if tracksLive { liveNow[uuid] = true }
       case .sampleDeleted(let uuid, let next, _):
         if !deletionsAreRecords {
           guard isLive(uuid) else {
@@ -127,8 +134,8 @@ public final class InMemorySampleStorage: HealthSampleStorage {
       logs[sample.type.ordinal].append(.sample(sample), at: position)
       locations[uuid] = (sample.type, position)
       insertStart(StartEntry(start: sample.startDate, position: position), type: sample.type)
-      longest[sample.type] = max(
-        longest[sample.type] ?? 0, sample.endDate.timeIntervalSince(sample.startDate))
+      longest[sample.type.ordinal] = max(
+        longest[sample.type.ordinal], sample.endDate.timeIntervalSince(sample.startDate))
       if let identifier = sample.syncIdentifier {
         syncNames[SyncName(type: sample.type, identifier: identifier), default: []].append(uuid)
       }
@@ -300,7 +307,7 @@ public final class InMemorySampleStorage: HealthSampleStorage {
   }
 
   public func longestDuration(of type: SampleType) throws -> TimeInterval? {
-    longest[type] ?? 0
+    longest[type.ordinal]
   }
 
   public func counts(of type: SampleType?) throws -> RecordCounts {
@@ -308,5 +315,19 @@ public final class InMemorySampleStorage: HealthSampleStorage {
     return RecordCounts(
       samples: chosen.reduce(0) { $0 + $1.liveSamples },
       deletions: chosen.reduce(0) { $0 + $1.deletionRecords })
+  }
+}
+
+extension HealthChange {
+  /// Whether this is a deletion of a live sample.
+  fileprivate var isDeletion: Bool {
+    if case .sampleDeleted = self { return true }
+    return false
+  }
+
+  /// The UUID of the sample this saves, if it is a save.
+  fileprivate var savedUUID: UUID? {
+    if case .sampleSaved(let sample, _) = self { return sample.uuid }
+    return nil
   }
 }

@@ -188,12 +188,15 @@ struct HealthImportPlan {
       let key = Key(
         candidate.imported.sample.type, candidate.imported.revision.source.name, start)
       let value = candidate.imported.sample.value
-      if present[key]?.matches(value) == true || notKept[key]?.matches(value) == true {
+      // One look-up of the key (its hash was two a new sample: the question, then the
+      // insertion); a key of a late sample is left with no value, which matches nothing.
+      let wasKept = !notKept.isEmpty && notKept[key]?.matches(value) == true
+      switch present[key, default: Values()].add(value, unless: wasKept, late: start > latest) {
+      case .present:
         alreadyPresent += 1
         if candidate.repaired { repairedRecords += 1 }
         continue
-      }
-      guard start <= latest else {
+      case .late:
         let start = Instant.seconds(of: start)
         reject(
           ImportRejection(
@@ -202,8 +205,8 @@ struct HealthImportPlan {
               "\(session.zone.minuteText(start)) is after the clock (\(session.zone.minuteText(session.now))); move the clock forward or fix the date"
           ), kind: 1)
         continue
+      case .added: break
       }
-      present[key, default: Values()].append(value)
       if candidate.repaired { repairedRecords += 1 }
       hasNewSamples = true
       // The records of an export come in runs of a few revisions taking turns (a phone's
@@ -263,10 +266,21 @@ struct HealthImportPlan {
   /// type are nearly in time order in an export, so a batch is a few runs per type; a file
   /// in no order reads more, shorter runs, never the whole history).
   private func presentSamples(around batch: [Candidate], in health: HealthStore) -> [Key: Values] {
-    var starts: [SampleType: [Int64]] = [:]
+    // The starts by type, in a list of the few types asked for: a dictionary by type hashed
+    // each candidate's type (200 instructions a sample, callgrind).
+    var starts: [(type: SampleType, seconds: [Int64])] = []
+    var last = 0
     for candidate in batch {
-      starts[candidate.imported.sample.type, default: []].append(
-        Instant.seconds(of: candidate.imported.sample.startDate))
+      let type = candidate.imported.sample.type
+      if starts.isEmpty || starts[last].type != type {
+        if let index = starts.firstIndex(where: { $0.type == type }) {
+          last = index
+        } else {
+          last = starts.count
+          starts.append((type, []))
+        }
+      }
+      starts[last].seconds.append(Instant.seconds(of: candidate.imported.sample.startDate))
     }
     var present: [Key: Values] = [:]
     for (type, seconds) in starts {
@@ -385,6 +399,18 @@ struct HealthImportPlan {
 
     mutating func append(_ value: Double) {
       if first == nil { first = value } else { more.append(value) }
+    }
+
+    /// What `add` did with a sample's value.
+    enum Outcome { case present, late, added }
+
+    /// `value` is present when one of the values matches it or `isKept` (Health did not keep
+    /// it before); else it is added unless it is `late` (after the clock).
+    mutating func add(_ value: Double, unless isKept: Bool, late: Bool) -> Outcome {
+      if isKept || matches(value) { return .present }
+      if late { return .late }
+      append(value)
+      return .added
     }
 
     /// Whether one of the values is `value` within 1e-9 of it (relative past 1).
