@@ -30,7 +30,7 @@ enum HealthSQLiteFormat2 {
       extra BLOB,
       crc INTEGER NOT NULL
     ) STRICT;
-    CREATE INDEX record_type_pos ON record(type, pos);
+    \(HealthSQLiteUUIDIndex.typeCreation);
     CREATE INDEX record_type_start ON record(type, start);
     \(HealthSQLiteUUIDIndex.creation);
     CREATE INDEX record_sync ON record(sync_id) WHERE sync_id IS NOT NULL;

@@ -13,6 +13,7 @@ enum HealthSQLiteStatement: Int, CaseIterable {
   case stateWrite
   case insertRecord
   case insertRecords
+  case insertSomeRecords
   case deleteRecord
   case uuidProbe
   case anyRecord
@@ -49,8 +50,12 @@ enum HealthSQLiteStatement: Int, CaseIterable {
   private static func insertValues(_ layout: HealthSQLiteLayout) -> String {
     "(" + Array(repeating: "?", count: insertParameters(layout)).joined(separator: ", ") + ")"
   }
-  /// The rows `insertRecords` inserts.
-  static let rowsPerInsert = 16
+  /// The rows `insertRecords` inserts (16 until hsave14: 64 saves SQLite's work around a
+  /// statement, its cursors opened and closed, for 48 more rows).
+  static let rowsPerInsert = 64
+  /// The rows `insertSomeRecords` inserts: the rest of a write, fewer than `rowsPerInsert`,
+  /// goes by statements of this many, then one row at a time.
+  static let rowsPerSmallerInsert = 16
 
   /// Format 1's selection: the columns, then the JSON row.
   static let fullSelection = HealthSQLiteColumns.selection + ", row"
@@ -83,8 +88,9 @@ enum HealthSQLiteStatement: Int, CaseIterable {
     // then fails, and its step or transaction undoes them). With SQLite's default (ABORT),
     // a statement of many rows keeps a statement journal to undo its own rows, a copy of
     // every page it changes: dearer than the statements it saves.
-    case .insertRecords:
-      let values = Array(repeating: Self.insertValues(layout), count: Self.rowsPerInsert)
+    case .insertRecords, .insertSomeRecords:
+      let rows = self == .insertRecords ? Self.rowsPerInsert : Self.rowsPerSmallerInsert
+      let values = Array(repeating: Self.insertValues(layout), count: rows)
       return "INSERT OR FAIL INTO record (\(inserted)) VALUES \(values.joined(separator: ", "))"
     case .deleteRecord: return "DELETE FROM record WHERE pos = ?"
     // Whether some record has a UUID, from its index alone.

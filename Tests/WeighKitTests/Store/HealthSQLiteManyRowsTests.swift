@@ -32,10 +32,11 @@ import Testing
     }
   }
 
-  /// Three full statements and five rows more, in one call: every row at its position, in
-  /// order, read back as saved, counted, and the same after reopening.
+  /// Three full statements, two of the smaller ones and five rows more, in one call: every
+  /// row at its position, in order, read back as saved, counted, and the same after
+  /// reopening.
   @Test(arguments: [false, true]) func rowsOfOneWriteAreAllKeptInOrder(inCommand: Bool) throws {
-    let count = 3 * Self.perInsert + 5
+    let count = 3 * Self.perInsert + 2 * HealthSQLiteStatement.rowsPerSmallerInsert + 5
     let changes = Self.saves(1...count, from: 1)
     try withStorage(inCommand: inCommand) { (sqlite) throws in
       try sqlite.apply(changes)

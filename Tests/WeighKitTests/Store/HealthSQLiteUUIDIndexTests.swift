@@ -77,6 +77,31 @@ import Testing
     #expect(HealthSQLiteStorage.check(path: path).isEmpty)
   }
 
+  /// `record_type_pos` is dropped with the UUID index and made again before the commit; an
+  /// anchored read in between makes it alone, and answers as after the commit.
+  @Test func theTypeIndexIsMadeBeforeTheCommitOrForAnAnchoredRead() throws {
+    let directory = TemporaryStoreDirectory()
+    defer { directory.remove() }
+    let (path, sqlite) = try Self.newCommand(in: directory)
+    _ = try Own().saveMany(in: sqlite)
+    #expect(try Self.schema(sqlite)["record_type_pos"] == nil)
+    #expect(try !Self.hasUUIDIndex(sqlite))
+    // Other reads by type are answered without it.
+    let type = Samples.types[0]
+    let all = try sqlite.samples(of: type, startingIn: nil, bundle: nil).map(\.position)
+    #expect(all.count > 100)
+    #expect(try Self.schema(sqlite)["record_type_pos"] == nil)
+    let anchored = try sqlite.changes(of: type, after: all[40], limit: 7).map(\.position)
+    #expect(anchored == Array(all[41...47]))
+    #expect(try Self.schema(sqlite)["record_type_pos"] == Self.newSchema()["record_type_pos"])
+    #expect(try !Self.hasUUIDIndex(sqlite))
+    try Self.commitAndExpectSound(sqlite, path: path, samples: Own.many)
+    let reopened = try HealthSQLiteStorage(path: path)
+    defer { try? reopened.close() }
+    #expect(try reopened.changes(of: type, after: all[40], limit: 7).map(\.position) == anchored)
+    #expect(try reopened.samples(of: type, startingIn: nil, bundle: nil).map(\.position) == all)
+  }
+
   /// A duplicate UUID is a "maybe": the index is made at once, the save refused, and the
   /// command carries on with the index kept up.
   @Test func aDuplicateUUIDMakesTheIndexEarly() throws {
