@@ -56,6 +56,9 @@ struct ImportJSONRecordShape {
 
   private(set) var members: [Member] = []
   private var closing = Segment()
+  /// The newlines of a record of the shape, all in its segments (a number, a plain string
+  /// and `null` have none), so that its lines are known without looking for them.
+  private(set) var newlines = 0
   /// Whether there is a shape to read by.
   private(set) var isReady = false
   /// Records read by the shape, and records it did not fit.
@@ -78,16 +81,19 @@ struct ImportJSONRecordShape {
   mutating func make(_ reader: JSONReader, start: Int, end: Int, marks: [Mark]) {
     isReady = false
     members.removeAll(keepingCapacity: true)
+    newlines = 0
     var at = start
     for mark in marks {
       guard let kind = Self.kind(reader, mark),
         let before = Self.segment(reader.bytes, at, mark.start)
       else { return }
       members.append(Member(before: before, kind: kind, key: mark.key))
+      newlines += Self.newlines(reader.bytes, at, mark.start)
       at = mark.end
     }
     guard let closing = Self.segment(reader.bytes, at, end) else { return }
     self.closing = closing
+    newlines += Self.newlines(reader.bytes, at, end)
     isReady = true
   }
 
@@ -106,6 +112,11 @@ struct ImportJSONRecordShape {
       return end == mark.end ? .number : nil
     default: return nil
     }
+  }
+
+  /// The newlines of `bytes[from..<to]`.
+  private static func newlines(_ bytes: UnsafeBufferPointer<UInt8>, _ from: Int, _ to: Int) -> Int {
+    (from..<to).reduce(0) { count, index in bytes[index] == 0x0A ? count + 1 : count }
   }
 
   /// The segment of `bytes[from..<to]`, nil when it is longer than `longest`.
@@ -191,7 +202,10 @@ struct ImportJSONRecordShape {
         if let key = member.key { values[key] = .ascii(text) }
         at = reader.offset
       case .null:
-        guard reader.readNullIfPresent() else { return false }
+        // `null` right here: `readNullIfPresent` would skip whitespace (and newlines) first.
+        guard at < bytes.count, bytes[at] == 0x6E, reader.readNullIfPresent() else {
+          return false
+        }
         if let key = member.key { values[key] = .null }
         at = reader.offset
       }

@@ -36,14 +36,14 @@ import Testing
 
   /// A log's members after `change` (codes past the last change leave the log as it is);
   /// `pick` varies the values.
-  static func log(_ change: Int, _ pick: Int) -> String {
+  static func log(_ change: Int, _ pick: Int, between inner: String = ",") -> String {
     let weights = ["132.3", "99", "0.5", "-1", "1234567890123", "133.1"]
     var members = [
       "\"logId\":14200704\(pick % 10)0000", "\"weight\":\(weights[pick % weights.count])",
       "\"bmi\":23.4", "\"date\":\"01/0\(pick % 9 + 1)/15\"", "\"time\":\"00:0\(pick % 10):00\"",
       "\"source\":\"Aria\"",
     ]
-    var separator = ","
+    var separator = inner
     var open = "{"
     var close = "}"
     switch change {
@@ -75,6 +75,8 @@ import Testing
     case 25: members[0] = "\"logId\":null"
     case 26: members[1] = "\"weight\":  99"
     case 27: members.append("\"source\":\"Other\"")
+    // After a log whose source is `null` (change 11): whitespace before `null` this time.
+    case 28: members[5] = "\"source\":\n null"
     default: break
     }
     return open + members.joined(separator: separator) + close
@@ -87,7 +89,10 @@ import Testing
       let between = [",\n ", ",", ",\r\n", " ,\n"][style % 4]
       var text =
         "["
-        + changes.enumerated().map { index, change in Self.log(change, index + style) }
+        + changes.enumerated().map { index, change in
+          // Members on lines of their own in some files: a shape's segments hold newlines.
+          Self.log(change, index + style, between: [",", ",\n    ", ", ", ",\r\n"][style / 4 % 4])
+        }
         .joined(separator: between) + "]"
       if style % 7 == 0 { text += "\n" }
       var bytes = Array(text.utf8)
