@@ -101,8 +101,17 @@ public enum ImportJSONReader {
     _ bytes: [UInt8], streaming streamed: StreamedArray, keys: [String],
     record: (Record) -> Void
   ) throws -> JSONNode {
+    try parse(bytes, streaming: streamed, keys: keys, byShape: true, record: record)
+  }
+
+  /// ``parse(_:streaming:keys:record:)``, each record read the general way when `byShape` is
+  /// false (``ImportJSONRecordShape``: the tests compare the two ways).
+  static func parse(
+    _ bytes: [UInt8], streaming streamed: StreamedArray, keys: [String], byShape: Bool,
+    record: (Record) -> Void
+  ) throws -> JSONNode {
     try parse(
-      bytes, streaming: streamed, keys: keys,
+      bytes, streaming: streamed, keys: keys, byShape: byShape,
       rawRecord: { raw in
         record(
           Record(
@@ -175,10 +184,11 @@ public enum ImportJSONReader {
   /// ``parse(_:streaming:keys:record:)`` handing each record over as it lies in the
   /// document: the same checks and errors, no string made for a number or an ASCII string.
   static func parse(
-    _ bytes: [UInt8], streaming streamed: StreamedArray, keys: [String],
+    _ bytes: [UInt8], streaming streamed: StreamedArray, keys: [String], byShape: Bool = true,
     rawRecord record: (RawRecord) -> Void
   ) throws -> JSONNode {
     var parser = Parser(streamed: streamed)
+    parser.usesShapes = byShape
     parser.keys = keys.map { Array($0.utf8) }
     parser.known = ImportJSONKeys(keys.map { Array($0.utf8) })
     return try parse(bytes, parser, element: { _ in }, record: record)
@@ -211,6 +221,13 @@ public enum ImportJSONReader {
     var keys: [[UInt8]]?
     /// The keys, and other names met, recognized where they lie (``ImportJSONKeys``).
     var known = ImportJSONKeys([])
+    /// The last record's shape, the next record read by it when it fits
+    /// (``ImportJSONRecordShape``); `usesShapes` false reads every record the general way
+    /// (the tests compare the two).
+    var shape = ImportJSONRecordShape()
+    var usesShapes = true
+    /// Where the values of the record read the general way lay, for its shape.
+    var marks: [ImportJSONRecordShape.Mark] = []
 
     init(streamed: StreamedArray?) { self.streamed = streamed }
 
@@ -313,7 +330,17 @@ public enum ImportJSONReader {
         return RawRecord(
           line: node.line, isObject: false, values: UnsafeBufferPointer(values), decoded: decoded)
       }
-      let line = lines.line(at: reader.offset, in: reader.bytes)
+      let start = reader.offset
+      let line = lines.line(at: start, in: reader.bytes)
+      if shape.isReady, shape.read(&reader, into: values) {
+        // Its newlines are the shape's: not looked for again (``LineCounter/skip(from:to:newlines:)``).
+        lines.skip(from: start, to: reader.offset, newlines: shape.newlines)
+        return RawRecord(
+          line: line, isObject: true, values: UnsafeBufferPointer(values), decoded: decoded)
+      }
+      values.update(repeating: nil)
+      let makesShape = usesShapes && shape.isWorthTrying
+      if makesShape { marks.removeAll(keepingCapacity: true) }
       try reader.beginObject()
       var place = 0
       while try reader.nextMember() {
@@ -335,12 +362,19 @@ public enum ImportJSONReader {
           }
         }
         place += 1
+        reader.skipWhitespace()
+        let valueStart = reader.offset
         if let index = wanted, case .none = values[index] {
           values[index] = try scalar(&reader, lines: &lines, depth: depth + 1, decoded: &decoded)
+          if makesShape {
+            marks.append(.init(start: valueStart, end: reader.offset, key: index))
+          }
         } else {
           _ = try scalar(&reader, lines: &lines, depth: depth + 1, keeps: false, decoded: &decoded)
+          if makesShape { marks.append(.init(start: valueStart, end: reader.offset, key: nil)) }
         }
       }
+      if makesShape { shape.make(reader, start: start, end: reader.offset, marks: marks) }
       return RawRecord(
         line: line, isObject: true, values: UnsafeBufferPointer(values), decoded: decoded)
     }
@@ -397,12 +431,30 @@ public enum ImportJSONReader {
     var offset = 0
     var line = 1
 
+    /// Counts `newlines` for `start..<end` without looking at its bytes, when the count
+    /// stands at `start`: a record read by its shape, whose newlines the shape knows
+    /// (`memchr` over each Fitbit log took about 115 instructions: wfit14, callgrind).
+    mutating func skip(from start: Int, to end: Int, newlines: Int) {
+      guard offset == start, start <= end else { return }
+      offset = end
+      line += newlines
+    }
+
     mutating func line(at target: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Int {
       // Each newline found by the C library's `memchr`, which looks at 32 bytes a step: a
       // record of a large file lies past a hundred bytes or more with one newline in them,
       // and counting them sixteen bytes a step in Swift took about 200 instructions a Fitbit
       // log and 340 a weigh entry (wread11, callgrind, 100,000 records).
       guard offset < target else { return line }
+      // A few bytes (the `,\n ` between two records read by their shape): one by one, cheaper
+      // than the call.
+      if target - offset <= 8, target <= bytes.count {
+        while offset < target {
+          if bytes[offset] == 0x0A { line += 1 }
+          offset += 1
+        }
+        return line
+      }
       guard let base = bytes.baseAddress, target <= bytes.count else {
         while offset < target {
           if bytes[offset] == 0x0A { line += 1 }
