@@ -13,14 +13,7 @@ struct AppleHealthExportChunkTests {
       items.append("\(line) \(item)")
     }
     do {
-      var start = 0
-      var turn = 0
-      while start < bytes.count {
-        let end = min(bytes.count, start + sizes[turn % sizes.count])
-        try parser.feed(Array(bytes[start..<end]))
-        start = end
-        turn += 1
-      }
+      try parser.feed(bytes, inChunksOf: sizes)
       try parser.finish()
       return items.joined(separator: "\n") + "\nrepaired \(parser.repairedElements)"
     } catch let error as ImportError {

@@ -40,13 +40,9 @@ struct AppleHealthExportNameScanTests {
     for round in 0..<20_000 {
       let count = Int.random(in: 0...40, using: &generator)
       let plainOnly = round % 3 == 0
-      let bytes: [UInt8] = (0..<count).map { _ in
-        if !plainOnly, Int.random(in: 0..<6, using: &generator) == 0 {
-          return Self.interesting.randomElement(using: &generator)!
-        }
-        return [0x30, 0x61, 0x41, 0x2D, 0x3A, 0xE2, 0x80].randomElement(using: &generator)!
-          &+ UInt8.random(in: 0...9, using: &generator)
-      }
+      let bytes = ScanTestBytes.make(
+        count: count, plainOnly: plainOnly, plain: [0x30, 0x61, 0x41, 0x2D, 0x3A, 0xE2, 0x80],
+        interesting: Self.interesting, using: &generator)
       for start in 0...count {
         let name = bytes.withUnsafeBufferPointer {
           AppleHealthExportParser.nameRunEnd($0, from: start)

@@ -126,14 +126,7 @@ struct AppleHealthExportRandomRecordTests {
         default: break
         }
       }
-      var start = 0
-      var turn = 0
-      while start < bytes.count {
-        let end = min(bytes.count, start + sizes[turn % sizes.count])
-        try parser.feed(Array(bytes[start..<end]))
-        start = end
-        turn += 1
-      }
+      try parser.feed(bytes, inChunksOf: sizes)
       try parser.finish()
       #expect(items == expected, "sizes \(sizes)")
       #expect(

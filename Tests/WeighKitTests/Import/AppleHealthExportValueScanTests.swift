@@ -29,14 +29,11 @@ struct AppleHealthExportValueScanTests {
     for round in 0..<20_000 {
       let count = Int.random(in: 0...40, using: &generator)
       let plainOnly = round % 3 == 0
-      let bytes: [UInt8] = (0..<count).map { _ in
-        if !plainOnly, Int.random(in: 0..<6, using: &generator) == 0 {
-          return Self.interesting.randomElement(using: &generator)!
-        }
-        // Mostly what values hold: digits, letters, spaces, punctuation, UTF-8.
-        return [0x30, 0x61, 0x20, 0x2D, 0x3A, 0xE2, 0x80, 0x99].randomElement(using: &generator)!
-          &+ UInt8.random(in: 0...9, using: &generator)
-      }
+      // Mostly what values hold: digits, letters, spaces, punctuation, UTF-8.
+      let bytes = ScanTestBytes.make(
+        count: count, plainOnly: plainOnly,
+        plain: [0x30, 0x61, 0x20, 0x2D, 0x3A, 0xE2, 0x80, 0x99],
+        interesting: Self.interesting, using: &generator)
       let quote: UInt8 = round % 2 == 0 ? 0x22 : 0x27
       for start in 0...count {
         let expected = bytewise(bytes, from: start, quote: quote)
