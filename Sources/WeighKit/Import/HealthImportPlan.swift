@@ -190,8 +190,10 @@ struct HealthImportPlan {
       let value = candidate.imported.sample.value
       // One look-up of the key (its hash was two a new sample: the question, then the
       // insertion); a key of a late sample is left with no value, which matches nothing.
-      let wasKept = !notKept.isEmpty && notKept[key]?.matches(value) == true
-      switch present[key, default: Values()].add(value, unless: wasKept, late: start > latest) {
+      let seenNotKept = !notKept.isEmpty && notKept[key]?.matches(value) == true
+      switch present[key, default: Values()].add(
+        value, unlessSeen: seenNotKept, late: start > latest)
+      {
       case .present:
         alreadyPresent += 1
         if candidate.repaired { repairedRecords += 1 }
@@ -404,10 +406,11 @@ struct HealthImportPlan {
     /// What `add` did with a sample's value.
     enum Outcome { case present, late, added }
 
-    /// `value` is present when one of the values matches it or `isKept` (Health did not keep
-    /// it before); else it is added unless it is `late` (after the clock).
-    mutating func add(_ value: Double, unless isKept: Bool, late: Bool) -> Outcome {
-      if isKept || matches(value) { return .present }
+    /// `value` is present when one of the values matches it or it was `seen` already (a
+    /// value Health did not keep before); else it is added unless it is `late` (after the
+    /// clock).
+    mutating func add(_ value: Double, unlessSeen seen: Bool, late: Bool) -> Outcome {
+      if seen || matches(value) { return .present }
       if late { return .late }
       append(value)
       return .added
