@@ -97,4 +97,44 @@ import Testing
     #expect(decoded.objects == [member])
     #expect(decoded.uuid == nil && decoded.sourceRevision == nil)
   }
+
+  /// `presentFields` has one bit per field there, each field its own bit, as the getters say.
+  @Test func presentFieldsMarkEachFieldThere() {
+    let texts: [String?] = [nil, "x"]
+    var seen = Set<UInt16>()
+    for bits in 0..<128 {
+      func text(_ bit: Int) -> String? { texts[bits >> bit & 1] }
+      let device = HealthDevice(
+        name: text(5), manufacturer: text(3), model: text(4), hardwareVersion: text(1),
+        firmwareVersion: text(0), softwareVersion: text(6), localIdentifier: text(2))
+      #expect(device.presentFields == UInt16(bits))
+      #expect((device.firmwareVersion != nil) == (bits & 1 != 0))
+      seen.insert(device.presentFields)
+    }
+    #expect(seen.count == 128)
+    for bits in 0..<8 {
+      func text(_ bit: Int) -> String? { texts[bits >> bit & 1] }
+      let revision = SourceRevision(
+        source: HealthSource(name: "a", bundleIdentifier: "b"), version: text(0),
+        productType: text(1), operatingSystemVersion: text(2))
+      #expect(revision.presentFields == UInt16(bits))
+    }
+  }
+
+  /// `hasNestedParts` is whether the metadata, workout or objects are there.
+  @Test func hasNestedPartsSaysWhetherMetadataAWorkoutOrObjectsAreThere() {
+    let plain = Self.sample()
+    #expect(!plain.hasNestedParts)
+    #expect(Self.sample(metadata: [MetadataKey.wasUserEntered: .bool(true)]).hasNestedParts)
+    let correlation = HealthSample(
+      uuid: nil, type: .bloodPressure, startDate: plain.startDate, endDate: plain.startDate,
+      value: 0, sourceRevision: nil, device: nil, metadata: [:], creationDate: nil,
+      workout: nil, objects: [])
+    #expect(correlation.hasNestedParts)
+    let workout = HealthSample(
+      uuid: nil, type: .workout, startDate: plain.startDate, endDate: plain.endDate, value: 5,
+      sourceRevision: nil, device: nil, metadata: [:], creationDate: nil,
+      workout: WorkoutDetails(activityType: .running, duration: 5))
+    #expect(workout.hasNestedParts)
+  }
 }

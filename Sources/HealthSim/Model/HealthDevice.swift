@@ -32,6 +32,22 @@ public struct HealthDevice: Hashable, Codable, Sendable {
         localIdentifier: localIdentifier))
   }
 
+  /// One bit for each field present, in the coded keys' order: bit 0 the firmware version,
+  /// then the hardware version, the local identifier, the manufacturer, the model, the name
+  /// and bit 6 the software version. Asked where the fields stand: each getter returns a
+  /// copy of its text, and a store's writer asks of every row (docs/performance.md, hrow15).
+  public var presentFields: UInt16 {
+    var bits: UInt16 = 0
+    if fields.value.firmwareVersion != nil { bits |= 1 << 0 }
+    if fields.value.hardwareVersion != nil { bits |= 1 << 1 }
+    if fields.value.localIdentifier != nil { bits |= 1 << 2 }
+    if fields.value.manufacturer != nil { bits |= 1 << 3 }
+    if fields.value.model != nil { bits |= 1 << 4 }
+    if fields.value.name != nil { bits |= 1 << 5 }
+    if fields.value.softwareVersion != nil { bits |= 1 << 6 }
+    return bits
+  }
+
   /// The fields as a struct of them: its equality, hashing and coding are the device's.
   private struct Fields: Hashable, Codable, Sendable {
     let name: String?

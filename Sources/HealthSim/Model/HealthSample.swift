@@ -37,6 +37,15 @@ public struct HealthSample: Hashable, Codable, Sendable {
   /// Saving a correlation saves these with it; reading one returns those still live
   /// that the app may read.
   public var objects: [HealthSample]? { fields.value.objects }
+  /// Whether the sample has metadata, a workout or objects, asked where they stand: each of
+  /// those getters returns a copy (a workout's is 100 instructions), and a store's writer
+  /// asks this of every row (docs/performance.md, hrow15).
+  public var hasNestedParts: Bool {
+    !fields.value.metadata.isEmpty || fields.value.workout != nil || hasObjects
+  }
+  /// Whether `objects` is there, without its copy (a store's write asks it three times a
+  /// sample saved: 280 instructions of copies; docs/performance.md, hrow15).
+  var hasObjects: Bool { fields.value.objects != nil }
 
   /// A quantity sample; `end` defaults to `start`.
   public init(

@@ -45,6 +45,17 @@ public struct SourceRevision: Hashable, Codable, Sendable {
         operatingSystemVersion: operatingSystemVersion))
   }
 
+  /// One bit for each optional field present: bit 0 the version, bit 1 the product type,
+  /// bit 2 the operating system version (asked where they stand, as
+  /// `HealthDevice.presentFields`).
+  public var presentFields: UInt16 {
+    var bits: UInt16 = 0
+    if fields.value.version != nil { bits |= 1 << 0 }
+    if fields.value.productType != nil { bits |= 1 << 1 }
+    if fields.value.operatingSystemVersion != nil { bits |= 1 << 2 }
+    return bits
+  }
+
   /// The fields as a struct of them: its equality, hashing and coding are the revision's.
   private struct Fields: Hashable, Codable, Sendable {
     let source: HealthSource

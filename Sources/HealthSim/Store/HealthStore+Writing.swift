@@ -142,7 +142,7 @@ extension HealthStore {
         for member in sample.objects ?? [] where !isAlreadySaved(member) {
           try validate(member, seen: &seen)
         }
-      } else if sample.objects != nil {
+      } else if sample.hasObjects {
         throw HealthError(
           .errorInvalidArgument,
           "only correlations hold objects; save the \(sample.type.rawValue) sample without them")
@@ -239,7 +239,7 @@ extension HealthStore {
     // A given UUID is checked against every sample ever saved; so is a sync identifier,
     // unless the older samples that have one are known.
     if batch.contains(where: {
-      $0.uuid != nil || $0.objects != nil
+      $0.uuid != nil || $0.hasObjects
         || (olderSynced == nil && $0.metadata[MetadataKey.syncIdentifier] != nil)
     }) {
       loadHistory()
@@ -301,7 +301,7 @@ extension HealthStore {
     // keep no set of their UUIDs: two hashes a sample saved).
     var drawnAreFree = false
     let allPlain = samples.indices.allSatisfy {
-      !keep[$0] || (plans[$0] == nil && samples[$0].objects == nil)
+      !keep[$0] || (plans[$0] == nil && !samples[$0].hasObjects)
     }
     if allPlain {
       let needed = samples.indices.count { keep[$0] && samples[$0].uuid == nil }
@@ -325,7 +325,7 @@ extension HealthStore {
     // exclusivity at run time: two a sample, 130 instructions).
     var counter = state.counter
     for (index, sample) in samples.enumerated() where keep[index] {
-      let isPlain = plans[index] == nil && sample.objects == nil
+      let isPlain = plans[index] == nil && !sample.hasObjects
       if !isPlain {
         state.counter = counter
         apply(&pending)

@@ -286,6 +286,10 @@ struct HealthImportPlan {
     }
     var present: [Key: Values] = [:]
     for (type, seconds) in starts {
+      // Asked before the starts are sorted (none of them is read when it says so).
+      if let first = seconds.min(), Self.nothingStarts(from: first, of: type, in: health) {
+        continue
+      }
       let sorted = seconds.sorted()
       var index = sorted.startIndex
       while index < sorted.endIndex {
@@ -308,6 +312,20 @@ struct HealthImportPlan {
       }
     }
     return present
+  }
+
+  /// Whether Health has no live sample of `type` starting at `first` (seconds) or later, by
+  /// one look-up of the newest: then none of the batch's runs of the type, which all start
+  /// there or later, can find anything. An export is read in time order, so in a new store
+  /// (and past what Health had) every run is skipped: the runs' reads were 1,340 for the
+  /// 10 MB all-types import's two batches, 3,000 instructions each, all finding nothing.
+  private static func nothingStarts(
+    from first: Int64, of type: SampleType, in health: HealthStore
+  ) -> Bool {
+    // A start clamped to the instant limits stands for every date before them.
+    guard first > ValueLimits.instant.lowerBound else { return false }
+    guard let newest = health.newestSample(of: [type]) else { return true }
+    return newest.startDate < Date(seconds: first)
   }
 
   /// Starts of one type further apart than this are read from Health separately.

@@ -98,14 +98,20 @@ struct HealthSQLiteBinding {
     _ = try stepOnce()
   }
 
-  /// Runs a statement that returns no row and whose every parameter each run binds again
-  /// (the insert): reset, with only the parameter `unbinding` cleared (a blob bound
-  /// without a copy, whose bytes go away), not all of them (`sqlite3_clear_bindings` on the
-  /// insert's twelve cost 1,200 instructions a saved sample).
-  func run(unbinding index: CInt) throws {
+  /// Runs a statement of several rows that returns no row and whose every parameter each
+  /// run binds again (the insert of many rows): reset, with only the parameters `first`,
+  /// `first + stride`, … cleared, up to `last` (the rows' blobs bound without a copy), not
+  /// all of them: `sqlite3_clear_bindings` on a 64-row insert's 832 parameters cost 250
+  /// instructions a row saved (callgrind, the 10 MB all-types import; docs/performance.md,
+  /// hrow15).
+  func run(unbindingFrom first: CInt, every stride: CInt, through last: CInt) throws {
     defer {
       sqlite3_reset(sqlite)
-      sqlite3_bind_null(sqlite, index)
+      var index = first
+      while index <= last {
+        sqlite3_bind_null(sqlite, index)
+        index += stride
+      }
     }
     _ = try stepOnce()
   }

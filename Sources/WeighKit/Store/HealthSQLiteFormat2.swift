@@ -97,54 +97,22 @@ extension HealthSQLiteRowParts {
   /// export; docs/performance.md, "The saving thread's storage, again (hsave12)").
   /// `HealthSQLiteRowChecksumTests` checks it against the column-by-column sum.
   func checksum(originID: Int64) -> UInt32 {
-    var crc = ZipCRC32()
-    // The most gathered before a text or `extra` is summed: 75 bytes, then a length.
-    withUnsafeTemporaryAllocation(byteCount: 96, alignment: 8) { buffer in
-      var used = 0
-      func flush() {
-        crc.update(UnsafeRawBufferPointer(rebasing: buffer[..<used]))
-        used = 0
-      }
-      func add(_ value: UInt64) {
-        buffer.storeBytes(of: value.littleEndian, toByteOffset: used, as: UInt64.self)
-        used += 8
-      }
-      func add(byte: UInt8) {
-        buffer[used] = byte
-        used += 1
-      }
-      func add(optional value: Double?) {
-        add(byte: value == nil ? 0 : 1)
-        if let value { add(value.bitPattern) }
-      }
-      add(UInt64(bitPattern: position))
-      add(byte: isDeletion ? 1 : 0)
-      add(UInt64(bitPattern: HealthSQLiteTypeCode.code(type)))
-      buffer.storeBytes(of: uuid.uuid, toByteOffset: used, as: uuid_t.self)
-      used += MemoryLayout<uuid_t>.size
-      add(start.bitPattern)
-      add(end.bitPattern)
-      add(value.bitPattern)
-      add(UInt64(bitPattern: originID))
-      add(optional: created)
-      add(byte: syncIdentifier == nil ? 0 : 1)
-      if var syncIdentifier {
-        syncIdentifier.withUTF8 { utf8 in
-          add(UInt64(utf8.count))
-          flush()
-          crc.update(UnsafeRawBufferPointer(utf8))
-        }
-      }
-      add(optional: deleted)
-      add(byte: extra == nil ? 0 : 1)
-      if let extra {
-        add(UInt64(extra.count))
-        flush()
-        extra.withUnsafeBytes { crc.update($0) }
-      }
-      flush()
-    }
-    return crc.value
+    var bytes = HealthSQLiteChecksumBytes()
+    bytes.add(UInt64(bitPattern: position))
+    bytes.add(byte: isDeletion ? 1 : 0)
+    bytes.add(UInt64(bitPattern: HealthSQLiteTypeCode.code(type)))
+    bytes.add(uuid: uuid.uuid)
+    bytes.add(start.bitPattern)
+    bytes.add(end.bitPattern)
+    bytes.add(value.bitPattern)
+    bytes.add(UInt64(bitPattern: originID))
+    bytes.add(optional: created)
+    bytes.add(byte: syncIdentifier == nil ? 0 : 1)
+    if let syncIdentifier { bytes.add(text: syncIdentifier) }
+    bytes.add(optional: deleted)
+    bytes.add(byte: extra == nil ? 0 : 1)
+    if let extra { bytes.add(blob: extra) }
+    return bytes.sum()
   }
 
   /// Binds the row to insert, with `originID` for its origin, as parameters `base + 1` to

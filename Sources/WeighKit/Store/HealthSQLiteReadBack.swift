@@ -54,31 +54,17 @@ struct HealthRowShape: Hashable {
   init?(_ sample: __shared HealthSample, position: Int64) {
     var fields: UInt16 = 0
     func mark(_ present: Bool, _ bit: UInt16) { if present { fields |= 1 << bit } }
-    if case .some = sample.workout { return nil }
-    if case .some = sample.objects { return nil }
-    guard sample.metadata.isEmpty,
+    guard !sample.hasNestedParts,
       Self.loads(position: position, start: sample.startDate, end: sample.endDate),
       HealthRecordCodec.valueRule(for: sample.type).contains(sample.value),
       sample.creationDate.map({ StoredValueRule.instant.contains($0.timeIntervalSince1970) })
         ?? true
     else { return nil }
     type = sample.type
-    let revision = sample.sourceRevision
-    mark(revision != nil, 0)
-    mark(revision?.version != nil, 1)
-    mark(revision?.productType != nil, 2)
-    mark(revision?.operatingSystemVersion != nil, 3)
+    // The revision's and device's fields by their bits (bits 1–3 and 6–12), each getter a copy.
+    if let revision = sample.sourceRevision { fields |= 1 | revision.presentFields << 1 }
     mark(sample.creationDate != nil, 4)
-    if let device = sample.device {
-      mark(true, 5)
-      mark(device.firmwareVersion != nil, 6)
-      mark(device.hardwareVersion != nil, 7)
-      mark(device.localIdentifier != nil, 8)
-      mark(device.manufacturer != nil, 9)
-      mark(device.model != nil, 10)
-      mark(device.name != nil, 11)
-      mark(device.softwareVersion != nil, 12)
-    }
+    if let device = sample.device { fields |= 1 << 5 | device.presentFields << 6 }
     self.fields = fields
   }
 
@@ -105,9 +91,17 @@ extension HealthSQLiteStorage.Writer {
   mutating func checkReadBack(_ shape: HealthRowShape?, _ parts: HealthSQLiteRowParts)
     throws -> HealthRecord?
   {
-    if let shape, readShapes.contains(shape) { return nil }
+    // The last shape first: a run of rows shares one, and the set's hash cost 800
+    // instructions a row (docs/performance.md, hrow15).
+    if let shape, shape == lastReadShape || readShapes.contains(shape) {
+      lastReadShape = shape
+      return nil
+    }
     let loaded = try Self.readBack(parts)
-    if let shape { readShapes.insert(shape) }
+    if let shape {
+      readShapes.insert(shape)
+      lastReadShape = shape
+    }
     return loaded
   }
 

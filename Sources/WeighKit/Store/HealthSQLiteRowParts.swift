@@ -98,12 +98,12 @@ struct HealthSQLiteRowParts: Equatable {
     value = sample.value + 0.0
     origin = HealthSQLiteOrigin(sample)
     created = sample.creationDate.map { $0.timeIntervalSince1970 + 0.0 }
-    syncIdentifier = sample.metadata.isEmpty ? nil : sample.syncIdentifier
+    // Asked once, in place (the metadata, workout and objects were read for it, a copy each).
+    let nested = sample.hasNestedParts
+    syncIdentifier = nested ? sample.syncIdentifier : nil
     deleted = nil
     extra = nil
-    if case .none = sample.workout, case .none = sample.objects, sample.metadata.isEmpty {
-      return
-    }
+    guard nested else { return }
     var writer = JSONWriter()
     HealthRecordCodec.writeNestedParts(of: sample, into: &writer)
     extra = writer.bytes.isEmpty ? nil : writer.bytes
@@ -185,55 +185,46 @@ struct HealthSQLiteRowParts: Equatable {
 /// source, the revision's version, product type and system version, and the device. An
 /// export's 1.25 million rows have a handful (one per source and software version).
 struct HealthSQLiteOrigin: Hashable {
-  var source: HealthSource?
-  var version: String?
-  var product: String?
-  var system: String?
-  var device: HealthDevice?
+  /// The source and the revision's texts, as the sample holds them (one shared reference):
+  /// nil without a source. The five texts were kept here one by one: made from a sample they
+  /// cost 780 instructions a row, and every copy of the origin (the row's parts are copied
+  /// on their way to the insert, the last origin kept once a row) retained each of them,
+  /// 11 M instructions more of the 10 MB all-types import's saving thread, 880 a row
+  /// (callgrind; docs/performance.md, hrow15).
+  let revision: SourceRevision?
+  let device: HealthDevice?
 
   init(
     source: HealthSource?, version: String? = nil, product: String? = nil,
     system: String? = nil, device: HealthDevice? = nil
   ) {
-    self.source = source
-    self.version = version
-    self.product = product
-    self.system = system
+    revision = source.map {
+      SourceRevision(
+        source: $0, version: version, productType: product, operatingSystemVersion: system)
+    }
     self.device = device
   }
 
   /// A sample's writer and device (the sample borrowed, not copied in).
   init(_ sample: __shared HealthSample) {
-    source = sample.sourceRevision?.source
-    version = sample.sourceRevision?.version
-    product = sample.sourceRevision?.productType
-    system = sample.sourceRevision?.operatingSystemVersion
+    revision = sample.sourceRevision
     device = sample.device
   }
 
-  /// The sample's revision, as format 1's decoder makes it (none without a source).
-  var revision: SourceRevision? {
-    source.map {
-      SourceRevision(
-        source: $0, version: version, productType: product, operatingSystemVersion: system)
-    }
-  }
+  var source: HealthSource? { revision?.source }
+  var version: String? { revision?.version }
+  var product: String? { revision?.productType }
+  var system: String? { revision?.operatingSystemVersion }
 
-  /// The same as the derived `==`, field by field, with the optional source and device
-  /// compared where they stand: the derived one copied both devices into a pair to compare
-  /// them, for every row saved (the last origin is compared with each row's). The row's
-  /// origin id cost 1,600 instructions a row of the all-types import, now 400 (callgrind,
-  /// the 10 MB export; docs/performance.md, "The saving thread's storage, again (hsave12)").
-  /// The derived `hash(into:)` hashes the same fields.
+  /// The revision and the device compared where they stand (each a shared reference:
+  /// the same one is equal at once, `SharedFields`), without the copies of the derived
+  /// `==`. The derived `hash(into:)` hashes the same fields.
   static func == (left: HealthSQLiteOrigin, right: HealthSQLiteOrigin) -> Bool {
-    guard left.version == right.version, left.product == right.product,
-      left.system == right.system
-    else { return false }
-    switch left.source {
+    switch left.revision {
     case .none:
-      if case .some = right.source { return false }
-    case .some(let source):
-      guard case .some(let other) = right.source, source == other else { return false }
+      if case .some = right.revision { return false }
+    case .some(let revision):
+      guard case .some(let other) = right.revision, revision == other else { return false }
     }
     switch left.device {
     case .none:
@@ -282,11 +273,14 @@ struct HealthSQLiteOrigin: Hashable {
     try JSONReader.withReader(over: bytes) { (reader) throws(JSONSyntaxError) in
       var name: String?
       var bundle: String?
-      var origin = HealthSQLiteOrigin(source: nil)
+      var version: String?
+      var product: String?
+      var system: String?
+      var device: HealthDevice?
       try reader.beginObject()
       while let key = try reader.nextKey() {
         if key.equals("device") {
-          origin.device = try HealthRecordCodec.readDevice(&reader)
+          device = try HealthRecordCodec.readDevice(&reader)
           continue
         }
         let value = try reader.readString()
@@ -295,23 +289,25 @@ struct HealthSQLiteOrigin: Hashable {
         } else if key.equals("bundle") {
           bundle = value
         } else if key.equals("version") {
-          origin.version = value
+          version = value
         } else if key.equals("product") {
-          origin.product = value
+          product = value
         } else if key.equals("os") {
-          origin.system = value
+          system = value
         } else {
           throw reader.error("an origin has only source, bundle, version, product, os, device")
         }
       }
       if let name, let bundle {
-        origin.source = HealthSource(name: name, bundleIdentifier: bundle)
-      } else if name != nil || bundle != nil || origin.version != nil || origin.product != nil
-        || origin.system != nil
+        return HealthSQLiteOrigin(
+          source: HealthSource(name: name, bundleIdentifier: bundle), version: version,
+          product: product, system: system, device: device)
+      } else if name != nil || bundle != nil || version != nil || product != nil
+        || system != nil
       {
         throw reader.error("an origin needs both source and bundle, or neither and no revision")
       }
-      return origin
+      return HealthSQLiteOrigin(source: nil, device: device)
     }
   }
 }
@@ -346,4 +342,89 @@ enum HealthSQLiteTypeCode {
 
   private static let types: [Int64: SampleType] = Dictionary(
     uniqueKeysWithValues: SampleType.allCases.map { (code($0), $0) })
+}
+
+/// The bytes of a row's checksum (`HealthSQLiteRowParts.checksum(originID:)`), gathered in a
+/// buffer held inline and summed at once when a text, a blob or the end comes.
+///
+/// Every step is a method of this value, which the checksum keeps in a local: the nested
+/// functions it used before captured the buffer's count and the sum, and a closure over
+/// them made Swift check each access at run time (8 `swift_beginAccess` a row, 7.2 M of the
+/// 10 MB all-types import's saving thread; docs/performance.md, hrow15).
+struct HealthSQLiteChecksumBytes {
+  /// Room for the most gathered before a sum: 83 bytes (the fixed columns, then a length).
+  private var storage:
+    (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) =
+      (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+  private var used = 0
+  private var crc = ZipCRC32()
+
+  /// A number's eight bytes, least significant first.
+  mutating func add(_ value: UInt64) {
+    let offset = used
+    withUnsafeMutableBytes(of: &storage) {
+      $0.storeBytes(of: value.littleEndian, toByteOffset: offset, as: UInt64.self)
+    }
+    used = offset + 8
+  }
+
+  mutating func add(byte: UInt8) {
+    let offset = used
+    withUnsafeMutableBytes(of: &storage) { $0[offset] = byte }
+    used = offset + 1
+  }
+
+  mutating func add(uuid: uuid_t) {
+    let offset = used
+    withUnsafeMutableBytes(of: &storage) {
+      $0.storeBytes(of: uuid, toByteOffset: offset, as: uuid_t.self)
+    }
+    used = offset + MemoryLayout<uuid_t>.size
+  }
+
+  /// A presence byte, then the number's bits when there is one.
+  mutating func add(optional value: Double?) {
+    add(byte: value == nil ? 0 : 1)
+    if let value { add(value.bitPattern) }
+  }
+
+  /// The text's UTF-8 length, then its bytes.
+  mutating func add(text: String) {
+    var text = text
+    add(UInt64(text.utf8.count))
+    flush()
+    crc = text.withUTF8 { [crc] utf8 in
+      var sum = crc
+      sum.update(UnsafeRawBufferPointer(utf8))
+      return sum
+    }
+  }
+
+  /// The blob's length, then its bytes.
+  mutating func add(blob: [UInt8]) {
+    add(UInt64(blob.count))
+    flush()
+    crc = blob.withUnsafeBytes { [crc] bytes in
+      var sum = crc
+      sum.update(bytes)
+      return sum
+    }
+  }
+
+  /// The checksum of every byte added.
+  mutating func sum() -> UInt32 {
+    flush()
+    return crc.value
+  }
+
+  /// Sums the bytes gathered and empties the buffer.
+  private mutating func flush() {
+    let count = used
+    crc = withUnsafeBytes(of: &storage) { [crc] bytes in
+      var sum = crc
+      sum.update(UnsafeRawBufferPointer(rebasing: bytes[..<count]))
+      return sum
+    }
+    used = 0
+  }
 }

@@ -965,6 +965,8 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
     var longest: [SampleType: Double] { tally.longest }
     /// The row shapes read back (`checkReadBack`).
     var readShapes: Set<HealthRowShape> = []
+    /// The last of `readShapes` a row had (`checkReadBack`).
+    var lastReadShape: HealthRowShape?
     /// The position before the records in `recent`.
     var recentBase: Int64
     /// The records written after `recentBase`, in position order, as read back from their
@@ -1219,8 +1221,8 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
     /// all-types import (docs/performance.md, "SQLite's cost per Health row (hsave14)").
     ///
     /// The UUIDs are bound without SQLite's copy (a `malloc` and a `free` a row), from a
-    /// buffer that outlives the statement's run; the run clears them (`run()` every
-    /// parameter, `run(unbinding:)` the one) before it returns or throws, so no pointer into
+    /// buffer that outlives the statement's run; the run clears them
+    /// (`run(unbindingFrom:every:through:)`) before it returns or throws, so no pointer into
     /// the buffer is left bound.
     mutating func insertWaitingRows(_ db: Database) throws {
       guard !waitingRows.isEmpty else { return }
@@ -1238,7 +1240,6 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
             : left >= HealthSQLiteStatement.rowsPerSmallerInsert
               ? (.insertSomeRecords, HealthSQLiteStatement.rowsPerSmallerInsert)
               : (.insertRecord, 1)
-          let many = count > 1
           // Bound directly, without GRDB's `StatementArguments` (`HealthSQLiteBinding`).
           var insert = HealthSQLiteBinding(try statements(kind, db))
           for index in 0..<count {
@@ -1247,9 +1248,11 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
               to: &insert, originID: rows[next + index].originID, from: base,
               uuidIn: uuids.baseAddress.map { $0 + index })
           }
-          // One row: only its UUID, bound without a copy, is cleared (every parameter is
-          // bound again at each run; clearing all thirteen cost 1,200 instructions a row).
-          if many { try insert.run() } else { try insert.run(unbinding: 4) }
+          // Only the UUIDs, bound without a copy, are cleared (every parameter is bound
+          // again at each run; clearing all cost 1,200 instructions a row one by one).
+          try insert.run(
+            unbindingFrom: 4, every: CInt(truncatingIfNeeded: parameters),
+            through: CInt(truncatingIfNeeded: count * parameters))
           next += count
         }
       }

@@ -231,4 +231,41 @@ import Testing
       again.session.close()
     }
   }
+
+  /// A batch's starts of a type are read from Health only when Health's newest sample of
+  /// the type starts at the batch's first start or later (`nothingStarts`): a sample at that
+  /// very second, or later in the batch's span, is found; one a second earlier is not in it.
+  @Test(arguments: Kind.allCases) func theNewestSampleDecidesWhetherABatchIsRead(_ kind: Kind)
+    throws
+  {
+    let folder = try Fixtures.temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let file = try Self.write((5..<10).map { Self.steps($0) }, "late.xml", in: folder)
+    // Health's newest at the first start (00:05) and with the same value: already present.
+    let atFirst = try Run(
+      kind, batch: 100, folder: folder.appending(path: "a"), directory: folder.path)
+    atFirst.run("health add \(100 + 5 % 37)steps at 2025-11-01 00:05 source Phone")
+    #expect(
+      atFirst.run("import \(file) types steps").contains(
+        "Health: imported 4 (steps 4), already present 1, rejected 0"))
+    atFirst.session.close()
+    // Newest in the batch's span, after an older one: both found.
+    let within = try Run(
+      kind, batch: 100, folder: folder.appending(path: "b"), directory: folder.path)
+    within.run("health add \(100 + 6 % 37)steps at 2025-11-01 00:06 source Phone")
+    within.run("health add \(100 + 8 % 37)steps at 2025-11-01 00:08 source Phone")
+    #expect(
+      within.run("import \(file) types steps").contains(
+        "Health: imported 3 (steps 3), already present 2, rejected 0"))
+    within.session.close()
+    // Newest a minute before the batch: nothing of the batch is there.
+    let before = try Run(
+      kind, batch: 100, folder: folder.appending(path: "c"), directory: folder.path)
+    before.run("health add \(100 + 4 % 37)steps at 2025-11-01 00:04 source Phone")
+    #expect(
+      before.run("import \(file) types steps").contains(
+        "Health: imported 5 (steps 5), already present 0, rejected 0"))
+    #expect(before.run("expect health.samples.steps == 6").isEmpty)
+    before.session.close()
+  }
 }

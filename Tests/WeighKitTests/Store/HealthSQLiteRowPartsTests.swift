@@ -104,6 +104,8 @@ import Testing
       #expect(try HealthSQLiteOrigin.read(parts.origin.json) == parts.origin)
       // The parts of the record read back are the parts stored.
       #expect(HealthSQLiteRowParts(read) == parts)
+      // Equal origins made apart (from the record read back) hash alike.
+      #expect(HealthSQLiteRowParts(read).origin.hashValue == parts.origin.hashValue)
       origins.insert(parts.origin)
       if parts.extra != nil { extras += 1 }
     }
