@@ -117,13 +117,8 @@ enum HealthExportMapping {
     /// come from two or three devices in turn. The oldest is replaced first.
     private var recent: [(fields: [UInt8], device: HealthDevice)] = []
     private var nextRecent = 0
+    /// Sources by name, made once each (the bundle is derived from the name).
     private var sources: [String: HealthSource] = [:]
-    /// The last few sources read: records of two or three sources take turns, and a miss
-    /// here hashes the name (non-ASCII names, `Anna’s iPhone`, hash slowly: 1,200
-    /// instructions a lookup, a quarter of the records of the 10 MB export missed the last
-    /// source alone). The oldest is replaced first.
-    private var recentSources: [HealthSource] = []
-    private var nextRecentSource = 0
 
     func device(_ text: String) -> HealthDevice {
       var contiguous = text
@@ -147,8 +142,13 @@ enum HealthExportMapping {
         if let known = devices[key] {
           device = known
         } else {
-          // Reads the whole text: the address is skipped there.
-          device = HealthExportMapping.device(text)
+          // Reads the whole text: the address is skipped there. A description Apple's parse
+          // refuses names the device by the whole text, address and all: not kept by its
+          // fields, or every later record with those fields would get the first one's name.
+          guard let parsed = HealthExportMapping.appleDevice(text) else {
+            return HealthDevice(name: text)
+          }
+          device = parsed
           devices[key] = device
         }
         if recent.count < 4 {
@@ -183,36 +183,71 @@ enum HealthExportMapping {
       return k
     }
 
-    /// The last unit text read and its unit: records of one type repeat their unit, and
-    /// `HealthUnit(from:)` compares the text with each unit it knows.
-    private var lastUnit: (text: String, unit: HealthUnit?) = ("", nil)
+    /// The last few unit texts read and their units: records of two or three types take
+    /// turns (steps and energy), and `HealthUnit(from:)` compares the text with each unit it
+    /// knows (with the last unit alone, the 10 MB export asked it 25,575 times). The oldest
+    /// is replaced first.
+    private var recentUnits: [(text: String, unit: HealthUnit?)] = []
+    private var nextRecentUnit = 0
 
     /// `HealthUnit(from: text)`.
     func unit(_ text: String) -> HealthUnit? {
-      if text == lastUnit.text { return lastUnit.unit }
+      for entry in recentUnits where entry.text == text { return entry.unit }
       let unit = HealthUnit(from: text)
-      lastUnit = (text, unit)
+      if recentUnits.count < 4 {
+        recentUnits.append((text, unit))
+      } else {
+        recentUnits[nextRecentUnit] = (text, unit)
+        nextRecentUnit = (nextRecentUnit + 1) % 4
+      }
       return unit
     }
 
+    /// The revisions made so far, one for each source name and version: every sample of one
+    /// revision shares its revision's storage (`SourceRevision` is a reference to its fields),
+    /// and no record makes a new one (one allocation and its release a record before).
+    private var revisions: [RevisionKey: SourceRevision] = [:]
+    /// The last few revisions handed out, compared before the dictionary is asked: their
+    /// texts come from the reader's memos, so equal ones share storage and compare at once.
+    private var recentRevisions: [(key: RevisionKey, revision: SourceRevision)] = []
+    private var nextRecentRevision = 0
+
+    struct RevisionKey: Hashable {
+      var name: String
+      var version: String?
+    }
+
+    /// The revision of `name` at `version`: the same one (one storage) for equal texts.
     func revision(_ name: String, _ version: String?) -> SourceRevision {
-      for source in recentSources where source.name == name {
-        return SourceRevision(source: source, version: version)
+      // By index: a copy of each entry would retain its texts.
+      for index in recentRevisions.indices
+      where recentRevisions[index].key.name == name && recentRevisions[index].key.version == version
+      {
+        return recentRevisions[index].revision
       }
-      let source: HealthSource
-      if let known = sources[name] {
-        source = known
+      let key = RevisionKey(name: name, version: version)
+      let revision: SourceRevision
+      if let known = revisions[key] {
+        revision = known
       } else {
-        source = HealthExportMapping.revision(name, version).source
-        sources[name] = source
+        revision = SourceRevision(source: source(name), version: version)
+        revisions[key] = revision
       }
-      if recentSources.count < 4 {
-        recentSources.append(source)
+      if recentRevisions.count < 4 {
+        recentRevisions.append((key, revision))
       } else {
-        recentSources[nextRecentSource] = source
-        nextRecentSource = (nextRecentSource + 1) % 4
+        recentRevisions[nextRecentRevision] = (key, revision)
+        nextRecentRevision = (nextRecentRevision + 1) % 4
       }
-      return SourceRevision(source: source, version: version)
+      return revision
+    }
+
+    /// The source called `name`, made once.
+    private func source(_ name: String) -> HealthSource {
+      if let known = sources[name] { return known }
+      let source = HealthExportMapping.revision(name, nil).source
+      sources[name] = source
+      return source
     }
   }
 
@@ -231,7 +266,7 @@ enum HealthExportMapping {
       throw ImportRejection(
         line: line, reason: "\(name) with \(written); expected \(expectedUnits(type))")
     }
-    guard let text = record.value, let number = DecimalText.parseJSONNumber(text) else {
+    guard let text = record.value, let number = numberValue(text) else {
       throw ImportRejection(
         line: line, reason: "\(name) value '\(record.value ?? "")' is not a number")
     }
@@ -268,7 +303,8 @@ enum HealthExportMapping {
       type.isInstantaneous
       ? start : Date(timeIntervalSince1970: TimeInterval(record.endDate.instant))
     let sample = HealthSample(
-      type: type, value: value, start: start, end: end, device: record.device.map(cache.device),
+      type: type, value: value, start: start, end: end,
+      device: record.resolvedDevice ?? record.device.map(cache.device),
       metadata: try metadata(record.metadata, line: line))
     return Imported(
       sample: sample, revision: cache.revision(record.sourceName, record.sourceVersion))
@@ -346,6 +382,14 @@ enum HealthExportMapping {
       sample: sample, revision: cache.revision(workout.sourceName, workout.sourceVersion))
   }
 
+  /// `DecimalText.parseJSONNumber(text)`, read from the text's bytes: the generic reading
+  /// checks every byte through the string's view first (about 350 instructions a record of
+  /// three digits; callgrind, 10 MB export).
+  static func numberValue(_ text: String) -> Double? {
+    var text = text
+    return text.withUTF8 { DecimalText.parseJSONNumber(utf8: $0) }
+  }
+
   /// The event types by their export spelling, as `WorkoutEventType(exportName:)` finds
   /// them: that initializer spells each case out through reflection, about 95,000
   /// instructions a lookup (callgrind, 10 MB export: 6.1 M for its 64 events).
@@ -363,9 +407,12 @@ enum HealthExportMapping {
 
   /// A device from Apple's description; text in another shape becomes the device's name.
   static func device(_ text: String) -> HealthDevice {
-    guard let parsed = HealthExportDevice(exportDescription: text) else {
-      return HealthDevice(name: text)
-    }
+    appleDevice(text) ?? HealthDevice(name: text)
+  }
+
+  /// The device of Apple's description, or nil for text in another shape.
+  static func appleDevice(_ text: String) -> HealthDevice? {
+    guard let parsed = HealthExportDevice(exportDescription: text) else { return nil }
     return HealthDevice(
       name: parsed.name, manufacturer: parsed.manufacturer, model: parsed.model,
       hardwareVersion: parsed.hardware, firmwareVersion: parsed.firmware,

@@ -12,7 +12,8 @@ public enum AppleHealthExportReader {
   public static let zipEntryPath = "apple_health_export/export.xml"
 
   /// Reads `url`, a zip or a plain XML file (told apart by the first bytes), handing each
-  /// item to `handler`; returns how many items had attribute names with spaces, read as one
+  /// item to `handler` (records' devices as `HealthDevice`s with `resolvingDevices`, see
+  /// `AppleHealthExportParser.init`); returns how many items had attribute names with spaces, read as one
   /// name each (`AppleHealthExportParser.repairedElements`).
   ///
   /// - Throws: `ImportError` when the file cannot be read or is not well-formed; the items
@@ -20,13 +21,15 @@ public enum AppleHealthExportReader {
   /// - Complexity: O(file size) time; memory independent of the file size.
   @discardableResult
   public static func read(
-    contentsOf url: URL, recordTypes: Set<String>? = nil,
+    contentsOf url: URL, recordTypes: Set<String>? = nil, resolvingDevices: Bool = false,
     handler: @escaping AppleHealthExportParser.Handler
   ) throws -> Int {
     if try isZip(url) {
-      return try readZip(at: url, recordTypes: recordTypes, handler: handler)
+      return try readZip(
+        at: url, recordTypes: recordTypes, resolvingDevices: resolvingDevices, handler: handler)
     } else {
-      return try readXML(at: url, recordTypes: recordTypes, handler: handler)
+      return try readXML(
+        at: url, recordTypes: recordTypes, resolvingDevices: resolvingDevices, handler: handler)
     }
   }
 
@@ -41,12 +44,13 @@ public enum AppleHealthExportReader {
   /// Reads a plain `export.xml`; returns the count of repaired items.
   @discardableResult
   public static func readXML(
-    at url: URL, recordTypes: Set<String>? = nil,
+    at url: URL, recordTypes: Set<String>? = nil, resolvingDevices: Bool = false,
     handler: @escaping AppleHealthExportParser.Handler
   ) throws -> Int {
     let handle = try open(url)
     defer { try? handle.close() }
-    let parser = AppleHealthExportParser(recordTypes: recordTypes, handler: handler)
+    let parser = AppleHealthExportParser(
+      recordTypes: recordTypes, resolvingDevices: resolvingDevices, handler: handler)
     while true {
       let chunk: Data
       do {
@@ -65,7 +69,7 @@ public enum AppleHealthExportReader {
   /// to disk; returns the count of repaired items.
   @discardableResult
   public static func readZip(
-    at url: URL, recordTypes: Set<String>? = nil,
+    at url: URL, recordTypes: Set<String>? = nil, resolvingDevices: Bool = false,
     handler: @escaping AppleHealthExportParser.Handler
   ) throws -> Int {
     let archive: Archive
@@ -83,7 +87,8 @@ public enum AppleHealthExportReader {
         "\(url.lastPathComponent) has no \(zipEntryPath); is it the zip from 'Export All Health Data'?"
       )
     }
-    let parser = AppleHealthExportParser(recordTypes: recordTypes, handler: handler)
+    let parser = AppleHealthExportParser(
+      recordTypes: recordTypes, resolvingDevices: resolvingDevices, handler: handler)
     var checksum = ZipCRC32()
     do {
       let consume: (UnsafeRawBufferPointer) throws -> Void = { bytes in

@@ -12,14 +12,15 @@ public enum AppleHealthWeightImporter {
   }
 
   /// Reads the weights of `url` and, in the same pass, hands the records of `recordTypes`
-  /// and (when `workouts`) the workouts to `other`, in file order with their lines.
+  /// and (when `workouts`) the workouts to `other`, in file order with their lines; with
+  /// `resolvingDevices`, records carry their device as `resolvedDevice`, not as text.
   ///
   /// - Throws: `ImportError` when the file is not a well-formed export; what `other` was
   ///   handed must then be discarded.
   /// - Complexity: O(file size) time; memory grows with the number of weights only.
   public static func read(
     _ url: URL, alsoReading recordTypes: Set<String>, workouts: Bool,
-    other: @escaping (HealthExportItem, Int) throws -> Void
+    resolvingDevices: Bool = false, other: @escaping (HealthExportItem, Int) throws -> Void
   ) throws -> WeightImportResult {
     let zipped = try AppleHealthExportReader.isZip(url)
     var result = WeightImportResult(format: zipped ? .appleHealthZip : .appleHealthXML)
@@ -27,7 +28,8 @@ public enum AppleHealthWeightImporter {
     _ = try AppleHealthExportReader.read(
       contentsOf: url,
       recordTypes: recordTypes.union(
-        workouts ? [healthBodyMassType, healthWorkoutType] : [healthBodyMassType])
+        workouts ? [healthBodyMassType, healthWorkoutType] : [healthBodyMassType]),
+      resolvingDevices: resolvingDevices
     ) { item, line in
       switch item {
       case .record(let record) where record.type == healthBodyMassType:

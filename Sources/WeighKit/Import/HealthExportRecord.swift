@@ -1,3 +1,5 @@
+import HealthSim
+
 /// One `MetadataEntry` of an Apple Health export: a key and its stringified value.
 public struct HealthExportMetadataEntry: Hashable, Sendable {
   /// The key, e.g. `HKWasUserEntered` or a third party's `Withings User Identifier`.
@@ -38,6 +40,10 @@ public struct HealthExportRecord: Hashable, Sendable {
   /// Whether the reader repaired the element: attributes whose names hold spaces (a defect of
   /// 2015 exports), kept in `metadata`.
   public var repairedAttributes = false
+  /// The device, read from the attribute's bytes, when the reader was asked to read devices
+  /// so (`AppleHealthExportParser.init(recordTypes:resolvingDevices:handler:)`); `device` is
+  /// then nil.
+  public internal(set) var resolvedDevice: HealthDevice?
 
   /// A record; the attributes Apple marks optional default to absent.
   public init(
@@ -55,6 +61,27 @@ public struct HealthExportRecord: Hashable, Sendable {
     self.endDate = endDate
     self.value = value
     self.metadata = metadata
+  }
+
+  /// A record with every field given, as the reader makes it.
+  init(
+    type: String, sourceName: String, sourceVersion: String?, device: String?, unit: String?,
+    creationDate: HealthExportDate?, startDate: HealthExportDate, endDate: HealthExportDate,
+    value: String?, metadata: [HealthExportMetadataEntry], repairedAttributes: Bool,
+    resolvedDevice: HealthDevice?
+  ) {
+    self.type = type
+    self.sourceName = sourceName
+    self.sourceVersion = sourceVersion
+    self.device = device
+    self.unit = unit
+    self.creationDate = creationDate
+    self.startDate = startDate
+    self.endDate = endDate
+    self.value = value
+    self.metadata = metadata
+    self.repairedAttributes = repairedAttributes
+    self.resolvedDevice = resolvedDevice
   }
 
   /// The value as a number, when it is one.

@@ -102,7 +102,7 @@ struct HealthImportPlan {
       var reader = BatchReader(types: types, batchSize: batchSize)
       do {
         let result = try AppleHealthWeightImporter.read(
-          url, alsoReading: recordTypes, workouts: workouts
+          url, alsoReading: recordTypes, workouts: workouts, resolvingDevices: true
         ) { item, line in
           if let full = reader.take(item, line: line) { handoff.put(.batch(full)) }
         }
