@@ -117,12 +117,14 @@ public enum FuzzTargets {
         try OpenScaleCSVImporter.importWeights($0, zone: .utc, unit: .kg)
       }
     case .fitbitJSON:
+      FuzzWindowCheck.check(bytes, streaming: .document, keys: FitbitJSONImporter.keys)
       parseThenImport(bytes, file: "weight-2025-12-01.json") {
         try FitbitJSONImporter.importWeights($0, zone: .utc, unit: .kg)
       }
     case .weighCSV:
       parseThenImport(bytes, file: "entries.csv") { try WeighCSVImporter.importWeights($0) }
     case .weighJSON:
+      FuzzWindowCheck.check(bytes, streaming: .member("entries"), keys: WeighJSONImporter.keys)
       parseThenImport(bytes, file: "entries.json") { try WeighJSONImporter.importWeights($0) }
     case .csvAny: csvAny(bytes)
     case .genericCSV: return genericCSV(bytes)

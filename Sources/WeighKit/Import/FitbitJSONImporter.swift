@@ -10,6 +10,13 @@ public enum FitbitJSONImporter {
   public static func importWeights(_ bytes: [UInt8], zone: ZonedClock, unit: MassUnit? = nil)
     throws -> WeightImportResult
   {
+    try importWeights(.bytes(bytes), zone: zone, unit: unit)
+  }
+
+  /// The weights of a Fitbit weight file read in pieces (or of bytes in memory).
+  public static func importWeights(_ input: ImportInput, zone: ZonedClock, unit: MassUnit? = nil)
+    throws -> WeightImportResult
+  {
     var result = WeightImportResult(format: .fitbitJSON)
     result.zoneless = true
     if unit == nil {
@@ -18,13 +25,13 @@ public enum FitbitJSONImporter {
     }
     // A log like the one above takes about 100 bytes, a generated one 115: one log per 128
     // bytes leaves the table one doubling or none.
-    var seen = WeightKeySet(expected: bytes.count / 128)
+    var seen = WeightKeySet(expected: input.byteCount / 128)
     var sources = FitbitSources()
     // Each log is taken as it is read, its members read without a tree: the file is never
     // held as a tree of every log, nor a log as a tree of its members; its number, date and
     // time are read from the document's bytes.
     let document = try ImportJSONReader.parse(
-      bytes, streaming: .document, keys: keys,
+      input, streaming: .document, keys: keys,
       rawRecord: {
         log in
         do throws(ImportRejection) {

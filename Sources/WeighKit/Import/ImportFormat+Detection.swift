@@ -123,9 +123,9 @@ public enum WeightImporter {
     case .openScaleCSV:
       return try OpenScaleCSVImporter.importWeights(input, zone: zone, unit: unit)
     case .fitbitJSON:
-      return try FitbitJSONImporter.importWeights(input.allBytes(), zone: zone, unit: unit)
+      return try FitbitJSONImporter.importWeights(input, zone: zone, unit: unit)
     case .weighCSV: return try WeighCSVImporter.importWeights(input)
-    case .weighJSON: return try WeighJSONImporter.importWeights(input.allBytes())
+    case .weighJSON: return try WeighJSONImporter.importWeights(input)
     case .renphoCSV: return try RenphoCSVImporter.importWeights(input, zone: zone)
     case .googleFitCSV: return try GoogleFitCSVImporter.importWeights(input, zone: zone)
     case .samsungHealthCSV: return try SamsungHealthCSVImporter.importWeights(input)

@@ -37,6 +37,17 @@ public enum ImportInput: Sendable {
     }
   }
 
+  /// The input's size in bytes, for a reader's first guess of its records (0 when the
+  /// file's size cannot be known).
+  var byteCount: Int {
+    switch self {
+    case .bytes(let bytes): return bytes.count
+    case .file(let url):
+      let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size]) as? Int
+      return size ?? 0
+    }
+  }
+
   /// The first line's bytes (up to the first chunk's end), for readers that look at the
   /// header before reading (the generic reader's delimiter).
   func firstLine() throws -> [UInt8] {
@@ -53,7 +64,23 @@ public enum ImportInput: Sendable {
   /// Stops ``firstLine()``'s read after one chunk.
   private struct FirstChunkRead: Error {}
 
-  /// All the bytes, for the readers that need the whole document (JSON).
+  /// The input's bytes read piece by piece into the caller's buffer
+  /// (``ImportJSONWindow``), the file opened now.
+  ///
+  /// - Throws: `ImportError` when the file cannot be opened.
+  func pieces() throws -> ImportInputPieces {
+    switch self {
+    case .bytes(let bytes): return ImportInputPieces(bytes: bytes)
+    case .file(let url):
+      do {
+        return ImportInputPieces(url: url, handle: try FileHandle(forReadingFrom: url))
+      } catch {
+        throw ImportError("cannot read \(url.path); check the path")
+      }
+    }
+  }
+
+  /// All the bytes, for a JSON document whose start does not lie in its first piece.
   func allBytes() throws -> [UInt8] {
     if case .bytes(let bytes) = self { return bytes }
     var all: [UInt8] = []

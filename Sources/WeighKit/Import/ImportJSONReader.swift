@@ -187,11 +187,68 @@ public enum ImportJSONReader {
     _ bytes: [UInt8], streaming streamed: StreamedArray, keys: [String], byShape: Bool = true,
     rawRecord record: (RawRecord) -> Void
   ) throws -> JSONNode {
+    try parse(.bytes(bytes), streaming: streamed, keys: keys, byShape: byShape, rawRecord: record)
+  }
+
+  /// ``parse(_:streaming:keys:byShape:rawRecord:)`` of an input: a file is read in pieces
+  /// (``ImportJSONWindow``), the same records, lines and errors as from its whole bytes.
+  static func parse(
+    _ input: ImportInput, streaming streamed: StreamedArray, keys: [String],
+    byShape: Bool = true, rawRecord record: (RawRecord) -> Void
+  ) throws -> JSONNode {
     var parser = Parser(streamed: streamed)
     parser.usesShapes = byShape
     parser.keys = keys.map { Array($0.utf8) }
     parser.known = ImportJSONKeys(keys.map { Array($0.utf8) })
-    return try parse(bytes, parser, element: { _ in }, record: record)
+    guard case .file = input else {
+      return try parse(input.allBytes(), parser, element: { _ in }, record: record)
+    }
+    let pieces = try input.pieces()
+    let window = ImportJSONWindow(
+      capacity: ImportInput.chunkSize, ahead: ImportInput.chunkSize / 16, source: pieces.read)
+    return try parse(window, parser, whole: input.allBytes, record: record)
+  }
+
+  /// ``parse(_:streaming:keys:byShape:rawRecord:)`` reading from `window`; the document is
+  /// read again from `whole`'s bytes when a part of it before the streamed array does not lie
+  /// in the first window (no record was handed over then).
+  static func parse(
+    _ window: ImportJSONWindow, streaming streamed: StreamedArray, keys: [String],
+    byShape: Bool = true, whole: () throws -> [UInt8], rawRecord record: (RawRecord) -> Void
+  ) throws -> JSONNode {
+    var parser = Parser(streamed: streamed)
+    parser.usesShapes = byShape
+    parser.keys = keys.map { Array($0.utf8) }
+    parser.known = ImportJSONKeys(keys.map { Array($0.utf8) })
+    return try parse(window, parser, whole: whole, record: record)
+  }
+
+  private static func parse(
+    _ window: ImportJSONWindow, _ parser: Parser, whole: () throws -> [UInt8],
+    record: (RawRecord) -> Void
+  ) throws -> JSONNode {
+    try window.fillFirst()
+    var reader = JSONReader(bytes: window.bytes)
+    if window.bytes.starts(with: [0xEF, 0xBB, 0xBF]) { reader.offset = 3 }
+    var lines = LineCounter()
+    var windowed = parser
+    windowed.window = window
+    do {
+      let document = try windowed.node(
+        &reader, lines: &lines, depth: 0, element: { _ in }, record: record)
+      if window.isAtEnd {
+        try reader.expectEnd()
+        return document
+      }
+    } catch {
+      if let failure = window.failure { throw failure }
+      if window.streamStarted || window.isAtEnd {
+        let placed = window.placed(error)
+        throw ImportError(line: placed.line, column: placed.column, placed.message)
+      }
+    }
+    // The document's start reaches past the first window: read whole, as it always was.
+    return try parse(whole(), parser, element: { _ in }, record: record)
   }
 
   private static func parse(
@@ -228,6 +285,9 @@ public enum ImportJSONReader {
     var usesShapes = true
     /// Where the values of the record read the general way lay, for its shape.
     var marks: [ImportJSONRecordShape.Mark] = []
+    /// The part of the file held, when the file is read in pieces; nil when the whole
+    /// document is in memory.
+    var window: ImportJSONWindow?
 
     init(streamed: StreamedArray?) { self.streamed = streamed }
 
@@ -271,7 +331,21 @@ public enum ImportJSONReader {
       case 0x5B:
         try reader.beginArray()
         if streams(depth: depth, key: key) {
-          if let keys {
+          if let keys, let window {
+            window.streamStarted = true
+            let values = UnsafeMutableBufferPointer<RawScalar?>.allocate(capacity: keys.count)
+            values.initialize(repeating: nil)
+            defer { values.deallocate() }
+            var decoded: [String] = []
+            while try nextElement(&reader, lines: &lines, window: window) {
+              record(
+                try windowedRecord(
+                  &reader, lines: &lines, window: window, depth: depth + 1, keys: keys,
+                  values: values, decoded: &decoded))
+            }
+            // What follows the array is read whole: a bracket or two, or a few members.
+            try window.readRest(&reader, &lines)
+          } else if let keys {
             // Plain values (``RawScalar``): allocated once, neither retained nor released.
             let values = UnsafeMutableBufferPointer<RawScalar?>.allocate(capacity: keys.count)
             values.initialize(repeating: nil)
@@ -310,6 +384,59 @@ public enum ImportJSONReader {
         throw reader.error("the file ends where a JSON value was expected")
       default:
         throw reader.error("expected a JSON value")
+      }
+    }
+
+    /// `reader.nextElement()` in a window: refilled first when little is left, and read
+    /// again after more is read when it met the window's end (its errors lie at the byte
+    /// that is wrong, or at the end).
+    mutating func nextElement(
+      _ reader: inout JSONReader, lines: inout LineCounter, window: ImportJSONWindow
+    ) throws(JSONSyntaxError) -> Bool {
+      if reader.bytes.count &- reader.offset < window.ahead, !window.isAtEnd {
+        try window.readMore(&reader, &lines)
+      }
+      while true {
+        let saved = reader
+        do {
+          return try reader.nextElement()
+        } catch {
+          guard reader.offset >= reader.bytes.count, !window.isAtEnd else { throw error }
+          reader = saved
+          try window.readMore(&reader, &lines)
+        }
+      }
+    }
+
+    /// ``record(_:lines:depth:keys:values:decoded:)`` in a window: kept when the record
+    /// ends before the window's last byte or the file ends there; read again otherwise,
+    /// after reading more (an error, only once the value lies whole in the window).
+    mutating func windowedRecord(
+      _ reader: inout JSONReader, lines: inout LineCounter, window: ImportJSONWindow,
+      depth: Int, keys: [[UInt8]], values: UnsafeMutableBufferPointer<RawScalar?>,
+      decoded: inout [String]
+    ) throws(JSONSyntaxError) -> RawRecord {
+      while true {
+        let saved = reader
+        let savedLines = lines
+        do {
+          let read = try record(
+            &reader, lines: &lines, depth: depth, keys: keys, values: values, decoded: &decoded)
+          if reader.offset < reader.bytes.count || window.isAtEnd { return read }
+          reader = saved
+          lines = savedLines
+          try window.readMore(&reader, &lines)
+        } catch {
+          if window.isAtEnd { throw error }
+          let failed = reader
+          reader = saved
+          lines = savedLines
+          if window.holdsValue(from: reader.offset) {
+            reader = failed
+            throw error
+          }
+          try window.readValue(&reader, &lines)
+        }
       }
     }
 

@@ -5,6 +5,11 @@ public enum WeighJSONImporter {
   /// - Throws: `ImportError` for a syntax error, a document that is not weigh's, or a
   ///   `version` other than 1.
   public static func importWeights(_ bytes: [UInt8]) throws -> WeightImportResult {
+    try importWeights(.bytes(bytes))
+  }
+
+  /// The entries of a weigh JSON file read in pieces (or of bytes in memory).
+  public static func importWeights(_ input: ImportInput) throws -> WeightImportResult {
     var result = WeightImportResult(format: .weighJSON)
     var seen = WeightKeySet()
     var sources = ImportJSONRepeatedText()
@@ -12,7 +17,7 @@ public enum WeighJSONImporter {
     // held as a tree of every entry. The checks of the document below come after, and a
     // refused file keeps none of them.
     let document = try ImportJSONReader.parse(
-      bytes, streaming: .member("entries"), keys: keys,
+      input, streaming: .member("entries"), keys: keys,
       rawRecord: {
         entry in
         do throws(ImportRejection) {

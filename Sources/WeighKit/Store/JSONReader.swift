@@ -14,8 +14,9 @@
 /// The reader borrows `bytes`; use it only inside `JSONReader.withReader(over:)` or while
 /// the buffer is otherwise kept alive.
 public struct JSONReader {
-  /// The whole text being read (errors count lines from its start).
-  public let bytes: UnsafeBufferPointer<UInt8>
+  /// The whole text being read, or the part of it an importer holds (errors count lines
+  /// from its start: ``ImportJSONWindow`` adds the lines before it).
+  public private(set) var bytes: UnsafeBufferPointer<UInt8>
   /// The offset of the next byte to read.
   public var offset: Int
   // True right after `[` or `{`: the next member or element takes no comma.
@@ -25,6 +26,13 @@ public struct JSONReader {
   public init(bytes: UnsafeBufferPointer<UInt8>, offset: Int = 0) {
     self.bytes = bytes
     self.offset = offset
+  }
+
+  /// Moves the reader onto `bytes`, the same text without its first `dropped` bytes (an
+  /// importer's window refilled), at the same place in the text and in the same state.
+  mutating func move(to bytes: UnsafeBufferPointer<UInt8>, dropping dropped: Int) {
+    self.bytes = bytes
+    offset -= dropped
   }
 
   /// Runs `body` with a reader over `bytes`, keeping the array alive meanwhile.
