@@ -15,6 +15,8 @@ private struct SharedBuffer: @unchecked Sendable {
 /// only after `concurrentPerform` has returned.
 private final class HalfResult<Row>: @unchecked Sendable {
   var rows: [Row]?
+  /// The second half's rows.
+  var blocks: TableRowBlocks<Row>?
   var tally = TableFileTally()
   /// Where the second half's last line starts.
   var trailer: Int?
@@ -202,10 +204,13 @@ enum TableFile<Codec: StoreTableCodec> {
   ///
   /// - Complexity: O(n) in the file's size.
   static func read(path: String) throws(StoreError) -> (Header, [Codec.Row])? {
-    try StoreFileSystem.withMappedFile(path) { (bytes) throws(StoreError) in
+    // A file read in halves is not read into memory whole first: each half's thread gives
+    // back the pages it has passed (`TableFilePassedPages`).
+    try StoreFileSystem.withMappedFile(path, populatingUpTo: halvesThreshold - 1) {
+      (bytes) throws(StoreError) in
       var reader = JSONReader(bytes: bytes)
       let header = try readHeader(&reader, path: path)
-      if bytes.count >= 4 << 20,
+      if bytes.count >= halvesThreshold,
         let rows = readInHalves(reader, checksummed: header.checksummed)
       {
         return (header, rows)
@@ -224,14 +229,31 @@ enum TableFile<Codec: StoreTableCodec> {
     }
   }
 
+  /// The size from which a table file is read in two halves by two threads.
+  private static var halvesThreshold: Int { 4 << 20 }
+
   /// Reads rows up to the closing `]`, or up to the first row that starts at or after `limit`.
   private static func readRows(
     _ reader: inout JSONReader, until limit: Int?, previousID: inout Int, checksummed: Bool,
-    tally: inout Tally, reservingFor reserved: Int? = nil
+    tally: inout Tally, reservingFor reserved: Int? = nil, releasingPassedPages: Bool = false
   ) throws(JSONSyntaxError) -> [Codec.Row] {
     var rows: [Codec.Row] = []
     // Rows are about 110 bytes; reserving avoids repeated copies of a large array.
     rows.reserveCapacity((reserved ?? (limit ?? reader.bytes.count) - reader.offset) / 96)
+    try readRows(
+      &reader, until: limit, previousID: &previousID, checksummed: checksummed, tally: &tally,
+      releasingPassedPages: releasingPassedPages, into: &rows)
+    return rows
+  }
+
+  /// ``readRows(_:until:previousID:checksummed:tally:reservingFor:releasingPassedPages:)``
+  /// into `rows`.
+  private static func readRows<Sink: TableRowSink<Codec.Row>>(
+    _ reader: inout JSONReader, until limit: Int?, previousID: inout Int, checksummed: Bool,
+    tally: inout Tally, releasingPassedPages: Bool, into rows: inout Sink
+  ) throws(JSONSyntaxError) {
+    var pages =
+      releasingPassedPages ? TableFilePassedPages(reader.bytes, from: reader.offset) : nil
     while try reader.nextElement() {
       reader.skipWhitespace()
       let start = reader.offset
@@ -256,8 +278,8 @@ enum TableFile<Codec: StoreTableCodec> {
       }
       previousID = id
       rows.append(row)
+      pages?.passed(reader.offset)
     }
-    return rows
   }
 
   /// `{"crc":"` + eight hex digits + `","row":`, before each row of a checksummed file.
@@ -378,23 +400,27 @@ enum TableFile<Codec: StoreTableCodec> {
         guard
           let rows = try? readRows(
             &reader, until: starts[1], previousID: &previousID, checksummed: checksummed,
-            tally: &tally, reservingFor: shared.bytes.count - starts[0]),
+            tally: &tally, reservingFor: shared.bytes.count - starts[0],
+            releasingPassedPages: true),
           reader.offset == starts[1]
         else { return }
         halves[0].rows = rows
         halves[0].tally = tally
       } else {
+        var rows = TableRowBlocks<Codec.Row>()
         guard
-          let rows = try? readRows(
+          (try? readRows(
             &reader, until: nil, previousID: &previousID, checksummed: checksummed,
-            tally: &tally)
+            tally: &tally, releasingPassedPages: true, into: &rows)) != nil
         else { return }
-        halves[1].rows = rows
+        halves[1].blocks = rows
         halves[1].tally = tally
         halves[1].trailer = reader.offset
       }
     }
-    guard var rows = halves[0].rows, let second = halves[1].rows,
+    // Taken out of the results, so that the first half's array is appended to in place
+    // (not copied while they still hold it) and each block is freed once moved.
+    guard var rows = halves[0].rows.take(), var second = halves[1].blocks.take(),
       let last = rows.last, let next = second.first, Codec.id(of: next) > Codec.id(of: last),
       let trailer = halves[1].trailer
     else { return nil }
@@ -406,7 +432,7 @@ enum TableFile<Codec: StoreTableCodec> {
     guard (try? readTrailer(&end, checksummed: checksummed, tally: whole)) != nil else {
       return nil
     }
-    rows.append(contentsOf: second)
+    second.move(into: &rows)
     return rows
   }
 
