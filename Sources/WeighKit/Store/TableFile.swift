@@ -15,8 +15,6 @@ private struct SharedBuffer: @unchecked Sendable {
 /// only after `concurrentPerform` has returned.
 private final class HalfResult<Row>: @unchecked Sendable {
   var rows: [Row]?
-  /// The second half's rows.
-  var blocks: TableRowBlocks<Row>?
   var tally = TableFileTally()
   /// Where the second half's last line starts.
   var trailer: Int?
@@ -238,22 +236,10 @@ enum TableFile<Codec: StoreTableCodec> {
     tally: inout Tally, reservingFor reserved: Int? = nil, releasingPassedPages: Bool = false
   ) throws(JSONSyntaxError) -> [Codec.Row] {
     var rows: [Codec.Row] = []
-    // Rows are about 110 bytes; reserving avoids repeated copies of a large array.
-    rows.reserveCapacity((reserved ?? (limit ?? reader.bytes.count) - reader.offset) / 96)
-    try readRows(
-      &reader, until: limit, previousID: &previousID, checksummed: checksummed, tally: &tally,
-      releasingPassedPages: releasingPassedPages, into: &rows)
-    return rows
-  }
-
-  /// ``readRows(_:until:previousID:checksummed:tally:reservingFor:releasingPassedPages:)``
-  /// into `rows`.
-  private static func readRows<Sink: TableRowSink<Codec.Row>>(
-    _ reader: inout JSONReader, until limit: Int?, previousID: inout Int, checksummed: Bool,
-    tally: inout Tally, releasingPassedPages: Bool, into rows: inout Sink
-  ) throws(JSONSyntaxError) {
     var pages =
       releasingPassedPages ? TableFilePassedPages(reader.bytes, from: reader.offset) : nil
+    // Rows are about 110 bytes; reserving avoids repeated copies of a large array.
+    rows.reserveCapacity((reserved ?? (limit ?? reader.bytes.count) - reader.offset) / 96)
     while try reader.nextElement() {
       reader.skipWhitespace()
       let start = reader.offset
@@ -280,6 +266,7 @@ enum TableFile<Codec: StoreTableCodec> {
       rows.append(row)
       pages?.passed(reader.offset)
     }
+    return rows
   }
 
   /// `{"crc":"` + eight hex digits + `","row":`, before each row of a checksummed file.
@@ -407,20 +394,19 @@ enum TableFile<Codec: StoreTableCodec> {
         halves[0].rows = rows
         halves[0].tally = tally
       } else {
-        var rows = TableRowBlocks<Codec.Row>()
         guard
-          (try? readRows(
+          let rows = try? readRows(
             &reader, until: nil, previousID: &previousID, checksummed: checksummed,
-            tally: &tally, releasingPassedPages: true, into: &rows)) != nil
+            tally: &tally, releasingPassedPages: true)
         else { return }
-        halves[1].blocks = rows
+        halves[1].rows = rows
         halves[1].tally = tally
         halves[1].trailer = reader.offset
       }
     }
-    // Taken out of the results, so that the first half's array is appended to in place
-    // (not copied while they still hold it) and each block is freed once moved.
-    guard var rows = halves[0].rows.take(), var second = halves[1].blocks.take(),
+    // Taken out of the results, so that the first half's array is appended to in place,
+    // not copied because its result still holds it.
+    guard var rows = halves[0].rows.take(), let second = halves[1].rows.take(),
       let last = rows.last, let next = second.first, Codec.id(of: next) > Codec.id(of: last),
       let trailer = halves[1].trailer
     else { return nil }
@@ -432,7 +418,7 @@ enum TableFile<Codec: StoreTableCodec> {
     guard (try? readTrailer(&end, checksummed: checksummed, tally: whole)) != nil else {
       return nil
     }
-    second.move(into: &rows)
+    rows.append(contentsOf: second)
     return rows
   }
 

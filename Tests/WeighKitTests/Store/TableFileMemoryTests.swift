@@ -3,8 +3,8 @@ import Testing
 
 @testable import WeighKit
 
-/// What reading a large table file does to save memory (`TableFilePassedPages`,
-/// `TableRowBlocks`) changes nothing that is read.
+/// What reading a large table file does to save memory (`TableFilePassedPages`) changes
+/// nothing that is read.
 @Suite struct TableFileMemoryTests {
   @Test func pagesGivenBackAreReadAgainFromTheFile() throws {
     let directory = TemporaryStoreDirectory()
@@ -20,19 +20,5 @@ import Testing
       return Array(bytes)
     }
     #expect(reread == written)
-  }
-
-  @Test func rowBlocksMoveAfterTheRowsInOrder() {
-    var blocks = TableRowBlocks<Int>()
-    #expect(blocks.first == nil)
-    for value in 0..<40_000 { blocks.append(value) }
-    #expect(blocks.count == 40_000)
-    #expect(blocks.blocks.count == 3)
-    #expect(blocks.first == 0)
-    var rows = [-3, -2, -1]
-    blocks.move(into: &rows)
-    #expect(rows == Array(-3..<40_000))
-    #expect(blocks.count == 0)
-    #expect(blocks.blocks.isEmpty)
   }
 }
