@@ -436,8 +436,8 @@ struct ImportPlan {
     alreadyPresent = result.duplicatesInFile
     // Entries by instant (those a weight of any file may match) and by wall-clock time, as
     // positions in `existing` (`PresenceIndex`); `used` marks the positions claimed.
-    let byInstant = PresenceIndex(existing) { $0.instant }
-    let byFileTime = PresenceIndex(existing) { $0.fileTime }
+    let byInstant = PresenceIndex(existing, by: .instant)
+    let byFileTime = PresenceIndex(existing, by: .fileTime)
     var used = Array(repeating: false, count: existing.count)
     func same(_ a: Double, _ b: Double) -> Bool { abs(a - b) <= 1e-9 }
     /// Claims an unused entry that matches `weight`, by the rule above.
@@ -559,23 +559,11 @@ struct ImportPlan {
   /// (128 Ki weights, 8 MiB) and after the last: the allocator keeps freed blocks of this
   /// size in its heap, where they would still count in the process's memory while the
   /// entries made from them are added (a million-row import held both: 64 MB more at its
-  /// peak). No-op where the C library has no `malloc_trim`.
+  /// peak).
   private static func returnFreedMemory(afterBlock index: Int, of count: Int) {
-    guard index % 8 == 7 || index == count - 1, let trim = mallocTrim else { return }
-    _ = trim(0)
+    guard index % 8 == 7 || index == count - 1 else { return }
+    FreedMemory.giveBack()
   }
-
-  /// glibc's `malloc_trim`, which Swift's Glibc module does not declare; nil elsewhere.
-  private static let mallocTrim: (@convention(c) (Int) -> Int32)? = {
-    #if canImport(Glibc)
-      guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") else {
-        return nil
-      }
-      return unsafeBitCast(symbol, to: (@convention(c) (Int) -> Int32).self)
-    #else
-      return nil
-    #endif
-  }()
 
   /// Sorts `entries` by instant, then by the line each was read from (`lines`, emptied),
   /// then by file order: through positions (32 bits each: the caller keeps the count within
@@ -666,30 +654,45 @@ struct NumbersInUse {
 /// 24-byte key and an array of its own per entry (a re-import of a million rows peaked at
 /// 542 MiB with it). Entries with one moment are met in the order they were added, since
 /// linear probing never moves an entry and places a later one further along.
+///
+/// A probe reads the moment from the entry itself: a copy of every entry's moment (8 bytes
+/// an entry, for each of the two indexes: 31 MiB at 2,000,000 entries) was held beside the
+/// log the entries are in.
 struct PresenceIndex {
   /// Position + 1 in the entries (0: empty).
   private var slots: [UInt32] = []
-  private let moments: [Int64]
+  /// The entries indexed (the log's own array, shared, not copied).
+  private let entries: [Entry]
+  private let kind: Moment
   private var mask = 0
 
-  /// Indexes every entry of `entries` that has a moment.
-  init(_ entries: [Entry], moment: (Entry) -> Int64?) {
-    // Each entry's moment by its position: probes compare it without reading the entry.
-    var moments = [Int64](repeating: 0, count: entries.count)
-    var count = 0
-    for (position, entry) in entries.enumerated() {
-      guard let value = moment(entry) else { continue }
-      moments[position] = value
-      count += 1
+  /// Which moment of an entry is indexed.
+  enum Moment {
+    case instant, fileTime
+  }
+
+  /// Indexes every entry of `entries` that has the moment `kind`.
+  init(_ entries: [Entry], by kind: Moment) {
+    self.entries = entries
+    self.kind = kind
+    // A field read in place: through a closure each probe copied the entry (its source
+    // and box retained and released), +25 % CPU on a million-row re-import.
+    func moment(_ position: Int) -> Int64? {
+      switch kind {
+      case .instant: entries[position].instant
+      case .fileTime: entries[position].fileTime
+      }
     }
-    self.moments = moments
+    var count = 0
+    for position in entries.indices where moment(position) != nil { count += 1 }
     guard count > 0, UInt32(exactly: entries.count) != nil else { return }
     var size = 1024
     while size < count * 2 { size *= 2 }
     slots = Array(repeating: 0, count: size)
     mask = size - 1
-    for (position, entry) in entries.enumerated() where moment(entry) != nil {
-      var slot = Self.slot(moments[position], mask: mask)
+    for position in entries.indices {
+      guard let value = moment(position) else { continue }
+      var slot = Self.slot(value, mask: mask)
       while slots[slot] != 0 { slot = (slot + 1) & mask }
       slots[slot] = UInt32(truncatingIfNeeded: position + 1)
     }
@@ -708,7 +711,12 @@ struct PresenceIndex {
     var slot = Self.slot(moment, mask: mask)
     while slots[slot] != 0 {
       let position = Int(slots[slot]) - 1  // checked: UInt32 to Int widens
-      if moments[position] == moment, matches(position) { return position }
+      let found =
+        switch kind {
+        case .instant: entries[position].instant == moment
+        case .fileTime: entries[position].fileTime == moment
+        }
+      if found, matches(position) { return position }
       slot = (slot + 1) & mask
     }
     return nil

@@ -125,7 +125,7 @@ enum StoreFileSystem {
   ///
   /// - Parameter populate: false when only a few pages will be touched (a binary search).
   static func withMappedFile<R>(
-    _ path: String, populate: Bool = true,
+    _ path: String, populate: Bool = true, populatingUpTo limit: Int = .max,
     _ body: (UnsafeBufferPointer<UInt8>) throws(StoreError) -> R
   ) throws(StoreError) -> R? {
     let descriptor = open(path, O_RDONLY | O_CLOEXEC)
@@ -137,7 +137,7 @@ enum StoreFileSystem {
     let size = try requireRegularFile(descriptor, path)
     guard size > 0 else { return try body(UnsafeBufferPointer(start: nil, count: 0)) }
     #if os(Linux)
-      let flags = populate ? MAP_PRIVATE | MAP_POPULATE : MAP_PRIVATE
+      let flags = populate && size <= limit ? MAP_PRIVATE | MAP_POPULATE : MAP_PRIVATE
     #else
       let flags = MAP_PRIVATE
     #endif

@@ -202,10 +202,13 @@ enum TableFile<Codec: StoreTableCodec> {
   ///
   /// - Complexity: O(n) in the file's size.
   static func read(path: String) throws(StoreError) -> (Header, [Codec.Row])? {
-    try StoreFileSystem.withMappedFile(path) { (bytes) throws(StoreError) in
+    // A file read in halves is not read into memory whole first: each half's thread gives
+    // back the pages it has passed (`TableFilePassedPages`).
+    try StoreFileSystem.withMappedFile(path, populatingUpTo: halvesThreshold - 1) {
+      (bytes) throws(StoreError) in
       var reader = JSONReader(bytes: bytes)
       let header = try readHeader(&reader, path: path)
-      if bytes.count >= 4 << 20,
+      if bytes.count >= halvesThreshold,
         let rows = readInHalves(reader, checksummed: header.checksummed)
       {
         return (header, rows)
@@ -224,12 +227,17 @@ enum TableFile<Codec: StoreTableCodec> {
     }
   }
 
+  /// The size from which a table file is read in two halves by two threads.
+  private static var halvesThreshold: Int { 4 << 20 }
+
   /// Reads rows up to the closing `]`, or up to the first row that starts at or after `limit`.
   private static func readRows(
     _ reader: inout JSONReader, until limit: Int?, previousID: inout Int, checksummed: Bool,
-    tally: inout Tally, reservingFor reserved: Int? = nil
+    tally: inout Tally, reservingFor reserved: Int? = nil, releasingPassedPages: Bool = false
   ) throws(JSONSyntaxError) -> [Codec.Row] {
     var rows: [Codec.Row] = []
+    var pages =
+      releasingPassedPages ? TableFilePassedPages(reader.bytes, from: reader.offset) : nil
     // Rows are about 110 bytes; reserving avoids repeated copies of a large array.
     rows.reserveCapacity((reserved ?? (limit ?? reader.bytes.count) - reader.offset) / 96)
     while try reader.nextElement() {
@@ -256,6 +264,7 @@ enum TableFile<Codec: StoreTableCodec> {
       }
       previousID = id
       rows.append(row)
+      pages?.passed(reader.offset)
     }
     return rows
   }
@@ -378,7 +387,8 @@ enum TableFile<Codec: StoreTableCodec> {
         guard
           let rows = try? readRows(
             &reader, until: starts[1], previousID: &previousID, checksummed: checksummed,
-            tally: &tally, reservingFor: shared.bytes.count - starts[0]),
+            tally: &tally, reservingFor: shared.bytes.count - starts[0],
+            releasingPassedPages: true),
           reader.offset == starts[1]
         else { return }
         halves[0].rows = rows
@@ -387,14 +397,16 @@ enum TableFile<Codec: StoreTableCodec> {
         guard
           let rows = try? readRows(
             &reader, until: nil, previousID: &previousID, checksummed: checksummed,
-            tally: &tally)
+            tally: &tally, releasingPassedPages: true)
         else { return }
         halves[1].rows = rows
         halves[1].tally = tally
         halves[1].trailer = reader.offset
       }
     }
-    guard var rows = halves[0].rows, let second = halves[1].rows,
+    // Taken out of the results, so that the first half's array is appended to in place,
+    // not copied because its result still holds it.
+    guard var rows = halves[0].rows.take(), let second = halves[1].rows.take(),
       let last = rows.last, let next = second.first, Codec.id(of: next) > Codec.id(of: last),
       let trailer = halves[1].trailer
     else { return nil }

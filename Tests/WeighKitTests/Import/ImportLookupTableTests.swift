@@ -48,8 +48,8 @@ import Testing
         source: "Withings",
         fileTime: numbers.next(3) == 0 ? nil : Int64(numbers.next(300)))
     }
-    let byInstant = PresenceIndex(entries) { $0.instant }
-    let byFileTime = PresenceIndex(entries) { $0.fileTime }
+    let byInstant = PresenceIndex(entries, by: .instant)
+    let byFileTime = PresenceIndex(entries, by: .fileTime)
     for moment in Int64(-5)...305 {
       // Any predicate: here, every third position is taken.
       let free = { (position: Int) in position % 3 != 0 }
@@ -60,6 +60,6 @@ import Testing
         byFileTime.first(moment, where: free)
           == entries.indices.first { entries[$0].fileTime == moment && free($0) })
     }
-    #expect(PresenceIndex([]) { $0.instant }.first(0) { _ in true } == nil)
+    #expect(PresenceIndex([], by: .instant).first(0) { _ in true } == nil)
   }
 }
