@@ -40,6 +40,7 @@ enum FuzzWindowCheck {
       return outcome
     }
     let capacity = 1 + bytes.count % 61
+    // checked: a byte widened to Int.
     let piece = 1 + Int(bytes.first ?? 0) % 7
     var offset = 0
     let window = ImportJSONWindow(capacity: capacity, ahead: capacity / 2) { buffer in

@@ -391,6 +391,7 @@ struct HealthSQLiteChecksumBytes {
   /// The text's UTF-8 length, then its bytes.
   mutating func add(text: String) {
     var text = text
+    // checked: a count is never negative, so it fits UInt64.
     add(UInt64(text.utf8.count))
     flush()
     crc = text.withUTF8 { [crc] utf8 in
@@ -402,6 +403,7 @@ struct HealthSQLiteChecksumBytes {
 
   /// The blob's length, then its bytes.
   mutating func add(blob: [UInt8]) {
+    // checked: a count is never negative, so it fits UInt64.
     add(UInt64(blob.count))
     flush()
     crc = blob.withUnsafeBytes { [crc] bytes in

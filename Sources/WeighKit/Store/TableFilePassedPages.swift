@@ -39,6 +39,7 @@ struct TableFilePassedPages {
   }
 
   static let pageSize: Int = {
+    // checked: _SC_PAGESIZE is a small constant of the C library, inside Int32.
     let size = sysconf(Int32(_SC_PAGESIZE))
     return size > 0 ? size : 4096
   }()
