@@ -51,16 +51,10 @@ public struct HealthExportRecord: Hashable, Sendable {
     unit: String? = nil, creationDate: HealthExportDate? = nil, startDate: HealthExportDate,
     endDate: HealthExportDate, value: String? = nil, metadata: [HealthExportMetadataEntry] = []
   ) {
-    self.type = type
-    self.sourceName = sourceName
-    self.sourceVersion = sourceVersion
-    self.device = device
-    self.unit = unit
-    self.creationDate = creationDate
-    self.startDate = startDate
-    self.endDate = endDate
-    self.value = value
-    self.metadata = metadata
+    self.init(
+      type: type, sourceName: sourceName, sourceVersion: sourceVersion, device: device,
+      unit: unit, creationDate: creationDate, startDate: startDate, endDate: endDate,
+      value: value, metadata: metadata, repairedAttributes: false, resolvedDevice: nil)
   }
 
   /// A record with every field given, as the reader makes it.

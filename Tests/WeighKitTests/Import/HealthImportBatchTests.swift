@@ -241,31 +241,32 @@ import Testing
     let folder = try Fixtures.temporaryFolder()
     defer { try? FileManager.default.removeItem(at: folder) }
     let file = try Self.write((5..<10).map { Self.steps($0) }, "late.xml", in: folder)
+    /// Imports `file` into a new store holding steps at `minutes` past midnight (each with
+    /// the value the file has then) and returns what the import said.
+    func imported(after minutes: [Int], in name: String) throws -> String {
+      let run = try Run(
+        kind, batch: 100, folder: folder.appending(path: name), directory: folder.path)
+      defer { run.session.close() }
+      for minute in minutes {
+        run.run("health add \(100 + minute % 37)steps at 2025-11-01 00:0\(minute) source Phone")
+      }
+      let said = run.run("import \(file) types steps")
+      // The file's five, and those added before the file's first minute.
+      let kept = 5 + minutes.count { $0 < 5 }
+      #expect(run.run("expect health.samples.steps == \(kept)").isEmpty)
+      return said
+    }
     // Health's newest at the first start (00:05) and with the same value: already present.
-    let atFirst = try Run(
-      kind, batch: 100, folder: folder.appending(path: "a"), directory: folder.path)
-    atFirst.run("health add \(100 + 5 % 37)steps at 2025-11-01 00:05 source Phone")
     #expect(
-      atFirst.run("import \(file) types steps").contains(
+      try imported(after: [5], in: "a").contains(
         "Health: imported 4 (steps 4), already present 1, rejected 0"))
-    atFirst.session.close()
     // Newest in the batch's span, after an older one: both found.
-    let within = try Run(
-      kind, batch: 100, folder: folder.appending(path: "b"), directory: folder.path)
-    within.run("health add \(100 + 6 % 37)steps at 2025-11-01 00:06 source Phone")
-    within.run("health add \(100 + 8 % 37)steps at 2025-11-01 00:08 source Phone")
     #expect(
-      within.run("import \(file) types steps").contains(
+      try imported(after: [6, 8], in: "b").contains(
         "Health: imported 3 (steps 3), already present 2, rejected 0"))
-    within.session.close()
     // Newest a minute before the batch: nothing of the batch is there.
-    let before = try Run(
-      kind, batch: 100, folder: folder.appending(path: "c"), directory: folder.path)
-    before.run("health add \(100 + 4 % 37)steps at 2025-11-01 00:04 source Phone")
     #expect(
-      before.run("import \(file) types steps").contains(
+      try imported(after: [4], in: "c").contains(
         "Health: imported 5 (steps 5), already present 0, rejected 0"))
-    #expect(before.run("expect health.samples.steps == 6").isEmpty)
-    before.session.close()
   }
 }
