@@ -40,8 +40,15 @@ public struct HealthSample: Hashable, Codable, Sendable {
   /// Whether the sample has metadata, a workout or objects, asked where they stand: each of
   /// those getters returns a copy (a workout's is 100 instructions), and a store's writer
   /// asks this of every row (docs/performance.md, hrow15).
+  ///
+  /// Matched where they stand, not compared with nil: `workout != nil` copied the optional
+  /// workout (its arrays and texts retained and released) for every row, 200 instructions
+  /// a call (docs/performance.md, hrow16).
   public var hasNestedParts: Bool {
-    !fields.value.metadata.isEmpty || fields.value.workout != nil || hasObjects
+    if !fields.value.metadata.isEmpty { return true }
+    if case .some = fields.value.workout { return true }
+    if case .some = fields.value.objects { return true }
+    return false
   }
   /// Whether `objects` is there, without its copy (a store's write asks it three times a
   /// sample saved: 280 instructions of copies; docs/performance.md, hrow15).

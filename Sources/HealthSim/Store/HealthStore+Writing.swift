@@ -16,6 +16,19 @@ extension HealthStore {
     return saved
   }
 
+  /// Saves samples whose own checks passed when they were made (`CheckedSample`), as
+  /// `save(_:as:)` saves them: the same result, without checking each one's content again.
+  /// An import makes them on its reading thread, so the saving thread does not.
+  @discardableResult
+  public func save(_ samples: [CheckedSample], as revision: SourceRevision) throws(HealthError)
+    -> [HealthSample]
+  {
+    defer { commitState() }
+    let saved = try write(samples.map(\.sample), revision: revision, contentChecked: true)
+    try checkStorage()
+    return saved
+  }
+
   /// Deletes samples as their owning source would (`health delete`); returns how many.
   @discardableResult
   public func deleteAsOwner(_ uuids: [UUID]) throws(HealthError) -> Int {
@@ -133,10 +146,12 @@ extension HealthStore {
     }
   }
 
-  func validate(_ samples: [HealthSample]) throws(HealthError) {
+  /// Checks a batch for a save: with `contentChecked`, the batch's samples (not their
+  /// objects) passed `checkContent` already (they come from `CheckedSample`s).
+  func validate(_ samples: [HealthSample], contentChecked: Bool = false) throws(HealthError) {
     var seen = Set<UUID>()
     for sample in samples {
-      try validate(sample, seen: &seen)
+      try validate(sample, seen: &seen, contentChecked: contentChecked)
       if sample.type.isCorrelation {
         try validateObjects(of: sample)
         for member in sample.objects ?? [] where !isAlreadySaved(member) {
@@ -151,12 +166,22 @@ extension HealthStore {
   }
 
   /// Checks one sample (not its objects) for a save; `seen` collects the batch's UUIDs.
-  private func validate(_ sample: HealthSample, seen: inout Set<UUID>) throws(HealthError) {
+  /// With `contentChecked` (a `CheckedSample`'s), only what depends on the store is checked.
+  private func validate(
+    _ sample: HealthSample, seen: inout Set<UUID>, contentChecked: Bool = false
+  ) throws(HealthError) {
     if let uuid = sample.uuid, stored(uuid) != nil || !seen.insert(uuid).inserted {
       throw HealthError(
         .errorInvalidArgument,
         "a sample with uuid \(uuid.uuidString) already exists; save a new sample with a new uuid")
     }
+    if !contentChecked { try Self.checkContent(of: sample) }
+  }
+
+  /// The checks of a sample for a save that read nothing of the store, in `validate`'s order
+  /// after its UUID's: the same for a sample whatever the store and whichever thread asks
+  /// (`CheckedSample` makes them once, off the saving thread).
+  static func checkContent(of sample: HealthSample) throws(HealthError) {
     // The metadata read once (most samples of an import have none, and each read of a
     // sample's field is a retain and a release).
     let metadata = sample.metadata
@@ -231,8 +256,10 @@ extension HealthStore {
   /// saved (the same UUID and content) is left as it is, as a device does, and is not in
   /// the result; a correlation's objects are saved with it, before it.
   /// `createdAt` is the creation date of the samples, now unless given.
+  /// With `contentChecked`, the batch's samples passed `checkContent` (`CheckedSample`).
   func write(
-    _ batch: [HealthSample], revision: SourceRevision, createdAt: Date? = nil
+    _ batch: [HealthSample], revision: SourceRevision, createdAt: Date? = nil,
+    contentChecked: Bool = false
   ) throws(HealthError) -> [HealthSample] {
     mergeSavesIfUnlocked()
     let created = createdAt ?? now
@@ -247,7 +274,7 @@ extension HealthStore {
     // Only a sample with a UUID can be saved already (an import's samples have none: the
     // batch is kept as it is, not copied sample by sample).
     let samples = batch.contains { $0.uuid != nil } ? batch.filter { !isAlreadySaved($0) } : batch
-    try validate(samples)
+    try validate(samples, contentChecked: contentChecked)
     var claimed: [SyncKey: Double] = [:]
     var plans: [SyncKey?] = []
     var keep: [Bool] = []

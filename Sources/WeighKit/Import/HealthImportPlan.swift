@@ -42,6 +42,15 @@ struct HealthImportPlan {
 
   /// Samples read and not yet checked against Health: at most `batchSize`.
   private var candidates: [Candidate] = []
+  /// The distinct source revisions of `candidates` (a candidate's `group` indexes it).
+  private var revisions: [SourceRevision] = []
+  /// The start seconds of `candidates` by type (gathered by the reader's thread).
+  private var starts = Starts()
+  /// The samples Health saved from `candidates`, kept to be freed with them.
+  private var saved: [[HealthSample]] = []
+  /// While `read` runs: the hand-off to the reader's thread, which frees what a saved batch
+  /// leaves (`BatchHandoff.giveBack`).
+  private var handoff: BatchHandoff?
   /// The first rejection of each kind by line (read, after the clock, refused by Health): the
   /// report names the first by line, and among rejections of one line the first kind.
   private var firstRejections: [ImportRejection?] = [nil, nil, nil]
@@ -59,6 +68,12 @@ struct HealthImportPlan {
     var imported: HealthExportMapping.Imported
     var line: Int
     var repaired: Bool
+    /// The index of the sample's source revision among its batch's (`Batch.revisions`):
+    /// candidates of one index have equal revisions, of two indexes different ones.
+    var group: Int
+    /// The sample, its own checks for a save passed (made on the reader's thread); nil when
+    /// one failed.
+    var checked: CheckedSample?
   }
 
   /// An empty plan for `types` (weights are the log's business and are left out).
@@ -115,6 +130,8 @@ struct HealthImportPlan {
     // The main thread's stack size: the reader's recursion is the same as on it.
     thread.stackSize = 8 << 20
     thread.start()
+    self.handoff = handoff
+    defer { self.handoff = nil }
     while true {
       switch handoff.take() {
       case .batch(let batch): receive(batch, savingIn: session)
@@ -129,9 +146,47 @@ struct HealthImportPlan {
   private mutating func receive(_ batch: Batch, savingIn session: Session?) {
     for rejection in batch.rejections { reject(rejection, kind: 0) }
     mostHeld = max(mostHeld, batch.held)
-    candidates.append(contentsOf: batch.candidates)
+    hold(batch)
     guard candidates.count >= batchSize else { return }
-    if let session { saveBatch(in: session) } else { candidates.removeAll(keepingCapacity: true) }
+    if let session { saveBatch(in: session) } else { dropCandidates() }
+  }
+
+  /// Adds a batch's samples to those held, with their revisions' indexes among `revisions`.
+  private mutating func hold(_ batch: Batch) {
+    if candidates.isEmpty {
+      // The batch's array itself, not a copy of its elements (each retained, then released
+      // with the batch).
+      revisions = batch.revisions
+      candidates = batch.candidates
+      starts = batch.starts
+      return
+    }
+    starts.add(batch.starts)
+    // Held samples of another batch (the reader's last part, then the plan's own, never
+    // both in practice): the batch's indexes are moved to those of `revisions`.
+    let moved = batch.revisions.map { revision in
+      if let index = revisions.firstIndex(of: revision) { return index }
+      revisions.append(revision)
+      return revisions.count - 1
+    }
+    for var candidate in batch.candidates {
+      candidate.group = moved[candidate.group]
+      candidates.append(candidate)
+    }
+  }
+
+  /// Lets go of the samples held, and of those Health saved from them: back to the reader's
+  /// thread while `read` runs, which frees them.
+  private mutating func dropCandidates() {
+    if let handoff, !candidates.isEmpty {
+      handoff.giveBack(Spent(candidates: candidates, saved: saved))
+      candidates = []
+    } else {
+      candidates.removeAll(keepingCapacity: true)
+    }
+    saved = []
+    starts = Starts()
+    revisions.removeAll(keepingCapacity: true)
   }
 
   /// Checks and saves the last batch once the whole file is read well-formed.
@@ -144,7 +199,7 @@ struct HealthImportPlan {
     }
     let rest = reader.rest()
     for rejection in rest.rejections { reject(rejection, kind: 0) }
-    candidates.append(contentsOf: rest.candidates)
+    hold(rest)
     saveBatch(in: session)
     session.lastHealthImport = (mostHeld, batchesChecked)
     if let failure { throw failure }
@@ -157,7 +212,7 @@ struct HealthImportPlan {
   /// source name, starting in the same second, with the same value (within 1e-9 of it);
   /// for a workout the value is its duration. Samples after the clock are rejected.
   private mutating func saveBatch(in session: Session) {
-    defer { candidates.removeAll(keepingCapacity: true) }
+    defer { dropCandidates() }
     guard failure == nil, !candidates.isEmpty else { return }
     let health: HealthStore
     do throws(Diagnostic) { health = try session.health() } catch {
@@ -176,12 +231,14 @@ struct HealthImportPlan {
       }
     }
     batchesChecked += 1
-    var present = presentSamples(around: candidates, in: health)
+    var present = presentSamples(around: starts, in: health)
     // Each new sample's key goes in (a repeat later in the batch is already present).
     present.reserveCapacity(present.count + candidates.count)
     let latest = Date(seconds: session.now + 60)
     var groups: [Group] = []
-    var groupIndex: [SourceRevision: Int] = [:]
+    // The group of each revision index, -1 before its first new sample (the reader's
+    // thread found the indexes: `BatchReader.group(of:)`).
+    var groupOfRevision = [Int](repeating: -1, count: revisions.count)
     for (position, candidate) in candidates.enumerated() {
       // The sample's fields, read in place (a copy of the sample cost 500 instructions).
       let start = candidate.imported.sample.startDate
@@ -211,20 +268,14 @@ struct HealthImportPlan {
       }
       if candidate.repaired { repairedRecords += 1 }
       hasNewSamples = true
-      // The records of an export come in runs of a few revisions taking turns (a phone's
-      // and a watch's steps): the groups are compared first, the last one first, without
-      // hashing the revision's texts; the dictionary is asked only past a few groups.
-      if let index = Self.group(of: candidate.imported.revision, in: groups) {
-        groups[index].add(candidate, at: position)
-      } else if groups.count > Self.groupsCompared,
-        let index = groupIndex[candidate.imported.revision]
-      {
-        groups[index].add(candidate, at: position)
-      } else {
-        groupIndex[candidate.imported.revision] = groups.count
+      // Grouped by source revision, the groups in the order of their first new sample.
+      var index = groupOfRevision[candidate.group]
+      if index < 0 {
+        index = groups.count
+        groupOfRevision[candidate.group] = index
         groups.append(Group(revision: candidate.imported.revision))
-        groups[groups.count - 1].add(candidate, at: position)
       }
+      groups[index].add(candidate, at: position)
     }
     for group in groups { save(group, in: health) }
     session.lastHealthImport = (mostHeld, batchesChecked)
@@ -236,56 +287,30 @@ struct HealthImportPlan {
   private struct Group {
     let revision: SourceRevision
     var samples: [HealthSample] = []
+    /// `samples` as checked on the reader's thread, while every one of them passed.
+    var checked: [CheckedSample] = []
     /// The index in `candidates` of each of `samples`.
     var members: [Int] = []
 
     mutating func add(_ candidate: Candidate, at position: Int) {
+      if let checked = candidate.checked, self.checked.count == samples.count {
+        self.checked.append(checked)
+      }
       samples.append(candidate.imported.sample)
       members.append(position)
     }
-  }
 
-  /// The groups `saveBatch` compares with a revision before it asks its dictionary.
-  static let groupsCompared = 8
-
-  /// The index of the group of `revision` among the last `groupsCompared` of `groups`, the
-  /// last first (equal revisions read from one export share their texts, so most
-  /// comparisons stop at the first text's storage).
-  private static func group(
-    of revision: SourceRevision,
-    in groups: [Group]
-  ) -> Int? {
-    var index = groups.endIndex
-    while index > max(groups.startIndex, groups.endIndex - groupsCompared) {
-      index -= 1
-      if groups[index].revision == revision { return index }
-    }
-    return nil
+    /// Whether every sample passed its own checks (`checked` holds them all).
+    var isChecked: Bool { checked.count == samples.count }
   }
 
   /// What Health has of the batch's types around the batch's starts, by key: one read of the
   /// start-date index per run of starts of a type without an hour's gap (the records of a
   /// type are nearly in time order in an export, so a batch is a few runs per type; a file
   /// in no order reads more, shorter runs, never the whole history).
-  private func presentSamples(around batch: [Candidate], in health: HealthStore) -> [Key: Values] {
-    // The starts by type, in a list of the few types asked for: a dictionary by type hashed
-    // each candidate's type (200 instructions a sample, callgrind).
-    var starts: [(type: SampleType, seconds: [Int64])] = []
-    var last = 0
-    for candidate in batch {
-      let type = candidate.imported.sample.type
-      if starts.isEmpty || starts[last].type != type {
-        if let index = starts.firstIndex(where: { $0.type == type }) {
-          last = index
-        } else {
-          last = starts.count
-          starts.append((type, []))
-        }
-      }
-      starts[last].seconds.append(Instant.seconds(of: candidate.imported.sample.startDate))
-    }
+  private func presentSamples(around starts: Starts, in health: HealthStore) -> [Key: Values] {
     var present: [Key: Values] = [:]
-    for (type, seconds) in starts {
+    for (type, seconds) in starts.byType {
       // Asked before the starts are sorted (none of them is read when it says so).
       if let first = seconds.min(), Self.nothingStarts(from: first, of: type, in: health) {
         continue
@@ -336,7 +361,14 @@ struct HealthImportPlan {
   /// identifier Health already has at this version or higher counts as already present.
   private mutating func save(_ group: Group, in health: HealthStore) {
     do throws(HealthError) {
-      count(try health.save(group.samples, as: group.revision), of: group.samples)
+      // Samples checked on the reader's thread are not checked again; a group with one that
+      // failed is saved as any, and refused for it.
+      let saved =
+        group.isChecked
+        ? try health.save(group.checked, as: group.revision)
+        : try health.save(group.samples, as: group.revision)
+      count(saved, of: group.samples)
+      self.saved.append(saved)
     } catch {
       for index in group.members {
         let member = candidates[index]
