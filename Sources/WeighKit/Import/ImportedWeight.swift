@@ -261,7 +261,7 @@ public struct WeightImportResult: Equatable, Sendable {
   /// Adds `weight` unless the file already had one at the same moment, weight and source.
   mutating func add(_ weight: consuming ImportedWeight, seen: inout WeightKeySet) {
     if seen.insert(weight, position: read.count, among: read) {
-      read.append(weight)
+      read.append(consume weight)
     } else {
       duplicatesInFile += 1
     }

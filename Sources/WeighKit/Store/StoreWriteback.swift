@@ -21,7 +21,7 @@ enum StoreWriteback {
   /// ignored: the sync that follows reports any error of the disk.
   static func start(_ descriptor: Int32, from offset: Int) {
     guard let syncFileRange, descriptor >= 0 else { return }
-    _ = syncFileRange(descriptor, Int64(offset), 0, writeFlag)
+    _ = syncFileRange(descriptor, Int64(offset), 0, writeFlag)  // checked: Int to Int64 widens
   }
 
   /// `SYNC_FILE_RANGE_WRITE` of Linux's `fcntl.h`.
