@@ -491,30 +491,41 @@ struct ImportPlan {
     var position = 0
     for index in read.blocks.indices {
       defer { Self.returnFreedMemory(afterBlock: index, of: read.blocks.count) }
-      for weight in read.takeBlock(index) {
-        defer { position += 1 }
-        if claimed[position] || claim(weight) {
-          alreadyPresent += 1
-          continue
+      // Each weight read where it lies in its block: a weight taken out of it was copied
+      // whole and destroyed (an outlined copy and destroy, retaining and releasing its
+      // strings: about 100 instructions a weight, callgrind, 100,000 Fitbit logs, wfit16).
+      read.takeBlock(index).withUnsafeBufferPointer { block in
+        for at in block.indices {
+          defer { position += 1 }
+          let weight = block.baseAddress.unsafelyUnwrapped + at
+          // Into an empty log (a first import) nothing is looked up, nor the weight copied.
+          if claimed[position] || (!existing.isEmpty && claim(weight.pointee)) {
+            alreadyPresent += 1
+            continue
+          }
+          guard weight.pointee.instant <= latest else {
+            rejections.append(
+              ImportRejection(
+                line: weight.pointee.line,
+                reason:
+                  "\(session.zone.minuteText(weight.pointee.instant)) is after the clock (\(session.zone.minuteText(session.now))); move the clock forward or fix the date"
+              ))
+            continue
+          }
+          // A weight of weigh's file keeps its entry, numbered as written when the number
+          // is an entry number (else 0: numbered below); others are numbered below.
+          if let entry = weight.pointee.entry {
+            entries.append(entry)
+          } else {
+            entries.append(
+              Entry(
+                id: 0, instant: weight.pointee.instant, kilograms: weight.pointee.kilograms,
+                origin: .import, source: weight.pointee.source, note: weight.pointee.note,
+                fileTime: weight.pointee.fileTime))
+          }
+          // Past 2^32 - 1 lines, ties are broken by file order alone (the sort's last key).
+          lines.append(UInt32(clamping: weight.pointee.line))
         }
-        guard weight.instant <= latest else {
-          rejections.append(
-            ImportRejection(
-              line: weight.line,
-              reason:
-                "\(session.zone.minuteText(weight.instant)) is after the clock (\(session.zone.minuteText(session.now))); move the clock forward or fix the date"
-            ))
-          continue
-        }
-        // A weight of weigh's file keeps its entry, numbered as written when the number is
-        // an entry number (else 0: numbered below); others are numbered below.
-        entries.append(
-          weight.entry
-            ?? Entry(
-              id: 0, instant: weight.instant, kilograms: weight.kilograms, origin: .import,
-              source: weight.source, note: weight.note, fileTime: weight.fileTime))
-        // Past 2^32 - 1 lines, ties are broken by file order alone (the sort's last key).
-        lines.append(UInt32(clamping: weight.line))
       }
     }
     claimed = []

@@ -21,10 +21,22 @@ public enum EntryCodec: StoreTableCodec {
   /// (`ByteCursor`), so a million-row import encodes each row for a few hundred
   /// instructions, not a call into `Array` per piece.
   public static func encode(_ row: Entry, into writer: inout JSONWriter) {
-    var room = 256 + ByteCursor.stringRoom(row.source.utf8.count)
-    if let note = row.note { room += ByteCursor.stringRoom(note.utf8.count) }
-    if let healthUUID = row.healthUUID { room += ByteCursor.stringRoom(healthUUID.utf8.count) }
-    if let pushedUUID = row.pushedUUID { room += ByteCursor.stringRoom(pushedUUID.utf8.count) }
+    withUnsafePointer(to: row) { encode(at: $0, into: &writer) }
+  }
+
+  /// `encode` of the entry at `entry`, read where it lies: each member is loaded as it is
+  /// written, where an entry passed from a buffer of rows was copied whole (an outlined
+  /// copy and destroy, retaining and releasing its strings: 117 instructions a row of an
+  /// import, callgrind, wfit16).
+  static func encode(at entry: UnsafePointer<Entry>, into writer: inout JSONWriter) {
+    var room = 256 + ByteCursor.stringRoom(entry.pointee.source.utf8.count)
+    if let note = entry.pointee.note { room += ByteCursor.stringRoom(note.utf8.count) }
+    if let healthUUID = entry.pointee.healthUUID {
+      room += ByteCursor.stringRoom(healthUUID.utf8.count)
+    }
+    if let pushedUUID = entry.pointee.pushedUUID {
+      room += ByteCursor.stringRoom(pushedUUID.utf8.count)
+    }
     var finite = true
     // Out of the writer while the row is written into it (one access at a time), put back
     // after: taking it out and back costs a few moves, not a copy of its slots.
@@ -37,46 +49,46 @@ public enum EntryCodec: StoreTableCodec {
     }
     writer.append(atMost: room) { cursor in
       cursor.literal("{\"id\":")
-      cursor.integer(row.id)
+      cursor.integer(entry.pointee.id)
       cursor.literal(",\"at\":")
       var atDate: UnsafePointer<UInt8>?  // where `at`'s date lies, when written as text
-      if UTCTimestamp.range.contains(row.instant) {
-        atDate = cursor.instantKeepingDate(row.instant, last: &lastDay)
+      if UTCTimestamp.range.contains(entry.pointee.instant) {
+        atDate = cursor.instantKeepingDate(entry.pointee.instant, last: &lastDay)
       } else {
-        cursor.integer(Int(row.instant))  // checked: Int and Int64 have one width
+        cursor.integer(Int(entry.pointee.instant))  // checked: Int and Int64 have one width
       }
       cursor.literal(",\"kg\":")
-      finite = doubleTexts.double(row.kilograms, into: &cursor)
-      switch row.origin {
+      finite = doubleTexts.double(entry.pointee.kilograms, into: &cursor)
+      switch entry.pointee.origin {
       case .manual: cursor.literal(",\"origin\":\"manual\"")
       case .health: cursor.literal(",\"origin\":\"health\"")
       case .import: cursor.literal(",\"origin\":\"import\"")
       }
       cursor.literal(",\"source\":")
-      cursor.string(row.source)
-      if let note = row.note {
+      cursor.string(entry.pointee.source)
+      if let note = entry.pointee.note {
         cursor.literal(",\"note\":")
         cursor.string(note)
       }
       cursor.literal(",\"rev\":")
-      cursor.integer(row.revision)
-      if let healthUUID = row.healthUUID {
+      cursor.integer(entry.pointee.revision)
+      if let healthUUID = entry.pointee.healthUUID {
         cursor.literal(",\"healthUUID\":")
         cursor.string(healthUUID)
       }
-      if let pushedUUID = row.pushedUUID {
+      if let pushedUUID = entry.pointee.pushedUUID {
         cursor.literal(",\"pushedUUID\":")
         cursor.string(pushedUUID)
       }
-      if let pushedRevision = row.pushedRevision {
+      if let pushedRevision = entry.pointee.pushedRevision {
         cursor.literal(",\"pushedRev\":")
         cursor.integer(pushedRevision)
       }
-      if let fileTime = row.fileTime, UTCInstantText.range.contains(fileTime) {
+      if let fileTime = entry.pointee.fileTime, UTCInstantText.range.contains(fileTime) {
         // A wall-clock time: the UTC text without its Z.
         cursor.literal(",\"fileTime\":")
         if let atDate {
-          cursor.wallClock(fileTime, sameDayAs: row.instant, dateAt: atDate)
+          cursor.wallClock(fileTime, sameDayAs: entry.pointee.instant, dateAt: atDate)
         } else {
           cursor.wallClock(fileTime)
         }
@@ -86,17 +98,20 @@ public enum EntryCodec: StoreTableCodec {
     if !finite { writer.noteNonFiniteNumber() }
   }
 
-  /// `encode`, then `readBackShape`, on one copy of the entry. Written out here so that the
-  /// store's generic run of rows (`StoreRowRunBox`) reaches code made for `Entry`: through
-  /// the protocol's default, and with `rows[index]` named twice here, each row was copied
-  /// twice, for the encoding and for the shape (an outlined copy and destroy each, 15 M of
-  /// 544 M instructions, callgrind, 100,000 MyFitnessPal rows, wstore10).
+  /// `encode`, then `readBackShape`, on the entry where it lies. Written out here so that
+  /// the store's generic run of rows (`StoreRowRunBox`) reaches code made for `Entry`:
+  /// through the protocol's default, and with `rows[index]` named twice here, each row was
+  /// copied twice, for the encoding and for the shape (an outlined copy and destroy each,
+  /// 15 M of 544 M instructions, callgrind, 100,000 MyFitnessPal rows, wstore10); a row
+  /// taken from the buffer once was still copied once (11.7 M of 469 M, 100,000 Fitbit
+  /// logs, wfit16), which reading it through its address avoids.
   public static func encodeRow(
     at index: Int, of rows: UnsafeBufferPointer<Entry>, into writer: inout JSONWriter
   ) -> UInt64? {
-    let entry = rows[index]
-    encode(entry, into: &writer)
-    return readBackShape(of: entry)
+    precondition(rows.indices.contains(index), "a row outside the run")
+    let entry = rows.baseAddress.unsafelyUnwrapped + index
+    encode(at: entry, into: &writer)
+    return readBackShape(at: entry)
   }
 
   /// Which members `encode` writes for `entry` and in which form: `at` as text or as a
@@ -109,33 +124,38 @@ public enum EntryCodec: StoreTableCodec {
   /// form); an entry with a value `decode` would refuse has no shape and is read back, which
   /// then says which value and where.
   public static func readBackShape(of entry: Entry) -> UInt64? {
-    guard StoredValueRule.entryNumber.contains(Double(entry.id)),
-      StoredValueRule.wholeInstant.contains(entry.instant),
-      StoredValueRule.kilograms.contains(entry.kilograms),
-      StoredValueRule.revision.contains(Double(entry.revision))
+    withUnsafePointer(to: entry) { readBackShape(at: $0) }
+  }
+
+  /// `readBackShape` of the entry at `address`, read where it lies (`encode(at:into:)`).
+  static func readBackShape(at address: UnsafePointer<Entry>) -> UInt64? {
+    guard StoredValueRule.entryNumber.contains(Double(address.pointee.id)),
+      StoredValueRule.wholeInstant.contains(address.pointee.instant),
+      StoredValueRule.kilograms.contains(address.pointee.kilograms),
+      StoredValueRule.revision.contains(Double(address.pointee.revision))
     else { return nil }
     var shape: UInt64 =
-      switch entry.origin {
+      switch address.pointee.origin {
       case .manual: 0
       case .health: 1
       case .import: 2
       }
     func mark(_ present: Bool, _ bit: UInt64) { if present { shape |= 1 << bit } }
-    mark(UTCTimestamp.range.contains(entry.instant), 2)
-    mark(entry.note != nil, 3)
-    if let healthUUID = entry.healthUUID {
+    mark(UTCTimestamp.range.contains(address.pointee.instant), 2)
+    mark(address.pointee.note != nil, 3)
+    if let healthUUID = address.pointee.healthUUID {
       guard StoredText.isUUID(healthUUID) else { return nil }
       mark(true, 4)
     }
-    if let pushedUUID = entry.pushedUUID {
+    if let pushedUUID = address.pointee.pushedUUID {
       guard StoredText.isUUID(pushedUUID) else { return nil }
       mark(true, 5)
     }
-    if let pushedRevision = entry.pushedRevision {
+    if let pushedRevision = address.pointee.pushedRevision {
       guard StoredValueRule.revision.contains(Double(pushedRevision)) else { return nil }
       mark(true, 6)
     }
-    mark(entry.fileTime.map(UTCInstantText.range.contains) ?? false, 7)
+    mark(address.pointee.fileTime.map(UTCInstantText.range.contains) ?? false, 7)
     return shape
   }
 

@@ -625,6 +625,9 @@ public final class Store {
       }
     ) { (bytes) throws(StoreError) in
       try StoreFileSystem.writeAll(journalDescriptor, bytes, path: journalPath)
+      // The record's end and its `fdatasync` come after the last row: the disk writes the
+      // pieces before it meanwhile (`StoreWriteback`).
+      StoreWriteback.start(journalDescriptor, from: journalLength)
     }
     stream = started
     // The table's file holds the rows: the compaction does not read them back.

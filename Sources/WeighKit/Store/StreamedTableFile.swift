@@ -97,6 +97,9 @@ final class StreamedTableFile {
     do throws(FileWriteError) {
       try file.append(writer.bytes)
       writer.bytes.removeAll(keepingCapacity: true)
+      // Synced by the compaction after the journal's `fdatasync`: written to the disk
+      // meanwhile (`StoreWriteback`).
+      StoreWriteback.start(file.file.descriptor, from: 0)
     } catch {
       abandon()
     }
