@@ -46,16 +46,6 @@ enum ElementKind: String {
     self = .other
   }
 
-  /// Whether the bytes from `start` are those of `literal` (the caller checked the count).
-  @inline(__always)
-  static func equal(_ p: UnsafeBufferPointer<UInt8>, _ start: Int, _ literal: StaticString)
-    -> Bool
-  {
-    let bytes = literal.utf8Start
-    for k in 0..<literal.utf8CodeUnitCount where p[start + k] != bytes[k] { return false }
-    return true
-  }
-
   @inline(__always)
   static func equal(_ p: UnsafeBufferPointer<UInt8>, _ start: Int, _ bytes: [UInt8]) -> Bool {
     for k in 0..<bytes.count where p[start + k] != bytes[k] { return false }
