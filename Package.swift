@@ -29,6 +29,7 @@ let package = Package(
         "CWeighZlib",
         "CWeighSQLite",
         "CWeighCRC32",
+        "CWeighXMLScan",
         .product(name: "ZIPFoundation", package: "ZIPFoundation"),
         .product(name: "GRDB", package: "GRDB.swift"),
       ]
@@ -39,6 +40,9 @@ let package = Package(
     // The zip CRC-32 by carry-less multiplication (x86-64), which Swift cannot reach: the
     // store checksums every row it writes (Sources/WeighKit/Import/ZipCRC32.swift).
     .target(name: "CWeighCRC32"),
+    // An export's plain start tags read with SSE2's byte compares, which Swift cannot reach
+    // (Sources/WeighKit/Import/AppleHealthExportParser.swift, `startTag`).
+    .target(name: "CWeighXMLScan"),
     // Debian's libsqlite3-dev (GRDB's SQLite): sqlite3_config, which Swift cannot call.
     .systemLibrary(name: "CWeighSQLite", providers: [.apt(["libsqlite3-dev"])]),
     // GNU readline from Debian's libreadline-dev. No pkgConfig: readline.pc pulls in

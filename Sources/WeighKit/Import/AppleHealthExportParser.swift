@@ -1,3 +1,4 @@
+import CWeighXMLScan
 import Foundation
 
 /// A streaming reader of Apple Health `export.xml`, written over raw bytes.
@@ -31,19 +32,30 @@ public final class AppleHealthExportParser {
   var sawRoot = false
   var rootClosed = false
   var sawAnyByte = false
-  var stack: [StackEntry] = []
-  var attributes: [AttributeSlice] = []
+  // Unchecked, these five: each tag accessed them a few times, and the dynamic exclusivity
+  // checks cost about 65 instructions an access (12.5 M of thread 2's 214 M, callgrind,
+  // 10 MB export, all types). No access to them is held across a call that could reach
+  // them again: the handler is called outside any, and the C reader is handed a buffer.
+  @exclusivity(unchecked) var stack: [StackEntry] = []
+  /// The names of the open elements of kind `.other`, innermost last.
+  var otherNames: [[UInt8]] = []
+  /// The attributes of the tag just read: the first `attributeCount` of them. Never shorter
+  /// than `plainTagAttributes` after a tag read well, so that a plain tag's attributes are
+  /// written in place (`startTag`).
+  @exclusivity(unchecked) var attributes = [AttributeSlice](
+    repeating: AttributeSlice(), count: plainTagAttributes)
+  @exclusivity(unchecked) var attributeCount = 0
   /// The last day and UTC offset read (see `HealthExportDate.Reader`).
   var dates = HealthExportDate.Reader()
   /// What records repeat from one to the next (see `RecordMemos`).
-  var recordMemos = RecordMemos()
+  @exclusivity(unchecked) var recordMemos = RecordMemos()
   /// Whether the tag just read had attribute names with spaces (see `startTag`).
   var tagRepaired = false
   /// Records, workouts and correlations handed over whose tag had attribute names with
   /// spaces, read as one name each.
   public internal(set) var repairedElements = 0
 
-  var record: HealthExportRecord?
+  @exclusivity(unchecked) var record: HealthExportRecord?
   var recordLine = 0
   var workout: HealthExportWorkout?
   var workoutLine = 0
@@ -57,6 +69,8 @@ public final class AppleHealthExportParser {
   /// Whether a record's device is read as a `HealthDevice` (`resolvedDevice`) rather than
   /// as its text.
   let resolvingDevices: Bool
+  /// Whether plain tags are read by `weigh_xml_plain_tag` (see `startTag`).
+  let readsPlainTags: Bool
 
   /// A reader that builds records and correlations of `recordTypes` only, and workouts only
   /// when `recordTypes` holds `healthWorkoutType` (everything when nil), and hands them to
@@ -64,14 +78,26 @@ public final class AppleHealthExportParser {
   /// `resolvingDevices`, a record's device is handed over as `resolvedDevice`, the device
   /// `HealthExportMapping` makes of its text, and `device` is nil: the import needs the
   /// device, not Apple's description, whose address differs on every record.
-  public init(
+  public convenience init(
     recordTypes: Set<String>? = nil, resolvingDevices: Bool = false,
+    handler: @escaping Handler
+  ) {
+    self.init(
+      recordTypes: recordTypes, resolvingDevices: resolvingDevices, readsPlainTags: true,
+      handler: handler)
+  }
+
+  /// A reader as above; without `readsPlainTags`, every tag is read the general way (the
+  /// tests compare both ways).
+  init(
+    recordTypes: Set<String>?, resolvingDevices: Bool, readsPlainTags: Bool,
     handler: @escaping Handler
   ) {
     self.handler = handler
     self.wantedTypes = recordTypes.map { $0.map { Array($0.utf8) } }
     self.wantsWorkouts = recordTypes?.contains(healthWorkoutType) ?? true
     self.resolvingDevices = resolvingDevices
+    self.readsPlainTags = readsPlainTags
   }
 
   /// Parses the next chunk of the file.
@@ -149,7 +175,7 @@ public final class AppleHealthExportParser {
     if let open = stack.last {
       throw ImportError(
         line: line, column: column,
-        "the file ends inside <\(open.name)>; it is truncated, export it again from the Health app"
+        "the file ends inside <\(name(of: open))>; it is truncated, export it again from the Health app"
       )
     }
   }
@@ -206,6 +232,12 @@ public final class AppleHealthExportParser {
         return tokenStart
       }
     }
+  }
+
+  /// The name of `entry`, the innermost open element.
+  func name(of entry: StackEntry) -> String {
+    guard entry.kind == .other, let name = otherNames.last else { return entry.kind.rawValue }
+    return String(decoding: name, as: UTF8.self)
   }
 
   /// Thrown inside the tokenizer when the chunk ends in the middle of a token.
@@ -336,19 +368,55 @@ public final class AppleHealthExportParser {
     guard let open = stack.last else {
       throw error(at: start, "unexpected end tag </\(Self.text(p, nameStart, nameEnd))>")
     }
-    guard open.kind == kind, kind != .other || open.otherName.elementsEqual(p[nameStart..<nameEnd])
+    guard open.kind == kind,
+      kind != .other || otherNames.last!.elementsEqual(p[nameStart..<nameEnd])
     else {
       throw error(
         at: start,
-        "mismatched end tag </\(Self.text(p, nameStart, nameEnd))>; expected </\(open.name)>")
+        "mismatched end tag </\(Self.text(p, nameStart, nameEnd))>; expected </\(name(of: open))>")
     }
     stack.removeLast()
+    if kind == .other { otherNames.removeLast() }
     i = j + 1
     try closed(kind)
   }
 
+  /// The most attributes of a tag read by `weigh_xml_plain_tag` (Apple's records have ten at
+  /// most, iOS 8's a few more); a tag with more is read the general way.
+  static let plainTagAttributes = 32
+
   /// `<Name a="v" …>` or `<Name … />`.
   func startTag(_ p: UnsafeBufferPointer<UInt8>, _ i: inout Int, markupStart: Int) throws {
+    // Nearly every tag of an export is plain (see `weigh_xml_plain_tag`): read in C at about
+    // 700 instructions a record where the loop below took about 2,300 (callgrind, 10 MB
+    // export, thread 2: `startTag` 81.6 M of 254.9 M). Anything else, well-formed or not, is
+    // read below, which gives every error its line and column.
+    if readsPlainTags {
+      var nameEnd = 0
+      var count = 0
+      var selfClosing = false
+      let end = attributes.withUnsafeMutableBufferPointer { slices in
+        weigh_xml_plain_tag(
+          p.baseAddress!, i + 1, p.count, slices.baseAddress!, slices.count, &nameEnd, &count,
+          &selfClosing)
+      }
+      if end > 0 {
+        attributeCount = count
+        tagRepaired = false
+        let nameStart = i + 1
+        i = end
+        try opened(
+          p, kind: ElementKind(p, nameStart, nameEnd), nameStart: nameStart, nameEnd: nameEnd,
+          selfClosing: selfClosing, line: line, at: markupStart)
+        return
+      }
+    }
+    try generalStartTag(p, &i, markupStart: markupStart)
+  }
+
+  /// `startTag` for any tag: plain ones read as `weigh_xml_plain_tag` reads them, and every
+  /// error found.
+  func generalStartTag(_ p: UnsafeBufferPointer<UInt8>, _ i: inout Int, markupStart: Int) throws {
     let n = p.count
     let tagLine = line
     var j = i + 1
@@ -370,7 +438,9 @@ public final class AppleHealthExportParser {
     // cost a dynamic exclusivity check per attribute (about 40% of the time in perf).
     var attributes = self.attributes
     self.attributes = []
-    attributes.removeAll(keepingCapacity: true)
+    attributeCount = 0
+    // Written over in place: `removeAll(keepingCapacity:)` cost about 80 instructions a tag.
+    var count = 0
     tagRepaired = false
     // Handed back below, before `opened` reads it; a tag that throws (cut by the chunk's
     // end, or malformed) leaves an empty array, so its capacity is made again once per chunk.
@@ -454,14 +524,24 @@ public final class AppleHealthExportParser {
         }
         j += 1
       }
-      attributes.append(
-        AttributeSlice(
-          nameStart: attributeNameStart, nameEnd: attributeNameEnd, valueStart: valueStart,
-          valueEnd: j, needsDecoding: needsDecoding))
+      let slice = AttributeSlice(
+        nameStart: attributeNameStart, nameEnd: attributeNameEnd, valueStart: valueStart,
+        valueEnd: j, needsDecoding: needsDecoding)
+      if count < attributes.count {
+        attributes[count] = slice
+      } else {
+        attributes.append(slice)
+      }
+      count += 1
       j += 1
     }
     i = j
+    if attributes.count < Self.plainTagAttributes {
+      attributes += repeatElement(
+        AttributeSlice(), count: Self.plainTagAttributes - attributes.count)
+    }
     self.attributes = attributes
+    attributeCount = count
     try opened(
       p, kind: ElementKind(p, nameStart, nameEnd), nameStart: nameStart, nameEnd: nameEnd,
       selfClosing: selfClosing, line: tagLine, at: markupStart)
@@ -648,9 +728,9 @@ struct RepeatedValue {
 }
 
 /// What a `Record` repeats from the records before it: its type, source, version and unit
-/// texts, its dates' day and offset, and its device. Taken out of the parser while a record
-/// is read and put back after: one exclusivity check each way, where each use of a stored
-/// memo made one (seven a record, about 90 instructions each; callgrind, 10 MB export).
+/// texts, its dates' day and offset, and its device. The parser's `recordMemos` is unchecked
+/// for exclusivity: each use of a checked one cost about 90 instructions (seven a record;
+/// callgrind, 10 MB export).
 struct RecordMemos {
   var type = RepeatedValue()
   var source = RepeatedValue()
@@ -661,24 +741,17 @@ struct RecordMemos {
   var devices = HealthExportDeviceMemo()
 }
 
-/// Where an attribute's name and value lie in the buffer being parsed.
-struct AttributeSlice {
-  var nameStart: Int
-  var nameEnd: Int
-  var valueStart: Int
-  var valueEnd: Int
-  var needsDecoding: Bool
-}
+/// Where an attribute's name and value lie in the buffer being parsed (`nameStart`,
+/// `nameEnd`, `valueStart`, `valueEnd`, `needsDecoding`): the C struct `weigh_xml_plain_tag`
+/// writes.
+typealias AttributeSlice = weigh_xml_attribute
 
-/// An open element: its kind, and its name when it is not one weigh knows.
+/// An open element: its kind (its name, when it is not one weigh knows, is in the parser's
+/// `otherNames`). Plain values: a name held here made each push, pop and look at the stack
+/// retain and release it.
 struct StackEntry {
   var kind: ElementKind
-  var otherName: [UInt8]
   /// Whether its content is being skipped (an unwanted or invalid record, a correlation's
   /// child record).
   var skipping: Bool
-
-  var name: String {
-    kind == .other ? String(decoding: otherName, as: UTF8.self) : kind.rawValue
-  }
 }

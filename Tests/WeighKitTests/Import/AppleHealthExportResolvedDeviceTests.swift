@@ -121,7 +121,7 @@ struct AppleHealthExportResolvedDeviceTests {
       }
       bytes += Array("/>".utf8)
       bytes.withUnsafeBufferPointer { p in
-        let found = RecordAttributes(p, slices)
+        let found = slices.withUnsafeBufferPointer { RecordAttributes(p, $0) }
         func first(_ name: String) -> Int? {
           slices.firstIndex { Array(p[$0.nameStart..<$0.nameEnd]) == Array(name.utf8) }
             .map { slices[$0].valueStart }
