@@ -106,7 +106,7 @@ import Testing
     #expect(first.status == 0)
     #expect(
       first.standardError
-        == "note: health.sqlite moved to format 2 (127 records); the old file is kept as "
+        == "note: health.sqlite moved to format 3 (127 records); the old file is kept as "
         + "health.sqlite.v1\n", "\(first.standardError)")
     #expect(first.standardOutput.contains("sync-id c v1"))
     let old = try Data(contentsOf: URL(fileURLWithPath: Self.formatOneFixture + "/health.sqlite"))
