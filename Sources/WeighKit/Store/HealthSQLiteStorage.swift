@@ -466,8 +466,20 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
     return try read { db in try Self.lastPosition(db, statements) }
   }
 
+  /// Format 3: the command now open will write samples of `types` (an import names them):
+  /// their index pairs are made with the first pair it makes, while the table is as small
+  /// as it will be (`HealthSQLiteStatements.makePairIfMissing`). Forgotten at the commit.
+  public func expectTypes(_ types: some Sequence<SampleType>) {
+    guard layout == .format3 else { return }
+    for type in types {
+      let code = HealthSQLiteTypeCode.code(type)
+      if (1..<64).contains(code) { statements.expectedCodes |= 1 << code }
+    }
+  }
+
   /// Writes what `commandWriter` holds to the meta rows, and forgets it.
   func flushCommandWriter(_ db: Database) throws {
+    statements.expectedCodes = 0
     // Before the `COMMIT`, in the command's transaction (`HealthSQLiteUUIDIndex`).
     try uuidIndex.makeBeforeCommit(db)
     guard let writer = commandWriter else { return }

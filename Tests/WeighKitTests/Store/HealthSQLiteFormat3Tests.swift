@@ -73,6 +73,33 @@ import Testing
     #expect(HealthSQLiteStorage.check(path: path).isEmpty)
   }
 
+  /// An import's types (`expectTypes`) get their pairs with the command's first pair; the
+  /// hint ends with the command.
+  @Test func expectedTypesGetTheirPairsWithTheFirst() throws {
+    let directory = TemporaryStoreDirectory()
+    defer { directory.remove() }
+    let path = directory.file(HealthSQLiteStorage.fileName)
+    let sqlite = try HealthSQLiteStorage(path: path)
+    defer { try? sqlite.close() }
+    try sqlite.beginCommand()
+    sqlite.expectTypes([.heartRate, .activeEnergyBurned])
+    try sqlite.apply(Self.save(4...4, from: 1))
+    let fixed: Set = ["record_uuid", "record_sync", "record_deleted"]
+    let paired = fixed.union([
+      "record_start_3", "record_pos_3", "record_start_13", "record_pos_13", "record_start_4",
+      "record_pos_4",
+    ])
+    #expect(try Self.indexes(sqlite) == paired)
+    try sqlite.commitCommand(pending: nil, appSequence: 0)
+    sqlite.expectTypes([.bloodGlucose])
+    try sqlite.beginCommand()
+    try sqlite.commitCommand(pending: nil, appSequence: 0)
+    // Samples 6 are weights: their pair alone (glucose's hint ended with its command).
+    try sqlite.apply(Self.save(6...6, from: 2))
+    #expect(try Self.indexes(sqlite) == paired.union(["record_start_1", "record_pos_1"]))
+    #expect(HealthSQLiteStorage.check(path: path).isEmpty)
+  }
+
   /// Every statement by type, for each type with rows, goes through that type's index
   /// (`EXPLAIN QUERY PLAN`), never a scan of the table.
   @Test func everyStatementByTypeUsesItsTypesIndex() throws {
