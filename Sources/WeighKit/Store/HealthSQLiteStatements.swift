@@ -249,6 +249,31 @@ final class HealthSQLiteStatements {
   /// instructions a row of it for a pair: docs/performance.md, hsave15), so a pair made at
   /// its type's first row would cost a scan of most of the import; made with the first
   /// pair, on the table still (nearly) empty, nothing.
+  /// Format 3, before a command's `COMMIT`: drops the pairs of `expectedCodes` made in the
+  /// command that no row took (an import's type that its file did not hold), so that no
+  /// row pays their `WHERE` later (105 instructions a row each), and forgets the codes. Each
+  /// look is one step into the type's own index.
+  func dropUnusedExpectedPairs(_ db: Database) throws {
+    defer { expectedCodes = 0 }
+    guard layout == .format3, expectedCodes != 0, let made = madeInCommand, made != 0 else {
+      madeInCommand = nil
+      return
+    }
+    madeInCommand = nil
+    for code in 1..<Int64(64) where made & (1 << code) != 0 && expectedCodes & (1 << code) != 0 {
+      let rows = try Bool.fetchOne(
+        db, sql: "SELECT EXISTS (SELECT 1 FROM record WHERE type = \(code))")
+      guard rows == false else { continue }
+      let names = HealthSQLiteFormat3.indexNames(code)
+      try db.execute(sql: "DROP INDEX \(names.start); DROP INDEX \(names.position)")
+      cachedPairs?.codes &= ~(1 << code)
+    }
+  }
+
+  /// Format 3: the pairs made since the last `dropUnusedExpectedPairs` (bit `code`), nil
+  /// after a rollback (which undid them).
+  private var madeInCommand: UInt64?
+
   func makePairIfMissing(_ code: Int64, _ db: Database) throws {
     guard try !hasPair(code, db) else { return }
     for other in 1..<Int64(64) where other == code || expectedCodes & (1 << other) != 0 {
@@ -256,6 +281,7 @@ final class HealthSQLiteStatements {
       try HealthSQLiteFormat3.makePair(other, db)
       // `hasPair` read the schema just before: `cachedPairs` is set.
       cachedPairs?.codes |= 1 << other
+      madeInCommand = (madeInCommand ?? 0) | 1 << other
     }
   }
 
@@ -289,6 +315,7 @@ final class HealthSQLiteStatements {
   func forgetOrigins() {
     cachedOrigins = nil
     cachedPairs = nil
+    madeInCommand = nil
   }
 
   /// Runs `kind`, a statement without parameters or rows (a savepoint's), straight through

@@ -479,7 +479,7 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
 
   /// Writes what `commandWriter` holds to the meta rows, and forgets it.
   func flushCommandWriter(_ db: Database) throws {
-    statements.expectedCodes = 0
+    try statements.dropUnusedExpectedPairs(db)
     // Before the `COMMIT`, in the command's transaction (`HealthSQLiteUUIDIndex`).
     try uuidIndex.makeBeforeCommit(db)
     guard let writer = commandWriter else { return }

@@ -74,7 +74,7 @@ import Testing
   }
 
   /// An import's types (`expectTypes`) get their pairs with the command's first pair; the
-  /// hint ends with the command.
+  /// hint ends with the command, whose commit drops the pairs no row took.
   @Test func expectedTypesGetTheirPairsWithTheFirst() throws {
     let directory = TemporaryStoreDirectory()
     defer { directory.remove() }
@@ -83,20 +83,25 @@ import Testing
     defer { try? sqlite.close() }
     try sqlite.beginCommand()
     sqlite.expectTypes([.heartRate, .activeEnergyBurned])
+    // Sample 4 is steps, 7 energy (`Samples.types`).
     try sqlite.apply(Self.save(4...4, from: 1))
     let fixed: Set = ["record_uuid", "record_sync", "record_deleted"]
-    let paired = fixed.union([
-      "record_start_3", "record_pos_3", "record_start_13", "record_pos_13", "record_start_4",
-      "record_pos_4",
-    ])
-    #expect(try Self.indexes(sqlite) == paired)
+    let steps: Set = ["record_start_3", "record_pos_3"]
+    let energy: Set = ["record_start_4", "record_pos_4"]
+    let heartRate: Set = ["record_start_13", "record_pos_13"]
+    #expect(try Self.indexes(sqlite) == fixed.union(steps).union(energy).union(heartRate))
+    try sqlite.apply(Self.save(7...7, from: 2))
     try sqlite.commitCommand(pending: nil, appSequence: 0)
+    #expect(try Self.indexes(sqlite) == fixed.union(steps).union(energy))
+    #expect(try sqlite.samples(of: .heartRate, startingIn: nil, bundle: nil).isEmpty)
     sqlite.expectTypes([.bloodGlucose])
     try sqlite.beginCommand()
     try sqlite.commitCommand(pending: nil, appSequence: 0)
     // Samples 6 are weights: their pair alone (glucose's hint ended with its command).
-    try sqlite.apply(Self.save(6...6, from: 2))
-    #expect(try Self.indexes(sqlite) == paired.union(["record_start_1", "record_pos_1"]))
+    try sqlite.apply(Self.save(6...6, from: 3))
+    #expect(
+      try Self.indexes(sqlite)
+        == fixed.union(steps).union(energy).union(["record_start_1", "record_pos_1"]))
     #expect(HealthSQLiteStorage.check(path: path).isEmpty)
   }
 
