@@ -87,6 +87,7 @@ enum HealthSQLiteFormat3 {
       guard let name: String = row[0] else { continue }
       for (prefix, isStart) in [("record_start_", true), ("record_pos_", false)]
       where name.hasPrefix(prefix) {
+        // checked: parses text, nil when out of range
         guard let code = Int64(name.dropFirst(prefix.count)), (1...63).contains(code) else {
           continue
         }

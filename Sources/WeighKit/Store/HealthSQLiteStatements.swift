@@ -260,7 +260,8 @@ final class HealthSQLiteStatements {
       return
     }
     madeInCommand = nil
-    for code in 1..<Int64(64) where made & (1 << code) != 0 && expectedCodes & (1 << code) != 0 {
+    for code in (1 as Int64)..<64 where made & (1 << code) != 0 && expectedCodes & (1 << code) != 0
+    {
       let rows = try Bool.fetchOne(
         db, sql: "SELECT EXISTS (SELECT 1 FROM record WHERE type = \(code))")
       guard rows == false else { continue }
@@ -276,7 +277,7 @@ final class HealthSQLiteStatements {
 
   func makePairIfMissing(_ code: Int64, _ db: Database) throws {
     guard try !hasPair(code, db) else { return }
-    for other in 1..<Int64(64) where other == code || expectedCodes & (1 << other) != 0 {
+    for other in (1 as Int64)..<64 where other == code || expectedCodes & (1 << other) != 0 {
       guard try other == code || !hasPair(other, db) else { continue }
       try HealthSQLiteFormat3.makePair(other, db)
       // `hasPair` read the schema just before: `cachedPairs` is set.
