@@ -106,7 +106,7 @@ import Testing
     #expect(first.status == 0)
     #expect(
       first.standardError
-        == "note: health.sqlite moved to format 2 (127 records); the old file is kept as "
+        == "note: health.sqlite moved to format 3 (127 records); the old file is kept as "
         + "health.sqlite.v1\n", "\(first.standardError)")
     #expect(first.standardOutput.contains("sync-id c v1"))
     let old = try Data(contentsOf: URL(fileURLWithPath: Self.formatOneFixture + "/health.sqlite"))
@@ -123,6 +123,45 @@ import Testing
     let expected = try Kill.shown(reference, clock: clock)
     let kills = try Kill.killAtEveryWrite(
       base: Self.formatOneFixture, clock: clock,
+      { ["--store", $0, "--clock", clock, "-e", "list"] }, expected: [expected])
+    #expect(kills > 3)
+  }
+
+  /// A store whose `health.sqlite` the format-2 weigh wrote (ab79d58;
+  /// `scripts/make-health-format2-fixture.sh`).
+  static let formatTwoFixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent().appendingPathComponent("fixtures/health-sqlite-format2-store")
+    .path
+
+  @Test func aFormatTwoDatabaseMovesToFormatThreeOnceAndSurvivesAKillAtAnyWrite() throws {
+    let store = try Kill.copy(Self.formatTwoFixture)
+    defer { try? FileManager.default.removeItem(atPath: store) }
+    let clock = "2026-05-01 08:00"
+    let arguments = [
+      "--store", store, "--clock", clock, "-e", "list", "-e", "health list", "-e",
+      "health list steps", "-e", "health list exercise", "-e", "health list glucose",
+    ]
+    let first = try WeighProcess.run(arguments)
+    #expect(first.status == 0)
+    #expect(
+      first.standardError
+        == "note: health.sqlite moved to format 3 (129 records); the old file is kept as "
+        + "health.sqlite.v2\n", "\(first.standardError)")
+    #expect(first.standardOutput.contains("sync-id c v1"))
+    let old = try Data(contentsOf: URL(fileURLWithPath: Self.formatTwoFixture + "/health.sqlite"))
+    let kept = try Data(contentsOf: URL(fileURLWithPath: store + "/health.sqlite.v2"))
+    #expect(kept == old)
+    let again = try WeighProcess.run(arguments)
+    #expect(again.standardError == "")
+    #expect(again.standardOutput == first.standardOutput)
+    let check = try WeighProcess.run(["check", "--store", store])
+    #expect(check.standardOutput == "ok: the store reads in full\n")
+
+    let reference = try Kill.copy(Self.formatTwoFixture)
+    defer { try? FileManager.default.removeItem(atPath: reference) }
+    let expected = try Kill.shown(reference, clock: clock)
+    let kills = try Kill.killAtEveryWrite(
+      base: Self.formatTwoFixture, clock: clock,
       { ["--store", $0, "--clock", clock, "-e", "list"] }, expected: [expected])
     #expect(kills > 3)
   }

@@ -240,6 +240,7 @@ struct ImportCommand: Executable {
         // whole file is well-formed.
         var samples = HealthImportPlan(
           types: Set(healthTypes), batchSize: session.options.healthImportBatchSize)
+        session.expectHealthTypes(Set(healthTypes.map(\.sampleType)))
         result = try samples.read(
           url,
           alsoReading: Set(healthTypes.filter { $0 != .workouts }.map(\.sampleType.identifier)),

@@ -35,4 +35,7 @@ struct HealthPersistence {
   /// Why the writes kept before a failed step could not be replayed: the command's
   /// transaction was rolled back whole, and the command fails with this.
   var lostWrites: StoreError?
+  /// The sample types a command said it will write (an import's), handed to `health.sqlite`
+  /// at its next write (`Session.expectHealthTypes`).
+  var expectedTypes: Set<SampleType> = []
 }

@@ -195,6 +195,12 @@ extension Session {
     return false
   }
 
+  /// The command will write samples of `types` (an import): `health.sqlite` makes their
+  /// indexes with its first (`HealthSQLiteStorage.expectTypes`), at the command's next write.
+  func expectHealthTypes(_ types: Set<SampleType>) {
+    persistence.expectedTypes = types
+  }
+
   /// Health's first write since the command's last commit: the storage to write to
   /// (`health.sqlite` created on first use), with the command's transaction open and a
   /// savepoint in it; for a memory store, a copy of its storage to undo the writes with.
@@ -206,6 +212,10 @@ extension Session {
   func openHealthWrites() throws(StoreError) -> any HealthSampleStorage {
     let storage = try writableHealthStorage()
     if let sqlite = storage as? HealthSQLiteStorage {
+      if !persistence.expectedTypes.isEmpty {
+        sqlite.expectTypes(persistence.expectedTypes)
+        persistence.expectedTypes = []
+      }
       // A savepoint of an earlier command's transaction is gone with it.
       if !sqlite.isInCommand { persistence.sqliteRedo = nil }
       try sqlite.beginCommand()

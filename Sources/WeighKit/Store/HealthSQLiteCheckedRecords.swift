@@ -28,7 +28,7 @@ extension HealthSQLiteStorage {
         position: nil,
         "not a weigh Health database (its application id is \(application)); move it away")
     }
-    guard version <= HealthSQLiteFormat2.version else { throw NewerHealthFormat(found: version) }
+    guard version <= formatVersion else { throw NewerHealthFormat(found: version) }
     guard version >= 1, try meta("format", db) == version else {
       throw HealthSQLiteDamage(
         position: nil, "the format version (\(version)) disagrees with the format row")
@@ -73,7 +73,7 @@ extension HealthSQLiteStorage {
     _ db: Database, version: Int64, origins: [Int64: HealthSQLiteOrigin],
     _ body: (Result<CheckedRecord, HealthSQLiteDamage>) throws -> Void
   ) throws {
-    if version == HealthSQLiteFormat2.version {
+    if version >= HealthSQLiteFormat2.version {
       let rows = try Row.fetchCursor(
         db, sql: "SELECT \(HealthSQLiteFormat2.selection) FROM record ORDER BY pos")
       while let row = try rows.next() {

@@ -3,26 +3,29 @@ import GRDB
 import GRDBSQLite
 import HealthSim
 
-/// The migration of a format-1 `health.sqlite` to format 2, once, at the first writable
-/// open (docs/store.md, "Format 2: a leaner row").
+/// The migration of a format-1 or format-2 `health.sqlite` to format 3, once, at the first
+/// writable open (docs/store.md, "Format 2: a leaner row" and "Format 3: a pair of type
+/// indexes per type present").
 extension HealthSQLiteStorage {
-  /// The name of the old file kept beside the new one.
-  static let formatOneBackupName = fileName + ".v1"
+  /// The name of the old file of format `version` kept beside the new one.
+  static func backupName(version: Int64) -> String { fileName + ".v\(version)" }
 
-  /// Migrates the format-1 database at `path`, in the store `directory`, to format 2;
-  /// false when it is not a format-1 weigh Health database (nothing to do: the storage's
-  /// open says what is wrong with any other file).
+  /// Migrates the format-1 or format-2 database at `path`, in the store `directory`, to
+  /// format 3; nil when it is neither (nothing to do: the storage's open says what is wrong
+  /// with any other file).
   ///
   /// 1. Checkpoints the old file's log (a writable connection), so that the file alone is
   ///    the database.
   /// 2. Builds `health.sqlite.tmp` in one transaction, without a journal or syncs (it is
-  ///    nobody's yet): format 2's tables, every record read and checked as a query reads
-  ///    it and copied (`HealthSQLiteFormat2.copyRecords`, one row at a time), and the state,
-  ///    pending-journal and meta rows (all but `format`) copied as they are, each checked
-  ///    first; the counts checked against the records copied.
-  /// 3. Keeps the old file as `health.sqlite.v1` (a hard link, or a streamed copy where
-  ///    the file system has no links; `.v1-2`, … when that name is taken by another file),
-  ///    synced.
+  ///    nobody's yet): format 3's tables, every record read and checked as a query reads
+  ///    it and copied in position order (format 1's by `HealthSQLiteFormat2.copyRecords`,
+  ///    format 2's rows and origins as they are, `HealthSQLiteFormat3.copyRecords`), the
+  ///    index pairs of the types present and the UUID index made after the rows, and the
+  ///    state, pending-journal and meta rows (all but `format`) copied as they are, each
+  ///    checked first; the counts checked against the records copied.
+  /// 3. Keeps the old file as `health.sqlite.v1` or `.v2` (its format; a hard link, or a
+  ///    streamed copy where the file system has no links; `.v2-2`, … when that name is
+  ///    taken by another file), synced.
   /// 4. Moves the new file over `health.sqlite` (`moveIntoPlace`: synced, renamed, the
   ///    folder synced): the commit point.
   ///
@@ -34,23 +37,23 @@ extension HealthSQLiteStorage {
   /// - Throws: `StoreError.corrupt` with `weigh check`'s advice for a damaged old file
   ///   (nothing changed), `io` when a file cannot be written.
   @discardableResult
-  public static func migrateToFormat2IfNeeded(
+  public static func migrateIfNeeded(
     path: String, directory: String, linking: Bool = true
   ) throws(StoreError) -> Migration? {
-    guard isFormatOneHeader(path) else { return nil }
+    guard let headerVersion = olderFormatInHeader(path) else { return nil }
     _ = HealthSQLiteLibrary.configured
     var configuration = Configuration()
     configuration.busyMode = .timeout(5)
     let source = try mapped(path) { try DatabaseQueue(path: path, configuration: configuration) }
     defer { try? source.close() }
-    let isFormatOne = try mapped(path) {
+    let isOlder = try mapped(path) {
       try source.inDatabase { db in
         let application = try Int64.fetchOne(db, sql: "PRAGMA application_id") ?? 0
         let version = try Int64.fetchOne(db, sql: "PRAGMA user_version") ?? 0
-        return application == applicationID && version == 1
+        return application == applicationID && version == headerVersion
       }
     }
-    guard isFormatOne else { return nil }
+    guard isOlder else { return nil }
     try mapped(path) {
       try source.inDatabase { db in
         let result = try Row.fetchOne(db, sql: "PRAGMA wal_checkpoint(TRUNCATE)")
@@ -68,9 +71,10 @@ extension HealthSQLiteStorage {
     let backup: String
     do throws(StoreError) {
       records = try mapped(path) {
-        try source.read { db in try buildFormat2(at: temporary, from: db) }
+        try source.read { db in try buildFormat3(at: temporary, from: db, version: headerVersion) }
       }
-      backup = try keepFormatOneFile(path, directory: directory, linking: linking)
+      backup = try keepOldFile(
+        path, directory: directory, name: backupName(version: headerVersion), linking: linking)
       try moveIntoPlace(temporary, to: path, directory: directory)
     } catch {
       // Nobody's file: the old one is as it was.
@@ -80,22 +84,25 @@ extension HealthSQLiteStorage {
     return Migration(records: records, backup: backup)
   }
 
-  /// What a migration to format 2 did.
+  /// What a migration to format 3 did.
   public struct Migration: Equatable, Sendable {
     /// How many records it copied.
     public var records: Int
-    /// The old file's name in the store's directory (`health.sqlite.v1`).
+    /// The old file's name in the store's directory (`health.sqlite.v1` or `.v2`).
     public var backup: String
 
     /// The note said once on stderr.
     public var note: String {
-      "\(fileName) moved to format 2 (\(records) records); the old file is kept as \(backup)"
+      "\(fileName) moved to format \(formatVersion) (\(records) records); the old file is kept "
+        + "as \(backup)"
     }
   }
 
-  /// Writes format 2's database at `temporary` (which must not exist) from the format-1
-  /// database `source`; returns how many records it holds.
-  private static func buildFormat2(at temporary: String, from source: Database) throws -> Int {
+  /// Writes format 3's database at `temporary` (which must not exist) from the database
+  /// `source` of format `version` (1 or 2); returns how many records it holds.
+  private static func buildFormat3(at temporary: String, from source: Database, version: Int64)
+    throws -> Int
+  {
     var configuration = Configuration()
     configuration.prepareDatabase { db in
       try db.execute(
@@ -109,13 +116,19 @@ extension HealthSQLiteStorage {
     let target = try DatabaseQueue(path: temporary, configuration: configuration)
     defer { try? target.close() }
     return try target.inDatabase { db in
-      try db.execute(sql: "BEGIN IMMEDIATE;\n" + creation(version: HealthSQLiteFormat2.version))
+      try db.execute(sql: "BEGIN IMMEDIATE;\n" + creation(version: HealthSQLiteFormat3.version))
       let copied: Int
       do {
-        // The UUID index made once, after the rows, by a sort (as a new store's first
-        // import makes it: "The UUID index made once"), not kept up row by row.
+        // The indexes made once, after the rows, each by a sort (as a new store's first
+        // import makes the UUID index: "The UUID index made once"), not kept up row by row.
         try db.execute(sql: "DROP INDEX record_uuid")
-        copied = try HealthSQLiteFormat2.copyRecords(from: source, to: db)
+        copied =
+          version == 1
+          ? try HealthSQLiteFormat2.copyRecords(from: source, to: db)
+          : try HealthSQLiteFormat3.copyRecords(from: source, to: db)
+        for code in try Int64.fetchAll(db, sql: "SELECT DISTINCT type FROM record ORDER BY type") {
+          try HealthSQLiteFormat3.makePair(code, db)
+        }
         try db.execute(sql: HealthSQLiteUUIDIndex.creation)
         try copySmallRows(from: source, to: db)
         try db.execute(sql: "COMMIT")
@@ -196,20 +209,24 @@ extension HealthSQLiteStorage {
     return pending
   }
 
-  /// Whether the file at `path` begins with the header of a format-1 weigh Health database
-  /// (SQLite's magic, `user_version` 1 at offset 60, `application_id` at offset 68, both
-  /// big-endian): a read of 72 bytes, so that the open of every later command (format 2)
-  /// costs no connection. Both numbers are written once, when a file is made, and never
-  /// through the log, so the file's own header holds them.
-  static func isFormatOneHeader(_ path: String) -> Bool {
+  /// The format (1 or 2) of the file at `path` when it begins with the header of a weigh
+  /// Health database older than format 3 (SQLite's magic, `user_version` at offset 60,
+  /// `application_id` at offset 68, both big-endian), else nil: a read of 72 bytes, so that
+  /// the open of every later command (format 3) costs no connection. Both numbers are
+  /// written once, when a file is made, and never through the log, so the file's own header
+  /// holds them.
+  static func olderFormatInHeader(_ path: String) -> Int64? {
     var header: [UInt8] = []
     guard StoreFileSystem.read(path, at: 0, count: 72, into: &header), header.count == 72,
       header.prefix(16).elementsEqual(Array("SQLite format 3".utf8) + [0])
-    else { return false }
+    else { return nil }
     func number(at offset: Int) -> Int64 {
       // checked: a UInt32 fits in Int64
       Int64(header[offset..<offset + 4].reduce(UInt32(0)) { $0 << 8 | UInt32($1) })
     }
-    return number(at: 60) == 1 && number(at: 68) == applicationID
+    let version = number(at: 60)
+    guard number(at: 68) == applicationID, version == 1 || version == HealthSQLiteFormat2.version
+    else { return nil }
+    return version
   }
 }

@@ -1,31 +1,31 @@
 import Foundation
 
-/// The old file a migration to format 2 keeps beside the new one (docs/store.md, "Format
-/// 2: a leaner row").
+/// The old file a migration to format 3 keeps beside the new one (docs/store.md, "Format
+/// 2: a leaner row", "Format 3: a pair of type indexes per type present").
 extension HealthSQLiteStorage {
   /// The bytes read at a time when the old file is copied, not linked.
   static let backupCopyChunk = 4 << 20
 
   /// Gives the database at `path` (its log checkpointed: the file alone is the database) a
-  /// second name in `directory`, `health.sqlite.v1` (`.v1-2`, … when another file has that
-  /// name; never replaced), durable; returns the name.
+  /// second name in `directory`, `first` (`health.sqlite.v1` or `.v2`; `first-2`, … when
+  /// another file has that name; never replaced), durable; returns the name.
   ///
   /// A hard link: no byte is copied, and the migration's rename then leaves the old file
   /// under this name alone. A link that a killed migration left (the same file as `path`)
   /// is taken again. Where the file system has no links, or with `linking` false, the file
   /// is copied instead, 4 MiB at a time (memory stays bounded at any size), by a temporary
   /// file that is synced and renamed.
-  static func keepFormatOneFile(_ path: String, directory: String, linking: Bool = true)
-    throws(StoreError) -> String
-  {
-    var name = formatOneBackupName
+  static func keepOldFile(
+    _ path: String, directory: String, name first: String, linking: Bool = true
+  ) throws(StoreError) -> String {
+    var name = first
     var counter = 2
     while StoreFileSystem.exists(StoreLocation.joinPath(directory, name)) {
       if linking, isSameFile(StoreLocation.joinPath(directory, name), path) {
         try StoreFileSystem.syncDirectory(directory)
         return name
       }
-      name = formatOneBackupName + "-\(counter)"
+      name = first + "-\(counter)"
       counter += 1
     }
     let backup = StoreLocation.joinPath(directory, name)

@@ -89,6 +89,9 @@ extension HealthSQLiteStorage {
         where line != "ok" {
           add("sqlite's integrity check: \(line.lowercased())")
         }
+        if version == HealthSQLiteFormat3.version {
+          for finding in try HealthSQLiteFormat3.layoutFindings(db) { add(finding) }
+        }
         try checkRows(db, version: version, add)
       }
     } catch let damage as HealthSQLiteDamage {
@@ -143,7 +146,7 @@ extension HealthSQLiteStorage {
     var damaged = false
     var liveUUIDs = Set<UUID>()
     let origins =
-      version == HealthSQLiteFormat2.version
+      version >= HealthSQLiteFormat2.version
       ? try checkedOrigins(db) { add($0) } : [:]
     try eachRecord(db, version: version, origins: origins) { read in
       let checked: CheckedRecord

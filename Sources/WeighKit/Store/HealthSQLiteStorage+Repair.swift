@@ -66,11 +66,11 @@ extension HealthSQLiteStorage {
         // Each record as its format's queries read it (the header's version: the format
         // row may be the damage).
         let version = (try? Int64.fetchOne(db, sql: "PRAGMA user_version")) ?? 1
-        guard version <= HealthSQLiteFormat2.version else {
+        guard version <= formatVersion else {
           throw NewerHealthFormat(found: version)
         }
         let origins =
-          version == HealthSQLiteFormat2.version ? (try? checkedOrigins(db) { _ in }) ?? [:] : [:]
+          version >= HealthSQLiteFormat2.version ? (try? checkedOrigins(db) { _ in }) ?? [:] : [:]
         // A b-tree SQLite cannot read ends the reading: what came before it is kept.
         try? eachRecord(db, version: version, origins: origins) { read in
           guard case .success(let checked) = read, checked.position > last,

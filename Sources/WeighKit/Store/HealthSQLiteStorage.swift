@@ -26,9 +26,11 @@ import HealthSim
 public final class HealthSQLiteStorage: HealthSampleStorage {
   /// The file's name in a store's directory.
   public static let fileName = "health.sqlite"
-  /// The layout this weigh writes (`PRAGMA user_version` and the `format` meta row): format
-  /// 2 (`HealthSQLiteFormat2`). Format 1 is read in a read-only store (`HealthSQLiteLayout`).
-  public static let formatVersion: Int64 = HealthSQLiteFormat2.version
+  /// The layout this weigh makes (`PRAGMA user_version` and the `format` meta row): format
+  /// 3 (`HealthSQLiteFormat3`). A format-2 file is written as it is (a writable store's is
+  /// migrated first: `migrateIfNeeded`); format 1 is read in a read-only store
+  /// (`HealthSQLiteLayout`).
+  public static let formatVersion: Int64 = HealthSQLiteFormat3.version
   /// `PRAGMA application_id`: "WGHS", so that another program's database is refused.
   static let applicationID: Int64 = 0x5747_4853
   /// The page size of a new database: 8 KiB (SQLite's default is 4 KiB). Fewer page splits
@@ -169,7 +171,7 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
       try DatabaseQueue(path: aside?.temporary ?? path, configuration: configuration)
     }
     self.queue = queue
-    var layout = HealthSQLiteLayout.format2
+    var layout = HealthSQLiteLayout.format3
     try Self.mapped(file) {
       if readOnly {
         layout = try queue.read { db in try Self.prepareLayout(db, creating: false) }
@@ -196,11 +198,14 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
   static var creation: String { creation(version: formatVersion) }
 
   /// The statements that make an empty database a new Health database of format `version`
-  /// (1 or 2): its tables, identity and version, and first meta rows.
+  /// (1, 2 or 3): its tables, identity and version, and first meta rows.
   static func creation(version: Int64) -> String {
     let records =
-      version == HealthSQLiteFormat2.version
-      ? HealthSQLiteFormat2.recordTables : recordTablesFormat1
+      switch version {
+      case HealthSQLiteFormat3.version: HealthSQLiteFormat3.recordTables
+      case HealthSQLiteFormat2.version: HealthSQLiteFormat2.recordTables
+      default: recordTablesFormat1
+      }
     var sql = records + "\n" + sharedTables + "\n"
     sql += "PRAGMA application_id = \(applicationID);\n"
     sql += "PRAGMA user_version = \(version);\n"
@@ -222,7 +227,7 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
     if application == 0, version == 0, tables == 0 {
       guard creating else { throw HealthSQLiteDamage(position: nil, "the database is empty") }
       try db.execute(sql: creation)
-      return .format2
+      return .format3
     }
     guard application == applicationID else {
       throw HealthSQLiteDamage(
@@ -461,8 +466,20 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
     return try read { db in try Self.lastPosition(db, statements) }
   }
 
+  /// Format 3: the command now open will write samples of `types` (an import names them):
+  /// their index pairs are made with the first pair it makes, while the table is as small
+  /// as it will be (`HealthSQLiteStatements.makePairIfMissing`). Forgotten at the commit.
+  public func expectTypes(_ types: some Sequence<SampleType>) {
+    guard layout == .format3 else { return }
+    for type in types {
+      let code = HealthSQLiteTypeCode.code(type)
+      if (1..<64).contains(code) { statements.expectedCodes |= 1 << code }
+    }
+  }
+
   /// Writes what `commandWriter` holds to the meta rows, and forgets it.
   func flushCommandWriter(_ db: Database) throws {
+    try statements.dropUnusedExpectedPairs(db)
     // Before the `COMMIT`, in the command's transaction (`HealthSQLiteUUIDIndex`).
     try uuidIndex.makeBeforeCommit(db)
     guard let writer = commandWriter else { return }
@@ -555,7 +572,7 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
   ) throws -> (HealthSQLiteColumns, HealthRecord) {
     switch statements.layout {
     case .format1: return try decode(row)
-    case .format2:
+    case .format2, .format3:
       let parts = try parts(row, db, statements)
       return (HealthSQLiteColumns(parts), try parts.record())
     }
@@ -567,19 +584,24 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
   ) throws -> HealthSQLiteColumns {
     switch statements.layout {
     case .format1: return try HealthSQLiteColumns.read(row)
-    case .format2: return HealthSQLiteColumns(try parts(row, db, statements))
+    case .format2, .format3: return HealthSQLiteColumns(try parts(row, db, statements))
     }
   }
 
   /// The checked records of the rows `query` selects (the whole row first); each must
   /// pass `expected`, the query's own conditions, or the index that found it is damaged.
+  ///
+  /// With `type`, `query` is a statement by type (`HealthSQLiteStatement.isByType`): in
+  /// format 3, a type without its index pair has no row, and SQLite is not asked.
   private static func records(
     _ db: Database, _ statements: HealthSQLiteStatements, _ query: HealthSQLiteStatement,
+    type: SampleType? = nil,
     bind: (inout HealthSQLiteBinding) -> Void, expected: (HealthSQLiteColumns) -> Bool
   ) throws -> [(HealthSQLiteColumns, HealthRecord)] {
     var result: [(HealthSQLiteColumns, HealthRecord)] = []
-    // Prepared once per connection: a statement's preparation costs more than its run.
-    var statement = HealthSQLiteBinding(try statements(query, db))
+    // Prepared once per connection (and type): its preparation costs more than its run.
+    guard let prepared = try prepared(query, type: type, db, statements) else { return [] }
+    var statement = HealthSQLiteBinding(prepared)
     bind(&statement)
     try statement.rows { row in
       let decoded = try record(row, db, statements)
@@ -593,11 +615,13 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
   /// first).
   private static func columns(
     _ db: Database, _ statements: HealthSQLiteStatements, _ query: HealthSQLiteStatement,
+    type: SampleType? = nil,
     bind: (inout HealthSQLiteBinding) -> Void, expected: (HealthSQLiteColumns) -> Bool
   ) throws -> [HealthSQLiteColumns] {
     var result: [HealthSQLiteColumns] = []
-    // Prepared once per connection: a statement's preparation costs more than its run.
-    var statement = HealthSQLiteBinding(try statements(query, db))
+    // Prepared once per connection (and type): its preparation costs more than its run.
+    guard let prepared = try prepared(query, type: type, db, statements) else { return [] }
+    var statement = HealthSQLiteBinding(prepared)
     bind(&statement)
     try statement.rows { row in
       let columns = try columns(row, db, statements)
@@ -605,6 +629,15 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
       result.append(columns)
     }
     return result
+  }
+
+  /// `query` prepared, for `type` when given (nil: format 3 and no index pair of `type`).
+  private static func prepared(
+    _ query: HealthSQLiteStatement, type: SampleType?, _ db: Database,
+    _ statements: HealthSQLiteStatements
+  ) throws -> GRDB.Statement? {
+    guard let type else { return try statements(query, db) }
+    return try statements(query, type: type, db)
   }
 
   /// The current row of a statement that `HealthSQLiteBinding.rows` steps.
@@ -655,7 +688,7 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
       // command on an empty table), a scan of the rows after the anchor.
       try uuidIndex.makeTypeIndexIfMissing(db)
       return try Self.records(
-        db, statements, .changesOfType,
+        db, statements, .changesOfType, type: type,
         bind: {
           $0.bind(1, type: type, layout)
           $0.bind(2, integer: anchor)
@@ -698,7 +731,8 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
       type, range, layout, all: .recordsOfType, starting: .recordsOfTypeStarting)
     return try read { db in
       try Self.records(
-        db, statements, condition.query, bind: condition.bind, expected: condition.expected
+        db, statements, condition.query, type: type, bind: condition.bind,
+        expected: condition.expected
       ).compactMap { columns, record in
         guard case .sample(let sample, let position) = record,
           bundle == nil || columns.bundle == bundle
@@ -772,7 +806,7 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
   public func newestSample(of type: SampleType) throws -> StoredSample? {
     try read { db in
       for (_, record) in try Self.records(
-        db, statements, .newestOfType, bind: { $0.bind(1, type: type, layout) },
+        db, statements, .newestOfType, type: type, bind: { $0.bind(1, type: type, layout) },
         expected: { $0.type == type && !$0.isDeletion })
       {
         if case .sample(let sample, let position) = record {
@@ -831,7 +865,8 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
       type, span, layout, all: .columnsOfType, starting: .columnsOfTypeStarting)
     let rows = try read { db in
       try Self.columns(
-        db, statements, condition.query, bind: condition.bind, expected: condition.expected)
+        db, statements, condition.query, type: type, bind: condition.bind,
+        expected: condition.expected)
     }
     for columns in rows where !columns.isDeletion && (bundle == nil || columns.bundle == bundle) {
       let start = Date(timeIntervalSince1970: columns.start)
@@ -1037,7 +1072,7 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
     /// last read them).
     init(statements: HealthSQLiteStatements, _ db: Database) throws {
       self.init(statements: statements, last: try lastPosition(db, statements))
-      guard statements.layout == .format2 else { return }
+      guard statements.layout.hasRowParts else { return }
       for (id, origin) in try statements.origins(db, refresh: true) {
         originIDs[origin] = id
         nextOriginID = max(nextOriginID, id + 1)
@@ -1137,7 +1172,9 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
         ownUUIDs.insert(uuid)
         // Past the exact set, the index is dropped (see `uuidIndex`); a UUID question the
         // filter cannot answer makes it again.
-        if wasExact, !ownUUIDs.isExact, let uuidIndex { try uuidIndex.drop(db) }
+        if wasExact, !ownUUIDs.isExact, let uuidIndex {
+          try uuidIndex.drop(db, withTypeIndex: statements.layout == .format2)
+        }
       }
       try insertRow(
         HealthSQLiteRowParts(sample, position: position),
@@ -1165,8 +1202,13 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
       _ parts: __owned HealthSQLiteRowParts, shape: HealthRowShape?, _ db: Database,
       loaded madeAsLoaded: () -> HealthRecord? = { nil }
     ) throws {
-      guard statements.layout == .format2 else {
+      guard statements.layout.hasRowParts else {
         throw HealthStorageError("health.sqlite is format 1, which this weigh only reads")
+      }
+      // Format 3: the type's index pair, made before its first row (a rollback of this
+      // write undoes both).
+      if statements.layout == .format3 {
+        try statements.makePairIfMissing(HealthSQLiteTypeCode.code(parts.type), db)
       }
       guard parts.numbersAreFinite else {
         throw HealthStorageError(

@@ -61,11 +61,17 @@ final class HealthSQLiteUUIDIndex {
   /// check is then only a look in `sqlite_schema`), until the next commit.
   private(set) var droppedInCommand = false
 
-  /// Drops the index and `record_type_pos`, in the command's transaction.
-  func drop(_ db: Database) throws {
+  /// Whether the command dropped `record_type_pos` too (format 2; format 3 has none: its
+  /// types' own indexes take their rows at their right edge, kept up row by row).
+  private(set) var droppedTypeIndex = false
+
+  /// Drops the index and, `withTypeIndex` (format 2), `record_type_pos`, in the command's
+  /// transaction.
+  func drop(_ db: Database, withTypeIndex: Bool) throws {
     try db.execute(sql: "DROP INDEX record_uuid")
-    try db.execute(sql: "DROP INDEX record_type_pos")
+    if withTypeIndex { try db.execute(sql: "DROP INDEX record_type_pos") }
     droppedInCommand = true
+    droppedTypeIndex = withTypeIndex
   }
 
   /// Makes the index when this command dropped it and it is missing (a savepoint or step
@@ -77,7 +83,9 @@ final class HealthSQLiteUUIDIndex {
 
   /// Makes `record_type_pos` when this command dropped it and it is missing.
   func makeTypeIndexIfMissing(_ db: Database) throws {
-    guard droppedInCommand, try Self.isMissing("record_type_pos", db) else { return }
+    guard droppedInCommand, droppedTypeIndex, try Self.isMissing("record_type_pos", db) else {
+      return
+    }
     try make(Self.typeCreation, db)
   }
 
@@ -94,6 +102,7 @@ final class HealthSQLiteUUIDIndex {
     try makeTypeIndexIfMissing(db)
     try makeIfMissing(db)
     droppedInCommand = false
+    droppedTypeIndex = false
   }
 
   /// `CREATE INDEX`, its sort bounded and shared with helper threads: temporary files, a

@@ -43,10 +43,10 @@ import Testing
     try Self.formatOneStore(directory)
     let old = directory.bytes(HealthSQLiteStorage.fileName)
     let first = CommandTransactionTests.run("health list", in: directory.path)
-    #expect(first.contains("health.sqlite moved to format 2"), "\(first)")
+    #expect(first.contains("health.sqlite moved to format 3"), "\(first)")
     #expect(first.hasSuffix(expected), "\(first)")
     let path = directory.file(HealthSQLiteStorage.fileName)
-    #expect(try FormatOneFixture.version(path) == 2)
+    #expect(try FormatOneFixture.version(path) == 3)
     #expect(directory.bytes(HealthSQLiteStorage.fileName + ".v1") == old)
     #expect(HealthSQLiteStorage.check(path: path).isEmpty)
 

@@ -18,7 +18,7 @@ import Testing
     -> FormatOneFixture.Contents
   {
     let contents = try Fixture.make(in: directory)
-    try HealthSQLiteStorage.migrateToFormat2IfNeeded(
+    try HealthSQLiteStorage.migrateIfNeeded(
       path: directory.file(HealthSQLiteStorage.fileName), directory: directory.path)
     return contents
   }
@@ -47,7 +47,7 @@ import Testing
     defer { directory.remove() }
     _ = try Self.formatTwo(in: directory)
     let path = directory.file(HealthSQLiteStorage.fileName)
-    #expect(try Fixture.version(path) == 2)
+    #expect(try Fixture.version(path) == 3)
     #expect(HealthSQLiteStorage.check(path: path).isEmpty)
     #expect(HealthSQLiteStorage.check(path: path, journalSequence: 4).isEmpty)
   }

@@ -295,7 +295,7 @@ import Testing
     let other = try #require(Self.openingError(path))
     #expect(other.kind == .corrupt)
     #expect(other.message.hasPrefix("not a weigh Health database"))
-    Self.damage(path, bytes, at: 63, to: 3)
+    Self.damage(path, bytes, at: 63, to: 4)
     #expect(Self.openingError(path)?.kind == .newerFormat)
     directory.write(HealthSQLiteStorage.fileName, Array("not a database at all, just text".utf8))
     let text = try #require(Self.openingError(path))

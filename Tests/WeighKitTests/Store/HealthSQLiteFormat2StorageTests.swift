@@ -113,7 +113,7 @@ import Testing
     try storage.apply([.sampleSaved(Self.sample(1, bundle: "a"), position: 1)])
     try storage.close()
     let queue = try DatabaseQueue(path: path)
-    #expect(try queue.read { try Int64.fetchOne($0, sql: "PRAGMA user_version") } == 2)
+    #expect(try queue.read { try Int64.fetchOne($0, sql: "PRAGMA user_version") } == 3)
     try queue.close()
     let old = directory.file("old.sqlite")
     try HealthSQLiteFormat1Fixture.write(from: path, to: old)

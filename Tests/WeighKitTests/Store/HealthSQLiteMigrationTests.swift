@@ -70,7 +70,7 @@ enum FormatOneFixture {
       let version = try HealthSQLiteStorage.layoutVersion(db)
       var damage: [String] = []
       let origins =
-        version == HealthSQLiteFormat2.version
+        version >= HealthSQLiteFormat2.version
         ? try HealthSQLiteStorage.checkedOrigins(db) { damage.append($0) } : [:]
       #expect(damage.isEmpty)
       var records: [HealthRecord] = []
@@ -122,15 +122,15 @@ enum FormatOneFixture {
     let old = try #require(directory.bytes(HealthSQLiteStorage.fileName))
     let path = directory.file(HealthSQLiteStorage.fileName)
 
-    let migration = try HealthSQLiteStorage.migrateToFormat2IfNeeded(
+    let migration = try HealthSQLiteStorage.migrateIfNeeded(
       path: path, directory: directory.path)
     #expect(migration?.records == 400)
     #expect(migration?.backup == "health.sqlite.v1")
     #expect(
       migration?.note
-        == "health.sqlite moved to format 2 (400 records); the old file is kept as health.sqlite.v1"
+        == "health.sqlite moved to format 3 (400 records); the old file is kept as health.sqlite.v1"
     )
-    #expect(try Fixture.version(path) == 2)
+    #expect(try Fixture.version(path) == 3)
     #expect(try Fixture.contents(of: path) == before)
     #expect(directory.bytes("health.sqlite.v1") == old)
     #expect(try Fixture.contents(of: directory.file("health.sqlite.v1")) == before)
@@ -138,7 +138,7 @@ enum FormatOneFixture {
     #expect(!FileManager.default.fileExists(atPath: path + ".tmp"))
     // Once only.
     #expect(
-      try HealthSQLiteStorage.migrateToFormat2IfNeeded(path: path, directory: directory.path)
+      try HealthSQLiteStorage.migrateIfNeeded(path: path, directory: directory.path)
         == nil)
   }
 
@@ -148,7 +148,7 @@ enum FormatOneFixture {
     let before = try Fixture.make(in: directory)
     let old = try #require(directory.bytes(HealthSQLiteStorage.fileName))
     directory.write("health.sqlite.v1", Array("someone else's".utf8))
-    let migration = try HealthSQLiteStorage.migrateToFormat2IfNeeded(
+    let migration = try HealthSQLiteStorage.migrateIfNeeded(
       path: directory.file(HealthSQLiteStorage.fileName), directory: directory.path,
       linking: false)
     #expect(migration?.backup == "health.sqlite.v1-2")
@@ -177,7 +177,7 @@ enum FormatOneFixture {
     try queue.close()
     let files = directory.snapshot()
     let error = #expect(throws: StoreError.self, "\(change)") {
-      try HealthSQLiteStorage.migrateToFormat2IfNeeded(path: path, directory: directory.path)
+      try HealthSQLiteStorage.migrateIfNeeded(path: path, directory: directory.path)
     }
     #expect(error?.kind == .corrupt, "\(change)")
     #expect(
@@ -193,7 +193,7 @@ enum FormatOneFixture {
   {
     let injector = WriteFaultInjector(remaining: crashAt)
     WriteFaultInjector.$current.withValue(injector) {
-      _ = try? HealthSQLiteStorage.migrateToFormat2IfNeeded(
+      _ = try? HealthSQLiteStorage.migrateIfNeeded(
         path: directory.file(HealthSQLiteStorage.fileName), directory: directory.path,
         linking: linking)
     }
@@ -211,7 +211,7 @@ enum FormatOneFixture {
     defer { whole.remove() }
     base.copy(to: whole)
     let counter = Self.migrate(whole, crashAt: nil, linking: linking)
-    #expect(try Fixture.version(whole.file(HealthSQLiteStorage.fileName)) == 2)
+    #expect(try Fixture.version(whole.file(HealthSQLiteStorage.fileName)) == 3)
     #expect(counter.count >= 4)
 
     for crashAt in 0..<counter.count {
@@ -230,10 +230,10 @@ enum FormatOneFixture {
       #expect(try Fixture.contents(of: path) == before, "\(context)")
       #expect(HealthSQLiteStorage.check(path: path).isEmpty, "\(context)")
       // The next call migrates again (or has nothing to do), and keeps one old file.
-      let again = try HealthSQLiteStorage.migrateToFormat2IfNeeded(
+      let again = try HealthSQLiteStorage.migrateIfNeeded(
         path: path, directory: directory.path, linking: linking)
-      #expect((again == nil) == (version == 2), "\(context)")
-      #expect(try Fixture.version(path) == 2, "\(context)")
+      #expect((again == nil) == (version == 3), "\(context)")
+      #expect(try Fixture.version(path) == 3, "\(context)")
       #expect(try Fixture.contents(of: path) == before, "\(context)")
       let backups = directory.snapshot().keys.filter { $0.hasPrefix("health.sqlite.v1") }
       #expect(directory.bytes("health.sqlite.v1") == old, "\(context)")
