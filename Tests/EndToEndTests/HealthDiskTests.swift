@@ -97,34 +97,9 @@ import Testing
     .deletingLastPathComponent().appendingPathComponent("fixtures/health-sqlite-format1-store")
     .path
 
-  @Test func aFormatOneDatabaseMovesToFormatTwoOnceAndSurvivesAKillAtAnyWrite() throws {
-    let store = try Kill.copy(Self.formatOneFixture)
-    defer { try? FileManager.default.removeItem(atPath: store) }
-    let clock = "2026-05-01 08:00"
-    let arguments = ["--store", store, "--clock", clock, "-e", "list", "-e", "health list"]
-    let first = try WeighProcess.run(arguments)
-    #expect(first.status == 0)
-    #expect(
-      first.standardError
-        == "note: health.sqlite moved to format 3 (127 records); the old file is kept as "
-        + "health.sqlite.v1\n", "\(first.standardError)")
-    #expect(first.standardOutput.contains("sync-id c v1"))
-    let old = try Data(contentsOf: URL(fileURLWithPath: Self.formatOneFixture + "/health.sqlite"))
-    let kept = try Data(contentsOf: URL(fileURLWithPath: store + "/health.sqlite.v1"))
-    #expect(kept == old)
-    let again = try WeighProcess.run(arguments)
-    #expect(again.standardError == "")
-    #expect(again.standardOutput == first.standardOutput)
-    let check = try WeighProcess.run(["check", "--store", store])
-    #expect(check.standardOutput == "ok: the store reads in full\n")
-
-    let reference = try Kill.copy(Self.formatOneFixture)
-    defer { try? FileManager.default.removeItem(atPath: reference) }
-    let expected = try Kill.shown(reference, clock: clock)
-    let kills = try Kill.killAtEveryWrite(
-      base: Self.formatOneFixture, clock: clock,
-      { ["--store", $0, "--clock", clock, "-e", "list"] }, expected: [expected])
-    #expect(kills > 3)
+  @Test func aFormatOneDatabaseMovesToFormatThreeOnceAndSurvivesAKillAtAnyWrite() throws {
+    try movesOnceAndSurvivesAKill(
+      Self.formatOneFixture, records: 127, keptAs: "health.sqlite.v1", reading: ["health list"])
   }
 
   /// A store whose `health.sqlite` the format-2 weigh wrote (ab79d58;
@@ -134,22 +109,32 @@ import Testing
     .path
 
   @Test func aFormatTwoDatabaseMovesToFormatThreeOnceAndSurvivesAKillAtAnyWrite() throws {
-    let store = try Kill.copy(Self.formatTwoFixture)
+    try movesOnceAndSurvivesAKill(
+      Self.formatTwoFixture, records: 129, keptAs: "health.sqlite.v2",
+      reading: ["health list", "health list steps", "health list exercise", "health list glucose"])
+  }
+
+  /// The store at `fixture` moves to format 3 at its first command that reads Health, once,
+  /// with its note, keeping the old file byte for byte as `keptAs`; the moved store answers
+  /// the same again and checks whole; a kill at any write of the move leaves a store that
+  /// shows what the old one shows.
+  private func movesOnceAndSurvivesAKill(
+    _ fixture: String, records: Int, keptAs: String, reading commands: [String]
+  ) throws {
+    let store = try Kill.copy(fixture)
     defer { try? FileManager.default.removeItem(atPath: store) }
     let clock = "2026-05-01 08:00"
-    let arguments = [
-      "--store", store, "--clock", clock, "-e", "list", "-e", "health list", "-e",
-      "health list steps", "-e", "health list exercise", "-e", "health list glucose",
-    ]
+    let arguments =
+      ["--store", store, "--clock", clock, "-e", "list"] + commands.flatMap { ["-e", $0] }
     let first = try WeighProcess.run(arguments)
     #expect(first.status == 0)
     #expect(
       first.standardError
-        == "note: health.sqlite moved to format 3 (129 records); the old file is kept as "
-        + "health.sqlite.v2\n", "\(first.standardError)")
+        == "note: health.sqlite moved to format 3 (\(records) records); the old file is kept as "
+        + "\(keptAs)\n", "\(first.standardError)")
     #expect(first.standardOutput.contains("sync-id c v1"))
-    let old = try Data(contentsOf: URL(fileURLWithPath: Self.formatTwoFixture + "/health.sqlite"))
-    let kept = try Data(contentsOf: URL(fileURLWithPath: store + "/health.sqlite.v2"))
+    let old = try Data(contentsOf: URL(fileURLWithPath: fixture + "/health.sqlite"))
+    let kept = try Data(contentsOf: URL(fileURLWithPath: store + "/" + keptAs))
     #expect(kept == old)
     let again = try WeighProcess.run(arguments)
     #expect(again.standardError == "")
@@ -157,11 +142,11 @@ import Testing
     let check = try WeighProcess.run(["check", "--store", store])
     #expect(check.standardOutput == "ok: the store reads in full\n")
 
-    let reference = try Kill.copy(Self.formatTwoFixture)
+    let reference = try Kill.copy(fixture)
     defer { try? FileManager.default.removeItem(atPath: reference) }
     let expected = try Kill.shown(reference, clock: clock)
     let kills = try Kill.killAtEveryWrite(
-      base: Self.formatTwoFixture, clock: clock,
+      base: fixture, clock: clock,
       { ["--store", $0, "--clock", clock, "-e", "list"] }, expected: [expected])
     #expect(kills > 3)
   }

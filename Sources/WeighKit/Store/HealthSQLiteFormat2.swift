@@ -15,6 +15,16 @@ enum HealthSQLiteFormat2 {
   /// pending-journal tables are every format's: `HealthSQLiteStorage.sharedTables`; a whole
   /// new file is `HealthSQLiteStorage.creation(version: 2)`).
   static let recordTables = """
+    \(recordTable)
+    \(HealthSQLiteUUIDIndex.typeCreation);
+    CREATE INDEX record_type_start ON record(type, start);
+    \(HealthSQLiteUUIDIndex.creation);
+    \(changeIndexes)
+    \(originTable)
+    """
+
+  /// The `record` table of formats 2 and 3 (format 3 changed only its type indexes).
+  static let recordTable = """
     CREATE TABLE record (
       pos INTEGER PRIMARY KEY,
       kind INTEGER NOT NULL,
@@ -30,11 +40,16 @@ enum HealthSQLiteFormat2 {
       extra BLOB,
       crc INTEGER NOT NULL
     ) STRICT;
-    \(HealthSQLiteUUIDIndex.typeCreation);
-    CREATE INDEX record_type_start ON record(type, start);
-    \(HealthSQLiteUUIDIndex.creation);
+    """
+
+  /// The indexes of synced and deleted records, formats 2 and 3.
+  static let changeIndexes = """
     CREATE INDEX record_sync ON record(sync_id) WHERE sync_id IS NOT NULL;
     CREATE INDEX record_deleted ON record(deleted) WHERE kind = 1;
+    """
+
+  /// The `origin` table of formats 2 and 3.
+  static let originTable = """
     CREATE TABLE origin (
       id INTEGER PRIMARY KEY,
       json BLOB NOT NULL,

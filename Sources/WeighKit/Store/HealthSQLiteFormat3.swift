@@ -24,29 +24,10 @@ enum HealthSQLiteFormat3 {
   /// The record and origin tables and the indexes every file of format 3 has: format 2's
   /// without the shared type indexes.
   static let recordTables = """
-    CREATE TABLE record (
-      pos INTEGER PRIMARY KEY,
-      kind INTEGER NOT NULL,
-      type INTEGER NOT NULL,
-      uuid BLOB NOT NULL,
-      start REAL NOT NULL,
-      end REAL NOT NULL,
-      value REAL NOT NULL,
-      origin INTEGER NOT NULL,
-      created REAL,
-      sync_id TEXT,
-      deleted REAL,
-      extra BLOB,
-      crc INTEGER NOT NULL
-    ) STRICT;
+    \(HealthSQLiteFormat2.recordTable)
     \(HealthSQLiteUUIDIndex.creation);
-    CREATE INDEX record_sync ON record(sync_id) WHERE sync_id IS NOT NULL;
-    CREATE INDEX record_deleted ON record(deleted) WHERE kind = 1;
-    CREATE TABLE origin (
-      id INTEGER PRIMARY KEY,
-      json BLOB NOT NULL,
-      crc INTEGER NOT NULL
-    ) STRICT;
+    \(HealthSQLiteFormat2.changeIndexes)
+    \(HealthSQLiteFormat2.originTable)
     """
 
   /// The names of the type code `code`'s indexes.
