@@ -74,12 +74,6 @@ public enum EntryRange: Equatable, Sendable {
 
   /// The items in this range, oldest first; `items` come in the order ties keep.
   func select<Item>(_ items: [Item], instant: (Item) -> Int64, in session: Session) -> [Item] {
-    let zone = session.zone
-    let now = session.now
-    let today = zone.local(now).date
-    func since(daysBack: Int64) -> Int64 {
-      zone.startOfDay(CivilDate(daysSinceEpoch: today.daysSinceEpoch - daysBack))
-    }
     let sorted = items.enumerated().sorted {
       (instant($0.element), $0.offset) < (instant($1.element), $1.offset)
     }
@@ -88,21 +82,39 @@ public enum EntryRange: Equatable, Sendable {
     case .all: return sorted
     case .last(let count): return Array(sorted.suffix(count))
     case .today:
-      let start = since(daysBack: 0)
-      let end = zone.startOfDay(CivilDate(daysSinceEpoch: today.daysSinceEpoch + 1))
+      let (start, end) = Self.today(in: session)
       return sorted.filter { instant($0) >= start && instant($0) < end }
-    case .week:
-      let start = since(daysBack: 6)
-      return sorted.filter { instant($0) >= start }
-    case .month:
-      let start = since(daysBack: 29)
-      return sorted.filter { instant($0) >= start }
-    case .since(let start): return sorted.filter { instant($0) >= start }
     case .between(let start, let end):
       return sorted.filter { instant($0) >= start && instant($0) <= end }
-    case .back(let span):
-      let start = now - span.seconds
+    case .week, .month, .since, .back:
+      let start = earliestInstant(in: session) ?? ValueLimits.instant.lowerBound
       return sorted.filter { instant($0) >= start }
     }
+  }
+
+  /// The earliest instant this range can select; nil for `all` and `last N`, which depend on
+  /// what there is. A reader that can seek by time (Health's start-date index) starts there.
+  func earliestInstant(in session: Session) -> Int64? {
+    let today = session.zone.local(session.now).date
+    func since(daysBack: Int64) -> Int64 {
+      session.zone.startOfDay(CivilDate(daysSinceEpoch: today.daysSinceEpoch - daysBack))
+    }
+    switch self {
+    case .all, .last: return nil
+    case .today: return Self.today(in: session).start
+    case .week: return since(daysBack: 6)
+    case .month: return since(daysBack: 29)
+    case .since(let start), .between(let start, _): return start
+    case .back(let span): return session.now - span.seconds
+    }
+  }
+
+  /// Today in the session's zone: its first instant and the next day's.
+  private static func today(in session: Session) -> (start: Int64, end: Int64) {
+    let today = session.zone.local(session.now).date
+    return (
+      session.zone.startOfDay(today),
+      session.zone.startOfDay(CivilDate(daysSinceEpoch: today.daysSinceEpoch + 1))
+    )
   }
 }
