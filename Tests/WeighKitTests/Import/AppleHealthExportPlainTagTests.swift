@@ -10,13 +10,7 @@ import Testing
 struct AppleHealthExportPlainTagTests {
   /// The first byte from `start` that ends a plain run of a value, one byte at a time.
   private func bytewise(_ bytes: [UInt8], from start: Int, quote: UInt8) -> Int {
-    var j = start
-    while j < bytes.count {
-      let c = bytes[j]
-      if c == quote || c == 0x3C || c == 0x26 || c < 0x20 { return j }
-      j += 1
-    }
-    return bytes.count
+    AppleHealthExportValueScanTests.bytewise(bytes, from: start, quote: quote)
   }
 
   private func valueStop(_ bytes: [UInt8], from start: Int, quote: UInt8) -> Int {

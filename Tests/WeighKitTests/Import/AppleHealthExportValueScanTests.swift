@@ -6,8 +6,8 @@ import Testing
 /// The value scan's word-at-a-time path finds what a byte-at-a-time scan finds.
 struct AppleHealthExportValueScanTests {
   /// The first byte from `start` that needs a look, one byte at a time (the loop the word
-  /// path replaced).
-  private func bytewise(_ bytes: [UInt8], from start: Int, quote: UInt8) -> Int {
+  /// path replaced; the C scan of `AppleHealthExportPlainTagTests` is checked against it too).
+  static func bytewise(_ bytes: [UInt8], from start: Int, quote: UInt8) -> Int {
     var j = start
     while j < bytes.count {
       let c = bytes[j]
@@ -36,7 +36,7 @@ struct AppleHealthExportValueScanTests {
         interesting: Self.interesting, using: &generator)
       let quote: UInt8 = round % 2 == 0 ? 0x22 : 0x27
       for start in 0...count {
-        let expected = bytewise(bytes, from: start, quote: quote)
+        let expected = Self.bytewise(bytes, from: start, quote: quote)
         let found = bytes.withUnsafeBufferPointer {
           AppleHealthExportParser.plainRunEnd($0, from: start, quote: quote)
         }
@@ -52,7 +52,7 @@ struct AppleHealthExportValueScanTests {
         for place in 0..<16 {
           var bytes = [UInt8](repeating: 0x61, count: 16)
           bytes[place] = UInt8(value)
-          let expected = bytewise(bytes, from: 0, quote: quote)
+          let expected = Self.bytewise(bytes, from: 0, quote: quote)
           let found = bytes.withUnsafeBufferPointer {
             AppleHealthExportParser.plainRunEnd($0, from: 0, quote: quote)
           }

@@ -28,7 +28,7 @@ import Testing
   /// the batch's revisions are distinct and those of its samples.
   @Test(arguments: [1, 5, 37, 1_000])
   func equalRevisionsShareANumber(batchSize: Int) {
-    var random = SeededRandom(seed: UInt64(batchSize))
+    var random = SeededGenerator(seed: UInt64(batchSize))
     let names = ["Phone", "Watch", "Anna’s iPhone", "Scale", "App", "Ring", "Band"]
     var reader = HealthImportPlan.BatchReader(types: [.steps], batchSize: batchSize)
     var batches: [HealthImportPlan.Batch] = []
@@ -89,18 +89,5 @@ import Testing
       #expect((candidate.checked == nil) == (refusal != nil), "line \(candidate.line)")
       #expect(candidate.checked.map { $0.sample == candidate.imported.sample } ?? true)
     }
-  }
-}
-
-/// SplitMix64, for repeatable orders.
-private struct SeededRandom {
-  var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
   }
 }
