@@ -2,7 +2,7 @@
 # Makes Tests/fixtures/health-sqlite-format2-store: a store whose health.sqlite is format 2
 # (the shared type indexes), for the migration to format 3's tests. Run it with a weigh
 # that writes format 2 (one built from a commit before format 3, e.g. ab79d58):
-#   scripts/make-health-format2-fixture.sh /tmp/old/.build/release/weigh
+#   scripts/make-health-format2-fixture.sh OLD-CHECKOUT/.build/release/weigh
 set -eu
 weigh=${1:?usage: make-health-format2-fixture.sh OLD-WEIGH}
 out=Tests/fixtures/health-sqlite-format2-store
