@@ -7,11 +7,13 @@ import GRDBSQLite
 /// it and the sync of the file (`placeAside`) waits for the index's pages only.
 ///
 /// The file is written without syncs (`synchronous = OFF`), so the kernel held all of it in
-/// the page cache until that sync: 144 MB for the 1 GB all-types import, 0.14 s of the
+/// the page cache until that sync: 144 MB for the 1 GB all-types import, 84–137 ms of the
 /// command's wall time spent waiting in one `fsync` at its end (strace, hsql17). Before
 /// `CREATE INDEX record_uuid`, SQLite's dirty pages are written into the file
 /// (`sqlite3_db_cacheflush`: what the sort's small page cache would spill during the sort
-/// anyway) and their writing to the disk is started (`StoreWriteback`), which does not wait.
+/// anyway) and their writing to the disk is started (`StoreWriteback`), which does not wait:
+/// the `fsync` then took 22–32 ms, and the command's end after the sort 0.10 s against
+/// 0.16–0.19 s (perf; docs/performance.md, "hsql17: the commit's tail").
 ///
 /// Nothing of the crash story changes (docs/store.md, "A new store's first Health command
 /// built aside"): the file is nobody's until its rename; the sync is made where it was, and
