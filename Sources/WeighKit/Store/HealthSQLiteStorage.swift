@@ -71,6 +71,9 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
   /// has open, without a log and without syncs, that its first command's commit syncs and
   /// renames to `path` (`placeAside`). Nil once it is in place, and for every other storage.
   var aside: Aside?
+  /// For a database built aside: the disk's writing of its file started before the UUID
+  /// index's sort at the commit (`HealthSQLiteAsideWriteback`). Closed after the connection.
+  var asideWriteback: HealthSQLiteAsideWriteback?
 
   /// Format 1's record table and its indexes.
   static let recordTablesFormat1 = """
@@ -171,6 +174,7 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
       try DatabaseQueue(path: aside?.temporary ?? path, configuration: configuration)
     }
     self.queue = queue
+    asideWriteback = aside.flatMap { HealthSQLiteAsideWriteback($0.temporary) }
     var layout = HealthSQLiteLayout.format3
     try Self.mapped(file) {
       if readOnly {
@@ -253,6 +257,9 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
     isClosed = true
     statements.finalizeAll()
     try Self.mapped(path) { try queue.close() }
+    // After SQLite's own descriptor: closing one drops the process's locks on the file.
+    asideWriteback?.close()
+    asideWriteback = nil
     // Built aside and never committed: nobody's file (the next creation would remove it).
     if let aside {
       self.aside = nil
@@ -480,6 +487,8 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
   /// Writes what `commandWriter` holds to the meta rows, and forgets it.
   func flushCommandWriter(_ db: Database) throws {
     try statements.dropUnusedExpectedPairs(db)
+    // A file built aside: its pages on their way to the disk while the index is sorted.
+    if uuidIndex.droppedInCommand { asideWriteback?.start(db) }
     // Before the `COMMIT`, in the command's transaction (`HealthSQLiteUUIDIndex`).
     try uuidIndex.makeBeforeCommit(db)
     guard let writer = commandWriter else { return }
