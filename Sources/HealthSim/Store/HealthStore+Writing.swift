@@ -18,13 +18,19 @@ extension HealthStore {
 
   /// Saves samples whose own checks passed when they were made (`CheckedSample`), as
   /// `save(_:as:)` saves them: the same result, without checking each one's content again.
-  /// An import makes them on its reading thread, so the saving thread does not.
+  /// An import makes them on its reading thread, so the saving thread does not. What the
+  /// storage prepared of each (`CheckedSample.preparation`) goes back to it with the saved
+  /// sample (`HealthSampleStorage.apply(_:prepared:)`).
   @discardableResult
   public func save(_ samples: [CheckedSample], as revision: SourceRevision) throws(HealthError)
     -> [HealthSample]
   {
     defer { commitState() }
-    let saved = try write(samples.map(\.sample), revision: revision, contentChecked: true)
+    let preparations =
+      samples.contains { $0.preparation != nil } ? samples.map(\.preparation) : []
+    let saved = try write(
+      samples.map(\.sample), revision: revision, contentChecked: true,
+      preparations: preparations)
     try checkStorage()
     return saved
   }
@@ -256,10 +262,12 @@ extension HealthStore {
   /// saved (the same UUID and content) is left as it is, as a device does, and is not in
   /// the result; a correlation's objects are saved with it, before it.
   /// `createdAt` is the creation date of the samples, now unless given.
-  /// With `contentChecked`, the batch's samples passed `checkContent` (`CheckedSample`).
+  /// With `contentChecked`, the batch's samples passed `checkContent` (`CheckedSample`);
+  /// `preparations` (empty, or one for each of `batch`) go to the storage with the plain
+  /// samples saved from them (`HealthSampleStorage.apply(_:prepared:)`).
   func write(
     _ batch: [HealthSample], revision: SourceRevision, createdAt: Date? = nil,
-    contentChecked: Bool = false
+    contentChecked: Bool = false, preparations: [(any StoragePreparation)?] = []
   ) throws(HealthError) -> [HealthSample] {
     mergeSavesIfUnlocked()
     let created = createdAt ?? now
@@ -274,6 +282,8 @@ extension HealthStore {
     // Only a sample with a UUID can be saved already (an import's samples have none: the
     // batch is kept as it is, not copied sample by sample).
     let samples = batch.contains { $0.uuid != nil } ? batch.filter { !isAlreadySaved($0) } : batch
+    // The preparations go with the samples while none was left out.
+    let prepared = samples.count == batch.count ? preparations : []
     try validate(samples, contentChecked: contentChecked)
     var claimed: [SyncKey: Double] = [:]
     var plans: [SyncKey?] = []
@@ -409,7 +419,8 @@ extension HealthStore {
         uuid: uuid, revision: revision, at: created, objects: objects)
       if isPlain {
         counter += 1
-        pending.add(stored, position: counter)
+        pending.add(
+          stored, position: counter, prepared: index < prepared.count ? prepared[index] : nil)
       } else {
         insertSample(stored, position: state.counter + 1)
         counter = state.counter
@@ -457,7 +468,7 @@ extension HealthStore {
   private func apply(_ pending: inout PendingSaves) {
     guard !pending.changes.isEmpty else { return }
     defer { pending = PendingSaves() }
-    guard persist(pending.changes) else { return }
+    guard persist(pending.changes, prepared: pending.preparations) else { return }
     guard !isReplaying, recorder != nil else { return }
     for change in pending.changes { emit(change) }
   }
@@ -512,6 +523,9 @@ extension HealthStore {
 /// since the storage does not have them yet) once asked to track them.
 private struct PendingSaves {
   var changes: [HealthChange] = []
+  /// The storage's preparation of each of `changes`' samples, up to the last one given
+  /// (`HealthSampleStorage.apply(_:prepared:)`): empty when none was.
+  private(set) var preparations: [(any StoragePreparation)?] = []
   /// The UUIDs of `changes`, kept only after `tracksUUIDs()`: a batch whose drawn UUIDs are
   /// known free (`write`) never asks, and hashed each UUID twice for nothing.
   private(set) var uuids: Set<UUID> = []
@@ -533,8 +547,14 @@ private struct PendingSaves {
     }
   }
 
-  mutating func add(_ sample: HealthSample, position: Int64) {
+  mutating func add(
+    _ sample: HealthSample, position: Int64, prepared: (any StoragePreparation)? = nil
+  ) {
     changes.append(.sampleSaved(sample, position: position))
     if isTracking, let uuid = sample.uuid { uuids.insert(uuid) }
+    guard let prepared else { return }
+    if preparations.isEmpty { preparations.reserveCapacity(changes.capacity) }
+    while preparations.count < changes.count - 1 { preparations.append(nil) }
+    preparations.append(prepared)
   }
 }

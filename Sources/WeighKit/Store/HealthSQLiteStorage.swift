@@ -879,11 +879,19 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
   // MARK: Writing
 
   public func apply(_ changes: [HealthChange]) throws {
+    try apply(changes, prepared: [])
+  }
+
+  /// `apply(_:)`, with the rows of saved samples prepared on another thread
+  /// (`HealthSQLitePreparedRow`) where they fit the sample saved.
+  public func apply(_ changes: [HealthChange], prepared: [(any StoragePreparation)?]) throws {
     try write { db, writer in
       for (index, change) in changes.enumerated() {
         switch change {
         case .sampleSaved(let sample, let position):
-          try writer.save(sample, at: position, change: index, db)
+          let preparation =
+            index < prepared.count ? prepared[index] as? HealthSQLitePreparedRow : nil
+          try writer.save(sample, at: position, change: index, prepared: preparation, db)
         case .sampleDeleted(let uuid, let position, let date):
           try writer.delete(uuid, at: position, date: date, change: index, db)
         case .deletedObjectsPurged(let cutoff):
@@ -1037,7 +1045,14 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
     /// `rowsPerInsert` at a time, by one statement, and always before the writer reads the
     /// table or its write ends (`insertWaitingRows`), so no query and no other call sees
     /// the table without them.
-    var waitingRows: [(parts: HealthSQLiteRowParts, originID: Int64)] = []
+    var waitingRows: [(parts: HealthSQLiteRowParts, originID: Int64, fixed: FixedChecksum?)] = []
+    /// The part of a row's checksum made ahead (`HealthSQLitePreparedRow`): the saving
+    /// thread adds the position, UUID, origin id and creation time
+    /// (`HealthSQLiteRowChecksumSplit`).
+    struct FixedChecksum {
+      var checksum: UInt32
+      var suffixLength: Int
+    }
     /// The id of each origin in the `origin` table, as this writer's transaction has it:
     /// read when the writer starts (a handful of rows), and an origin inserted (before the
     /// first row naming it) added. A step or savepoint rolled back restores an earlier
@@ -1113,7 +1128,8 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
     }
 
     mutating func save(
-      _ sample: HealthSample, at position: Int64, change index: Int, _ db: Database
+      _ sample: HealthSample, at position: Int64, change index: Int,
+      prepared: HealthSQLitePreparedRow? = nil, _ db: Database
     )
       throws
     {
@@ -1129,7 +1145,7 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
         throw HealthStorageError.duplicateUUID(change: index, uuid: uuid)
       }
       try take(position, change: index)
-      try insert(sample, at: position, db)
+      try insert(sample, at: position, prepared: prepared, db)
     }
 
     mutating func delete(
@@ -1165,7 +1181,14 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
     /// the anchored read) is read from the sample as given, where a record around it cost
     /// a copy of the sample for each (docs/performance.md, "The all-types import: the saving
     /// thread").
-    mutating func insert(_ sample: HealthSample, at position: Int64, _ db: Database) throws {
+    ///
+    /// With `prepared` that fits the sample, the row's content comes from it (made on the
+    /// import's reading thread): the parts, the shape's content, the checksum's fixed part
+    /// and the duration; the row is the same.
+    mutating func insert(
+      _ sample: HealthSample, at position: Int64, prepared: HealthSQLitePreparedRow? = nil,
+      _ db: Database
+    ) throws {
       // Noted before the row goes in: a row that then fails only leaves a UUID looked up.
       if let uuid = sample.uuid, let ownUUIDs {
         let wasExact = ownUUIDs.isExact
@@ -1175,6 +1198,18 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
         if wasExact, !ownUUIDs.isExact, let uuidIndex {
           try uuidIndex.drop(db, withTypeIndex: statements.layout == .format2)
         }
+      }
+      if let prepared, prepared.fits(sample) {
+        let parts = prepared.parts(of: sample, position: position)
+        let shape = HealthRowShape(parts, prepared: prepared)
+        let type = parts.type
+        try insertRow(
+          parts, shape: shape, db,
+          fixed: FixedChecksum(
+            checksum: prepared.fixedChecksum, suffixLength: prepared.suffixLength),
+          loaded: { HealthRecordCodec.loaded(sample, position: position) })
+        tally.noteDuration(prepared.duration, of: type)
+        return
       }
       try insertRow(
         HealthSQLiteRowParts(sample, position: position),
@@ -1200,7 +1235,7 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
     /// allocated, with a copy of the sample, for every row saved.
     private mutating func insertRow(
       _ parts: __owned HealthSQLiteRowParts, shape: HealthRowShape?, _ db: Database,
-      loaded madeAsLoaded: () -> HealthRecord? = { nil }
+      fixed: FixedChecksum? = nil, loaded madeAsLoaded: () -> HealthRecord? = { nil }
     ) throws {
       guard statements.layout.hasRowParts else {
         throw HealthStorageError("health.sqlite is format 1, which this weigh only reads")
@@ -1230,7 +1265,7 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
       count(parts.type, isDeletion: parts.isDeletion, by: 1)
       // Inserted with the next rows, `rowsPerInsert` at a time (`insertWaitingRows`). Its
       // last use: the parts move into the array, where a copy retained each of their texts.
-      waitingRows.append((parts, originID))
+      waitingRows.append((parts, originID, fixed))
       if waitingRows.count >= Self.rowsPerInsert { try insertWaitingRows(db) }
     }
 
@@ -1286,9 +1321,18 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
           var insert = HealthSQLiteBinding(try statements(kind, db))
           for index in 0..<count {
             let base = CInt(truncatingIfNeeded: index * parameters)
-            rows[next + index].parts.bind(
-              to: &insert, originID: rows[next + index].originID, from: base,
-              uuidIn: uuids.baseAddress.map { $0 + index })
+            let row = rows[next + index]
+            // The checksum's fixed part made ahead, when it was (a live row with a
+            // creation time), with the four columns the save set added.
+            let checksum = row.fixed.map { fixed in
+              HealthSQLiteRowChecksumSplit.checksum(
+                fixed: fixed.checksum, suffixLength: fixed.suffixLength,
+                position: row.parts.position, uuid: row.parts.uuid, originID: row.originID,
+                created: row.parts.created ?? 0)
+            }
+            row.parts.bind(
+              to: &insert, originID: row.originID, from: base,
+              uuidIn: uuids.baseAddress.map { $0 + index }, checksum: checksum)
           }
           // Only the UUIDs, bound without a copy, are cleared (every parameter is bound
           // again at each run; clearing all cost 1,200 instructions a row one by one).
