@@ -324,7 +324,7 @@ extension HealthStore {
     // about 6,000 instructions around its inserts, on disk); a sample with a sync identifier
     // or objects first applies those pending, since its replacement and objects read the
     // storage.
-    var pending = PendingSaves()
+    var pending = PendingSaves(preparations: prepared)
     pending.reserveCapacity(samples.count)
     // When every sample kept is plain, nothing is written before the loop ends, so the new
     // UUIDs `freshUUID(avoiding:)` would draw one by one can be drawn first and the storage
@@ -419,8 +419,7 @@ extension HealthStore {
         uuid: uuid, revision: revision, at: created, objects: objects)
       if isPlain {
         counter += 1
-        pending.add(
-          stored, position: counter, prepared: index < prepared.count ? prepared[index] : nil)
+        pending.add(stored, position: counter, sample: index)
       } else {
         insertSample(stored, position: state.counter + 1)
         counter = state.counter
@@ -467,7 +466,7 @@ extension HealthStore {
   /// Applies the pending saves as one transaction and emits them; empties `pending`.
   private func apply(_ pending: inout PendingSaves) {
     guard !pending.changes.isEmpty else { return }
-    defer { pending = PendingSaves() }
+    defer { pending = PendingSaves(preparations: pending.batchPreparations) }
     guard persist(pending.changes, prepared: pending.preparations) else { return }
     guard !isReplaying, recorder != nil else { return }
     for change in pending.changes { emit(change) }
@@ -523,9 +522,27 @@ extension HealthStore {
 /// since the storage does not have them yet) once asked to track them.
 private struct PendingSaves {
   var changes: [HealthChange] = []
-  /// The storage's preparation of each of `changes`' samples, up to the last one given
-  /// (`HealthSampleStorage.apply(_:prepared:)`): empty when none was.
-  private(set) var preparations: [(any StoragePreparation)?] = []
+  /// The storage's preparations of the batch's samples (`write`'s `preparations`), empty
+  /// when none was given.
+  let batchPreparations: [(any StoragePreparation)?]
+  /// The index in the batch of the first change's sample; the changes are the samples from
+  /// it on, one after the other, while `inOrder` holds (an import's plain samples always
+  /// are): their preparations are then a slice of the batch's, with no array built a save.
+  private var firstSample = 0
+  private var inOrder = true
+
+  init(preparations: [(any StoragePreparation)?] = []) {
+    batchPreparations = preparations
+  }
+
+  /// What the storage prepared of each change's sample (`HealthSampleStorage.apply(_:prepared:)`):
+  /// none unless the changes are the batch's samples in order.
+  var preparations: [(any StoragePreparation)?] {
+    guard inOrder, !changes.isEmpty, firstSample + changes.count <= batchPreparations.count
+    else { return [] }
+    if firstSample == 0, changes.count == batchPreparations.count { return batchPreparations }
+    return Array(batchPreparations[firstSample..<firstSample + changes.count])
+  }
   /// The UUIDs of `changes`, kept only after `tracksUUIDs()`: a batch whose drawn UUIDs are
   /// known free (`write`) never asks, and hashed each UUID twice for nothing.
   private(set) var uuids: Set<UUID> = []
@@ -547,14 +564,14 @@ private struct PendingSaves {
     }
   }
 
-  mutating func add(
-    _ sample: HealthSample, position: Int64, prepared: (any StoragePreparation)? = nil
-  ) {
+  /// Adds the save of `sample` at `position`, made from the batch's sample at `index`.
+  mutating func add(_ sample: HealthSample, position: Int64, sample index: Int) {
+    if changes.isEmpty {
+      firstSample = index
+    } else if index != firstSample + changes.count {
+      inOrder = false
+    }
     changes.append(.sampleSaved(sample, position: position))
     if isTracking, let uuid = sample.uuid { uuids.insert(uuid) }
-    guard let prepared else { return }
-    if preparations.isEmpty { preparations.reserveCapacity(changes.capacity) }
-    while preparations.count < changes.count - 1 { preparations.append(nil) }
-    preparations.append(prepared)
   }
 }

@@ -135,11 +135,10 @@ extension HealthSQLiteRowParts {
   ///
   /// With `uuidIn`, the UUID is stored there and bound without a copy: the caller keeps
   /// that memory as it is until the statement's parameters are cleared
-  /// (`HealthSQLiteBinding.bind(_:unchangingBlob:)`). `checksum`, when given, is
-  /// `checksum(originID:)` found another way (`HealthSQLiteRowChecksumSplit`).
+  /// (`HealthSQLiteBinding.bind(_:unchangingBlob:)`).
   func bind(
     to binding: inout HealthSQLiteBinding, originID: Int64, from base: CInt = 0,
-    uuidIn storage: UnsafeMutablePointer<uuid_t>? = nil, checksum: UInt32? = nil
+    uuidIn storage: UnsafeMutablePointer<uuid_t>? = nil
   ) {
     binding.bind(base + 1, integer: position)
     binding.bind(base + 2, integer: isDeletion ? 1 : 0)
@@ -164,8 +163,7 @@ extension HealthSQLiteRowParts {
     } else {
       binding.bind(base + 12, text: nil)
     }
-    // checked: a 32-bit checksum fits in Int64
-    binding.bind(base + 13, integer: Int64(checksum ?? self.checksum(originID: originID)))
+    binding.bind(base + 13, integer: Int64(checksum(originID: originID)))
   }
 
   /// The parts of `row` (selected as `HealthSQLiteFormat2.selection`), each column of its

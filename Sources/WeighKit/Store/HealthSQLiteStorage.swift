@@ -886,11 +886,11 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
   /// (`HealthSQLitePreparedRow`) where they fit the sample saved.
   public func apply(_ changes: [HealthChange], prepared: [(any StoragePreparation)?]) throws {
     try write { db, writer in
-      for (index, change) in changes.enumerated() {
-        switch change {
+      for index in changes.indices {
+        switch changes[index] {
         case .sampleSaved(let sample, let position):
           let preparation =
-            index < prepared.count ? prepared[index] as? HealthSQLitePreparedRow : nil
+            index < prepared.count ? HealthSQLitePreparedRow.of(prepared[index]) : nil
           try writer.save(sample, at: position, change: index, prepared: preparation, db)
         case .sampleDeleted(let uuid, let position, let date):
           try writer.delete(uuid, at: position, date: date, change: index, db)
@@ -1045,14 +1045,7 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
     /// `rowsPerInsert` at a time, by one statement, and always before the writer reads the
     /// table or its write ends (`insertWaitingRows`), so no query and no other call sees
     /// the table without them.
-    var waitingRows: [(parts: HealthSQLiteRowParts, originID: Int64, fixed: FixedChecksum?)] = []
-    /// The part of a row's checksum made ahead (`HealthSQLitePreparedRow`): the saving
-    /// thread adds the position, UUID, origin id and creation time
-    /// (`HealthSQLiteRowChecksumSplit`).
-    struct FixedChecksum {
-      var checksum: UInt32
-      var suffixLength: Int
-    }
+    var waitingRows: [(parts: HealthSQLiteRowParts, originID: Int64)] = []
     /// The id of each origin in the `origin` table, as this writer's transaction has it:
     /// read when the writer starts (a handful of rows), and an origin inserted (before the
     /// first row naming it) added. A step or savepoint rolled back restores an earlier
@@ -1202,13 +1195,10 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
       if let prepared, prepared.fits(sample) {
         let parts = prepared.parts(of: sample, position: position)
         let shape = HealthRowShape(parts, prepared: prepared)
-        let type = parts.type
         try insertRow(
-          parts, shape: shape, db,
-          fixed: FixedChecksum(
-            checksum: prepared.fixedChecksum, suffixLength: prepared.suffixLength),
+          parts, shape: shape, db, readsBack: shape == nil && prepared.readsBack(parts),
           loaded: { HealthRecordCodec.loaded(sample, position: position) })
-        tally.noteDuration(prepared.duration, of: type)
+        tally.noteDuration(prepared.duration, of: prepared.type)
         return
       }
       try insertRow(
@@ -1232,10 +1222,12 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
     /// reads from a row of a shape already read back (`HealthRecordCodec.loaded`).
     ///
     /// `loaded` is not escaping (an optional closure is): one that captured the sample was
-    /// allocated, with a copy of the sample, for every row saved.
+    /// allocated, with a copy of the sample, for every row saved. `readsBack`: a row of no
+    /// shape is known to read back (`HealthSQLitePreparedRow.readsBack(_:)`), so it is read
+    /// back only when `recent` keeps what it reads.
     private mutating func insertRow(
       _ parts: __owned HealthSQLiteRowParts, shape: HealthRowShape?, _ db: Database,
-      fixed: FixedChecksum? = nil, loaded madeAsLoaded: () -> HealthRecord? = { nil }
+      readsBack: Bool = false, loaded madeAsLoaded: () -> HealthRecord? = { nil }
     ) throws {
       guard statements.layout.hasRowParts else {
         throw HealthStorageError("health.sqlite is format 1, which this weigh only reads")
@@ -1252,7 +1244,7 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
       // Read back once per row shape (`checkReadBack`); a command's writer that keeps its
       // recent records keeps them as a query reads them: a row of a shape already read
       // back is made so from its sample (`loaded`), another one read back.
-      var loaded = try checkReadBack(shape, parts)
+      var loaded = readsBack && recent == nil ? nil : try checkReadBack(shape, parts)
       if loaded == nil, recent != nil {
         loaded = try madeAsLoaded() ?? Self.readBack(parts)
       }
@@ -1265,7 +1257,7 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
       count(parts.type, isDeletion: parts.isDeletion, by: 1)
       // Inserted with the next rows, `rowsPerInsert` at a time (`insertWaitingRows`). Its
       // last use: the parts move into the array, where a copy retained each of their texts.
-      waitingRows.append((parts, originID, fixed))
+      waitingRows.append((parts, originID))
       if waitingRows.count >= Self.rowsPerInsert { try insertWaitingRows(db) }
     }
 
@@ -1321,18 +1313,9 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
           var insert = HealthSQLiteBinding(try statements(kind, db))
           for index in 0..<count {
             let base = CInt(truncatingIfNeeded: index * parameters)
-            let row = rows[next + index]
-            // The checksum's fixed part made ahead, when it was (a live row with a
-            // creation time), with the four columns the save set added.
-            let checksum = row.fixed.map { fixed in
-              HealthSQLiteRowChecksumSplit.checksum(
-                fixed: fixed.checksum, suffixLength: fixed.suffixLength,
-                position: row.parts.position, uuid: row.parts.uuid, originID: row.originID,
-                created: row.parts.created ?? 0)
-            }
-            row.parts.bind(
-              to: &insert, originID: row.originID, from: base,
-              uuidIn: uuids.baseAddress.map { $0 + index }, checksum: checksum)
+            rows[next + index].parts.bind(
+              to: &insert, originID: rows[next + index].originID, from: base,
+              uuidIn: uuids.baseAddress.map { $0 + index })
           }
           // Only the UUIDs, bound without a copy, are cleared (every parameter is bound
           // again at each run; clearing all cost 1,200 instructions a row one by one).
