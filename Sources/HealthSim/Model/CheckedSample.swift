@@ -8,6 +8,9 @@
 public struct CheckedSample: Sendable {
   /// The sample checked.
   public let sample: HealthSample
+  /// What the storage made of the sample ahead of its save (`StoragePreparation`), handed
+  /// back to it when the sample is saved; nil when it made nothing.
+  public let preparation: (any StoragePreparation)?
 
   /// `sample`, once its checks pass.
   ///
@@ -15,5 +18,19 @@ public struct CheckedSample: Sendable {
   public init(checking sample: HealthSample) throws(HealthError) {
     try HealthStore.checkContent(of: sample)
     self.sample = sample
+    preparation = nil
+  }
+
+  /// `sample`, once its checks pass, with what `prepare` (a storage's own step) makes of it
+  /// then: an import calls it on its reading thread, so that the saving thread does less.
+  ///
+  /// - Throws: the `HealthError` a save of `sample` throws for the first check it fails
+  ///   (`prepare` is then not called).
+  public init(
+    checking sample: HealthSample, preparing prepare: (HealthSample) -> (any StoragePreparation)?
+  ) throws(HealthError) {
+    try HealthStore.checkContent(of: sample)
+    self.sample = sample
+    preparation = prepare(sample)
   }
 }

@@ -28,6 +28,14 @@ public protocol HealthSampleStorage: AnyObject {
   ///   breaks these rules, or when the storage cannot be read or written.
   func apply(_ changes: [HealthChange]) throws
 
+  /// Applies `changes` as `apply(_:)` does, given `prepared`: for each change, what this
+  /// storage made ahead of the save of the sample it saves (`StoragePreparation`), or nil;
+  /// `prepared[i]` goes with `changes[i]`, and may be shorter (nil for the rest). Made from
+  /// the sample before the save gave it its UUID, writer and creation date: the storage
+  /// uses one only after checking that it fits the saved sample, and what it keeps is the
+  /// same with or without it. The default ignores `prepared`.
+  func apply(_ changes: [HealthChange], prepared: [(any StoragePreparation)?]) throws
+
   /// Adds live samples and deleted-object records at their positions (growing, each greater
   /// than every position held), as a snapshot or an import lists them, in one transaction.
   /// No live sample may share a UUID.
@@ -93,6 +101,11 @@ public protocol HealthSampleStorage: AnyObject {
 }
 
 extension HealthSampleStorage {
+  /// `apply(_:)`: the preparations are not used.
+  public func apply(_ changes: [HealthChange], prepared: [(any StoragePreparation)?]) throws {
+    try apply(changes)
+  }
+
   /// `sample(uuid:)` of each.
   public func liveUUIDs(among uuids: [UUID]) throws -> Set<UUID> {
     var live = Set<UUID>()

@@ -30,6 +30,14 @@ extension HealthStore {
     attempt { try storage.apply(changes) }
   }
 
+  /// `persist(_:)`, with the storage's preparations of the samples saved
+  /// (`HealthSampleStorage.apply(_:prepared:)`).
+  @discardableResult
+  func persist(_ changes: [HealthChange], prepared: [(any StoragePreparation)?]) -> Bool {
+    guard !prepared.isEmpty else { return persist(changes) }
+    return attempt { try storage.apply(changes, prepared: prepared) }
+  }
+
   /// A storage read, or `empty` once the storage has failed.
   func read<Value>(_ empty: Value, _ body: () throws -> Value) -> Value {
     guard storageFailure == nil else { return empty }

@@ -18,13 +18,19 @@ extension HealthStore {
 
   /// Saves samples whose own checks passed when they were made (`CheckedSample`), as
   /// `save(_:as:)` saves them: the same result, without checking each one's content again.
-  /// An import makes them on its reading thread, so the saving thread does not.
+  /// An import makes them on its reading thread, so the saving thread does not. What the
+  /// storage prepared of each (`CheckedSample.preparation`) goes back to it with the saved
+  /// sample (`HealthSampleStorage.apply(_:prepared:)`).
   @discardableResult
   public func save(_ samples: [CheckedSample], as revision: SourceRevision) throws(HealthError)
     -> [HealthSample]
   {
     defer { commitState() }
-    let saved = try write(samples.map(\.sample), revision: revision, contentChecked: true)
+    let preparations =
+      samples.contains { $0.preparation != nil } ? samples.map(\.preparation) : []
+    let saved = try write(
+      samples.map(\.sample), revision: revision, contentChecked: true,
+      preparations: preparations)
     try checkStorage()
     return saved
   }
@@ -256,10 +262,12 @@ extension HealthStore {
   /// saved (the same UUID and content) is left as it is, as a device does, and is not in
   /// the result; a correlation's objects are saved with it, before it.
   /// `createdAt` is the creation date of the samples, now unless given.
-  /// With `contentChecked`, the batch's samples passed `checkContent` (`CheckedSample`).
+  /// With `contentChecked`, the batch's samples passed `checkContent` (`CheckedSample`);
+  /// `preparations` (empty, or one for each of `batch`) go to the storage with the plain
+  /// samples saved from them (`HealthSampleStorage.apply(_:prepared:)`).
   func write(
     _ batch: [HealthSample], revision: SourceRevision, createdAt: Date? = nil,
-    contentChecked: Bool = false
+    contentChecked: Bool = false, preparations: [(any StoragePreparation)?] = []
   ) throws(HealthError) -> [HealthSample] {
     mergeSavesIfUnlocked()
     let created = createdAt ?? now
@@ -274,6 +282,8 @@ extension HealthStore {
     // Only a sample with a UUID can be saved already (an import's samples have none: the
     // batch is kept as it is, not copied sample by sample).
     let samples = batch.contains { $0.uuid != nil } ? batch.filter { !isAlreadySaved($0) } : batch
+    // The preparations go with the samples while none was left out.
+    let prepared = samples.count == batch.count ? preparations : []
     try validate(samples, contentChecked: contentChecked)
     var claimed: [SyncKey: Double] = [:]
     var plans: [SyncKey?] = []
@@ -314,7 +324,7 @@ extension HealthStore {
     // about 6,000 instructions around its inserts, on disk); a sample with a sync identifier
     // or objects first applies those pending, since its replacement and objects read the
     // storage.
-    var pending = PendingSaves()
+    var pending = PendingSaves(preparations: prepared)
     pending.reserveCapacity(samples.count)
     // When every sample kept is plain, nothing is written before the loop ends, so the new
     // UUIDs `freshUUID(avoiding:)` would draw one by one can be drawn first and the storage
@@ -409,7 +419,7 @@ extension HealthStore {
         uuid: uuid, revision: revision, at: created, objects: objects)
       if isPlain {
         counter += 1
-        pending.add(stored, position: counter)
+        pending.add(stored, position: counter, sample: index)
       } else {
         insertSample(stored, position: state.counter + 1)
         counter = state.counter
@@ -456,8 +466,8 @@ extension HealthStore {
   /// Applies the pending saves as one transaction and emits them; empties `pending`.
   private func apply(_ pending: inout PendingSaves) {
     guard !pending.changes.isEmpty else { return }
-    defer { pending = PendingSaves() }
-    guard persist(pending.changes) else { return }
+    defer { pending = PendingSaves(preparations: pending.batchPreparations) }
+    guard persist(pending.changes, prepared: pending.preparations) else { return }
     guard !isReplaying, recorder != nil else { return }
     for change in pending.changes { emit(change) }
   }
@@ -512,6 +522,27 @@ extension HealthStore {
 /// since the storage does not have them yet) once asked to track them.
 private struct PendingSaves {
   var changes: [HealthChange] = []
+  /// The storage's preparations of the batch's samples (`write`'s `preparations`), empty
+  /// when none was given.
+  let batchPreparations: [(any StoragePreparation)?]
+  /// The index in the batch of the first change's sample; the changes are the samples from
+  /// it on, one after the other, while `inOrder` holds (an import's plain samples always
+  /// are): their preparations are then a slice of the batch's, with no array built a save.
+  private var firstSample = 0
+  private var inOrder = true
+
+  init(preparations: [(any StoragePreparation)?] = []) {
+    batchPreparations = preparations
+  }
+
+  /// What the storage prepared of each change's sample (`HealthSampleStorage.apply(_:prepared:)`):
+  /// none unless the changes are the batch's samples in order.
+  var preparations: [(any StoragePreparation)?] {
+    guard inOrder, !changes.isEmpty, firstSample + changes.count <= batchPreparations.count
+    else { return [] }
+    if firstSample == 0, changes.count == batchPreparations.count { return batchPreparations }
+    return Array(batchPreparations[firstSample..<firstSample + changes.count])
+  }
   /// The UUIDs of `changes`, kept only after `tracksUUIDs()`: a batch whose drawn UUIDs are
   /// known free (`write`) never asks, and hashed each UUID twice for nothing.
   private(set) var uuids: Set<UUID> = []
@@ -533,7 +564,13 @@ private struct PendingSaves {
     }
   }
 
-  mutating func add(_ sample: HealthSample, position: Int64) {
+  /// Adds the save of `sample` at `position`, made from the batch's sample at `index`.
+  mutating func add(_ sample: HealthSample, position: Int64, sample index: Int) {
+    if changes.isEmpty {
+      firstSample = index
+    } else if index != firstSample + changes.count {
+      inOrder = false
+    }
     changes.append(.sampleSaved(sample, position: position))
     if isTracking, let uuid = sample.uuid { uuids.insert(uuid) }
   }

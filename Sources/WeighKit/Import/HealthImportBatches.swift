@@ -76,8 +76,12 @@ extension HealthImportPlan {
     private mutating func add(_ imported: HealthExportMapping.Imported, line: Int, repaired: Bool) {
       let group = group(of: imported.revision)
       // The sample's own checks for a save, made here: nil when one fails, and the saving
-      // thread's save then makes them again and refuses the sample in their words.
-      let checked = try? CheckedSample(checking: imported.sample)
+      // thread's save then makes them again and refuses the sample in their words. The row of
+      // a sample with nested parts is made and read back here too (`HealthSQLitePreparedRow`),
+      // which the saving thread did: 78.5 M of its 2,507 M at 100 MB (docs/performance.md,
+      // hrow17).
+      let checked = try? CheckedSample(
+        checking: imported.sample, preparing: HealthSQLiteStorage.prepare)
       batch.starts.add(imported.sample)
       batch.candidates.append(
         Candidate(

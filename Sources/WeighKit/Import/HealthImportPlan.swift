@@ -239,12 +239,14 @@ struct HealthImportPlan {
     // The group of each revision index, -1 before its first new sample (the reader's
     // thread found the indexes: `BatchReader.group(of:)`).
     var groupOfRevision = [Int](repeating: -1, count: revisions.count)
-    for (position, candidate) in candidates.enumerated() {
+    // By index, each candidate read in place (the loop's copy of each was 240 instructions).
+    for position in candidates.indices {
       // The sample's fields, read in place (a copy of the sample cost 500 instructions).
-      let start = candidate.imported.sample.startDate
+      let start = candidates[position].imported.sample.startDate
       let key = Key(
-        candidate.imported.sample.type, candidate.imported.revision.source.name, start)
-      let value = candidate.imported.sample.value
+        candidates[position].imported.sample.type,
+        candidates[position].imported.revision.source.name, start)
+      let value = candidates[position].imported.sample.value
       // One look-up of the key (its hash was two a new sample: the question, then the
       // insertion); a key of a late sample is left with no value, which matches nothing.
       let seenNotKept = !notKept.isEmpty && notKept[key]?.matches(value) == true
@@ -253,29 +255,29 @@ struct HealthImportPlan {
       {
       case .present:
         alreadyPresent += 1
-        if candidate.repaired { repairedRecords += 1 }
+        if candidates[position].repaired { repairedRecords += 1 }
         continue
       case .late:
         let start = Instant.seconds(of: start)
         reject(
           ImportRejection(
-            line: candidate.line,
+            line: candidates[position].line,
             reason:
               "\(session.zone.minuteText(start)) is after the clock (\(session.zone.minuteText(session.now))); move the clock forward or fix the date"
           ), kind: 1)
         continue
       case .added: break
       }
-      if candidate.repaired { repairedRecords += 1 }
+      if candidates[position].repaired { repairedRecords += 1 }
       hasNewSamples = true
       // Grouped by source revision, the groups in the order of their first new sample.
-      var index = groupOfRevision[candidate.group]
+      var index = groupOfRevision[candidates[position].group]
       if index < 0 {
         index = groups.count
-        groupOfRevision[candidate.group] = index
-        groups.append(Group(revision: candidate.imported.revision))
+        groupOfRevision[candidates[position].group] = index
+        groups.append(Group(revision: candidates[position].imported.revision))
       }
-      groups[index].add(candidate, at: position)
+      groups[index].add(candidates[position], at: position)
     }
     for group in groups { save(group, in: health) }
     session.lastHealthImport = (mostHeld, batchesChecked)

@@ -139,11 +139,17 @@ final class CommandHealthStorage: HealthSampleStorage {
   }
 
   func apply(_ changes: [HealthChange]) throws {
+    try apply(changes, prepared: [])
+  }
+
+  /// The preparations go on with the changes when no change is the small state's (an
+  /// import's batch of saves); what is kept to write again does without them.
+  func apply(_ changes: [HealthChange], prepared: [(any StoragePreparation)?]) throws {
     // Passed on as they are when no change is the small state's (an import's batch of
     // saves): a copy of the list cost a copy of each sample.
     if !changes.contains(where: { if case .stateChanged = $0 { true } else { false } }) {
       guard !changes.isEmpty else { return }
-      try write { try $0.apply(changes) }
+      try write { try $0.apply(changes, prepared: prepared) }
       keep(.apply(changes), count: changes.count)
       return
     }

@@ -38,7 +38,7 @@ struct HealthRowShape: Hashable {
     }
   }
 
-  private init(type: SampleType, fields: UInt16) {
+  init(type: SampleType, fields: UInt16) {
     self.type = type
     self.fields = fields
   }

@@ -888,11 +888,19 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
   // MARK: Writing
 
   public func apply(_ changes: [HealthChange]) throws {
+    try apply(changes, prepared: [])
+  }
+
+  /// `apply(_:)`, with the rows of saved samples prepared on another thread
+  /// (`HealthSQLitePreparedRow`) where they fit the sample saved.
+  public func apply(_ changes: [HealthChange], prepared: [(any StoragePreparation)?]) throws {
     try write { db, writer in
-      for (index, change) in changes.enumerated() {
-        switch change {
+      for index in changes.indices {
+        switch changes[index] {
         case .sampleSaved(let sample, let position):
-          try writer.save(sample, at: position, change: index, db)
+          let preparation =
+            index < prepared.count ? HealthSQLitePreparedRow.of(prepared[index]) : nil
+          try writer.save(sample, at: position, change: index, prepared: preparation, db)
         case .sampleDeleted(let uuid, let position, let date):
           try writer.delete(uuid, at: position, date: date, change: index, db)
         case .deletedObjectsPurged(let cutoff):
@@ -1122,7 +1130,8 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
     }
 
     mutating func save(
-      _ sample: HealthSample, at position: Int64, change index: Int, _ db: Database
+      _ sample: HealthSample, at position: Int64, change index: Int,
+      prepared: HealthSQLitePreparedRow? = nil, _ db: Database
     )
       throws
     {
@@ -1138,7 +1147,7 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
         throw HealthStorageError.duplicateUUID(change: index, uuid: uuid)
       }
       try take(position, change: index)
-      try insert(sample, at: position, db)
+      try insert(sample, at: position, prepared: prepared, db)
     }
 
     mutating func delete(
@@ -1174,7 +1183,14 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
     /// the anchored read) is read from the sample as given, where a record around it cost
     /// a copy of the sample for each (docs/performance.md, "The all-types import: the saving
     /// thread").
-    mutating func insert(_ sample: HealthSample, at position: Int64, _ db: Database) throws {
+    ///
+    /// With `prepared` that fits the sample, the row's content comes from it (made on the
+    /// import's reading thread): the parts, the shape's content, the checksum's fixed part
+    /// and the duration; the row is the same.
+    mutating func insert(
+      _ sample: HealthSample, at position: Int64, prepared: HealthSQLitePreparedRow? = nil,
+      _ db: Database
+    ) throws {
       // Noted before the row goes in: a row that then fails only leaves a UUID looked up.
       if let uuid = sample.uuid, let ownUUIDs {
         let wasExact = ownUUIDs.isExact
@@ -1184,6 +1200,15 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
         if wasExact, !ownUUIDs.isExact, let uuidIndex {
           try uuidIndex.drop(db, withTypeIndex: statements.layout == .format2)
         }
+      }
+      if let prepared, prepared.fits(sample) {
+        let parts = prepared.parts(of: sample, position: position)
+        let shape = HealthRowShape(parts, prepared: prepared)
+        try insertRow(
+          parts, shape: shape, db, readsBack: shape == nil && prepared.readsBack(parts),
+          loaded: { HealthRecordCodec.loaded(sample, position: position) })
+        tally.noteDuration(prepared.duration, of: prepared.type)
+        return
       }
       try insertRow(
         HealthSQLiteRowParts(sample, position: position),
@@ -1206,10 +1231,12 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
     /// reads from a row of a shape already read back (`HealthRecordCodec.loaded`).
     ///
     /// `loaded` is not escaping (an optional closure is): one that captured the sample was
-    /// allocated, with a copy of the sample, for every row saved.
+    /// allocated, with a copy of the sample, for every row saved. `readsBack`: a row of no
+    /// shape is known to read back (`HealthSQLitePreparedRow.readsBack(_:)`), so it is read
+    /// back only when `recent` keeps what it reads.
     private mutating func insertRow(
       _ parts: __owned HealthSQLiteRowParts, shape: HealthRowShape?, _ db: Database,
-      loaded madeAsLoaded: () -> HealthRecord? = { nil }
+      readsBack: Bool = false, loaded madeAsLoaded: () -> HealthRecord? = { nil }
     ) throws {
       guard statements.layout.hasRowParts else {
         throw HealthStorageError("health.sqlite is format 1, which this weigh only reads")
@@ -1226,7 +1253,7 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
       // Read back once per row shape (`checkReadBack`); a command's writer that keeps its
       // recent records keeps them as a query reads them: a row of a shape already read
       // back is made so from its sample (`loaded`), another one read back.
-      var loaded = try checkReadBack(shape, parts)
+      var loaded = readsBack && recent == nil ? nil : try checkReadBack(shape, parts)
       if loaded == nil, recent != nil {
         loaded = try madeAsLoaded() ?? Self.readBack(parts)
       }
