@@ -504,6 +504,11 @@ public final class Store {
       throw StoreError(
         .invalidChange, message: "a run of rows is being streamed; finish or abandon it first")
     }
+    // A streamed run's rows are in the record begun for it: it heads that record's commit.
+    if let index = changes.firstIndex(where: \.isStreamedRun), index != 0 || stream == nil {
+      throw StoreError(
+        .invalidChange, message: "a streamed run must be the first change of its record")
+    }
     var known: String?  // the last table found: an import's rows all name one
     for change in changes {
       let table: String
@@ -539,12 +544,7 @@ public final class Store {
       let leading = changes.firstIndex(where: \.isDocumentChange) ?? changes.endIndex
       // A run streamed already (`finishStreamedRun`) heads the changes: its rows were
       // encoded and checked as they streamed.
-      let resumes: Bool
-      if stream != nil, case .putRun(let run) = changes.first!, run.isStreamed {
-        resumes = true
-      } else {
-        resumes = false
-      }
+      let resumes = changes.first!.isStreamedRun
       let streams =
         !resumes && leading > 0 && stream == nil && (batch?.isEmpty ?? true)
         && encodedRows.count == 0
