@@ -81,6 +81,20 @@ import Testing
     reopened.close()
   }
 
+  /// The ids a torn record still shows, read from its bytes (a streamed import's torn
+  /// record is one put per row): each put's table and id, not a removal's, not an id that
+  /// does not fit in an Int, and not one cut off before its first digit.
+  @Test func theIdsOfATornRecordAreFoundInItsBytes() {
+    let text =
+      #"{"seq":2,"changes":[{"put":"entries","row":{"id":7,"at":"x"}},{"remove":"entries","id":9},"#
+      + #"{"put":"health","row":{"id":12}},{"put":"entries","row":{"id":99999999999999999999}},"#
+      + #"{"put":"entries","nope":1},{"put":"entries","row":{"id":8,"#
+      + #"{"put":"entries","row":{"id":"#
+    let found = Store.idsMentioned(in: Array(text.utf8))
+    #expect(found == ["entries": [7, 8], "health": [12]])
+    #expect(Store.idsMentioned(in: []).isEmpty)
+  }
+
   @Test func aStoreThatWouldNotCompactDoesNotStream() throws {
     let directory = TemporaryStoreDirectory()
     defer { directory.remove() }
