@@ -229,10 +229,23 @@ struct ImportCommand: Executable {
     let healthTypes = types.map(\.type).filter { $0 != .weight }
     var result: WeightImportResult
     var healthPlan: HealthImportPlan?
+    // Into a log without entries, the weights go to the store as they are read.
+    var streamed: ImportStream.Outcome?
     do {
       if healthTypes.isEmpty {
-        result = try WeightImporter.importWeights(
-          from: url, format: format, zone: zone, unit: unit, csv: csv)
+        let read = { [csv, unit] in
+          try WeightImporter.importWeights(
+            from: url, format: format, zone: zone, unit: unit, csv: csv)
+        }
+        var usual: WeightImportResult?
+        if let stream = ImportStream(session: session, format: format) {
+          switch try stream.read(read) {
+          case .streamed(let outcome): streamed = outcome
+          case .usual(let read): usual = read
+          case .again: break
+          }
+        }
+        result = try streamed?.result ?? usual ?? read()
       } else {
         // One pass, read on a second thread. Health's samples are saved a batch at a time
         // into the command's transaction as they are read; a file found broken fails the
@@ -264,9 +277,15 @@ struct ImportCommand: Executable {
         "cannot read \(path): \(FileProblem.describe(error)); nothing was imported", at: pathSpan,
         kind: .unreadableInput)
     }
-    let existing = try session.entries()
+    // A streamed import's log had no entries: it is not read.
+    let existing = streamed == nil ? try session.entries() : []
     // The plan takes the weights read (and frees them as it makes their entries).
-    var plan = ImportPlan(&result, into: existing, session: session)
+    var plan: ImportPlan
+    if let streamed {
+      plan = ImportPlan(streamed: streamed)
+    } else {
+      plan = ImportPlan(&result, into: existing, session: session)
+    }
     if plan.passesHighestNumber {
       throw Diagnostic(
         "cannot import \(path): the log would pass the highest entry number, \(ValueLimits.entryNumber.upperBound); nothing was imported",
@@ -291,11 +310,11 @@ struct ImportCommand: Executable {
     }
     noteFirst(plan.rejections.min { $0.line < $1.line }, of: "first rejection")
     noteFirst(healthPlan?.firstRejection, of: "first rejection in Health")
-    if !plan.entries.isEmpty, let note = unitWarning(format: format, result: result) {
+    if plan.importedCount > 0, let note = unitWarning(format: format, result: result) {
       shown.warn(Diagnostic(note, at: unitSpan ?? pathSpan, severity: .warning))
     }
     // Said only when the zone was the session's: `tz <zone>` named the file's zone.
-    if !plan.entries.isEmpty, result.zoneless, self.zone == nil {
+    if plan.importedCount > 0, result.zoneless, self.zone == nil {
       shown.warn(
         Diagnostic(
           "\(path) names no time zone, so its times were read in \(session.zoneName), the session's zone; if they were written in another, undo and import again with tz <zone>",
@@ -325,16 +344,22 @@ struct ImportCommand: Executable {
             severity: .note))
       }
     }
-    let importedCount = plan.entries.count
-    if !plan.entries.isEmpty || !settingsChanges.apply.isEmpty {
+    let importedCount = plan.importedCount
+    if importedCount > 0 || !settingsChanges.apply.isEmpty {
       let count = English.counted(importedCount, "entry", "entries")
-      let undo = UndoStep(
-        description: "import \(path) (\(count))", removingEntries: plan.entries.lazy.map(\.id),
-        then: settingsChanges.undo)
+      let description = "import \(path) (\(count))"
+      let undo =
+        plan.streamedIDs.map {
+          UndoStep(description: description, removingEntries: $0, then: settingsChanges.undo)
+        }
+        ?? UndoStep(
+          description: description, removingEntries: plan.entries.lazy.map(\.id),
+          then: settingsChanges.undo)
       let links = plan.entries.contains(where: { $0.healthUUID != nil })
       // The puts share the plan's array, which a log without entries then takes as its rows:
-      // the entries are held once while the store commits them.
-      var changes = StoreChange.putEntries(plan.entries)
+      // the entries are held once while the store commits them. A streamed import's change
+      // holds none.
+      var changes = plan.streamedChange.map { [$0] } ?? StoreChange.putEntries(plan.entries)
       plan.entries = []
       changes += settingsChanges.apply
       if links {
@@ -419,6 +444,26 @@ struct ImportPlan {
   /// Whether numbering the new entries would pass ``ValueLimits/entryNumber`` (then they
   /// are left unnumbered and nothing may be imported).
   var passesHighestNumber = false
+  /// For an import streamed into the store (`ImportStream`): the change that puts its
+  /// entries, which are not held, and their numbers.
+  var streamedChange: StoreChange?
+  var streamedIDs: Range<Int>?
+
+  /// How many entries the import adds.
+  var importedCount: Int { streamedIDs?.count ?? entries.count }
+
+  /// The plan of an import into a log without entries whose entries were made, numbered
+  /// and (unless few) streamed into the store as the file was read (`ImportStream`).
+  init(streamed: ImportStream.Outcome) {
+    rejections = streamed.result.rejections + streamed.rejections
+    alreadyPresent = streamed.result.duplicatesInFile
+    if let change = streamed.change, case .putRun(let run) = change {
+      streamedChange = change
+      streamedIDs = run.smallestID..<(run.smallestID + run.count)
+    } else {
+      entries = streamed.entries
+    }
+  }
 
   /// Decides which weights of `result` are new to `existing`.
   ///

@@ -118,6 +118,12 @@ public struct ImportedWeight: Sendable {
     set { setEntry(newValue, number: newValue?.id) }
   }
 
+  /// True for a vendor's row (not weigh's own, and not made with a whole entry).
+  var isVendorRow: Bool {
+    guard case .vendor = kind else { return false }
+    return extras?.entry == nil
+  }
+
   /// The entry's number as the file wrote it (weigh's own files); nil for a vendor's row.
   var number: Int? {
     if case .weigh(let number, _, _) = kind { return number }
@@ -258,13 +264,106 @@ public struct WeightImportResult: Equatable, Sendable {
     self.unitNote = unitNote
   }
 
+  /// Where the weights go as they are read, when the import streams them
+  /// (`ImportedWeightSpill`, set around the reader's call); nil otherwise.
+  private let spill = ImportedWeightSpill.current
+
+  /// Equal when every field but the spill is.
+  public static func == (a: WeightImportResult, b: WeightImportResult) -> Bool {
+    a.format == b.format && a.read == b.read && a.rejections == b.rejections
+      && a.duplicatesInFile == b.duplicatesInFile && a.unitNote == b.unitNote
+      && a.settings == b.settings && a.repairedRecords == b.repairedRecords
+      && a.zoneless == b.zoneless
+  }
+
   /// Adds `weight` unless the file already had one at the same moment, weight and source.
+  @inline(__always)
   mutating func add(_ weight: consuming ImportedWeight, seen: inout WeightKeySet) {
+    if let spill, spill.state != .off {
+      // Weights handed on are gone: past them, one out of the order the spill needs ends
+      // the read (the import reads the file again the usual way); before, the spill is
+      // only turned off.
+      guard spill.state == .on else { return }
+      if !seen.staysInOrder(with: weight) {
+        spill.leaveOrder()
+        guard spill.state != .stopped else { return }
+      }
+    }
     if seen.insert(weight, position: read.count, among: read) {
       read.append(consume weight)
+      // A block is full once every 16,384 weights.
+      if read.count & (ImportedWeights.blockSize - 1) == 0, let spill, spill.state == .on {
+        spill.offerBlocks(of: &read)
+      }
     } else {
       duplicatesInFile += 1
     }
+  }
+}
+
+/// Takes the weights a reader keeps, a block at a time, as the file is read, for an import
+/// that streams them into the store (`ImportStream`): the reader then holds two blocks at
+/// most, not every weight. Only while the file's weights come in the order of their key's
+/// moment (`WeightKeySet`'s fast path, which looks back a few weights only) and `take`
+/// accepts each block. Out of that before any block was taken, the spill is turned off and
+/// the reader keeps every weight as usual; after, it stops, the rest of the file is not
+/// kept, and the caller reads the file again without a spill.
+///
+/// Set for the reader's call with `ImportedWeightSpill.$current.withValue(spill) { … }`:
+/// every reader makes its `WeightImportResult` itself, and takes it from there. Unchecked
+/// `Sendable`: the reader, the spill and its `take` run on the command's thread only.
+final class ImportedWeightSpill: @unchecked Sendable {
+  /// The spill of the import being read on this thread, if any.
+  @TaskLocal static var current: ImportedWeightSpill?
+
+  enum State {
+    /// Blocks are handed on.
+    case on
+    /// Turned off before any block was handed on: the reader keeps every weight.
+    case off
+    /// Ended after blocks were handed on: the reader's weights are incomplete.
+    case stopped
+  }
+
+  /// Given each full block of weights in file order; returns false to refuse it (the
+  /// block then stays with the reader).
+  private let take: ([ImportedWeight]) -> Bool
+  // Unchecked: read for every weight a reader keeps, where the dynamic exclusivity checks
+  // of a class's stored properties cost more than the read. No method of this class calls
+  // out while it accesses them but `offer`, whose `take` does not reach this object.
+  /// Blocks handed on so far.
+  @exclusivity(unchecked) private(set) var blocksTaken = 0
+  @exclusivity(unchecked) private(set) var state = State.on
+
+  init(take: @escaping ([ImportedWeight]) -> Bool) {
+    self.take = take
+  }
+
+  /// A weight came out of the order the spill needs.
+  func leaveOrder() { state = blocksTaken == 0 ? .off : .stopped }
+
+  /// Hands on every full block but the last (the in-file duplicate check looks back at most
+  /// `WeightKeySet.longestRun` weights).
+  func offerBlocks(of weights: inout ImportedWeights) {
+    guard weights.count & (ImportedWeights.blockSize - 1) == 0 else { return }
+    let full = weights.count >> ImportedWeights.blockShift
+    while state == .on, blocksTaken < full - 1 { offer(&weights) }
+  }
+
+  /// Hands on the blocks not handed on yet, when the reader is done (the file ended well);
+  /// returns the state then.
+  func takeRest(of weights: inout ImportedWeights) -> State {
+    while state == .on, blocksTaken < weights.blocks.count { offer(&weights) }
+    return state
+  }
+
+  private func offer(_ weights: inout ImportedWeights) {
+    guard take(weights.blocks[blocksTaken]) else {
+      leaveOrder()
+      return
+    }
+    _ = weights.takeBlock(blocksTaken)
+    blocksTaken += 1
   }
 }
 
@@ -341,6 +440,15 @@ struct WeightKeySet {
   private static let longestRun = 8
 
   init() {}
+
+  /// Whether recording `weight` next leaves the set on its fast path (the weights in order
+  /// of their key's moment, at most `longestRun` at one moment), where it looks back at the
+  /// last few weights only.
+  func staysInOrder(with weight: borrowing ImportedWeight) -> Bool {
+    guard inOrder else { return false }
+    let moment = weight.fileTime ?? weight.instant
+    return moment > lastMoment || (moment == lastMoment && atLastMoment < Self.longestRun)
+  }
 
   /// An empty set with room for `expected` keys made at once (at most 2^21 of them), for a
   /// reader that can tell from a file's length about how many rows it holds: growing the

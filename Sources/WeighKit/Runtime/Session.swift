@@ -394,6 +394,9 @@ extension Session {
       }
       throw Self.writeFailure(error)
     }
+    // An import's streamed rows that no compaction wrote into their table's file are in the
+    // journal alone: the store closed itself, and reading it again finds them there.
+    if store.needsReopening { reopenAfterLostTransaction() }
   }
 
   /// After a transaction that could not be written: the store's memory is ahead of its

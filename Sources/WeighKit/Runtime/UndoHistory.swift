@@ -23,6 +23,14 @@ struct UndoStep {
     others = changes
   }
 
+  /// A step that removes the entries numbered `ids` (consecutive: an import's into a log
+  /// without entries), then commits `changes`.
+  init(description: String, removingEntries ids: Range<Int>, then changes: [StoreChange]) {
+    self.description = description
+    others = changes
+    if !ids.isEmpty { removedEntries = [ids.lowerBound...(ids.upperBound - 1)] }
+  }
+
   /// A step that removes the entries numbered `ids` (in any order), then commits `changes`.
   init(
     description: String, removingEntries ids: some Sequence<Int>, then changes: [StoreChange]

@@ -109,6 +109,15 @@ public final class Store {
   /// (`StreamedTableFile`), for the compaction that follows the commit; nil otherwise, and
   /// abandoned at the end of the commit when no compaction took it.
   private var tableStream: StreamedTableFile?
+  /// The run of rows being streamed (`beginStreamedRun` … `finishStreamedRun`): its table,
+  /// its rows so far and its first id.
+  private var streamedRun: (table: String, count: Int, first: Int)?
+  /// The table of the streamed run the running batch committed, until `endBatch`.
+  private var committedStreamedRun: String?
+  /// True once the store closed itself after a command whose streamed rows no compaction
+  /// wrote into their table's file: they are in the journal only, and the store must be
+  /// opened again to read them (`Session` does).
+  public private(set) var needsReopening = false
   /// The row shapes read back through their codec in the running transaction (the batch
   /// while batching): a row of one of them is not read back again (`StoreRow.loadProblem`).
   private var readShapes = ReadBackShapes()
@@ -491,6 +500,15 @@ public final class Store {
     guard !isClosed else { throw StoreError(.io, message: "the store is closed") }
     let changes = withoutNoOps(changes)
     guard !changes.isEmpty else { return }
+    guard streamedRun == nil else {
+      throw StoreError(
+        .invalidChange, message: "a run of rows is being streamed; finish or abandon it first")
+    }
+    // A streamed run's rows are in the record begun for it: it heads that record's commit.
+    if let index = changes.firstIndex(where: \.isStreamedRun), index != 0 || stream == nil {
+      throw StoreError(
+        .invalidChange, message: "a streamed run must be the first change of its record")
+    }
     var known: String?  // the last table found: an import's rows all name one
     for change in changes {
       let table: String
@@ -524,14 +542,25 @@ public final class Store {
       // The row changes a transaction starts with go to the journal as they are checked
       // (`streamRows`): the first commit of a batch, or a commit outside one.
       let leading = changes.firstIndex(where: \.isDocumentChange) ?? changes.endIndex
+      // A run streamed already (`finishStreamedRun`) heads the changes: its rows were
+      // encoded and checked as they streamed.
+      let resumes = changes.first!.isStreamedRun
       let streams =
-        leading > 0 && stream == nil && (batch?.isEmpty ?? true) && encodedRows.count == 0
+        !resumes && leading > 0 && stream == nil && (batch?.isEmpty ?? true)
+        && encodedRows.count == 0
       // A command's transaction writes each document once, with its last value, so
       // `endBatch` checks that value and no other (a sync per delivery of `advance 3650d`
       // sets the app document 3,650 times).
       let documents = batch == nil
       do throws(StoreError) {
-        if streams {
+        if resumes {
+          if let problem = StoreChange.problem(
+            in: Array(changes.dropFirst()), rows: &encodedRows, shapes: &readShapes,
+            documents: documents)
+          {
+            throw problem
+          }
+        } else if streams {
           try verifyTables()
           // A store of the older format gets its checksums before anything is added.
           if needsUpgrade { try compact() }
@@ -553,7 +582,7 @@ public final class Store {
         }
       } catch {
         encodedRows.truncate(to: rowsBefore)
-        if streams { dropStream() }
+        if streams || resumes { dropStream() }
         throw error
       }
     }
@@ -563,6 +592,10 @@ public final class Store {
       // Kept for the journal record, which copies each put's encoded bytes: not the rows,
       // but for a run's (an import's), whose array is the table's own, shared: the changes
       // are kept as they are then, not copied.
+      if case .putRun(let run) = changes.first!, run.isStreamed {
+        committedStreamedRun = run.table
+        streamedRunsCommitted += 1
+      }
       if batch!.isEmpty, changes.allSatisfy(\.holdsNoRowOfItsOwn) {
         batch = changes
       } else {
@@ -658,7 +691,9 @@ public final class Store {
   /// committed as `sequence`) leaves it: its run was the only change of the table.
   private func streamedTableIsWhole(_ changes: [StoreChange]) -> Bool {
     guard let file = tableStream, file.isOpen, file.sequence == sequence,
-      let table = tables[file.table], table.loadedRowCount == file.rowCount
+      let table = tables[file.table],
+      table.loadedRowCount ?? (committedStreamedRun == file.table ? file.rowCount : -1)
+        == file.rowCount
     else { return false }
     var changed = 0
     for change in changes {
@@ -686,6 +721,7 @@ public final class Store {
   /// journal (a failure to do so leaves a torn append, which the next open moves aside).
   private func dropStream() {
     abandonTableStream()
+    streamedRun = nil
     guard stream != nil else { return }
     stream = nil
     journalRows = JournalRowPlaces()
@@ -693,6 +729,120 @@ public final class Store {
     if journalDescriptor >= 0 {
       try? StoreFileSystem.truncate(journalDescriptor, to: journalLength, path: journalPath)
     }
+  }
+
+  // MARK: A run of rows streamed as it is read (an import into a new store)
+
+  /// The fewest rows a streamed run should hold (`beginStreamedRun`): at 64 bytes a row at
+  /// least, its record passes every compaction threshold, so the compaction that renames
+  /// its table's file follows the commit.
+  public static let streamedRunMinimumRows = 1 << 14
+
+  /// Whether `beginStreamedRun(into:)` would start: a directory store that can be written,
+  /// a command's transaction (`beginBatch`) with nothing committed yet, and a table with no
+  /// file and no rows. Reads nothing.
+  public func canStreamRun(into table: String) -> Bool {
+    guard directory != nil, !isReadOnly, !isClosed, !needsUpgrade, let batch, batch.isEmpty,
+      stream == nil, streamedRun == nil, encodedRows.count == 0, let storage = tables[table],
+      !storage.hasFile, !storage.isDirty, storage.loadedRowCount == 0,
+      !unverifiedTables.contains(table),
+      compaction.shouldCompact(
+        journalBytes: journalLength + Self.streamedRunMinimumRows * 64,
+        snapshotBytes: snapshotBytes)
+    else { return false }
+    return true
+  }
+
+  /// Starts the record of the running transaction with a run of rows of `table` that come a
+  /// block at a time (`streamRun`): each row is encoded into the record, read back, written
+  /// to the journal a piece at a time and to the table's temporary file, as `streamRows`
+  /// does for a run held whole, and is not kept. `finishStreamedRun` gives the change that
+  /// stands for the run, which must head the transaction's first commit.
+  ///
+  /// Returns false (and starts nothing) unless `canStreamRun(into:)`, or when the table's
+  /// temporary file cannot be made.
+  public func beginStreamedRun(into table: String) -> Bool {
+    guard canStreamRun(into: table), let storage = tables[table] else { return false }
+    // As a commit that streams its rows checks them first (`commit`).
+    do throws(StoreError) { try verifyTables() } catch { return false }
+    let sequence = self.sequence + 1
+    guard
+      let file = try? StreamedTableFile(
+        table: table, path: path(storage.fileName), header: storage.fileHeader(sequence: sequence),
+        sequence: sequence, pieceBytes: journalPieceBytes)
+    else { return false }
+    var started = RecordStream()
+    started.begin(sequence: sequence, into: &record)
+    stream = started
+    tableStream = file
+    journalRows = JournalRowPlaces()
+    streamedRun = (table, 0, 0)
+    return true
+  }
+
+  /// Adds `rows` (ids increasing, after the run's last) to the run begun by
+  /// `beginStreamedRun`.
+  ///
+  /// - Throws: `invalidChange` for a row that loading would refuse or ids out of order,
+  ///   `io` when the journal or the table's file cannot be written. The run is abandoned
+  ///   then: what it wrote is cut off the journal, its temporary file removed.
+  public func streamRun<Codec: StoreTableCodec>(_ rows: [Codec.Row], of codec: Codec.Type)
+    throws(StoreError)
+  {
+    guard let run = streamedRun, var started = stream, let file = tableStream,
+      run.table == Codec.tableName
+    else {
+      throw StoreError(.invalidChange, message: "no run of rows of this table is being streamed")
+    }
+    guard !rows.isEmpty else { return }
+    let block = StoreRowRun(codec, rows)
+    do throws(StoreError) {
+      guard block.idsIncrease, run.count == 0 || block.smallestID == run.first + run.count,
+        block.largestID == block.smallestID + rows.count - 1
+      else {
+        throw StoreError(.invalidChange, message: "a streamed run's ids must follow each other")
+      }
+      try started.encodeRows(
+        [.putRun(block)][...], into: &record, pieceBytes: journalPieceBytes,
+        shapes: &readShapes,
+        row: { _, _, bytes in file.add(row: bytes) }
+      ) { (bytes) throws(StoreError) in
+        try StoreFileSystem.writeAll(journalDescriptor, bytes, path: journalPath)
+        StoreWriteback.start(journalDescriptor, from: journalLength)
+      }
+      // Without its table's file the compaction would need the rows, which are not held.
+      guard file.isOpen else {
+        throw StoreError(.io, message: "the table file written with the import was abandoned")
+      }
+    } catch {
+      stream = started
+      dropStream()
+      throw error
+    }
+    // The run counts as one change of the record, once finished.
+    started.changes = 0
+    stream = started
+    streamedRun = (run.table, run.count + rows.count, run.count == 0 ? block.smallestID : run.first)
+  }
+
+  /// Ends the run begun by `beginStreamedRun`: the change that stands for its rows (held
+  /// nowhere), to be committed first in the running transaction; nil when none is running
+  /// or it streamed no row.
+  public func finishStreamedRun() -> StoreChange? {
+    guard let run = streamedRun, stream != nil, run.count > 0 else {
+      abandonStreamedRun()
+      return nil
+    }
+    streamedRun = nil
+    stream!.changes = 1
+    return .putRun(StoreRowRun(streamedInto: run.table, first: run.first, count: run.count))
+  }
+
+  /// Abandons the run begun by `beginStreamedRun`, if any: what it wrote is cut off the
+  /// journal and its temporary file removed.
+  public func abandonStreamedRun() {
+    guard streamedRun != nil else { return }
+    dropStream()
   }
 
   // MARK: One transaction per command
@@ -741,6 +891,7 @@ public final class Store {
       journalRows = JournalRowPlaces()
       readShapes.removeAll()
       abandonTableStream()
+      committedStreamedRun = nil
     }
     // Every put is kept, in order, so the rows encoded by the batch's commits stay in step;
     // the streamed ones are the first changes of the first commit, which come first.
@@ -771,6 +922,12 @@ public final class Store {
       } catch {
         lastCompactionError = error
       }
+    }
+    if let name = committedStreamedRun, let table = tables[name], table.isDirty || !table.hasFile {
+      // The streamed rows are durable in the journal but held nowhere: opening the store
+      // again reads them from there.
+      close()
+      needsReopening = true
     }
   }
 
@@ -842,6 +999,8 @@ public final class Store {
   var streamedTableMinimumRows = StreamedTableFile.minimumRows
   /// How many table files written as their rows streamed a compaction took (tests).
   private(set) var streamedTableFilesWritten = 0
+  /// How many runs streamed a block at a time (`beginStreamedRun`) were committed (tests).
+  private(set) var streamedRunsCommitted = 0
 
   /// The bytes of the running transaction's rows and record held in memory (not yet
   /// written): at most about a piece for a transaction that starts with its rows, however

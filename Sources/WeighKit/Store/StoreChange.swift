@@ -39,6 +39,12 @@ public enum StoreChange: Sendable {
     return expanded
   }
 
+  /// True for a run whose rows were streamed already and are not held
+  /// (`StoreRowRun.isStreamed`).
+  var isStreamedRun: Bool {
+    if case .putRun(let run) = self { run.isStreamed } else { false }
+  }
+
   /// True for `putRun`.
   var isRun: Bool {
     if case .putRun = self { true } else { false }

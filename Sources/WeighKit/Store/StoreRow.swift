@@ -164,6 +164,33 @@ final class StoreRowRunBox<Codec: StoreTableCodec>: StoreRowContent {
   }
 }
 
+/// The content of a run whose rows were streamed into the journal record and the table's
+/// file as they were read (`Store.streamRun`), and are not held: consecutive ids from
+/// `first`. Never encoded again: the record and the file hold the rows already.
+final class StreamedRunContent: StoreRowContent {
+  let first: Int
+
+  init(first: Int) { self.first = first }
+
+  var holdsARowOfItsOwn: Bool { false }
+
+  func value(at index: Int) -> any Sendable { Never?.none }
+
+  func id(at index: Int) -> Int { first + index }
+
+  func encode(at index: Int, into writer: inout JSONWriter) {
+    preconditionFailure("a streamed run's rows are in the journal already")
+  }
+
+  func readBackProblem(_ bytes: UnsafeBufferPointer<UInt8>) -> JSONSyntaxError? { nil }
+
+  func readBackShape(at index: Int) -> ReadBackShapes.Key? { nil }
+
+  func encodeRow(at index: Int, into writer: inout JSONWriter) -> ReadBackShapes.Key? {
+    preconditionFailure("a streamed run's rows are in the journal already")
+  }
+}
+
 /// The content of a put kept without its value (`StoreRow.withoutValue`): never encoded,
 /// since the journal copies the bytes the put was encoded to when it was committed.
 final class RowWithoutValue: StoreRowContent {
@@ -229,6 +256,20 @@ public struct StoreRowRun: Sendable {
     smallestID = rows.isEmpty ? 0 : smallest
     largestID = rows.isEmpty ? 0 : largest
   }
+
+  /// The run of `count` rows of `table` with the ids `first...`, streamed already
+  /// (`StreamedRunContent`): its rows are not held.
+  init(streamedInto table: String, first: Int, count: Int) {
+    self.table = table
+    content = StreamedRunContent(first: first)
+    self.count = count
+    idsIncrease = true
+    smallestID = count == 0 ? 0 : first
+    largestID = count == 0 ? 0 : first + count - 1
+  }
+
+  /// True for a run whose rows were streamed and are not held (`values` is nil).
+  var isStreamed: Bool { content is StreamedRunContent }
 
   /// The id of row `index`.
   func id(at index: Int) -> Int { content.id(at: index) }

@@ -144,6 +144,16 @@ final class TableStorage<Codec: StoreTableCodec>: AnyTableStorage {
 
   func apply(run: StoreRowRun, sequence: Int) {
     guard sequence > snapshotSequence, run.count > 0 else { return }
+    guard !run.isStreamed else {
+      // Rows streamed into a table without rows (`Store.streamRun`): not held, and read from
+      // the file the commit's compaction renames into place (the store reopens itself when
+      // none does).
+      isDirty = true
+      lowestChangedID = min(lowestChangedID, run.smallestID)
+      rows = nil
+      pending = []
+      return
+    }
     // The store routes a run by its table's name, which names one codec.
     let values = run.values(Codec.self)!
     isDirty = true

@@ -1,0 +1,172 @@
+import Foundation
+
+/// An import into a log without entries whose weights go into the store as the file is read
+/// (issue 14 item 9: memory whatever the file's size): each block of weights the reader
+/// keeps (`ImportedWeightSpill`) becomes entries at once, numbered in file order, and every
+/// 16,384 entries are streamed into the command's journal record and the table's file
+/// (`Store.streamRun`), then let go. Neither the weights nor the entries are held whole.
+///
+/// It makes the entries `ImportPlan` makes for such a log, in the same order and with the
+/// same numbers, only when that order is the file's: vendor rows (no entry numbers of
+/// weigh's own files) whose instants never go back and whose duplicate keys come in order
+/// (`WeightKeySet`'s fast path). Anything else stops it (`read` returns nil, having cut what
+/// it wrote off the journal) and the import reads the file again the usual way: files in
+/// time order (most logs, and every file `scripts/gen-import-files.py` writes) are read once;
+/// a file found out of order at its end is read twice.
+///
+/// Measured (wmem17, docs/performance.md): a new store's import of 4,000,000 Withings rows
+/// peaked at 293 MiB (300,368 KB) and now at 31 MiB, the same at 1,000,000 and 2,000,000 rows;
+/// 100,000 rows 477.5 M instructions before, 469.7 M after (callgrind).
+///
+/// Nothing of the store's guarantees moves: the rows are the first changes of the command's
+/// one transaction, as an import's run always was, so a kill before the record's
+/// `fdatasync` leaves a torn record and a temporary table file, as before (docs/store.md).
+final class ImportStream {
+  private let session: Session
+  private let store: Store
+  /// The first new entry's number.
+  private let first: Int
+  /// Weights after this instant are rejected (a minute past the clock, as `ImportPlan`).
+  private let latest: Int64
+  /// The entries made so far.
+  private(set) var count = 0
+  private var lastInstant = Int64.min
+  /// The entries made and not streamed yet.
+  private var pending: [Entry] = []
+  private var started = false
+  /// Weights after the clock, with their line.
+  private(set) var rejections: [ImportRejection] = []
+
+  /// The formats whose weights are vendor rows, one reader call each: weigh's own files
+  /// keep entry numbers, and Apple Health's weights may carry Health UUIDs.
+  private static let formats: Set<ImportFormat> = [
+    .withingsCSV, .openScaleCSV, .fitbitJSON, .renphoCSV, .googleFitCSV, .samsungHealthCSV,
+    .garminCSV, .libraCSV, .myFitnessPalCSV, .genericCSV,
+  ]
+
+  /// A stream for an import of `format`, when the store's log has no entries and no file and
+  /// the command's transaction has committed nothing yet (`Store.canStreamRun`); nil
+  /// otherwise. Reads nothing of the store.
+  init?(session: Session, format: ImportFormat) {
+    guard Self.formats.contains(format), session.store.canStreamRun(into: EntryCodec.tableName)
+    else { return nil }
+    self.session = session
+    store = session.store
+    first = session.nextEntryID
+    latest = session.now + 60
+  }
+
+  /// What a streamed import read: the reader's result (its weights handed on) and the change
+  /// that puts the new entries, or the entries themselves when there were too few to stream.
+  struct Outcome {
+    var result: WeightImportResult
+    var change: StoreChange?
+    var entries: [Entry]
+    var rejections: [ImportRejection]
+  }
+
+  /// How the file was read.
+  enum Reading {
+    /// Streamed: the plan is made.
+    case streamed(Outcome)
+    /// Read as usual (the spill turned off before it took a block): every weight is kept.
+    case usual(WeightImportResult)
+    /// The spill stopped after it took blocks: the file must be read again.
+    case again
+  }
+
+  /// Reads the file through `read` (a reader's call) with the weights handed on as they
+  /// come. Whenever the file is not streamed in the end, nothing is left written.
+  ///
+  /// - Throws: what `read` throws (a broken file), after cutting off what was written.
+  func read(_ read: () throws -> WeightImportResult) throws -> Reading {
+    let spill = ImportedWeightSpill { [self] block in take(block) }
+    var result: WeightImportResult
+    do {
+      result = try ImportedWeightSpill.$current.withValue(spill) { try read() }
+    } catch {
+      store.abandonStreamedRun()
+      throw error
+    }
+    switch spill.takeRest(of: &result.read) {
+    case .on: break
+    case .off:
+      store.abandonStreamedRun()
+      return .usual(result)
+    case .stopped:
+      store.abandonStreamedRun()
+      return .again
+    }
+    guard started else {
+      return .streamed(
+        Outcome(result: result, change: nil, entries: pending, rejections: rejections))
+    }
+    do throws(StoreError) {
+      try store.streamRun(pending, of: EntryCodec.self)
+    } catch {
+      return .again
+    }
+    pending = []
+    guard let change = store.finishStreamedRun() else { return .again }
+    return .streamed(
+      Outcome(result: result, change: change, entries: [], rejections: rejections))
+  }
+
+  /// Makes the entries of `block` (weights in file order); false when one cannot be streamed.
+  private func take(_ block: [ImportedWeight]) -> Bool {
+    // In locals for the loop: each access to a class's stored property is checked for
+    // exclusivity at run time (about 80 instructions a row, callgrind).
+    var pending = self.pending
+    self.pending = []
+    var count = self.count
+    var lastInstant = self.lastInstant
+    let (first, latest) = (self.first, self.latest)
+    pending.reserveCapacity(Store.streamedRunMinimumRows + block.count)
+    let ok = block.withUnsafeBufferPointer { weights in
+      for index in weights.indices {
+        // Read in place: a weight copied out of its block retained its strings.
+        let weight = weights.baseAddress.unsafelyUnwrapped + index
+        guard weight.pointee.isVendorRow else { return false }
+        let instant = weight.pointee.instant
+        guard instant <= latest else {
+          rejections.append(
+            ImportRejection(
+              line: weight.pointee.line,
+              reason:
+                "\(session.zone.minuteText(instant)) is after the clock (\(session.zone.minuteText(session.now))); move the clock forward or fix the date"
+            ))
+          continue
+        }
+        // Numbered in time order, then by line: the file's order while instants never go back.
+        guard instant >= lastInstant, first + count <= ValueLimits.entryNumber.upperBound
+        else { return false }
+        lastInstant = instant
+        pending.append(
+          Entry(
+            id: first + count, instant: instant, kilograms: weight.pointee.kilograms,
+            origin: .import, source: weight.pointee.source, note: weight.pointee.note,
+            fileTime: weight.pointee.fileTime))
+        count += 1
+      }
+      return true
+    }
+    self.count = count
+    self.lastInstant = lastInstant
+    // The reader keeps the block, or reads the file again: this stream is done.
+    guard ok else { return false }
+    guard pending.count >= Store.streamedRunMinimumRows else {
+      self.pending = pending
+      return true
+    }
+    if !started {
+      guard store.beginStreamedRun(into: EntryCodec.tableName) else { return false }
+      started = true
+    }
+    do throws(StoreError) {
+      try store.streamRun(pending, of: EntryCodec.self)
+    } catch {
+      return false
+    }
+    return true
+  }
+}
