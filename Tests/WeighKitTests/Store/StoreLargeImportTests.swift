@@ -228,16 +228,8 @@ import Testing
     // The record alone is about 45 KiB: dozens of pieces, each a place to be killed.
     #expect(counter.count > 40)
 
-    for crashAt in 0..<counter.count {
-      let directory = TemporaryStoreDirectory()
-      defer { directory.remove() }
-      let injector = WriteFaultInjector(remaining: crashAt)
-      WriteFaultInjector.$current.withValue(injector) { run(in: directory) }
-      #expect(injector.crashed, "call \(crashAt) of \(counter.count) was not reached")
-      guard directory.bytes("journal.jsonl") != nil else { continue }
-      let findings = Store.check(.directory(directory.path))
-      #expect(
-        findings.filter { $0.severity == .error }.isEmpty, "crash at call \(crashAt): \(findings)")
+    try forEachKill(ofCalls: counter.count, warningsAllowed: true, { run(in: $0) }) {
+      directory, crashAt in
       let store = try Store.open(.directory(directory.path), compaction: policy)
       let found = try store.entries()
       #expect(

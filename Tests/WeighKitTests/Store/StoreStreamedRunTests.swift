@@ -121,16 +121,7 @@ import Testing
     #expect(counter.count > 40)
     var sawBefore = false
     var sawAfter = false
-    for crashAt in 0..<counter.count {
-      let directory = TemporaryStoreDirectory()
-      defer { directory.remove() }
-      let injector = WriteFaultInjector(remaining: crashAt)
-      WriteFaultInjector.$current.withValue(injector) { run(in: directory) }
-      #expect(injector.crashed, "call \(crashAt) of \(counter.count) was not reached")
-      guard directory.bytes("journal.jsonl") != nil else { continue }
-      let findings = Store.check(.directory(directory.path))
-      #expect(
-        findings.allSatisfy { $0.severity == .note }, "crash at call \(crashAt): \(findings)")
+    try forEachKill(ofCalls: counter.count, { run(in: $0) }) { directory, crashAt in
       let store = try Store.open(.directory(directory.path))
       let found = try store.entries()
       #expect(found == [] || found == entries, "crash at call \(crashAt): \(found.count)")

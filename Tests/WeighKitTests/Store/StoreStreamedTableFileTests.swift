@@ -148,16 +148,7 @@ import Testing
 
     var sawBefore = false
     var sawAfter = false
-    for crashAt in 0..<counter.count {
-      let directory = TemporaryStoreDirectory()
-      defer { directory.remove() }
-      let injector = WriteFaultInjector(remaining: crashAt)
-      WriteFaultInjector.$current.withValue(injector) { run(in: directory) }
-      #expect(injector.crashed, "call \(crashAt) of \(counter.count) was not reached")
-      guard directory.bytes("journal.jsonl") != nil else { continue }
-      let findings = Store.check(.directory(directory.path))
-      #expect(
-        findings.allSatisfy { $0.severity == .note }, "crash at call \(crashAt): \(findings)")
+    try forEachKill(ofCalls: counter.count, { run(in: $0) }) { directory, crashAt in
       let store = try Store.open(.directory(directory.path))
       store.streamedTableMinimumRows = 100
       let found = try store.entries()

@@ -73,3 +73,27 @@ func expectTakesANewEntry(
   again.close()
   #expect(Store.check(.directory(directory.path)).isEmpty, "crash at call \(crashAt)")
 }
+
+/// Runs `run` in a new directory once for each of the `calls` writing calls it makes, killed
+/// at that call (`WriteFaultInjector`), and expects each kill to be reached. Each directory
+/// left with a journal must check without an error (and, unless `warningsAllowed`, with
+/// notes only) before `reopen` gets it with the call's number; directories are removed after.
+func forEachKill(
+  ofCalls calls: Int, warningsAllowed: Bool = false, _ run: (TemporaryStoreDirectory) -> Void,
+  reopen: (TemporaryStoreDirectory, Int) throws -> Void
+) rethrows {
+  for crashAt in 0..<calls {
+    let directory = TemporaryStoreDirectory()
+    defer { directory.remove() }
+    let injector = WriteFaultInjector(remaining: crashAt)
+    WriteFaultInjector.$current.withValue(injector) { run(directory) }
+    #expect(injector.crashed, "call \(crashAt) of \(calls) was not reached")
+    guard directory.bytes("journal.jsonl") != nil else { continue }
+    let findings = Store.check(.directory(directory.path))
+    let worst: Severity = warningsAllowed ? .warning : .note
+    #expect(
+      findings.allSatisfy { $0.severity == .note || $0.severity == worst },
+      "crash at call \(crashAt): \(findings)")
+    try reopen(directory, crashAt)
+  }
+}
