@@ -160,4 +160,76 @@ import Testing
     // Nothing more to repair.
     #expect(try HealthSQLiteStorage.repair(path: path, directory: directory.path) == nil)
   }
+
+  /// A live sample given another live sample's UUID, its checksum made again so that only
+  /// the repeat is wrong, is found at its own position, as is a third with the same UUID; a
+  /// deletion record with that UUID is not a repeat.
+  @Test func aRepeatedLiveUUIDIsFoundAtTheLaterPosition() throws {
+    let directory = TemporaryStoreDirectory()
+    defer { directory.remove() }
+    _ = try Self.formatTwo(in: directory)
+    let path = directory.file(HealthSQLiteStorage.fileName)
+    let (live, deletions) = try Self.positionsByKind(path)
+    try #require(live.count >= 3 && !deletions.isEmpty)
+    try Self.giveUUID(of: live[0], to: deletions[0], path)
+    #expect(HealthSQLiteStorage.check(path: path).isEmpty)
+    try Self.giveUUID(of: live[0], to: live[2], path)
+    #expect(
+      HealthSQLiteStorage.check(path: path).map(\.message) == [
+        "record at position \(live[2]): another live sample has uuid \(try Self.uuid(live[0], path))"
+      ])
+    try Self.giveUUID(of: live[0], to: live[1], path)
+    let findings = HealthSQLiteStorage.check(path: path).map(\.message)
+    #expect(findings.count == 2, "\(findings)")
+    for position in [live[1], live[2]] {
+      #expect(findings.contains { $0.hasPrefix("record at position \(position): another live") })
+    }
+  }
+
+  /// The positions of the live samples and of the deletion records, in order.
+  static func positionsByKind(_ path: String) throws -> (live: [Int64], deletions: [Int64]) {
+    let queue = try DatabaseQueue(path: path)
+    defer { try? queue.close() }
+    return try queue.read { db in
+      (
+        try Int64.fetchAll(db, sql: "SELECT pos FROM record WHERE kind = 0 ORDER BY pos"),
+        try Int64.fetchAll(db, sql: "SELECT pos FROM record WHERE kind = 1 ORDER BY pos")
+      )
+    }
+  }
+
+  /// The checked parts of the record at `position`, and its origin's id.
+  static func parts(_ position: Int64, _ db: Database) throws -> (HealthSQLiteRowParts, Int64) {
+    let row = try #require(
+      try Row.fetchOne(
+        db, sql: "SELECT \(HealthSQLiteFormat2.selection) FROM record WHERE pos = ?",
+        arguments: [position]))
+    return (
+      try HealthSQLiteRowParts.read(row, origins: try HealthSQLiteFormat2.origins(db)), row[7]
+    )
+  }
+
+  /// The UUID of the record at `position`.
+  static func uuid(_ position: Int64, _ path: String) throws -> UUID {
+    let queue = try DatabaseQueue(path: path)
+    defer { try? queue.close() }
+    return try queue.read { db in try parts(position, db).0.uuid }
+  }
+
+  /// Gives the record at `position` the UUID of the one at `source`, with its checksum made
+  /// again (so only the repeat is wrong).
+  static func giveUUID(of source: Int64, to position: Int64, _ path: String) throws {
+    let queue = try DatabaseQueue(path: path)
+    try queue.write { db in
+      var (changed, originID) = try parts(position, db)
+      changed.uuid = try parts(source, db).0.uuid
+      try db.execute(
+        sql: "UPDATE record SET uuid = ?, crc = ? WHERE pos = ?",
+        arguments: [
+          withUnsafeBytes(of: changed.uuid.uuid) { Data($0) },
+          Int64(changed.checksum(originID: originID)), position,
+        ])
+    }
+    try queue.close()
+  }
 }
