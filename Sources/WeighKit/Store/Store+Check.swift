@@ -152,7 +152,7 @@ extension Store {
           report.lost.append("\(name): was a directory; moved to the copies")
         } else if let bytes = try? StoreFileSystem.read(path(name)) {
           try StoreFileSystem.create(
-            StoreLocation.joinPath(copies, name), with: bytes)
+            StoreLocation.joinPath(copies, name), with: bytes[...])
         } else {
           report.lost.append("\(name): cannot be read, so no copy was kept")
         }
@@ -254,7 +254,7 @@ extension Store {
     }
     for (name, storage) in storages {
       nextIDs[name] = max(nextIDs[name] ?? 1, storage.largestID + 1)
-      for id in idsMentioned(in: lostBytes)[name] ?? [] {
+      for id in idsMentioned(in: lostBytes[...])[name] ?? [] {
         nextIDs[name] = max(nextIDs[name] ?? 1, id + 1)
       }
     }
@@ -298,7 +298,7 @@ extension Store {
   /// Scanned as bytes: a kill while an import streams leaves a torn record of one put per
   /// row (346 MB for 4,000,000 rows, wmem17), where a search of the text from each put on
   /// took minutes (the record of a million rows still went on after 40 s).
-  static func idsMentioned(in bytes: [UInt8]) -> [String: [Int]] {
+  static func idsMentioned(in bytes: ArraySlice<UInt8>) -> [String: [Int]] {
     guard !bytes.isEmpty else { return [:] }
     let marker = Array("{\"put\":\"".utf8)
     let row = Array("\",\"row\":{\"id\":".utf8)

@@ -247,7 +247,8 @@ public final class Store {
     }
     var tornIDs = false
     if let torn = inspection.torn, let bytes = inspection.journalBytes {
-      let torn = Array(bytes[torn])
+      // A slice of the journal's bytes: not copied (it may be hundreds of megabytes).
+      let torn = bytes[torn]
       try setAside(torn, line: journal.completeLines + 1)
       // The torn commit's numbers were never shown, but they are not given again either.
       for (name, ids) in Store.idsMentioned(in: torn) where tables[name] != nil {
@@ -270,7 +271,7 @@ public final class Store {
 
   /// Moves the torn bytes at the journal's end into `damaged/` and cuts them off, so that
   /// nothing is lost silently and the next append starts on a clean line.
-  private func setAside(_ bytes: [UInt8], line: Int) throws(StoreError) {
+  private func setAside(_ bytes: ArraySlice<UInt8>, line: Int) throws(StoreError) {
     let position = "\(journalPath):\(line):1"
     guard !isReadOnly, directory != nil else {
       recoveryWarnings.append(

@@ -286,13 +286,26 @@ enum StoreFileSystem {
   }
 
   /// Writes a new file at `path` (which must not exist) as ``replace(_:with:)`` does: for
-  /// copies kept aside.
-  static func create(_ path: String, with bytes: [UInt8]) throws(StoreError) {
+  /// copies kept aside. The bytes are written from where they are, a piece at a time, so a
+  /// torn journal record of hundreds of megabytes is not copied whole first (opening after
+  /// a kill in the middle of a streamed import of 4,000,000 rows held the journal and a
+  /// copy of its 324 MB torn part: 649 MiB).
+  static func create(_ path: String, with bytes: ArraySlice<UInt8>) throws(StoreError) {
     guard !exists(path) else {
       throw StoreError(.io, file: path, message: "cannot create: the file already exists")
     }
-    try replace(path, with: bytes)
+    try replace(path) { (write) throws(FileWriteError) in
+      var start = bytes.startIndex
+      while start < bytes.endIndex {
+        let end = min(start + createPiece, bytes.endIndex)
+        try write(Array(bytes[start..<end]))
+        start = end
+      }
+    }
   }
+
+  /// The bytes `create(_:with:)` copies and writes at a time.
+  static let createPiece = 1 << 20
 
   /// Writes `bytes` at offset 0 of an open file, in one call (the ack file).
   static func overwrite(_ descriptor: Int32, _ bytes: [UInt8], path: String) throws(StoreError) {

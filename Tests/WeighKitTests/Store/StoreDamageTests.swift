@@ -242,6 +242,27 @@ import Testing
     #expect(Store.check(.directory(directory.path)).isEmpty)
   }
 
+  /// A copy kept aside is written a piece at a time from a slice of a larger buffer (a torn
+  /// record is the end of the journal's bytes): the file holds exactly the slice's bytes,
+  /// across several pieces and a last short one; an existing file is not replaced.
+  @Test func aCopyKeptAsideHoldsTheSliceByteForByte() throws {
+    let directory = TemporaryStoreDirectory()
+    defer { directory.remove() }
+    var generator = SystemRandomNumberGenerator()
+    let buffer = (0..<(StoreFileSystem.createPiece * 5 / 2 + 1000)).map { _ in
+      UInt8.random(in: 0...255, using: &generator)
+    }
+    let slice = buffer[777...]
+    try StoreFileSystem.create(directory.file("aside"), with: slice)
+    #expect(directory.bytes("aside") == Array(slice))
+    #expect(throws: StoreError.self) {
+      try StoreFileSystem.create(directory.file("aside"), with: buffer[...])
+    }
+    #expect(directory.bytes("aside") == Array(slice))
+    try StoreFileSystem.create(directory.file("empty"), with: [])
+    #expect(directory.bytes("empty") == [])
+  }
+
   @Test func aCompleteRecordBeyondTheAckIsKept() throws {
     // A kill between the journal's fdatasync and the ack's write: the commit is durable.
     let directory = try makeStore()

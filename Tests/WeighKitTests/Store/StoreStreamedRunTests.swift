@@ -90,7 +90,7 @@ import Testing
       + #"{"put":"health","row":{"id":12}},{"put":"entries","row":{"id":99999999999999999999}},"#
       + #"{"put":"entries","nope":1},{"put":"entries","row":{"id":8,"#
       + #"{"put":"entries","row":{"id":"#
-    let found = Store.idsMentioned(in: Array(text.utf8))
+    let found = Store.idsMentioned(in: Array(text.utf8)[...])
     #expect(found == ["entries": [7, 8], "health": [12]])
     #expect(Store.idsMentioned(in: []).isEmpty)
   }
