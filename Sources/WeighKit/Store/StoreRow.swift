@@ -164,55 +164,50 @@ final class StoreRowRunBox<Codec: StoreTableCodec>: StoreRowContent {
   }
 }
 
+/// The content of puts whose rows are not held, and so never encoded again: they hold no
+/// value, nothing to read back, and stop the process if asked to write (`whyNotWritten`).
+protocol RowlessContent: StoreRowContent {
+  /// Why the rows are never written from this content.
+  var whyNotWritten: String { get }
+}
+
+extension RowlessContent {
+  var holdsARowOfItsOwn: Bool { false }
+
+  func value(at index: Int) -> any Sendable { Never?.none }
+
+  func encode(at index: Int, into writer: inout JSONWriter) { preconditionFailure(whyNotWritten) }
+
+  func readBackProblem(_ bytes: UnsafeBufferPointer<UInt8>) -> JSONSyntaxError? { nil }
+
+  func readBackShape(at index: Int) -> ReadBackShapes.Key? { nil }
+
+  func encodeRow(at index: Int, into writer: inout JSONWriter) -> ReadBackShapes.Key? {
+    preconditionFailure(whyNotWritten)
+  }
+}
+
 /// The content of a run whose rows were streamed into the journal record and the table's
 /// file as they were read (`Store.streamRun`), and are not held: consecutive ids from
 /// `first`. Never encoded again: the record and the file hold the rows already.
-final class StreamedRunContent: StoreRowContent {
+final class StreamedRunContent: RowlessContent {
   let first: Int
 
   init(first: Int) { self.first = first }
 
-  var holdsARowOfItsOwn: Bool { false }
-
-  func value(at index: Int) -> any Sendable { Never?.none }
+  var whyNotWritten: String { "a streamed run's rows are in the journal already" }
 
   func id(at index: Int) -> Int { first + index }
-
-  func encode(at index: Int, into writer: inout JSONWriter) {
-    preconditionFailure("a streamed run's rows are in the journal already")
-  }
-
-  func readBackProblem(_ bytes: UnsafeBufferPointer<UInt8>) -> JSONSyntaxError? { nil }
-
-  func readBackShape(at index: Int) -> ReadBackShapes.Key? { nil }
-
-  func encodeRow(at index: Int, into writer: inout JSONWriter) -> ReadBackShapes.Key? {
-    preconditionFailure("a streamed run's rows are in the journal already")
-  }
 }
 
 /// The content of a put kept without its value (`StoreRow.withoutValue`): never encoded,
 /// since the journal copies the bytes the put was encoded to when it was committed.
-final class RowWithoutValue: StoreRowContent {
+final class RowWithoutValue: RowlessContent {
   static let shared = RowWithoutValue()
 
-  var holdsARowOfItsOwn: Bool { false }
-
-  func value(at index: Int) -> any Sendable { Never?.none }
+  var whyNotWritten: String { "a put kept without its value is written from its encoded bytes" }
 
   func id(at index: Int) -> Int { preconditionFailure("a put kept without its value has no row") }
-
-  func encode(at index: Int, into writer: inout JSONWriter) {
-    preconditionFailure("a put kept without its value is written from its encoded bytes")
-  }
-
-  func readBackProblem(_ bytes: UnsafeBufferPointer<UInt8>) -> JSONSyntaxError? { nil }
-
-  func readBackShape(at index: Int) -> ReadBackShapes.Key? { nil }
-
-  func encodeRow(at index: Int, into writer: inout JSONWriter) -> ReadBackShapes.Key? {
-    preconditionFailure("a put kept without its value is written from its encoded bytes")
-  }
 }
 
 /// Rows of one table put in one change (`StoreChange.putRun`): an import's entries, in one
