@@ -21,7 +21,7 @@ import Foundation
 /// peaked at 293 MiB (300,368 KB) and now at 31 MiB, the same at 1,000,000 and 2,000,000 rows;
 /// 100,000 rows 477.5 M instructions before, 469.7 M after (callgrind). Weigh's own files and
 /// Apple Health's weights (wrun18): 4,000,000 rows of weigh's CSV 293 -> 31 MiB, of its JSON
-/// 286 -> 31 MiB; an export.xml of 1,000,000 weights 95 -> 32 MiB; CPU the same or less.
+/// 286 -> 31 MiB; an export.xml of 4,000,000 weights 292 -> 30 MiB; CPU the same or less.
 ///
 /// Nothing of the store's guarantees moves: the rows are the first changes of the command's
 /// one transaction, as an import's run always was, so a kill before the record's
