@@ -294,4 +294,44 @@ import Testing
     #expect(sameFiles)
     #expect(Store.check(.directory(streamed.path), tables: Session.storeTables).isEmpty)
   }
+
+  /// A MyFitnessPal file names dates only: 300 rows a date, one date's run across a block
+  /// boundary repeating its first row at its end. Streamed, with the repeat found, and the
+  /// same store as the same dates last first (each date's rows in their order: the same
+  /// entries, in time then line order), which is read the usual way.
+  @Test func longRunsOfOneDateStream() throws {
+    let files = TemporaryStoreDirectory()
+    let streamed = TemporaryStoreDirectory()
+    let usual = TemporaryStoreDirectory()
+    defer { [files, streamed, usual].forEach { $0.remove() } }
+    var dates: [[String]] = []
+    for day in 0..<134 {
+      let date = Date(timeIntervalSince1970: TimeInterval(1_420_070_400 + day * 86_400))
+      var calendar = Calendar(identifier: .gregorian)
+      calendar.timeZone = TimeZone(identifier: "UTC")!
+      let c = calendar.dateComponents([.year, .month, .day], from: date)
+      let text = String(format: "%04d-%02d-%02d", c.year!, c.month!, c.day!)
+      var rows = (0..<300).map { "\(text),\(String(format: "%.1f", 40 + Double($0) / 10))" }
+      // Date 54 holds rows 16,201 to 16,500: its first again, after the block's end.
+      if day == 54 { rows.append(rows[0]) }
+      dates.append(rows)
+    }
+    let header = "Date,Weight\n"
+    Self.write(
+      header + dates.joined().joined(separator: "\n") + "\n", named: "up.csv", in: files)
+    Self.write(
+      header + dates.reversed().joined().joined(separator: "\n") + "\n", named: "dn.csv",
+      in: files)
+    let (printed, runs) = try Self.run(
+      "import \(files.file("up.csv")) unit kg", in: streamed.path)
+    let (printedUsual, runsUsual) = try Self.run(
+      "import \(files.file("dn.csv")) unit kg", in: usual.path)
+    #expect(runs == 1)
+    #expect(runsUsual == 0)
+    #expect(printed.contains("imported 40200, already present 1, rejected 0"), "\(printed)")
+    #expect(printed.replacingOccurrences(of: "up.csv", with: "dn.csv") == printedUsual)
+    let sameFiles = Self.files(streamed) == Self.files(usual)
+    #expect(sameFiles)
+    #expect(Store.check(.directory(streamed.path), tables: Session.storeTables).isEmpty)
+  }
 }
