@@ -355,7 +355,7 @@ struct ImportCommand: Executable {
         ?? UndoStep(
           description: description, removingEntries: plan.entries.lazy.map(\.id),
           then: settingsChanges.undo)
-      let links = plan.entries.contains(where: { $0.healthUUID != nil })
+      let links = plan.streamedLinks || plan.entries.contains(where: { $0.healthUUID != nil })
       // The puts share the plan's array, which a log without entries then takes as its rows:
       // the entries are held once while the store commits them. A streamed import's change
       // holds none.
@@ -448,6 +448,8 @@ struct ImportPlan {
   /// entries, which are not held, and their numbers.
   var streamedChange: StoreChange?
   var streamedIDs: Range<Int>?
+  /// Whether a streamed entry links a Health sample (weigh's own files).
+  var streamedLinks = false
 
   /// How many entries the import adds.
   var importedCount: Int { streamedIDs?.count ?? entries.count }
@@ -457,6 +459,7 @@ struct ImportPlan {
   init(streamed: ImportStream.Outcome) {
     rejections = streamed.result.rejections + streamed.rejections
     alreadyPresent = streamed.result.duplicatesInFile
+    streamedLinks = streamed.links
     if let change = streamed.change, case .putRun(let run) = change {
       streamedChange = change
       streamedIDs = run.smallestID..<(run.smallestID + run.count)

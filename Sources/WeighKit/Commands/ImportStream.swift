@@ -7,16 +7,21 @@ import Foundation
 /// (`Store.streamRun`), then let go. Neither the weights nor the entries are held whole.
 ///
 /// It makes the entries `ImportPlan` makes for such a log, in the same order and with the
-/// same numbers, only when that order is the file's: vendor rows (no entry numbers of
-/// weigh's own files) whose instants never go back and whose duplicate keys come in order
-/// (`WeightKeySet`'s fast path). Anything else stops it (`read` returns nil, having cut what
+/// same numbers, only when that order is the file's and the duplicate keys come in order
+/// (`WeightKeySet`'s fast path): rows numbered anew (a vendor's, or weigh's with numbers
+/// that are no entry numbers) whose instants never go back, or rows of weigh's own file
+/// that keep their numbers, each one more than the one before (a log exported without
+/// deletions: the plan keeps every number then, and orders by them). A file with both, or
+/// whose kept numbers skip or go back, is not streamed. Anything else stops it (`read` returns nil, having cut what
 /// it wrote off the journal) and the import reads the file again the usual way: files in
 /// time order (most logs, and every file `scripts/gen-import-files.py` writes) are read once;
 /// a file found out of order at its end is read twice.
 ///
 /// Measured (wmem17, docs/performance.md): a new store's import of 4,000,000 Withings rows
 /// peaked at 293 MiB (300,368 KB) and now at 31 MiB, the same at 1,000,000 and 2,000,000 rows;
-/// 100,000 rows 477.5 M instructions before, 469.7 M after (callgrind).
+/// 100,000 rows 477.5 M instructions before, 469.7 M after (callgrind). Weigh's own files and
+/// Apple Health's weights (wrun18): 4,000,000 rows of weigh's CSV 293 -> 31 MiB, of its JSON
+/// 286 -> 31 MiB; an export.xml of 4,000,000 weights 292 -> 30 MiB; CPU the same or less.
 ///
 /// Nothing of the store's guarantees moves: the rows are the first changes of the command's
 /// one transaction, as an import's run always was, so a kill before the record's
@@ -31,18 +36,35 @@ final class ImportStream {
   /// The entries made so far.
   private(set) var count = 0
   private var lastInstant = Int64.min
+  /// How the entries are numbered: decided by the first entry made.
+  private var numbering = Numbering.undecided
+  /// The last number kept, while `numbering` is `kept`.
+  private var lastKept = 0
+  /// Whether an entry made links a Health sample (weigh's own files).
+  private(set) var links = false
   /// The entries made and not streamed yet.
   private var pending: [Entry] = []
   private var started = false
   /// Weights after the clock, with their line.
   private(set) var rejections: [ImportRejection] = []
 
-  /// The formats whose weights are vendor rows, one reader call each: weigh's own files
-  /// keep entry numbers, and Apple Health's weights may carry Health UUIDs.
+  /// The formats read with one reader call each (an Apple Health export's weights alone:
+  /// with other types, `HealthImportPlan` reads it).
   private static let formats: Set<ImportFormat> = [
     .withingsCSV, .openScaleCSV, .fitbitJSON, .renphoCSV, .googleFitCSV, .samsungHealthCSV,
-    .garminCSV, .libraCSV, .myFitnessPalCSV, .genericCSV,
+    .garminCSV, .libraCSV, .myFitnessPalCSV, .genericCSV, .weighCSV, .weighJSON,
+    .appleHealthZip, .appleHealthXML,
   ]
+
+  /// How a stream numbers its entries.
+  private enum Numbering {
+    /// No entry made yet.
+    case undecided
+    /// From the session's next number, in file order (= time order).
+    case anew
+    /// With the numbers the file wrote, each one more than the one before.
+    case kept
+  }
 
   /// A stream for an import of `format`, when the store's log has no entries and no file and
   /// the command's transaction has committed nothing yet (`Store.canStreamRun`); nil
@@ -63,6 +85,8 @@ final class ImportStream {
     var change: StoreChange?
     var entries: [Entry]
     var rejections: [ImportRejection]
+    /// Whether an entry streamed links a Health sample.
+    var links: Bool
   }
 
   /// How the file was read.
@@ -99,7 +123,8 @@ final class ImportStream {
     }
     guard started else {
       return .streamed(
-        Outcome(result: result, change: nil, entries: pending, rejections: rejections))
+        Outcome(
+          result: result, change: nil, entries: pending, rejections: rejections, links: links))
     }
     do throws(StoreError) {
       try store.streamRun(pending, of: EntryCodec.self)
@@ -109,7 +134,8 @@ final class ImportStream {
     pending = []
     guard let change = store.finishStreamedRun() else { return .again }
     return .streamed(
-      Outcome(result: result, change: change, entries: [], rejections: rejections))
+      Outcome(
+        result: result, change: change, entries: [], rejections: rejections, links: links))
   }
 
   /// Makes the entries of `block` (weights in file order); false when one cannot be streamed.
@@ -120,13 +146,15 @@ final class ImportStream {
     self.pending = []
     var count = self.count
     var lastInstant = self.lastInstant
+    var numbering = self.numbering
+    var lastKept = self.lastKept
+    var links = self.links
     let (first, latest) = (self.first, self.latest)
     pending.reserveCapacity(Store.streamedRunMinimumRows + block.count)
     let ok = block.withUnsafeBufferPointer { weights in
       for index in weights.indices {
         // Read in place: a weight copied out of its block retained its strings.
         let weight = weights.baseAddress.unsafelyUnwrapped + index
-        guard weight.pointee.isVendorRow else { return false }
         let instant = weight.pointee.instant
         guard instant <= latest else {
           rejections.append(
@@ -137,21 +165,52 @@ final class ImportStream {
             ))
           continue
         }
-        // Numbered in time order, then by line: the file's order while instants never go back.
-        guard instant >= lastInstant, first + count <= ValueLimits.entryNumber.upperBound
-        else { return false }
-        lastInstant = instant
-        pending.append(
-          Entry(
-            id: first + count, instant: instant, kilograms: weight.pointee.kilograms,
-            origin: .import, source: weight.pointee.source, note: weight.pointee.note,
-            fileTime: weight.pointee.fileTime))
+        if weight.pointee.isVendorRow {
+          guard numbering != .kept else { return false }
+          numbering = .anew
+          // Numbered in time order, then by line: the file's order while instants never go
+          // back.
+          guard instant >= lastInstant, first + count <= ValueLimits.entryNumber.upperBound
+          else { return false }
+          lastInstant = instant
+          pending.append(
+            Entry(
+              id: first + count, instant: instant, kilograms: weight.pointee.kilograms,
+              origin: .import, source: weight.pointee.source, note: weight.pointee.note,
+              fileTime: weight.pointee.fileTime))
+          count += 1
+          continue
+        }
+        // Weigh's own row: its entry, with the number it wrote (0 when that is no entry
+        // number: numbered anew, as a vendor's row).
+        guard var entry = weight.pointee.entry else { return false }
+        if entry.id == 0 {
+          guard numbering != .kept else { return false }
+          numbering = .anew
+          guard instant >= lastInstant, first + count <= ValueLimits.entryNumber.upperBound
+          else { return false }
+          lastInstant = instant
+          entry.id = first + count
+        } else {
+          // The plan keeps every number of such a file and orders the entries by them: the
+          // file's order when each is one more than the one before (the store's streamed
+          // run has consecutive numbers), whatever the instants.
+          guard numbering == .undecided || (numbering == .kept && entry.id == lastKept + 1)
+          else { return false }
+          numbering = .kept
+          lastKept = entry.id
+        }
+        if entry.healthUUID != nil { links = true }
+        pending.append(entry)
         count += 1
       }
       return true
     }
     self.count = count
     self.lastInstant = lastInstant
+    self.numbering = numbering
+    self.lastKept = lastKept
+    self.links = links
     // The reader keeps the block, or reads the file again: this stream is done.
     guard ok else { return false }
     guard pending.count >= Store.streamedRunMinimumRows else {

@@ -101,6 +101,110 @@ import Testing
     #expect(result.duplicatesInFile == 4)
   }
 
+  /// A date-only file (MyFitnessPal, Google Fit) has hundreds of rows on one moment: runs
+  /// of one moment up to a block of weights long stay on the in-order path, and with a spill
+  /// on every block but the last two is handed on as they go. Repeats inside a run are found,
+  /// also those of a weight kept before a block boundary the run crosses; the weights kept
+  /// (handed on or not) and the duplicates counted are a naive search's.
+  @Test func longRunsOfOneMomentKeepWhatANaiveSearchKeeps() {
+    let block = ImportedWeights.blockSize
+    // Runs of distinct weights: many of 300, one across a block boundary, one of a whole
+    // block less one (the longest that leaves room for the repeat of its first weight).
+    let runs =
+      Array(repeating: 300, count: 50) + [5000] + Array(repeating: 300, count: 40)
+      + [block - 1, 9, 8, 1] + Array(repeating: 300, count: 10)
+    for spilled in [true, false] {
+      var numbers = Numbers(state: 41)
+      var taken: [ImportedWeight] = []
+      let spill = ImportedWeightSpill { weights in
+        taken += weights
+        return true
+      }
+      var result = ImportedWeightSpill.$current.withValue(spilled ? spill : nil) {
+        WeightImportResult(format: .myFitnessPalCSV)
+      }
+      var seen = WeightKeySet()
+      var naive: [ImportedWeight] = []
+      var keys: Set<String> = []
+      var naiveDuplicates = 0
+      var line = 0
+      var crossed = 0
+      for (day, length) in runs.enumerated() {
+        let date = 1_420_070_400 + Int64(day) * 86_400
+        let firstKept = result.read.count
+        func add(_ index: Int) {
+          line += 1
+          let weight = ImportedWeight(
+            instant: date, kilograms: 40 + Double(index) / 100,
+            source: index % 7 == 0 ? "MyFitnessPal" : "Scale", line: line, fileTime: date)
+          let key = "\(date) \(index)"
+          if keys.insert(key).inserted {
+            naive.append(weight)
+          } else {
+            naiveDuplicates += 1
+          }
+          result.add(weight, seen: &seen)
+        }
+        for index in 0..<length {
+          add(index)
+          // Now and then a repeat of a weight earlier in the run.
+          if index > 0, numbers.next(40) == 0 { add(numbers.next(index)) }
+        }
+        // The run's first weight again, at its end.
+        if firstKept / block != result.read.count / block { crossed += 1 }
+        add(0)
+      }
+      if spilled {
+        #expect(spill.takeRest(of: &result.read) == .on)
+        #expect(taken == naive)
+        #expect(taken.count > 3 * block)
+      } else {
+        #expect(result.weights == naive)
+      }
+      #expect(result.duplicatesInFile == naiveDuplicates)
+      #expect(crossed >= 3, "runs that cross a block boundary")
+    }
+  }
+
+  /// A run of one moment longer than a block leaves the in-order path: with a spill that has
+  /// handed blocks on, it stops (the import reads the file again); before, it turns off and
+  /// the reader keeps every weight, with the same duplicates found.
+  @Test func aRunLongerThanABlockLeavesTheOrder() {
+    let block = ImportedWeights.blockSize
+    for early in [true, false] {
+      let spill = ImportedWeightSpill { _ in true }
+      var result = ImportedWeightSpill.$current.withValue(spill) {
+        WeightImportResult(format: .myFitnessPalCSV)
+      }
+      var seen = WeightKeySet()
+      var line = 0
+      // Late: two blocks of one weight a day first, so blocks were handed on.
+      for day in 0..<(early ? 0 : 2 * block + 5) {
+        line += 1
+        let date = 1_420_070_400 + Int64(day) * 86_400
+        result.add(
+          ImportedWeight(instant: date, kilograms: 60, source: "s", line: line, fileTime: date),
+          seen: &seen)
+      }
+      let date: Int64 = 4_000_000_000
+      for index in [Int](0...block) + [3, block] {
+        line += 1
+        result.add(
+          ImportedWeight(
+            instant: date, kilograms: 40 + Double(index) / 100, source: "s", line: line,
+            fileTime: date),
+          seen: &seen)
+      }
+      if early {
+        #expect(spill.state == .off)
+        #expect(result.read.count == block + 1)
+        #expect(result.duplicatesInFile == 2)
+      } else {
+        #expect(spill.state == .stopped)
+      }
+    }
+  }
+
   @Test func aLookUpFindsTheFirstMatchingEntryInOrder() {
     var numbers = Numbers(state: 11)
     let entries = (1...5000).map { id in

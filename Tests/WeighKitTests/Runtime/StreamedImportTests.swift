@@ -27,6 +27,56 @@ import Testing
     return text
   }
 
+  /// Weigh's own CSV or JSON of entries numbered as `rows` says, each at its minute after
+  /// 2015-01-01 00:00 (within January), the one numbered `linked` with a Health UUID.
+  static func weigh(_ rows: [(id: Int, minute: Int)], json: Bool, linked: Int) -> String {
+    var text =
+      json
+      ? "{\"format\": \"weigh\", \"version\": 1, \"entries\": [\n"
+      : WeighCSVExporter.header + "\n"
+    for (index, (id, minute)) in rows.enumerated() {
+      let instant = String(
+        format: "2015-01-%02dT%02d:%02d:00Z", 1 + minute / 1440, minute % 1440 / 60, minute % 60)
+      let kilograms = String(format: "%.2f", 60 + Double(minute * 37 % 4000) / 100)
+      let uuid = id == linked ? "0B1E5F0A-3C4D-4E5F-8A9B-0C1D2E3F4A5B" : nil
+      if json {
+        let link = uuid.map { "\"\($0)\"" } ?? "null"
+        text +=
+          (index == 0 ? "" : ",\n")
+          + "{\"id\": \(id), \"instant\": \"\(instant)\", \"kilograms\": \(kilograms), "
+          + "\"origin\": \"import\", \"source\": \"Withings\", \"note\": null, \"revision\": 1, "
+          + "\"healthUUID\": \(link), \"pushedUUID\": null, \"pushedRevision\": null}"
+      } else {
+        text += "\(id),\(instant),\(kilograms),import,\"Withings\",,1,\(uuid ?? ""),,\n"
+      }
+    }
+    return json ? text + "\n]}\n" : text
+  }
+
+  /// An Apple Health export.xml of a body mass at each of `minutes` (after 2015-01-01 00:00,
+  /// within January), in kg, with a step count between each two.
+  static func appleExport(_ minutes: [Int]) -> String {
+    var text = """
+      <?xml version="1.0" encoding="UTF-8"?>
+      <HealthData locale="en_US">
+       <ExportDate value="2026-01-01 00:00:00 +0100"/>
+
+      """
+    for minute in minutes {
+      let date = String(
+        format: "2015-01-%02d %02d:%02d:00 +0100", 1 + minute / 1440, minute % 1440 / 60,
+        minute % 60)
+      let kilograms = String(format: "%.2f", 60 + Double(minute * 37 % 4000) / 100)
+      text +=
+        " <Record type=\"HKQuantityTypeIdentifierBodyMass\" sourceName=\"Health Mate\" "
+        + "unit=\"kg\" creationDate=\"\(date)\" startDate=\"\(date)\" endDate=\"\(date)\" "
+        + "value=\"\(kilograms)\"/>\n"
+        + " <Record type=\"HKQuantityTypeIdentifierStepCount\" sourceName=\"iPhone\" "
+        + "unit=\"count\" startDate=\"\(date)\" endDate=\"\(date)\" value=\"12\"/>\n"
+    }
+    return text + "</HealthData>\n"
+  }
+
   /// Runs `script` in a session on the store in `directory`; returns what it printed and
   /// how many runs its store streamed.
   static func run(_ script: String, in directory: String) throws -> (String, Int) {
@@ -43,6 +93,19 @@ import Testing
     directory.snapshot().filter {
       ["entries.json", "journal.jsonl", "journal.ack"].contains($0.key)
     }
+  }
+
+  /// `weigh.json`'s documents and next entry number (its table's stamp aside), as JSON.
+  static func documents(_ directory: TemporaryStoreDirectory) throws -> String {
+    let bytes = directory.bytes("weigh.json") ?? []
+    let object = try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any]
+    let tables = object?["tables"] as? [String: Any]
+    let entries = tables?["entries"] as? [String: Any]
+    let kept: [String: Any] = [
+      "documents": object?["documents"] ?? [:], "nextID": entries?["nextID"] ?? 0,
+    ]
+    let data = try JSONSerialization.data(withJSONObject: kept, options: [.sortedKeys])
+    return String(decoding: data, as: UTF8.self)
   }
 
   static func write(_ text: String, named name: String, in directory: TemporaryStoreDirectory) {
@@ -166,5 +229,109 @@ import Testing
     #expect(runsAgain == 1)
     #expect(again.contains("imported 20000"))
     #expect(Store.check(.directory(store.path), tables: Session.storeTables).isEmpty)
+  }
+
+  /// Weigh's own files keep their numbers: streamed when each is one more than the one
+  /// before (with a Health link, which the import records), else read the usual way, and
+  /// the store is byte for byte the one the usual import leaves (of the same rows, last
+  /// first, which is never streamed).
+  @Test func weighFilesStreamWhenTheirNumbersFollowEachOther() throws {
+    let files = TemporaryStoreDirectory()
+    defer { files.remove() }
+    // In order; going back after two blocks (read again); skipping one at the start (read
+    // the usual way at once). One a minute in file order: in time order whatever the numbers.
+    let cases: [(ids: [Int], streams: Bool, json: Bool)] = [
+      (Array(1...40_000), true, false),
+      (Array(1...40_000), true, true),
+      (Array(1...35_000) + [35_002, 35_001] + Array(35_003...40_000), false, false),
+      ([1, 3] + Array(4...40_000), false, true),
+    ]
+    for (number, (ids, streams, json)) in cases.enumerated() {
+      let (up, down) = (
+        "up\(number).\(json ? "json" : "csv")", "dn\(number).\(json ? "json" : "csv")"
+      )
+      let rows = ids.enumerated().map { (id: $0.element, minute: $0.offset) }
+      Self.write(Self.weigh(rows, json: json, linked: 20_000), named: up, in: files)
+      Self.write(Self.weigh(rows.reversed(), json: json, linked: 20_000), named: down, in: files)
+      let streamed = TemporaryStoreDirectory()
+      let usual = TemporaryStoreDirectory()
+      defer { [streamed, usual].forEach { $0.remove() } }
+      let (printed, runs) = try Self.run("import \(files.file(up))", in: streamed.path)
+      let (printedUsual, runsUsual) = try Self.run("import \(files.file(down))", in: usual.path)
+      #expect(runs == (streams ? 1 : 0), "\(up)")
+      #expect(runsUsual == 0)
+      #expect(
+        printed.contains("imported \(ids.count), already present 0, rejected 0"), "\(printed)")
+      #expect(printed.replacingOccurrences(of: up, with: down) == printedUsual)
+      #expect(streamed.bytes("entries.json.tmp") == nil)
+      let sameFiles = Self.files(streamed) == Self.files(usual)
+      #expect(sameFiles, "\(up)")
+      let documents = try Self.documents(streamed)
+      #expect(documents == (try Self.documents(usual)))
+      #expect(documents.contains("linked_through"), "\(documents)")
+      #expect(Store.check(.directory(streamed.path), tables: Session.storeTables).isEmpty)
+    }
+  }
+
+  /// An Apple Health export's weights (`import FILE`, weights only) stream as a vendor's
+  /// file does: the same store as the same records read the usual way (last first).
+  @Test func anAppleHealthExportsWeightsStream() throws {
+    let files = TemporaryStoreDirectory()
+    let streamed = TemporaryStoreDirectory()
+    let usual = TemporaryStoreDirectory()
+    defer { [files, streamed, usual].forEach { $0.remove() } }
+    let minutes = Array(0..<40_000)
+    Self.write(Self.appleExport(minutes), named: "up.xml", in: files)
+    Self.write(Self.appleExport(minutes.reversed()), named: "dn.xml", in: files)
+    let (printed, runs) = try Self.run("import \(files.file("up.xml"))", in: streamed.path)
+    let (printedUsual, runsUsual) = try Self.run(
+      "import \(files.file("dn.xml"))", in: usual.path)
+    #expect(runs == 1)
+    #expect(runsUsual == 0)
+    #expect(printed.contains("imported 40000, already present 0, rejected 0"), "\(printed)")
+    #expect(printed.replacingOccurrences(of: "up.xml", with: "dn.xml") == printedUsual)
+    let sameFiles = Self.files(streamed) == Self.files(usual)
+    #expect(sameFiles)
+    #expect(Store.check(.directory(streamed.path), tables: Session.storeTables).isEmpty)
+  }
+
+  /// A MyFitnessPal file names dates only: 300 rows a date, one date's run across a block
+  /// boundary repeating its first row at its end. Streamed, with the repeat found, and the
+  /// same store as the same dates last first (each date's rows in their order: the same
+  /// entries, in time then line order), which is read the usual way.
+  @Test func longRunsOfOneDateStream() throws {
+    let files = TemporaryStoreDirectory()
+    let streamed = TemporaryStoreDirectory()
+    let usual = TemporaryStoreDirectory()
+    defer { [files, streamed, usual].forEach { $0.remove() } }
+    var dates: [[String]] = []
+    for day in 0..<134 {
+      let date = Date(timeIntervalSince1970: TimeInterval(1_420_070_400 + day * 86_400))
+      var calendar = Calendar(identifier: .gregorian)
+      calendar.timeZone = TimeZone(identifier: "UTC")!
+      let c = calendar.dateComponents([.year, .month, .day], from: date)
+      let text = String(format: "%04d-%02d-%02d", c.year!, c.month!, c.day!)
+      var rows = (0..<300).map { "\(text),\(String(format: "%.1f", 40 + Double($0) / 10))" }
+      // Date 54 holds rows 16,201 to 16,500: its first again, after the block's end.
+      if day == 54 { rows.append(rows[0]) }
+      dates.append(rows)
+    }
+    let header = "Date,Weight\n"
+    Self.write(
+      header + dates.joined().joined(separator: "\n") + "\n", named: "up.csv", in: files)
+    Self.write(
+      header + dates.reversed().joined().joined(separator: "\n") + "\n", named: "dn.csv",
+      in: files)
+    let (printed, runs) = try Self.run(
+      "import \(files.file("up.csv")) unit kg", in: streamed.path)
+    let (printedUsual, runsUsual) = try Self.run(
+      "import \(files.file("dn.csv")) unit kg", in: usual.path)
+    #expect(runs == 1)
+    #expect(runsUsual == 0)
+    #expect(printed.contains("imported 40200, already present 1, rejected 0"), "\(printed)")
+    #expect(printed.replacingOccurrences(of: "up.csv", with: "dn.csv") == printedUsual)
+    let sameFiles = Self.files(streamed) == Self.files(usual)
+    #expect(sameFiles)
+    #expect(Store.check(.directory(streamed.path), tables: Session.storeTables).isEmpty)
   }
 }
