@@ -39,7 +39,7 @@ final class ImportStream {
 
   /// The formats whose weights are vendor rows, one reader call each: weigh's own files
   /// keep entry numbers, and Apple Health's weights may carry Health UUIDs.
-  private static let formats: Set<ImportFormat> = [
+  static let formats: Set<ImportFormat> = [
     .withingsCSV, .openScaleCSV, .fitbitJSON, .renphoCSV, .googleFitCSV, .samsungHealthCSV,
     .garminCSV, .libraCSV, .myFitnessPalCSV, .genericCSV,
   ]
