@@ -231,6 +231,10 @@ struct ImportCommand: Executable {
     var healthPlan: HealthImportPlan?
     // Into a log without entries, the weights go to the store as they are read.
     var streamed: ImportStream.Outcome?
+    // Into a log with entries, the weights are looked up as they are read: only new ones
+    // are kept (`ReimportCheck`).
+    var reimport: ReimportCheck?
+    var checked: Int?
     do {
       if healthTypes.isEmpty {
         let read = { [csv, unit] in
@@ -242,6 +246,12 @@ struct ImportCommand: Executable {
           switch try stream.read(read) {
           case .streamed(let outcome): streamed = outcome
           case .usual(let read): usual = read
+          case .again: break
+          }
+        } else if let check = ReimportCheck(session: session, format: format) {
+          switch try check.read(read) {
+          case .checked(let read, let present): (usual, reimport, checked) = (read, check, present)
+          case .usual(let read): (usual, reimport) = (read, check)
           case .again: break
           }
         }
@@ -278,11 +288,15 @@ struct ImportCommand: Executable {
         kind: .unreadableInput)
     }
     // A streamed import's log had no entries: it is not read.
-    let existing = streamed == nil ? try session.entries() : []
+    // A checked re-import's log had entries, and may not be read whole.
+    let existing = streamed == nil && reimport == nil ? try session.entries() : []
+    let logIsEmpty = reimport == nil && existing.isEmpty
     // The plan takes the weights read (and frees them as it makes their entries).
     var plan: ImportPlan
     if let streamed {
       plan = ImportPlan(streamed: streamed)
+    } else if let reimport {
+      plan = reimport.plan(&result, checked: checked, session: session)
     } else {
       plan = ImportPlan(&result, into: existing, session: session)
     }
@@ -332,7 +346,7 @@ struct ImportCommand: Executable {
     // Settings come along into an empty store only: a store in use keeps its own.
     var settingsChanges: (apply: [StoreChange], undo: [StoreChange]) = ([], [])
     if let imported = result.settings, imported.applied(to: session.settings) != session.settings {
-      if existing.isEmpty {
+      if logIsEmpty {
         settingsChanges = (
           [.set(.settings, to: imported.applied(to: session.settings).json)],
           [.set(.settings, to: session.settings.json)]
@@ -481,48 +495,33 @@ struct ImportPlan {
   ///
   /// - Complexity: O((n + m) log(n + m)) for n existing entries and m weights.
   init(_ result: inout WeightImportResult, into existing: [Entry], session: Session) {
+    var claims = PresenceClaims(existing)
+    self.init(&result, claiming: &claims, session: session)
+  }
+
+  /// Decides as ``init(_:into:session:)`` does, the log's entries looked up in `claims`.
+  /// `checked` is the number of weights already found in the log as the file was read
+  /// (`ReimportCheck`), which are not in `result`: every weight of `result` was then checked
+  /// too, found new, and is not looked up again (an entry once claimed stays claimed, so
+  /// a second look-up could not find it).
+  init<Log: PresenceLog>(
+    _ result: inout WeightImportResult, claiming claims: inout PresenceClaims<Log>,
+    checked: Int? = nil, session: Session
+  ) {
     rejections = result.rejections
-    alreadyPresent = result.duplicatesInFile
-    // Entries by instant (those a weight of any file may match) and by wall-clock time, as
-    // positions in `existing` (`PresenceIndex`); `used` marks the positions claimed.
-    let byInstant = PresenceIndex(existing, by: .instant)
-    let byFileTime = PresenceIndex(existing, by: .fileTime)
-    var used = Array(repeating: false, count: existing.count)
-    func same(_ a: Double, _ b: Double) -> Bool { abs(a - b) <= 1e-9 }
-    /// Claims an unused entry that matches `weight`, by the rule above.
-    func claim(_ weight: ImportedWeight, id: Int? = nil) -> Bool {
-      // Into an empty log (a first import) nothing is looked up.
-      if existing.isEmpty { return false }
-      var found: Int?
-      if let fileTime = weight.fileTime {
-        found = byFileTime.first(fileTime) { position in
-          let entry = existing[position]
-          return !used[position] && entry.source == weight.source
-            && same(entry.kilograms, weight.kilograms)
-        }
-      }
-      if found == nil {
-        found = byInstant.first(weight.instant) { position in
-          let entry = existing[position]
-          return !used[position] && entry.source == weight.source
-            && same(entry.kilograms, weight.kilograms) && (id == nil || entry.id == id)
-            && (weight.fileTime == nil || entry.fileTime == nil)
-        }
-      }
-      guard let found else { return false }
-      used[found] = true
-      return true
-    }
+    alreadyPresent = result.duplicatesInFile + (checked ?? 0)
+    let existing = claims.log
+    let lookUp = checked == nil && existing.count > 0
     // Each entry accounts for one weight of the file, so two equal entries of weigh's own
     // file (the same weight logged twice in a minute) both come back, and only once. An
     // entry of weigh's file first claims the entry with its own number.
     var read = result.read
     result.read = ImportedWeights()  // the plan holds the only reference: blocks are freed
     var claimed = Array(repeating: false, count: read.count)
-    if !existing.isEmpty {
+    if lookUp {
       for (position, weight) in read.enumerated() {
         guard let id = weight.number else { continue }
-        claimed[position] = claim(weight, id: id)
+        claimed[position] = claims.claim(weight, id: id)
       }
     }
     // More new entries than entry numbers cannot be numbered (and `sortByTime` counts them
@@ -548,7 +547,7 @@ struct ImportPlan {
           defer { position += 1 }
           let weight = block.baseAddress.unsafelyUnwrapped + at
           // Into an empty log (a first import) nothing is looked up, nor the weight copied.
-          if claimed[position] || (!existing.isEmpty && claim(weight.pointee)) {
+          if claimed[position] || (lookUp && claims.claim(weight.pointee)) {
             alreadyPresent += 1
             continue
           }
@@ -581,7 +580,7 @@ struct ImportPlan {
     Self.sortByTime(&entries, lines: &lines)
     // The numbers in use, made only when a weight of weigh's own file may keep its number.
     var usedIDs: NumbersInUse?
-    var largestUsed = existing.reduce(0) { max($0, $1.id) }
+    var largestUsed = existing.largestID
     var unnumbered = 0
     for index in entries.indices {
       let id = entries[index].id
@@ -674,6 +673,56 @@ struct ImportPlan {
 
 }
 
+/// The log's entries a re-import may find its weights in, and which of them are claimed.
+///
+/// A weight is already present when an unclaimed entry of any origin has the same source
+/// and a weight within 1e-9 kg, and the same moment: for a file whose times name no zone,
+/// the same wall-clock time as written in the file (`fileTime`), whatever zone either
+/// import was made in; otherwise, and for entries that have no `fileTime` (older stores,
+/// other origins), the same instant. Each entry accounts for one weight, claimed by the
+/// first weight in file order that matches it: so the answers are the same whether the
+/// weights are checked all at once or a block at a time as the file is read.
+struct PresenceClaims<Log: PresenceLog> {
+  /// The log's entries, ordered by number.
+  let log: Log
+  // Entries by instant (those a weight of any file may match) and by wall-clock time, as
+  // positions in `log`; `used` marks the positions claimed.
+  private let byInstant: PresenceIndex<Log>
+  private let byFileTime: PresenceIndex<Log>
+  private var used: [Bool]
+
+  init(_ log: Log) {
+    self.log = log
+    byInstant = PresenceIndex(log, by: .instant)
+    byFileTime = PresenceIndex(log, by: .fileTime)
+    used = Array(repeating: false, count: log.count)
+  }
+
+  /// Claims an unused entry that matches `weight` (with number `id`, when given), by the
+  /// rule above; false when none does.
+  mutating func claim(_ weight: borrowing ImportedWeight, id: Int? = nil) -> Bool {
+    // Into an empty log (a first import) nothing is looked up.
+    if log.count == 0 { return false }
+    let (source, kilograms, fileTime) = (weight.source, weight.kilograms, weight.fileTime)
+    var found: Int?
+    if let fileTime {
+      found = byFileTime.first(fileTime) { position in
+        !used[position] && log.matches(at: position, source: source, kilograms: kilograms)
+      }
+    }
+    if found == nil {
+      found = byInstant.first(weight.instant) { position in
+        !used[position] && log.matches(at: position, source: source, kilograms: kilograms)
+          && (id == nil || log.id(at: position) == id)
+          && (fileTime == nil || log.fileTime(at: position) == nil)
+      }
+    }
+    guard let found else { return false }
+    used[found] = true
+    return true
+  }
+}
+
 /// The entry numbers in use while an import keeps the numbers of weigh's own file: one bit
 /// per number up to the largest (125 KB for a million numbers from 1), or a set when the
 /// numbers are too sparse for that (a `Set<Int>` of a million took about 17 MB).
@@ -682,9 +731,8 @@ struct NumbersInUse {
   private var set: Set<Int>?
 
   /// The numbers of `existing`; `entries`' numbers in 1...2^31 - 1 may be inserted later.
-  init(_ existing: [Entry], keeping entries: [Entry]) {
-    var largest = 0
-    for entry in existing { largest = max(largest, entry.id) }
+  init<Log: PresenceLog>(_ existing: Log, keeping entries: [Entry]) {
+    var largest = existing.largestID
     for entry in entries where entry.id <= ValueLimits.entryNumber.upperBound {
       largest = max(largest, entry.id)
     }
@@ -693,7 +741,7 @@ struct NumbersInUse {
     } else {
       set = []
     }
-    for entry in existing { _ = insert(entry.id) }
+    for position in 0..<existing.count { _ = insert(existing.id(at: position)) }
   }
 
   /// Adds `number` (at least 0, at most the largest number given to `init`); false when it
@@ -718,43 +766,42 @@ struct NumbersInUse {
 /// A probe reads the moment from the entry itself: a copy of every entry's moment (8 bytes
 /// an entry, for each of the two indexes: 31 MiB at 2,000,000 entries) was held beside the
 /// log the entries are in.
-struct PresenceIndex {
+struct PresenceIndex<Log: PresenceLog> {
   /// Position + 1 in the entries (0: empty).
   private var slots: [UInt32] = []
   /// The entries indexed (the log's own array, shared, not copied).
-  private let entries: [Entry]
+  private let log: Log
   private let kind: Moment
   private var mask = 0
 
-  /// Which moment of an entry is indexed.
-  enum Moment {
-    case instant, fileTime
-  }
-
-  /// Indexes every entry of `entries` that has the moment `kind`.
-  init(_ entries: [Entry], by kind: Moment) {
-    self.entries = entries
+  /// Indexes every entry of `log` that has the moment `kind`.
+  init(_ log: Log, by kind: Moment) {
+    self.log = log
     self.kind = kind
-    // A field read in place: through a closure each probe copied the entry (its source
-    // and box retained and released), +25 % CPU on a million-row re-import.
-    func moment(_ position: Int) -> Int64? {
-      switch kind {
-      case .instant: entries[position].instant
-      case .fileTime: entries[position].fileTime
-      }
-    }
     var count = 0
-    for position in entries.indices where moment(position) != nil { count += 1 }
-    guard count > 0, UInt32(exactly: entries.count) != nil else { return }
+    for position in 0..<log.count where Self.moment(of: log, position, kind) != nil {
+      count += 1
+    }
+    guard count > 0, UInt32(exactly: log.count) != nil else { return }
     var size = 1024
     while size < count * 2 { size *= 2 }
     slots = Array(repeating: 0, count: size)
     mask = size - 1
-    for position in entries.indices {
-      guard let value = moment(position) else { continue }
+    for position in 0..<log.count {
+      guard let value = Self.moment(of: log, position, kind) else { continue }
       var slot = Self.slot(value, mask: mask)
       while slots[slot] != 0 { slot = (slot + 1) & mask }
       slots[slot] = UInt32(truncatingIfNeeded: position + 1)
+    }
+  }
+
+  // A field read in place: through a closure each probe copied the entry (its source and
+  // box retained and released), +25 % CPU on a million-row re-import.
+  @inline(__always)
+  private static func moment(of log: Log, _ position: Int, _ kind: Moment) -> Int64? {
+    switch kind {
+    case .instant: log.instant(at: position)
+    case .fileTime: log.fileTime(at: position)
     }
   }
 
@@ -771,16 +818,20 @@ struct PresenceIndex {
     var slot = Self.slot(moment, mask: mask)
     while slots[slot] != 0 {
       let position = Int(slots[slot]) - 1  // checked: UInt32 to Int widens
-      let found =
-        switch kind {
-        case .instant: entries[position].instant == moment
-        case .fileTime: entries[position].fileTime == moment
-        }
-      if found, matches(position) { return position }
+      if Self.moment(of: log, position, kind) == moment, matches(position) { return position }
       slot = (slot + 1) & mask
     }
     return nil
   }
+}
+
+/// Which moment of an entry a `PresenceIndex` indexes.
+enum PresenceMoment {
+  case instant, fileTime
+}
+
+extension PresenceIndex {
+  typealias Moment = PresenceMoment
 }
 
 extension ImportFormat {

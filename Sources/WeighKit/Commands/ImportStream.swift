@@ -48,13 +48,20 @@ final class ImportStream {
   /// Weights after the clock, with their line.
   private(set) var rejections: [ImportRejection] = []
 
-  /// The formats read with one reader call each (an Apple Health export's weights alone:
-  /// with other types, `HealthImportPlan` reads it).
-  private static let formats: Set<ImportFormat> = [
+  /// The formats whose weights are vendor rows, one reader call each (a re-import checks
+  /// only these as it reads them, `ReimportCheck`: weigh's own files may keep entry numbers,
+  /// claimed before any other weight is looked up).
+  static let vendorFormats: Set<ImportFormat> = [
     .withingsCSV, .openScaleCSV, .fitbitJSON, .renphoCSV, .googleFitCSV, .samsungHealthCSV,
-    .garminCSV, .libraCSV, .myFitnessPalCSV, .genericCSV, .weighCSV, .weighJSON,
-    .appleHealthZip, .appleHealthXML,
+    .garminCSV, .libraCSV, .myFitnessPalCSV, .genericCSV,
   ]
+
+  /// The formats read with one reader call each that stream into a new store: the vendors',
+  /// weigh's own files, and an Apple Health export's weights alone (with other types,
+  /// `HealthImportPlan` reads it).
+  private static let formats = vendorFormats.union([
+    .weighCSV, .weighJSON, .appleHealthZip, .appleHealthXML,
+  ])
 
   /// How a stream numbers its entries.
   private enum Numbering {

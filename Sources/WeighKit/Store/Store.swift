@@ -389,6 +389,26 @@ public final class Store {
     try rows(EntryCodec.self)
   }
 
+  /// Gives each row of the table `codec` describes to `body`, in increasing id order, read
+  /// from the table's file as it goes and not kept, when the table has not been read yet and
+  /// its file holds every row (no change since, in the journal or in this session) and has
+  /// been checked since it last changed outside weigh; false, giving nothing, otherwise. The
+  /// table stays unread: a later `rows` reads it from its file. `sizing` is told the file's
+  /// size in bytes before the first row.
+  ///
+  /// - Throws: `corrupt` when the file cannot be read, as `rows` would.
+  /// - Complexity: O(n) in the file's size, in memory O(1) but for what `body` keeps.
+  func forEachRowInFile<Codec: StoreTableCodec>(
+    _ codec: Codec.Type, sizing: (Int) -> Void = { _ in }, _ body: (borrowing Codec.Row) -> Void
+  ) throws(StoreError) -> Bool {
+    let storage = try storage(codec)
+    guard let directory, !isClosed, storage.isOnlyInFile,
+      !unverifiedTables.contains(Codec.tableName)
+    else { return false }
+    return try TableFile<Codec>.forEachRow(
+      path: StoreLocation.joinPath(directory, storage.fileName), sizing: sizing, body)
+  }
+
   /// The rows of the table `codec` describes, in increasing id order, read on first use.
   ///
   /// - Complexity: O(n) on the first call, O(1) after.

@@ -227,6 +227,59 @@ enum TableFile<Codec: StoreTableCodec> {
     }
   }
 
+  /// Reads a whole table file as ``read(path:)`` does, with the same checks and errors, but
+  /// gives each row to `body` as it is decoded and holds none: for a reader that keeps a
+  /// few of each row's fields (a re-import's look-up, `ImportLog`). One pass on the calling
+  /// thread, giving back the pages it has passed (`TableFilePassedPages`); false when the
+  /// file does not exist. `sizing` is told the file's size in bytes first.
+  ///
+  /// - Complexity: O(n) in the file's size.
+  static func forEachRow(
+    path: String, sizing: (Int) -> Void, _ body: (borrowing Codec.Row) -> Void
+  ) throws(StoreError) -> Bool {
+    let found: Bool? = try StoreFileSystem.withMappedFile(path, populatingUpTo: 0) {
+      (bytes) throws(StoreError) in
+      sizing(bytes.count)
+      var reader = JSONReader(bytes: bytes)
+      let header = try readHeader(&reader, path: path)
+      do throws(JSONSyntaxError) {
+        var previousID = 0
+        var tally = Tally()
+        var pages = TableFilePassedPages(reader.bytes, from: reader.offset)
+        while try reader.nextElement() {
+          reader.skipWhitespace()
+          let start = reader.offset
+          let row: Codec.Row
+          if header.checksummed {
+            let (crc, end) = try verifyRow(reader.bytes, at: start, reader: reader)
+            reader.offset = start + rowPrefix.count
+            row = try Codec.decode(from: &reader)
+            guard reader.offset == end else {
+              throw reader.error("expected the end of the row ('}'), as weigh writes it")
+            }
+            reader.offset = end + 1
+            tally.add(crc)
+          } else {
+            row = try Codec.decode(from: &reader)
+          }
+          let id = Codec.id(of: row)
+          guard id > previousID else {
+            throw reader.error(
+              "row id \(id) is not greater than the id \(previousID) before it", at: start)
+          }
+          previousID = id
+          body(row)
+          pages.passed(reader.offset)
+        }
+        try readTrailer(&reader, checksummed: header.checksummed, tally: tally)
+        return true
+      } catch {
+        throw StoreError(file: path, syntax: error)
+      }
+    }
+    return found ?? false
+  }
+
   /// The size from which a table file is read in two halves by two threads.
   private static var halvesThreshold: Int { 4 << 20 }
 

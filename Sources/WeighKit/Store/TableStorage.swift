@@ -71,6 +71,9 @@ final class TableStorage<Codec: StoreTableCodec>: AnyTableStorage {
   var isLoaded: Bool { rows != nil }
   var loadedRowCount: Int? { rows?.count }
   var fileName: String { TableFile<Codec>.fileName }
+  /// True when the table is not read yet and its file holds every row: no change to it
+  /// since the file was written or read.
+  var isOnlyInFile: Bool { rows == nil && hasFile && pending.isEmpty && !isDirty }
 
   /// An empty, loaded table (memory stores, new tables).
   init(empty: Bool) {

@@ -1,0 +1,35 @@
+/// The log as a re-import looks it up (`PresenceIndex`, `PresenceClaims`): per entry only its
+/// number, instant, file time, weight and source. The entries themselves (`[Entry]`, when a
+/// command has read the log) or a compact copy of those fields read from the table's file
+/// (`CompactLog`), in increasing number order.
+protocol PresenceLog {
+  /// How many entries.
+  var count: Int { get }
+  /// The number of the entry at `position`.
+  func id(at position: Int) -> Int
+  /// The instant of the entry at `position`.
+  func instant(at position: Int) -> Int64
+  /// The file time of the entry at `position` (`Entry.fileTime`).
+  func fileTime(at position: Int) -> Int64?
+  /// Whether the entry at `position` has `source` and a weight within 1e-9 kg of
+  /// `kilograms`.
+  func matches(at position: Int, source: String, kilograms: Double) -> Bool
+}
+
+extension PresenceLog {
+  /// The largest entry number, 0 for an empty log.
+  var largestID: Int {
+    var largest = 0
+    for position in 0..<count { largest = max(largest, id(at: position)) }
+    return largest
+  }
+}
+
+extension Array: PresenceLog where Element == Entry {
+  func id(at position: Int) -> Int { self[position].id }
+  func instant(at position: Int) -> Int64 { self[position].instant }
+  func fileTime(at position: Int) -> Int64? { self[position].fileTime }
+  func matches(at position: Int, source: String, kilograms: Double) -> Bool {
+    self[position].source == source && abs(self[position].kilograms - kilograms) <= 1e-9
+  }
+}

@@ -1,0 +1,144 @@
+import Foundation
+
+/// A re-import's check of the file's weights against the log as they are read (issue 14
+/// item 9: memory whatever the file's size): each block of weights the reader keeps
+/// (`ImportedWeightSpill`) is looked up in the log at once (`PresenceClaims`), and only the
+/// weights the log does not have are kept. A file imported again keeps none.
+///
+/// The answers are the plan's (`ImportPlan`): its look-up claims entries in file order,
+/// weight by weight, and the blocks come in file order. The spill hands blocks on only while
+/// the file's weights come in the order of their duplicate key's moment (`WeightKeySet`'s
+/// fast path, for the in-file duplicates); a file out of that order in its first two blocks
+/// is read as before, once; one found out of order later is read again the usual way, with
+/// a look-up made anew.
+///
+/// Only vendor rows (`ImportStream.vendorFormats`): weigh's own files may keep their entry
+/// numbers, claimed before any other weight is looked up (a look-up in two passes), and
+/// Apple Health's weights may carry Health UUIDs; both are read as before.
+///
+/// The log is looked up as `CompactLog` (32 bytes an entry, read from the table's file)
+/// when no command has read it and nothing changed it since its file was written; else as
+/// the session's entries.
+///
+/// Measured (rimp18, docs/performance.md): a second import of 1,000,000 Withings rows into
+/// the store the first made peaked at 181.8 MiB and now at 74.2 MiB (farm-bench medians;
+/// 2,000,000 rows: 350 → 125 MiB; 4,000,000: 665 → 222 MiB), CPU 0.94 of before.
+final class ReimportCheck {
+  /// The look-up of either form of the log, with the entries claimed so far (nil only while
+  /// a block is checked). An enum, not a generic class: the loops below are then compiled
+  /// for each form (through a generic class's methods, reached by a protocol, the look-up
+  /// ran unspecialized, with a metadata look-up per call: 14 % of a million-row re-import in
+  /// `PresenceIndex.first` alone, perf).
+  private enum Claims {
+    case entries(PresenceClaims<[Entry]>)
+    case compact(PresenceClaims<CompactLog>)
+  }
+
+  private var claims: Claims?
+  /// The weights not found in the log, in file order.
+  private var kept = ImportedWeights()
+  /// How many weights were found in the log.
+  private var present = 0
+
+  /// Whether the log is looked up as read from its table file (`CompactLog`).
+  var readsTheLogFromItsFile: Bool {
+    if case .compact = claims { return true }
+    return false
+  }
+
+  /// A check for an import of `format` into a log that has entries, read from the store
+  /// now; nil for another format, an empty log, or a log that cannot be read (the import
+  /// then reads the file first and reports the store's problem after it, as before).
+  init?(session: Session, format: ImportFormat) {
+    guard ImportStream.vendorFormats.contains(format) else { return nil }
+    switch Result(catching: { () throws(StoreError) in try CompactLog(session.store) }) {
+    case .success(let compact?):
+      guard compact.count > 0 else { return nil }
+      claims = .compact(PresenceClaims(compact))
+    case .success(nil):
+      guard let entries = try? session.entries(), !entries.isEmpty else { return nil }
+      claims = .entries(PresenceClaims(entries))
+    case .failure:
+      return nil
+    }
+  }
+
+  /// Reads the file through `read` (a reader's call), checking the weights as they come.
+  ///
+  /// - Throws: what `read` throws (a broken file).
+  func read(_ read: () throws -> WeightImportResult) throws -> ReimportReading {
+    let spill = ImportedWeightSpill { [self] block in
+      take(block)
+      return true
+    }
+    var result = try ImportedWeightSpill.$current.withValue(spill) { try read() }
+    switch spill.takeRest(of: &result.read) {
+    case .on:
+      result.read = kept
+      kept = ImportedWeights()
+      return .checked(result, present: present)
+    case .off:
+      return .usual(result)
+    case .stopped:
+      return .again
+    }
+  }
+
+  /// The plan of a result `read` returned (`checked` or `usual`), `checked` the weights
+  /// found in the log as it was read (nil for `usual`). Called once.
+  func plan(_ result: inout WeightImportResult, checked: Int?, session: Session) -> ImportPlan {
+    switch claims.take()! {
+    case .entries(var claims):
+      return ImportPlan(&result, claiming: &claims, checked: checked, session: session)
+    case .compact(var claims):
+      return ImportPlan(&result, claiming: &claims, checked: checked, session: session)
+    }
+  }
+
+  /// Looks up each weight of `block` (weights in file order), keeping those not found.
+  private func take(_ block: [ImportedWeight]) {
+    // In locals for the loop, as `ImportStream.take` (a class's stored properties are
+    // checked for exclusivity at each access); taken out, so that `used` is changed in place.
+    var kept = self.kept
+    self.kept = ImportedWeights()
+    var present = self.present
+    switch claims.take()! {
+    case .entries(var claims):
+      Self.check(block, claiming: &claims, keeping: &kept, present: &present)
+      self.claims = .entries(claims)
+    case .compact(var claims):
+      Self.check(block, claiming: &claims, keeping: &kept, present: &present)
+      self.claims = .compact(claims)
+    }
+    self.kept = kept
+    self.present = present
+  }
+
+  private static func check<Log: PresenceLog>(
+    _ block: [ImportedWeight], claiming claims: inout PresenceClaims<Log>,
+    keeping kept: inout ImportedWeights, present: inout Int
+  ) {
+    block.withUnsafeBufferPointer { weights in
+      for index in weights.indices {
+        // Read in place: a weight copied out of its block retained its strings.
+        let weight = weights.baseAddress.unsafelyUnwrapped + index
+        if claims.claim(weight.pointee) {
+          present += 1
+        } else {
+          kept.append(weight.pointee)
+        }
+      }
+    }
+  }
+}
+
+/// How a re-import's file was read (`ReimportCheck.read`).
+enum ReimportReading {
+  /// Checked as read: the result keeps the new weights only; `present` were in the log.
+  case checked(WeightImportResult, present: Int)
+  /// Read as usual (the spill turned off before it took a block): every weight is kept,
+  /// and nothing is claimed yet.
+  case usual(WeightImportResult)
+  /// The spill stopped after it took blocks: the file must be read again the usual way.
+  case again
+}
