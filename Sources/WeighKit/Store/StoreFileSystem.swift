@@ -132,8 +132,11 @@ enum StoreFileSystem {
     var end = size
     var blank = true
     var linesEnd = 0
+    // A sound journal ends with its newline: its last page is all that is looked at twice.
+    var step = min(pieceBytes, 4096)
     search: while end > 0 {
-      let start = max(0, end - pieceBytes)
+      let start = max(0, end - step)
+      step = pieceBytes
       guard try readFully(descriptor, path, at: start, count: end - start, into: &piece) else {
         throw readError(path, "read (the file was cut short while it was read)")
       }
@@ -162,6 +165,7 @@ enum StoreFileSystem {
       }
       end = start
     }
+    piece = []
     let wanted = blank ? size : linesEnd
     var lines: [UInt8] = []
     guard try readFully(descriptor, path, at: 0, count: wanted, into: &lines) else {
