@@ -235,6 +235,21 @@ import Testing
     reopened.close()
   }
 
+  /// An id of `Int.max` has no next id: it is not taken (opening trapped on it).
+  @Test func aTornIdOfIntMaxIsNotTaken() throws {
+    let directory = TemporaryStoreDirectory()
+    defer { directory.remove() }
+    let store = try Store.open(.directory(directory.path), compaction: .manual)
+    try store.commit([.putEntry(sampleEntry(1))])
+    store.close()
+    let torn = Array(#"{"seq":2,"changes":[{"put":"entries","row":{"id":9223372036854775807"#.utf8)
+    directory.write("journal.jsonl", directory.bytes("journal.jsonl")! + torn)
+    let reopened = try Store.open(.directory(directory.path))
+    #expect(reopened.recoveryWarnings.count == 1)
+    #expect(reopened.nextID() == 2)
+    reopened.close()
+  }
+
   @Test func aTornRecordInAReadOnlyStoreIsWarnedOfAndItsIdsSkipped() throws {
     // Root may write any file, so the read-only journal is what the store was told.
     guard getuid() != 0 else { return }
