@@ -150,11 +150,19 @@ extension Store {
           // Something else in the file's place: move it with the copies.
           try StoreFileSystem.rename(path(name), to: StoreLocation.joinPath(copies, name))
           report.lost.append("\(name): was a directory; moved to the copies")
-        } else if let bytes = try? StoreFileSystem.read(path(name)) {
-          try StoreFileSystem.create(
-            StoreLocation.joinPath(copies, name), with: bytes[...])
         } else {
-          report.lost.append("\(name): cannot be read, so no copy was kept")
+          // Copied a piece at a time: the journal may end with a torn record of hundreds of
+          // megabytes (a repair that read it whole held 1,163 MiB for 576 MB torn, jrec18).
+          do throws(StoreError) {
+            try StoreFileSystem.create(
+              StoreLocation.joinPath(copies, name),
+              copying: 0..<(StoreFileSystem.size(path(name)) ?? 0), of: path(name)
+            ) { _ in }
+          } catch {
+            // The file's own error (it cannot be read), not the copy's.
+            guard error.kind == .corrupt else { throw error }
+            report.lost.append("\(name): cannot be read, so no copy was kept")
+          }
         }
       }
       report.copies = copies

@@ -215,8 +215,9 @@ import Testing
     #expect(Store.check(.directory(directory.path)).isEmpty)
   }
 
-  /// Repair counts the lost lines and skips the ids they mention, a torn record after them
-  /// included, reading them from the file.
+  /// Repair counts the lost lines and skips the ids they mention, a torn record of several
+  /// pieces after them included, reading them from the file; its copies of the files, made
+  /// a piece at a time, are the files as they were.
   @Test func repairReadsTheLostLinesAndTheTornRecordAfterThem() throws {
     let directory = TemporaryStoreDirectory()
     defer { directory.remove() }
@@ -224,11 +225,20 @@ import Testing
     try store.commit([.putEntry(sampleEntry(1))])
     store.close()
     let damaged = Array(#"{"seq":2,"changes":[{"put":"entries","row":{"id":2}}],"crc":"0"}"#.utf8)
-    let torn = Array(#"{"seq":3,"changes":[{"put":"entries","row":{"id":40"#.utf8)
+    let filler = [UInt8](repeating: 0x61, count: StoreFileSystem.tailPiece * 2)
+    let torn =
+      Array(#"{"seq":3,"changes":[{"put":"entries","row":{"id":3,"note":""#.utf8) + filler
+      + Array(#""}},{"put":"entries","row":{"id":40"#.utf8)
     directory.write(
       "journal.jsonl", directory.bytes("journal.jsonl")! + damaged + [0x0A] + torn)
+    var original = directory.snapshot()
+    original["weigh.lock"] = nil
     let report = try Store.repair(.directory(directory.path))
     #expect(report.lost.contains { $0.hasPrefix("journal.jsonl: 2 lines from line 3 on") })
+    let copies = try #require(report.copies)
+    for (name, bytes) in original {
+      #expect(FileManager.default.contents(atPath: copies + "/" + name) == Data(bytes), "\(name)")
+    }
     let reopened = try Store.open(.directory(directory.path))
     #expect(try reopened.entries().map(\.id) == [1])
     #expect(reopened.nextID() == 41)
