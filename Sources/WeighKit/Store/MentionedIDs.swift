@@ -1,14 +1,14 @@
 /// The largest id of a row put into each table that damaged or torn journal lines still
 /// show, found by their text since the lines do not parse: each
 /// `{"put":"<table>","row":{"id":<digits>` whose digits make an Int below `Int.max` (so that
-/// the next id is one too). Only the largest is kept: a torn record of 3,676,476 puts held
-/// them all, 29 MB (jrec18).
+/// the next id is one too). Only the largest is kept: all of them, for the 3,676,476 puts of
+/// a 576 MB torn record, took 29 MB (jrec18).
 ///
 /// The text comes a piece at a time (`scan`, then `finish`), so a torn record of hundreds
 /// of megabytes is never held: a put cut by a piece's end is kept (its first bytes, at most
 /// `longestName` and a few more) until the next piece decides it, and an id whose digits
-/// reach a piece's end goes on in the next. The ids found are those of the text scanned
-/// whole, but for a table name longer than `longestName` bytes, which no table has.
+/// reach a piece's end goes on in the next. What it finds is what a scan of the whole text
+/// finds, but for a table name longer than `longestName` bytes, which no table has.
 ///
 /// Scanned as bytes: a kill while an import streams leaves a torn record of one put per row
 /// (346 MB for 4,000,000 rows, wmem17), where a search of the text from each put on took
@@ -47,6 +47,8 @@ struct MentionedIDs {
   }
 
   /// Scans the next piece of the text.
+  ///
+  /// - Complexity: O(n) in the piece's size, plus the bytes kept from the piece before.
   mutating func scan(_ piece: UnsafeBufferPointer<UInt8>) {
     guard !pending.isEmpty else {
       let stop = scan(piece, final: false)
