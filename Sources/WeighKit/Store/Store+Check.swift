@@ -35,7 +35,7 @@ extension Store {
     if let problem = StoreLock.problem(in: directory) { findings.append(StoreFinding(problem)) }
     if inspection.manifest == nil && inspection.errors.isEmpty {
       let manifestPath = StoreLocation.joinPath(directory, StoreManifest.fileName)
-      if inspection.journalBytes != nil {
+      if inspection.journalSize != nil {
         // What opening accepts: the first open was stopped before it wrote weigh.json.
         findings.append(
           StoreFinding(
@@ -150,11 +150,19 @@ extension Store {
           // Something else in the file's place: move it with the copies.
           try StoreFileSystem.rename(path(name), to: StoreLocation.joinPath(copies, name))
           report.lost.append("\(name): was a directory; moved to the copies")
-        } else if let bytes = try? StoreFileSystem.read(path(name)) {
-          try StoreFileSystem.create(
-            StoreLocation.joinPath(copies, name), with: bytes[...])
         } else {
-          report.lost.append("\(name): cannot be read, so no copy was kept")
+          // Copied a piece at a time: the journal may end with a torn record of hundreds of
+          // megabytes (a repair that read it whole held 1,163 MiB for 576 MB torn, jrec18).
+          do throws(StoreError) {
+            try StoreFileSystem.create(
+              StoreLocation.joinPath(copies, name),
+              copying: 0..<(StoreFileSystem.size(path(name)) ?? 0), of: path(name)
+            ) { _ in }
+          } catch {
+            // The file's own error (it cannot be read), not the copy's.
+            guard error.kind == .corrupt else { throw error }
+            report.lost.append("\(name): cannot be read, so no copy was kept")
+          }
         }
       }
       report.copies = copies
@@ -235,17 +243,25 @@ extension Store {
     } else {
       report.kept.append("\(journalPath): no transactions")
     }
-    let lostBytes: [UInt8]
-    if let bytes = inspection.journalBytes, inspection.journal.completeLength < bytes.count {
-      lostBytes = Array(bytes[inspection.journal.completeLength...])
+    // The lost lines are read from the file a piece at a time (they may end with a torn
+    // record of hundreds of megabytes), counted and searched for ids as they pass.
+    var lostIDs = MentionedIDs()
+    if let size = inspection.journalSize, inspection.journal.completeLength < size {
+      var newlines = 0
+      var last: UInt8 = 0
+      try StoreFileSystem.readPieces(
+        path(journalPath), inspection.journal.completeLength..<size
+      ) { piece in
+        newlines += piece.count { $0 == 0x0A }
+        last = piece.last ?? last
+        lostIDs.scan(piece)
+      }
+      lostIDs.finish()
       let from = inspection.journal.completeLines + 1
-      let newlines = lostBytes.filter { $0 == 0x0A }.count
-      let lines = newlines + (lostBytes.last == 0x0A ? 0 : 1)
+      let lines = newlines + (last == 0x0A ? 0 : 1)
       report.lost.append(
         "\(journalPath): \(English.counted(lines, "line")) from line \(from) on "
           + "(\(inspection.journal.problem?.message ?? "not valid"))")
-    } else {
-      lostBytes = []
     }
 
     // Numbers already given (also in what is lost) are never given again.
@@ -254,9 +270,7 @@ extension Store {
     }
     for (name, storage) in storages {
       nextIDs[name] = max(nextIDs[name] ?? 1, storage.largestID + 1)
-      for id in idsMentioned(in: lostBytes[...])[name] ?? [] {
-        nextIDs[name] = max(nextIDs[name] ?? 1, id + 1)
-      }
+      if let id = lostIDs.largest[name] { nextIDs[name] = max(nextIDs[name] ?? 1, id + 1) }
     }
     sequence = max(sequence, inspection.ack?.sequence ?? 0) + 1
 
@@ -290,55 +304,6 @@ extension Store {
     try StoreFileSystem.replace(path(StoreJournal.fileName), with: header)
     let ack = StoreAck(base: sequence, sequence: sequence, length: header.count, nextIDs: nextIDs)
     try StoreFileSystem.replace(path(StoreAck.fileName), with: ack.encoded())
-  }
-
-  /// The ids of rows put into each table that `bytes` (damaged or torn journal lines) still
-  /// show, found by their text since the lines do not parse.
-  ///
-  /// Scanned as bytes: a kill while an import streams leaves a torn record of one put per
-  /// row (346 MB for 4,000,000 rows, wmem17), where a search of the text from each put on
-  /// took minutes (the record of a million rows still went on after 40 s).
-  static func idsMentioned(in bytes: ArraySlice<UInt8>) -> [String: [Int]] {
-    guard !bytes.isEmpty else { return [:] }
-    let marker = Array("{\"put\":\"".utf8)
-    let row = Array("\",\"row\":{\"id\":".utf8)
-    var found: [String: [Int]] = [:]
-    bytes.withUnsafeBufferPointer { text in
-      func holds(_ part: [UInt8], at start: Int) -> Bool {
-        guard start + part.count <= text.count else { return false }
-        for index in part.indices where text[start + index] != part[index] { return false }
-        return true
-      }
-      var position = 0
-      while position < text.count {
-        guard text[position] == 0x7B, holds(marker, at: position) else {
-          position += 1
-          continue
-        }
-        let nameStart = position + marker.count
-        position = nameStart
-        guard let quote = text[nameStart...].firstIndex(of: 0x22) else { break }
-        guard holds(row, at: quote) else { continue }
-        // The digits up to the first other byte, as a number when they fit in an Int.
-        var digit = quote + row.count
-        var id = 0
-        var fits = digit < text.count && (0x30...0x39).contains(text[digit])
-        while digit < text.count, (0x30...0x39).contains(text[digit]) {
-          let (times, over) = id.multipliedReportingOverflow(by: 10)
-          // checked: a digit's value, 0 to 9
-          let (sum, overAgain) = times.addingReportingOverflow(Int(text[digit] - 0x30))
-          if over || overAgain { fits = false }
-          id = sum
-          digit += 1
-        }
-        if fits {
-          let table = String(
-            decoding: UnsafeBufferPointer(rebasing: text[nameStart..<quote]), as: UTF8.self)
-          found[table, default: []].append(id)
-        }
-      }
-    }
-    return found
   }
 }
 

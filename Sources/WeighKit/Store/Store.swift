@@ -246,16 +246,14 @@ public final class Store {
       isReadOnly = true
     }
     var tornIDs = false
-    if let torn = inspection.torn, let bytes = inspection.journalBytes {
-      // A slice of the journal's bytes: not copied (it may be hundreds of megabytes).
-      let torn = bytes[torn]
-      try setAside(torn, line: journal.completeLines + 1)
+    if let torn = inspection.torn {
+      // Read from the file a piece at a time, as it is written aside and searched for ids:
+      // it may be hundreds of megabytes.
+      let mentioned = try setAside(torn, line: journal.completeLines + 1)
       // The torn commit's numbers were never shown, but they are not given again either.
-      for (name, ids) in Store.idsMentioned(in: torn) where tables[name] != nil {
-        for id in ids where id >= nextIDs[name] ?? 1 {
-          nextIDs[name] = id + 1
-          tornIDs = true
-        }
+      for (name, id) in mentioned.largest where tables[name] != nil && id >= nextIDs[name] ?? 1 {
+        nextIDs[name] = id + 1
+        tornIDs = true
       }
     }
     if !isReadOnly, !needsUpgrade {
@@ -269,27 +267,37 @@ public final class Store {
     measureSnapshots()
   }
 
-  /// Moves the torn bytes at the journal's end into `damaged/` and cuts them off, so that
-  /// nothing is lost silently and the next append starts on a clean line.
-  private func setAside(_ bytes: ArraySlice<UInt8>, line: Int) throws(StoreError) {
+  /// Moves the torn bytes at the journal's end (`range`) into `damaged/` and cuts them off,
+  /// so that nothing is lost silently and the next append starts on a clean line; returns
+  /// the ids they mention (`MentionedIDs`). They are read from the journal a piece at a
+  /// time, each written aside and searched as it passes: a kill during a streamed import of
+  /// 4,000,000 rows left 576 MB torn, and the open that held them peaked at 600 MiB; 24 MiB
+  /// now, the same bytes set aside (jrec18).
+  private func setAside(_ range: Range<Int>, line: Int) throws(StoreError) -> MentionedIDs {
     let position = "\(journalPath):\(line):1"
+    var mentioned = MentionedIDs()
     guard !isReadOnly, directory != nil else {
+      try StoreFileSystem.readPieces(journalPath, range) { mentioned.scan($0) }
       recoveryWarnings.append(
         "\(position): the last record is incomplete (a commit interrupted by a crash, never "
           + "acknowledged); it is ignored, and will be moved aside once the journal can be written")
-      return
+      mentioned.finish()
+      return mentioned
     }
     let folder = path(Store.damagedFolder)
     try StoreFileSystem.makeDirectory(folder)
     let name = Store.uniqueName(in: folder, stem: "journal-torn", suffix: ".jsonl")
     try StoreFileSystem.create(
-      StoreLocation.joinPath(folder, name), with: bytes)
+      StoreLocation.joinPath(folder, name), copying: range, of: journalPath
+    ) { mentioned.scan($0) }
     try StoreFileSystem.truncate(journalDescriptor, to: journalLength, path: journalPath)
     try StoreFileSystem.sync(journalDescriptor, path: journalPath, dataOnly: true)
     recoveryWarnings.append(
       "\(position): the last record was incomplete (a commit interrupted by a crash, never "
-        + "acknowledged); its \(bytes.count) bytes were moved aside to "
+        + "acknowledged); its \(range.count) bytes were moved aside to "
         + "\(Store.damagedFolder)/\(name)")
+    mentioned.finish()
+    return mentioned
   }
 
   /// The folder inside a store where damaged or torn data is kept.

@@ -9,8 +9,10 @@
 struct StoreInspection {
   /// `weigh.json`, or nil for a store not created yet.
   var manifest: StoreManifest?
-  /// The journal's bytes, or nil when it does not exist.
-  var journalBytes: [UInt8]?
+  /// The journal's size in bytes, or nil when it does not exist. Only its whole lines are
+  /// read (`StoreFileSystem.readLines`): the bytes after the last newline are a torn record
+  /// (or damage), which is never held whole.
+  var journalSize: Int?
   var journal = StoreJournal.Contents()
   /// `journal.ack`, when it exists and reads.
   var ack: StoreAck?
@@ -67,8 +69,11 @@ struct StoreInspection {
       errors.append(error)
     }
     do throws(StoreError) {
-      journalBytes = try StoreFileSystem.read(journalPath)
-      journal = try StoreJournal.parse(journalBytes ?? [], path: journalPath) { tables[$0] }
+      let read = try StoreFileSystem.readLines(journalPath)
+      journalSize = read?.size
+      journal = try StoreJournal.parse(
+        read?.lines ?? [], size: read?.size ?? 0, path: journalPath
+      ) { tables[$0] }
     } catch {
       errors.append(error)
       if error.kind == .newerFormat { return }
@@ -164,7 +169,7 @@ struct StoreInspection {
     _ manifest: StoreManifest, journalPath: String, ackPath: String
   ) {
     let restore = "restore it from a backup or run weigh check --repair"
-    guard let bytes = journalBytes else {
+    guard let size = journalSize else {
       errors.append(
         StoreError(
           .corrupt, file: journalPath,
@@ -174,7 +179,7 @@ struct StoreInspection {
       return
     }
     guard journal.hasHeader else {
-      if let problem = journal.problem, !bytes.isEmpty {
+      if let problem = journal.problem, size > 0 {
         errors.append(
           StoreError(
             .corrupt, file: journalPath, line: problem.line, column: problem.column,
@@ -201,7 +206,7 @@ struct StoreInspection {
       }
       if let problem = journal.problem {
         if problem.unterminated {
-          torn = problem.offset..<bytes.count
+          torn = problem.offset..<size
         } else {
           errors.append(
             StoreError(
@@ -270,7 +275,7 @@ struct StoreInspection {
             message: "\(problem.message); \(restore)"))
         return
       }
-      torn = problem.offset..<bytes.count
+      torn = problem.offset..<size
     } else if journal.completeLength < acknowledged {
       errors.append(
         StoreError(

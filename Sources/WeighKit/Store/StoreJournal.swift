@@ -72,6 +72,30 @@ enum StoreJournal {
     return writer.bytes
   }
 
+  /// What a last line without its newline is said to be.
+  static let incompleteLastLine =
+    "the last line is incomplete (no newline): a commit interrupted by a crash, or the file "
+    + "was cut short"
+
+  /// Parses `lines`, a journal's first bytes through its last newline, of the journal's
+  /// `size` (`StoreFileSystem.readLines`): when they hold no problem, the bytes after them
+  /// are one, a last line without its newline, as `parse(_:path:table:)` finds it in the
+  /// journal's bytes read whole.
+  ///
+  /// - Throws: only `newerFormat`.
+  /// - Complexity: O(n) in the size of `lines`.
+  static func parse(
+    _ lines: [UInt8], size: Int, path: String, table: (String) -> (any AnyTableStorage)?
+  ) throws(StoreError) -> Contents {
+    var contents = try parse(lines, path: path, table: table)
+    if contents.problem == nil, size > lines.count {
+      contents.problem = Problem(
+        offset: lines.count, line: contents.completeLines + 1, column: 1,
+        message: incompleteLastLine, unterminated: true)
+    }
+    return contents
+  }
+
   /// Parses the lines up to the first that is not a valid next record; `table` finds the
   /// storage (and codec) for a table name.
   ///
@@ -100,9 +124,7 @@ enum StoreJournal {
         let isBlank = lineBytes.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
         if end == buffer.count && !isBlank {
           // No newline: an append cut short (torn by a crash, or the file cut).
-          fail(
-            "the last line is incomplete (no newline): a commit interrupted by a crash, or "
-              + "the file was cut short", at: offset, unterminated: true)
+          fail(incompleteLastLine, at: offset, unterminated: true)
           break
         }
         if !isBlank {

@@ -90,9 +90,9 @@ import Testing
       + #"{"put":"health","row":{"id":12}},{"put":"entries","row":{"id":99999999999999999999}},"#
       + #"{"put":"entries","nope":1},{"put":"entries","row":{"id":8,"#
       + #"{"put":"entries","row":{"id":"#
-    let found = Store.idsMentioned(in: Array(text.utf8)[...])
-    #expect(found == ["entries": [7, 8], "health": [12]])
-    #expect(Store.idsMentioned(in: []).isEmpty)
+    let found = MentionedIDs.scanning(Array(text.utf8)[...])
+    #expect(found.largest == ["entries": 8, "health": 12] && found.count == 3)
+    #expect(MentionedIDs.scanning([]).largest.isEmpty)
   }
 
   @Test func aStoreThatWouldNotCompactDoesNotStream() throws {
