@@ -503,22 +503,24 @@ struct ImportPlan {
   /// `checked` is the number of weights already found in the log as the file was read
   /// (`ReimportCheck`), which are not in `result`: every weight of `result` was then checked
   /// too, found new, and is not looked up again (an entry once claimed stays claimed, so
-  /// a second look-up could not find it).
+  /// a second look-up could not find it). With `lookingUpTheRest` (weigh's own files), the
+  /// check claimed only by number (the first pass): the weights of `result` are looked up
+  /// here, in the second pass.
   init<Log: PresenceLog>(
     _ result: inout WeightImportResult, claiming claims: inout PresenceClaims<Log>,
-    checked: Int? = nil, session: Session
+    checked: Int? = nil, lookingUpTheRest: Bool = false, session: Session
   ) {
     rejections = result.rejections
     alreadyPresent = result.duplicatesInFile + (checked ?? 0)
     let existing = claims.log
-    let lookUp = checked == nil && existing.count > 0
+    let lookUp = (checked == nil || lookingUpTheRest) && existing.count > 0
     // Each entry accounts for one weight of the file, so two equal entries of weigh's own
     // file (the same weight logged twice in a minute) both come back, and only once. An
     // entry of weigh's file first claims the entry with its own number.
     var read = result.read
     result.read = ImportedWeights()  // the plan holds the only reference: blocks are freed
     var claimed = Array(repeating: false, count: read.count)
-    if lookUp {
+    if lookUp, checked == nil {
       for (position, weight) in read.enumerated() {
         guard let id = weight.number else { continue }
         claimed[position] = claims.claim(weight, id: id)

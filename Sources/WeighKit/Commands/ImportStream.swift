@@ -48,9 +48,7 @@ final class ImportStream {
   /// Weights after the clock, with their line.
   private(set) var rejections: [ImportRejection] = []
 
-  /// The formats whose weights are vendor rows, one reader call each (a re-import checks
-  /// only these as it reads them, `ReimportCheck`: weigh's own files may keep entry numbers,
-  /// claimed before any other weight is looked up).
+  /// The vendors' formats, whose weights are vendor rows, one reader call each.
   static let vendorFormats: Set<ImportFormat> = [
     .withingsCSV, .openScaleCSV, .fitbitJSON, .renphoCSV, .googleFitCSV, .samsungHealthCSV,
     .garminCSV, .libraCSV, .myFitnessPalCSV, .genericCSV,

@@ -12,9 +12,15 @@ import Foundation
 /// is read as before, once; one found out of order later is read again the usual way, with
 /// a look-up made anew.
 ///
-/// Only vendor rows (`ImportStream.vendorFormats`): weigh's own files may keep their entry
-/// numbers, claimed before any other weight is looked up (a look-up in two passes), and
-/// Apple Health's weights may carry Health UUIDs; both are read as before.
+/// Vendor rows (`ImportStream.vendorFormats`, and an Apple Health export's weights alone,
+/// which are vendor rows without a file time: no Health UUID, no number) are looked up
+/// whole as they come. Weigh's own files are looked up in the plan's two passes: each
+/// numbered weight first claims the entry with its number, in file order as the blocks
+/// come (only two weights of one number depend on each other's order, which is the file's
+/// in both); the weights it does not claim are kept, and after the file is read the plan
+/// lets them claim any unclaimed entry, in file order (`ImportPlan`'s second pass, over the
+/// weights not claimed by number: the same calls on the same claims as when every weight
+/// is held).
 ///
 /// The log is looked up as `CompactLog` (32 bytes an entry, read from the table's file)
 /// when no command has read it and nothing changed it since its file was written; else as
@@ -22,7 +28,10 @@ import Foundation
 ///
 /// Measured (rimp18, docs/performance.md): a second import of 1,000,000 Withings rows into
 /// the store the first made peaked at 181.8 MiB and now at 74.2 MiB (farm-bench medians;
-/// 2,000,000 rows: 350 → 125 MiB; 4,000,000: 665 → 222 MiB), CPU 0.94 of before.
+/// 2,000,000 rows: 350 → 125 MiB; 4,000,000: 665 → 222 MiB), CPU 0.94 of before. Weigh's
+/// own files and Apple weights (rown18b): 1,000,000 rows of weigh's CSV 186 → 68 MiB, of its
+/// JSON 185 → 67 MiB, an export.xml of 1,000,000 weights 189 → 67 MiB, 4,000,000 rows of
+/// weigh's CSV 663 → 189 MiB; instructions 0.99 of before (100,000 rows, callgrind).
 final class ReimportCheck {
   /// The look-up of either form of the log, with the entries claimed so far (nil only while
   /// a block is checked). An enum, not a generic class: the loops below are then compiled
@@ -35,10 +44,21 @@ final class ReimportCheck {
   }
 
   private var claims: Claims?
+  /// Whether the file is weigh's own: a block's weights claim only the entries of their
+  /// numbers, and the plan looks the rest up.
+  private let claimsByNumber: Bool
   /// The weights not found in the log, in file order.
   private var kept = ImportedWeights()
   /// How many weights were found in the log.
   private var present = 0
+
+  /// Weigh's own files, whose weights may keep their entry numbers.
+  private static let numberedFormats: Set<ImportFormat> = [.weighCSV, .weighJSON]
+
+  /// The formats read with one reader call each (`ImportStream`'s).
+  private static let formats = ImportStream.vendorFormats.union(numberedFormats).union([
+    .appleHealthZip, .appleHealthXML,
+  ])
 
   /// Whether the log is looked up as read from its table file (`CompactLog`).
   var readsTheLogFromItsFile: Bool {
@@ -50,7 +70,8 @@ final class ReimportCheck {
   /// now; nil for another format, an empty log, or a log that cannot be read (the import
   /// then reads the file first and reports the store's problem after it, as before).
   init?(session: Session, format: ImportFormat) {
-    guard ImportStream.vendorFormats.contains(format) else { return nil }
+    guard Self.formats.contains(format) else { return nil }
+    claimsByNumber = Self.numberedFormats.contains(format)
     switch Result(catching: { () throws(StoreError) in try CompactLog(session.store) }) {
     case .success(let compact?):
       guard compact.count > 0 else { return nil }
@@ -89,9 +110,13 @@ final class ReimportCheck {
   func plan(_ result: inout WeightImportResult, checked: Int?, session: Session) -> ImportPlan {
     switch claims.take()! {
     case .entries(var claims):
-      return ImportPlan(&result, claiming: &claims, checked: checked, session: session)
+      return ImportPlan(
+        &result, claiming: &claims, checked: checked,
+        lookingUpTheRest: claimsByNumber, session: session)
     case .compact(var claims):
-      return ImportPlan(&result, claiming: &claims, checked: checked, session: session)
+      return ImportPlan(
+        &result, claiming: &claims, checked: checked,
+        lookingUpTheRest: claimsByNumber, session: session)
     }
   }
 
@@ -104,10 +129,12 @@ final class ReimportCheck {
     var present = self.present
     switch claims.take()! {
     case .entries(var claims):
-      Self.check(block, claiming: &claims, keeping: &kept, present: &present)
+      Self.check(
+        block, claiming: &claims, byNumber: claimsByNumber, keeping: &kept, present: &present)
       self.claims = .entries(claims)
     case .compact(var claims):
-      Self.check(block, claiming: &claims, keeping: &kept, present: &present)
+      Self.check(
+        block, claiming: &claims, byNumber: claimsByNumber, keeping: &kept, present: &present)
       self.claims = .compact(claims)
     }
     self.kept = kept
@@ -115,14 +142,20 @@ final class ReimportCheck {
   }
 
   private static func check<Log: PresenceLog>(
-    _ block: [ImportedWeight], claiming claims: inout PresenceClaims<Log>,
+    _ block: [ImportedWeight], claiming claims: inout PresenceClaims<Log>, byNumber: Bool,
     keeping kept: inout ImportedWeights, present: inout Int
   ) {
     block.withUnsafeBufferPointer { weights in
       for index in weights.indices {
         // Read in place: a weight copied out of its block retained its strings.
         let weight = weights.baseAddress.unsafelyUnwrapped + index
-        if claims.claim(weight.pointee) {
+        let found =
+          if byNumber {
+            weight.pointee.number.map { claims.claim(weight.pointee, id: $0) } ?? false
+          } else {
+            claims.claim(weight.pointee)
+          }
+        if found {
           present += 1
         } else {
           kept.append(weight.pointee)

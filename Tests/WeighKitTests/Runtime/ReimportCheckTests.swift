@@ -12,15 +12,15 @@ import Testing
   /// The plan of `weights` read through a check (block by block) and the usual way, and
   /// whether the check looked the log up as read from its file (`CompactLog`).
   static func plans(
-    _ weights: [ImportedWeight], into session: Session
+    _ weights: [ImportedWeight], format: ImportFormat = .withingsCSV, into session: Session
   ) throws -> (checked: ImportPlan, usual: ImportPlan, wasChecked: Bool, compact: Bool) {
     func read() -> WeightImportResult {
-      var result = WeightImportResult(format: .withingsCSV)
+      var result = WeightImportResult(format: format)
       var seen = WeightKeySet()
       for weight in weights { result.add(weight, seen: &seen) }
       return result
     }
-    let check = try #require(ReimportCheck(session: session, format: .withingsCSV))
+    let check = try #require(ReimportCheck(session: session, format: format))
     let compact = check.readsTheLogFromItsFile
     var checked: ImportPlan
     var wasChecked = false
@@ -158,7 +158,8 @@ import Testing
     let check = ReimportCheck(session: edited, format: .withingsCSV)
     #expect(
       check?.readsTheLogFromItsFile == false, "the edit is in the journal, past the table file")
-    #expect(ReimportCheck(session: edited, format: .weighCSV) == nil)
+    #expect(ReimportCheck(session: edited, format: .weighCSV) != nil)
+    #expect(ReimportCheck(session: edited, format: .appleHealthZip) != nil)
     edited.close()
     let (printed, _) = try Files.run(
       """
@@ -191,6 +192,138 @@ import Testing
     #expect(!printed.contains("error"), "\(printed)")
     #expect(printed.contains("imported 1000, already present 1000, rejected 0"), "\(printed)")
     #expect(Store.check(.directory(store.path), tables: Session.storeTables).isEmpty)
+  }
+}
+
+/// Weigh's own files: a block's weights claim the entries of their numbers as they come, and
+/// the plan looks the rest up after the file is read.
+extension ReimportCheckTests {
+  /// A row of weigh's own file numbered `number`, at `minute` after 2015-01-01 00:00 UTC.
+  static func weighRow(_ number: Int, _ minute: Int, _ kilograms: Double, line: Int)
+    -> ImportedWeight
+  {
+    ImportedWeight(
+      weighEntry: number, instant: Int64(1_420_070_400 + minute * 60), kilograms: kilograms,
+      origin: .import, source: "Withings", note: nil, revision: 1, healthUUID: nil,
+      pushedUUID: nil, pushedRevision: nil, line: line)
+  }
+
+  /// Around each boundary of the reader's blocks, two weights of one entry's moment and
+  /// weight: the first (before the boundary) numbered for no entry, or the entry's own
+  /// number 1e-12 kg off; the second (after it) with the entry's number. The plan claims by
+  /// number first: the second claims the entry in the first case, the first in the other.
+  /// Elsewhere, weights that carry a neighbour's number (claimed by moment after the file is
+  /// read), a number past the log's, and new weights with a number in use or not.
+  @Test(arguments: [ImportFormat.weighCSV, .weighJSON])
+  func weighFilesClaimByNumberFirstAsThePlanThatHoldsEveryWeight(format: ImportFormat) throws {
+    let files = TemporaryStoreDirectory()
+    let store = TemporaryStoreDirectory()
+    defer { [files, store].forEach { $0.remove() } }
+    let block = ImportedWeights.blockSize
+    // Within January (`Files.weigh`), across three blocks.
+    let rows = (0..<(2 * block + 8_000)).map { (id: $0 + 1, minute: $0) }
+    Files.write(
+      Files.weigh(rows, json: format == .weighJSON, linked: 0), named: "log.txt", in: files)
+    let first = try HealthOpenTests.session(store.path)
+    first.run(script: "import \(files.file("log.txt"))", display: "test", directory: ".")
+    let existing = try first.entries()
+    first.close()
+    #expect(existing.count == rows.count)
+    let session = try HealthOpenTests.session(store.path)
+    defer { session.close() }
+    var weights: [ImportedWeight] = []
+    var boundaries = 0
+    func add(_ number: Int, _ minute: Int, _ kilograms: Double) {
+      weights.append(Self.weighRow(number, minute, kilograms, line: weights.count + 2))
+    }
+    for (index, entry) in existing.enumerated() {
+      let minute = Int(entry.instant - 1_420_070_400) / 60
+      if weights.count % block == block - 1 {
+        boundaries += 1
+        if boundaries % 2 == 1 {
+          add(9_000_000 + minute, minute, entry.kilograms)
+        } else {
+          add(entry.id, minute, entry.kilograms + 1e-12)
+        }
+        add(entry.id, minute, entry.kilograms)
+      } else if minute % 997 == 5, index + 1 < existing.count {
+        // The next entry's number, and then the next entry's weight with this one's.
+        add(existing[index + 1].id, minute, entry.kilograms)
+      } else if minute % 997 == 6 {
+        add(existing[index - 1].id, minute, entry.kilograms)
+      } else if minute % 991 == 0 {
+        add(0, minute, entry.kilograms)
+      } else {
+        add(entry.id, minute, entry.kilograms)
+      }
+    }
+    let largest = existing.map(\.id).max() ?? 0
+    add(largest + 10, 3 * block + 5, 70)
+    add(7, 3 * block + 6, 71)
+    add(largest + 20, 600_000_000, 70)
+    #expect(boundaries >= 2)
+    let (checked, usual, wasChecked, compact) = try Self.plans(
+      weights, format: format, into: session)
+    #expect(wasChecked)
+    #expect(compact)
+    #expect(checked.alreadyPresent == usual.alreadyPresent)
+    #expect(checked.entries == usual.entries)
+    #expect(checked.rejections == usual.rejections)
+    #expect(checked.passesHighestNumber == usual.passesHighestNumber)
+    // Each boundary adds one entry (one of its two weights finds its entry claimed), and
+    // the two new weights: the one numbered past the log keeps its number, 7 gets a new one.
+    #expect(usual.entries.count == boundaries + 2)
+    #expect(usual.entries.contains { $0.id == largest + 10 && $0.kilograms == 70 })
+    #expect(!usual.entries.contains { $0.id == 7 })
+    #expect(usual.rejections.count == 1)
+    // The weight numbered for no entry, before the first boundary, is the new one there,
+    // and keeps its number.
+    #expect(usual.entries.contains { $0.id >= 9_000_000 })
+  }
+
+  /// Weigh's own CSV and JSON and an Apple export, imported again after some entries were
+  /// deleted (and one deleted and brought back by undo), or in another zone: the store and
+  /// report are those of the same file read the usual way (newest first, so every weight is
+  /// held).
+  @Test(arguments: ["csv", "json", "xml"])
+  func aReimportOfWeighsFilesAndAppleWeightsLeavesTheStoreTheUsualLeaves(kind: String) throws {
+    let files = TemporaryStoreDirectory()
+    let checked = TemporaryStoreDirectory()
+    let usual = TemporaryStoreDirectory()
+    defer { [files, checked, usual].forEach { $0.remove() } }
+    let rows = (0..<40_000).map { (id: $0 + 1, minute: $0) }
+    // One number twice: the file's first row of it is found, the second is new.
+    let again = rows + [(id: 40_000, minute: 40_500)]
+    func text(_ rows: [(id: Int, minute: Int)]) -> String {
+      kind == "xml"
+        ? Files.appleExport(rows.map(\.minute))
+        : Files.weigh(rows, json: kind == "json", linked: 17)
+    }
+    Files.write(text(rows), named: "first.\(kind)", in: files)
+    Files.write(text(again), named: "up.\(kind)", in: files)
+    Files.write(text(again.reversed()), named: "dn.\(kind)", in: files)
+    let script = { (name: String) in
+      """
+      import \(files.file("first.\(kind)"))
+      delete #8
+      delete #9
+      undo
+      delete #30000
+      import \(files.file(name))
+      expect entries == 40001
+      set tz Europe/Rome
+      import \(files.file(name))
+      expect entries == 40001
+      """
+    }
+    let (printed, _) = try Files.run(script("up.\(kind)"), in: checked.path)
+    let (printedUsual, _) = try Files.run(script("dn.\(kind)"), in: usual.path)
+    #expect(printed.contains("imported 3, already present 39998, rejected 0"), "\(printed)")
+    #expect(printed.contains("imported 0, already present 40001, rejected 0"), "\(printed)")
+    #expect(printed.replacingOccurrences(of: "up.\(kind)", with: "dn.\(kind)") == printedUsual)
+    #expect(Files.files(checked) == Files.files(usual))
+    #expect(try Files.documents(checked) == Files.documents(usual))
+    #expect(Store.check(.directory(checked.path), tables: Session.storeTables).isEmpty)
   }
 }
 
