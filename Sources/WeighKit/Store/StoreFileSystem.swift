@@ -179,6 +179,18 @@ enum StoreFileSystem {
   private static func readFully(
     _ descriptor: Int32, _ path: String, at offset: Int, count: Int, into buffer: inout [UInt8]
   ) throws(StoreError) -> Bool {
+    guard read(descriptor, at: offset, count: count, into: &buffer) else {
+      throw readError(path, "read")
+    }
+    return buffer.count == count
+  }
+
+  /// Reads up to `count` bytes at `offset` of `descriptor` into `buffer` (emptied first),
+  /// into the buffer's own room, not filled with zeros first (the compaction after a large
+  /// import reads its journal back 4 MiB at a time); false when a read fails.
+  private static func read(
+    _ descriptor: Int32, at offset: Int, count: Int, into buffer: inout [UInt8]
+  ) -> Bool {
     buffer.removeAll(keepingCapacity: true)
     var failed = false
     buffer.append(addingCapacity: count) { span in
@@ -196,8 +208,7 @@ enum StoreFileSystem {
         }
       }
     }
-    if failed { throw readError(path, "read") }
-    return buffer.count == count
+    return !failed
   }
 
   /// Hands the bytes of `range` of the file at `path` to `body`, `pieceBytes` at a time (the
@@ -287,26 +298,7 @@ enum StoreFileSystem {
     let descriptor = open(path, O_RDONLY | O_CLOEXEC)
     guard descriptor >= 0 else { return false }
     defer { _ = close(descriptor) }
-    // Into the buffer's own room, not filled with zeros first (the compaction after a large
-    // import reads its journal back 4 MiB at a time).
-    buffer.removeAll(keepingCapacity: true)
-    var failed = false
-    buffer.append(addingCapacity: count) { span in
-      span.withUnsafeMutableBufferPointer { target, done in
-        while done < count {
-          let got = pread(
-            descriptor, target.baseAddress! + done, count - done, off_t(offset + done))
-          if got < 0 && errno == EINTR { continue }
-          if got < 0 {
-            failed = true
-            return
-          }
-          if got == 0 { break }
-          done += got
-        }
-      }
-    }
-    return !failed
+    return read(descriptor, at: offset, count: count, into: &buffer)
   }
 
   static func closeDescriptor(_ descriptor: Int32) {

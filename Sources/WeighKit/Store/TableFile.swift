@@ -248,26 +248,8 @@ enum TableFile<Codec: StoreTableCodec> {
         var pages = TableFilePassedPages(reader.bytes, from: reader.offset)
         while try reader.nextElement() {
           reader.skipWhitespace()
-          let start = reader.offset
-          let row: Codec.Row
-          if header.checksummed {
-            let (crc, end) = try verifyRow(reader.bytes, at: start, reader: reader)
-            reader.offset = start + rowPrefix.count
-            row = try Codec.decode(from: &reader)
-            guard reader.offset == end else {
-              throw reader.error("expected the end of the row ('}'), as weigh writes it")
-            }
-            reader.offset = end + 1
-            tally.add(crc)
-          } else {
-            row = try Codec.decode(from: &reader)
-          }
-          let id = Codec.id(of: row)
-          guard id > previousID else {
-            throw reader.error(
-              "row id \(id) is not greater than the id \(previousID) before it", at: start)
-          }
-          previousID = id
+          let row = try readRow(
+            &reader, checksummed: header.checksummed, tally: &tally, previousID: &previousID)
           body(row)
           pages.passed(reader.offset)
         }
@@ -295,31 +277,42 @@ enum TableFile<Codec: StoreTableCodec> {
     rows.reserveCapacity((reserved ?? (limit ?? reader.bytes.count) - reader.offset) / 96)
     while try reader.nextElement() {
       reader.skipWhitespace()
-      let start = reader.offset
-      if let limit, start >= limit { break }
-      let row: Codec.Row
-      if checksummed {
-        let (crc, end) = try verifyRow(reader.bytes, at: start, reader: reader)
-        reader.offset = start + rowPrefix.count
-        row = try Codec.decode(from: &reader)
-        guard reader.offset == end else {
-          throw reader.error("expected the end of the row ('}'), as weigh writes it")
-        }
-        reader.offset = end + 1
-        tally.add(crc)
-      } else {
-        row = try Codec.decode(from: &reader)
-      }
-      let id = Codec.id(of: row)
-      guard id > previousID else {
-        throw reader.error(
-          "row id \(id) is not greater than the id \(previousID) before it", at: start)
-      }
-      previousID = id
-      rows.append(row)
+      if let limit, reader.offset >= limit { break }
+      rows.append(
+        try readRow(&reader, checksummed: checksummed, tally: &tally, previousID: &previousID))
       pages?.passed(reader.offset)
     }
     return rows
+  }
+
+  /// Reads the row at the reader's offset (after its whitespace), checked against its
+  /// checksum (added to `tally`) when the file has them, and its id against `previousID`
+  /// (then set to it).
+  @inline(__always)
+  private static func readRow(
+    _ reader: inout JSONReader, checksummed: Bool, tally: inout Tally, previousID: inout Int
+  ) throws(JSONSyntaxError) -> Codec.Row {
+    let start = reader.offset
+    let row: Codec.Row
+    if checksummed {
+      let (crc, end) = try verifyRow(reader.bytes, at: start, reader: reader)
+      reader.offset = start + rowPrefix.count
+      row = try Codec.decode(from: &reader)
+      guard reader.offset == end else {
+        throw reader.error("expected the end of the row ('}'), as weigh writes it")
+      }
+      reader.offset = end + 1
+      tally.add(crc)
+    } else {
+      row = try Codec.decode(from: &reader)
+    }
+    let id = Codec.id(of: row)
+    guard id > previousID else {
+      throw reader.error(
+        "row id \(id) is not greater than the id \(previousID) before it", at: start)
+    }
+    previousID = id
+    return row
   }
 
   /// `{"crc":"` + eight hex digits + `","row":`, before each row of a checksummed file.
