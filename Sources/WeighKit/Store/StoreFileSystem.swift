@@ -65,6 +65,16 @@ enum StoreFileSystem {
     return Int(status.st_size)  // checked: a file size; Int64 and Int have one width
   }
 
+  /// A descriptor of the file at `path` opened for reading, or nil when it does not exist.
+  private static func openForReading(_ path: String) throws(StoreError) -> Int32? {
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    if descriptor < 0 {
+      if errno == ENOENT { return nil }
+      throw readError(path, "open")
+    }
+    return descriptor
+  }
+
   /// The file's whole contents, or nil when it does not exist.
   static func read(_ path: String) throws(StoreError) -> [UInt8]? {
     try read(path, limit: nil)
@@ -73,11 +83,7 @@ enum StoreFileSystem {
   /// At most `limit` bytes from the start of the file (all of it when nil); nil when the file
   /// does not exist.
   static func read(_ path: String, limit: Int?) throws(StoreError) -> [UInt8]? {
-    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-    if descriptor < 0 {
-      if errno == ENOENT { return nil }
-      throw readError(path, "open")
-    }
+    guard let descriptor = try openForReading(path) else { return nil }
     defer { close(descriptor) }
     var wanted = try requireRegularFile(descriptor, path)
     if let limit { wanted = min(wanted, limit) }
@@ -121,11 +127,7 @@ enum StoreFileSystem {
   static func readLines(
     _ path: String, pieceBytes: Int = tailPiece
   ) throws(StoreError) -> (lines: [UInt8], size: Int)? {
-    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-    if descriptor < 0 {
-      if errno == ENOENT { return nil }
-      throw readError(path, "open")
-    }
+    guard let descriptor = try openForReading(path) else { return nil }
     defer { close(descriptor) }
     let size = try requireRegularFile(descriptor, path)
     var piece: [UInt8] = []
@@ -263,11 +265,7 @@ enum StoreFileSystem {
     _ path: String, populate: Bool = true, populatingUpTo limit: Int = .max,
     _ body: (UnsafeBufferPointer<UInt8>) throws(StoreError) -> R
   ) throws(StoreError) -> R? {
-    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-    if descriptor < 0 {
-      if errno == ENOENT { return nil }
-      throw readError(path, "open")
-    }
+    guard let descriptor = try openForReading(path) else { return nil }
     defer { close(descriptor) }
     let size = try requireRegularFile(descriptor, path)
     guard size > 0 else { return try body(UnsafeBufferPointer(start: nil, count: 0)) }
@@ -308,11 +306,7 @@ enum StoreFileSystem {
   /// The last `count` bytes of the file (fewer when it is shorter), or nil when it does
   /// not exist.
   static func readTail(_ path: String, count: Int) throws(StoreError) -> [UInt8]? {
-    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-    guard descriptor >= 0 else {
-      if errno == ENOENT { return nil }
-      throw readError(path, "open")
-    }
+    guard let descriptor = try openForReading(path) else { return nil }
     defer { _ = close(descriptor) }
     let end = try requireRegularFile(descriptor, path)
     let length = min(Int(end), count)  // checked: a file size; Int64 and Int have one width
