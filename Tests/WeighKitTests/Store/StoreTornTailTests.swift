@@ -77,6 +77,15 @@ import Testing
     }
   }
 
+  /// A store folder whose journal holds one committed entry (number 1), closed.
+  private func storeOfOneEntry() throws -> TemporaryStoreDirectory {
+    let directory = TemporaryStoreDirectory()
+    let store = try Store.open(.directory(directory.path), compaction: .manual)
+    try store.commit([.putEntry(sampleEntry(1))])
+    store.close()
+    return directory
+  }
+
   /// A journal of two transactions, as a store writes it.
   private func journal() throws -> [UInt8] {
     let directory = TemporaryStoreDirectory()
@@ -219,11 +228,8 @@ import Testing
   /// pieces after them included, reading them from the file; its copies of the files, made
   /// a piece at a time, are the files as they were.
   @Test func repairReadsTheLostLinesAndTheTornRecordAfterThem() throws {
-    let directory = TemporaryStoreDirectory()
+    let directory = try storeOfOneEntry()
     defer { directory.remove() }
-    let store = try Store.open(.directory(directory.path), compaction: .manual)
-    try store.commit([.putEntry(sampleEntry(1))])
-    store.close()
     let damaged = Array(#"{"seq":2,"changes":[{"put":"entries","row":{"id":2}}],"crc":"0"}"#.utf8)
     let filler = [UInt8](repeating: 0x61, count: StoreFileSystem.tailPiece * 2)
     let torn =
@@ -247,11 +253,8 @@ import Testing
 
   /// An id of `Int.max` has no next id: it is not taken (opening trapped on it).
   @Test func aTornIdOfIntMaxIsNotTaken() throws {
-    let directory = TemporaryStoreDirectory()
+    let directory = try storeOfOneEntry()
     defer { directory.remove() }
-    let store = try Store.open(.directory(directory.path), compaction: .manual)
-    try store.commit([.putEntry(sampleEntry(1))])
-    store.close()
     let torn = Array(#"{"seq":2,"changes":[{"put":"entries","row":{"id":9223372036854775807"#.utf8)
     directory.write("journal.jsonl", directory.bytes("journal.jsonl")! + torn)
     let reopened = try Store.open(.directory(directory.path))
@@ -263,11 +266,8 @@ import Testing
   @Test func aTornRecordInAReadOnlyStoreIsWarnedOfAndItsIdsSkipped() throws {
     // Root may write any file, so the read-only journal is what the store was told.
     guard getuid() != 0 else { return }
-    let directory = TemporaryStoreDirectory()
+    let directory = try storeOfOneEntry()
     defer { directory.remove() }
-    let store = try Store.open(.directory(directory.path), compaction: .manual)
-    try store.commit([.putEntry(sampleEntry(1))])
-    store.close()
     let torn = Array(#"{"seq":2,"changes":[{"put":"entries","row":{"id":70"#.utf8)
     let bytes = directory.bytes("journal.jsonl")! + torn
     directory.write("journal.jsonl", bytes)
