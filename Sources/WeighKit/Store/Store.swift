@@ -320,8 +320,9 @@ public final class Store {
   /// Writes the file of the table a large last record filled (a new store's import whose
   /// compaction a kill or a failed write stopped) from the record's rows, read from the
   /// journal a piece at a time and encoded again (`StreamedTableFile`), then compacts: the
-  /// files the import's compaction would have written, without holding the rows. Holding
-  /// them, opening the store a 4,000,000-row import left took MEASURE.
+  /// files the import's compaction would have written, without holding the rows: the command
+  /// after a kill at the rename of a 4,000,000-row import's table file (a 626 MB record)
+  /// peaked at 1,259 MiB holding them, 27 MiB now, the same files (`md5sum`; jcom19).
   ///
   /// - Throws: `corrupt` when the record changed since it was read, `io` when a file cannot
   ///   be written; the store is closed then, and its files are those before or after a step
