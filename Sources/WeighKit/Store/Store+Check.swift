@@ -74,8 +74,10 @@ extension Store {
     _ location: StoreLocation, tables extraTables: [any StoreTableCodec.Type] = []
   ) -> Int? {
     guard case .directory(let directory) = location else { return nil }
+    // Only the sequence is needed: a large import record is not held (jcom19).
     let inspection = StoreInspection.inspect(
-      directory: directory, tables: checkedStorages(builtInTables + extraTables), readRows: false)
+      directory: directory, tables: checkedStorages(builtInTables + extraTables), readRows: false,
+      largeRecords: CompactionPolicy.standard.largeRecordBytes)
     guard inspection.errors.isEmpty, let manifest = inspection.manifest else { return nil }
     return max(manifest.sequence, inspection.journal.lastSequence)
   }

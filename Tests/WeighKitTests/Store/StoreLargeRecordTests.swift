@@ -74,6 +74,32 @@ import Testing
     #expect(directory.bytes("journal.jsonl") == before && directory.bytes("entries.json") == nil)
   }
 
+  /// Ids that skip (not an import's run into an empty table) or a removal after the rows:
+  /// read whole and held, as before, nothing written.
+  @Test(arguments: [false, true])
+  func aRecordOfAnotherShapeIsHeldAsBefore(removal: Bool) throws {
+    let directory = TemporaryStoreDirectory()
+    defer { directory.remove() }
+    let entries =
+      removal
+      ? Self.entries : StoreLargeImportTests.imported(Array(1...10_000) + Array(10_002...20_001))
+    let extra: [StoreChange] = removal ? [.remove(table: "entries", id: 7)] : []
+    try StoreLargeImportTests.commitAsACommand(
+      StoreChange.putEntries(entries) + extra, in: directory
+    ).close()
+    let inspection = StoreInspection.inspect(
+      directory: directory.path,
+      tables: [EntryCodec.tableName: TableStorage<EntryCodec>(empty: false)],
+      readRows: false, largeRecords: Self.policy.largeRecordBytes)
+    #expect(inspection.journal.largeRecord == nil && inspection.errors.isEmpty)
+    #expect(inspection.journal.transactions.last?.changes.count == entries.count + extra.count)
+    let before = directory.bytes("journal.jsonl")
+    let store = try Store.open(.directory(directory.path), compaction: Self.policy)
+    #expect(try store.entries() == entries.filter { !removal || $0.id != 7 })
+    store.close()
+    #expect(directory.bytes("journal.jsonl") == before && directory.bytes("entries.json") == nil)
+  }
+
   /// A digit changed in the record's middle, or a row cut short there: refused, with the
   /// message the journal read whole gives, by opening and by `weigh check`.
   @Test(arguments: [false, true])
