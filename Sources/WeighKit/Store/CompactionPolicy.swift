@@ -12,6 +12,11 @@ public struct CompactionPolicy: Equatable, Sendable {
   public var minimumJournalBytes: Int
   /// The journal size at which the store always compacts.
   public var maximumJournalBytes: Int
+  /// The size from which a journal's last record, an import's rows whose compaction did not
+  /// follow, is read a piece at a time at the next open and folded into the table's file
+  /// then, without holding its rows (`StoreJournal.LargeRecord`); a policy that would not
+  /// compact such a journal holds them, as any record.
+  public var largeRecordBytes = StoreJournal.largeRecordBytes
 
   /// A policy with the given bounds.
   public init(minimumJournalBytes: Int, maximumJournalBytes: Int) {

@@ -4,10 +4,14 @@ extension Store {
   /// validation `open` makes) — without the lock and without changing anything; works on a
   /// store that `open` refuses. No finding of severity `error` means the store is sound.
   ///
-  /// - Parameter tables: codecs of tables beyond the built-in `entries`.
+  /// - Parameters:
+  ///   - tables: codecs of tables beyond the built-in `entries`.
+  ///   - largeRecordBytes: the size from which the journal's last record, an import's rows,
+  ///     is read a piece at a time (`CompactionPolicy.largeRecordBytes`).
   /// - Complexity: O(total size of the store's files).
   public static func check(
-    _ location: StoreLocation, tables extraTables: [any StoreTableCodec.Type] = []
+    _ location: StoreLocation, tables extraTables: [any StoreTableCodec.Type] = [],
+    largeRecordBytes: Int = CompactionPolicy.standard.largeRecordBytes
   ) -> [StoreFinding] {
     guard case .directory(let directory) = location else { return [] }
     guard StoreFileSystem.isDirectory(directory) else {
@@ -26,7 +30,7 @@ extension Store {
       let before = stamps()
       inspection = StoreInspection.inspect(
         directory: directory, tables: checkedStorages(builtInTables + extraTables),
-        readRows: true)
+        readRows: true, largeRecords: largeRecordBytes)
       attempts += 1
       if inspection.errors.isEmpty || stamps() == before { break }
     } while attempts < 3
@@ -70,8 +74,10 @@ extension Store {
     _ location: StoreLocation, tables extraTables: [any StoreTableCodec.Type] = []
   ) -> Int? {
     guard case .directory(let directory) = location else { return nil }
+    // Only the sequence is needed: a large import record is not held (jcom19).
     let inspection = StoreInspection.inspect(
-      directory: directory, tables: checkedStorages(builtInTables + extraTables), readRows: false)
+      directory: directory, tables: checkedStorages(builtInTables + extraTables), readRows: false,
+      largeRecords: CompactionPolicy.standard.largeRecordBytes)
     guard inspection.errors.isEmpty, let manifest = inspection.manifest else { return nil }
     return max(manifest.sequence, inspection.journal.lastSequence)
   }
@@ -79,7 +85,8 @@ extension Store {
   /// Verifies this store's files completely; see `Store.check(_:tables:)`. Memory stores
   /// have nothing to check.
   public func check() -> [StoreFinding] {
-    Store.check(location, tables: extraTableCodecs)
+    Store.check(
+      location, tables: extraTableCodecs, largeRecordBytes: compaction.largeRecordBytes)
   }
 
   private static func checkedStorages(

@@ -124,9 +124,13 @@ enum StoreFileSystem {
   ///
   /// Blanks are spaces, tabs and carriage returns: a last line of them alone is read as a
   /// line (`StoreJournal.parse` skips it), not as a torn record.
+  ///
+  /// With `largeLine`, a last whole line of that many bytes or more is not read either:
+  /// `lines` then ends where it starts, and `large` is its range (without its newline), for
+  /// the caller to read a piece at a time (`StoreJournal.readLargeRecord`).
   static func readLines(
-    _ path: String, pieceBytes: Int = tailPiece
-  ) throws(StoreError) -> (lines: [UInt8], size: Int)? {
+    _ path: String, pieceBytes: Int = tailPiece, largeLine: Int = .max
+  ) throws(StoreError) -> (lines: [UInt8], size: Int, large: Range<Int>?)? {
     guard let descriptor = try openForReading(path) else { return nil }
     defer { close(descriptor) }
     let size = try requireRegularFile(descriptor, path)
@@ -167,13 +171,52 @@ enum StoreFileSystem {
       }
       end = start
     }
+    var wanted = blank ? size : linesEnd
+    var large: Range<Int>?
+    if largeLine < .max, linesEnd > 1, wanted == linesEnd {
+      let start = try lineStart(
+        descriptor, path, before: linesEnd - 1, pieceBytes: pieceBytes, piece: &piece)
+      if start > 0, linesEnd - 1 - start >= largeLine {
+        large = start..<linesEnd - 1
+        wanted = start
+      }
+    }
     piece = []
-    let wanted = blank ? size : linesEnd
     var lines: [UInt8] = []
     guard try readFully(descriptor, path, at: 0, count: wanted, into: &lines) else {
       throw readError(path, "read (the file was cut short while it was read)")
     }
-    return (lines, size)
+    return (lines, size, large)
+  }
+
+  /// Where the line that ends at `end` (its newline's offset) starts: just after the newline
+  /// before it, or 0. Looked for from `end` back, 4 KiB and then `pieceBytes` at a time.
+  private static func lineStart(
+    _ descriptor: Int32, _ path: String, before end: Int, pieceBytes: Int,
+    piece: inout [UInt8]
+  ) throws(StoreError) -> Int {
+    var end = end
+    var step = min(pieceBytes, 4096)
+    while end > 0 {
+      let start = max(0, end - step)
+      step = pieceBytes
+      guard try readFully(descriptor, path, at: start, count: end - start, into: &piece) else {
+        throw readError(path, "read (the file was cut short while it was read)")
+      }
+      let found = piece.withUnsafeBufferPointer { bytes -> Int? in
+        guard let base = bytes.baseAddress else { return nil }
+        var last: Int?
+        var from = 0
+        while from < bytes.count, let newline = memchr(base + from, 0x0A, bytes.count - from) {
+          last = base.distance(to: newline.assumingMemoryBound(to: UInt8.self))
+          from = last! + 1
+        }
+        return last
+      }
+      if let found { return start + found + 1 }
+      end = start
+    }
+    return 0
   }
 
   /// Reads `count` bytes at `offset` into `buffer` (emptied first); false when the file

@@ -32,16 +32,22 @@ struct StoreInspection {
   /// Changes nothing.
   ///
   /// - Complexity: O(size of `weigh.json` and the journal), plus the tables with `readRows`.
+  ///
+  /// A last record of `largeRecords` bytes or more, an import's rows, is read a piece at a
+  /// time and its rows are not held (`StoreJournal.parse(_:large:…)`, `Contents.largeRecord`).
   static func inspect(
-    directory: String, tables: [String: any AnyTableStorage], readRows: Bool
+    directory: String, tables: [String: any AnyTableStorage], readRows: Bool,
+    largeRecords: Int = .max
   ) -> StoreInspection {
     var inspection = StoreInspection()
-    inspection.run(directory: directory, tables: tables, readRows: readRows)
+    inspection.run(
+      directory: directory, tables: tables, readRows: readRows, largeRecords: largeRecords)
     return inspection
   }
 
   private mutating func run(
-    directory: String, tables: [String: any AnyTableStorage], readRows: Bool
+    directory: String, tables: [String: any AnyTableStorage], readRows: Bool,
+    largeRecords: Int
   ) {
     func path(_ name: String) -> String { StoreLocation.joinPath(directory, name) }
     let manifestPath = path(StoreManifest.fileName)
@@ -69,11 +75,24 @@ struct StoreInspection {
       errors.append(error)
     }
     do throws(StoreError) {
-      let read = try StoreFileSystem.readLines(journalPath)
+      var read = try StoreFileSystem.readLines(
+        journalPath, largeLine: largeRecords)
+      if let large = read?.large {
+        if let contents = try StoreJournal.parse(
+          read!.lines, large: large, size: read!.size, path: journalPath, table: { tables[$0] })
+        {
+          journal = contents
+        } else {
+          // Not an import's rows, or wrong: read whole, and said wrong as before.
+          read = try StoreFileSystem.readLines(journalPath)
+        }
+      }
       journalSize = read?.size
-      journal = try StoreJournal.parse(
-        read?.lines ?? [], size: read?.size ?? 0, path: journalPath
-      ) { tables[$0] }
+      if journal.largeRecord == nil {
+        journal = try StoreJournal.parse(
+          read?.lines ?? [], size: read?.size ?? 0, path: journalPath
+        ) { tables[$0] }
+      }
     } catch {
       errors.append(error)
       if error.kind == .newerFormat { return }

@@ -48,6 +48,9 @@ enum StoreJournal {
     var completeLines = 0
     /// The first line that is not a valid record, if any; parsing stopped there.
     var problem: Problem?
+    /// The last transaction when its record was read a piece at a time (`parse(_:large:…)`):
+    /// its rows are not held, its change for them is a run that stands for them.
+    var largeRecord: LargeRecord?
     /// False for an empty journal (or one whose header line was cut short).
     var hasHeader: Bool { version > 0 }
     /// The last transaction's sequence, or the base.
@@ -242,7 +245,7 @@ enum StoreJournal {
     return header
   }
 
-  private static func readTransaction(
+  static func readTransaction(
     _ reader: inout JSONReader, table: (String) -> (any AnyTableStorage)?
   ) throws(JSONSyntaxError) -> Transaction {
     try reader.beginObject()
