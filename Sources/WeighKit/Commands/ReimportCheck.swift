@@ -41,9 +41,11 @@ final class ReimportCheck {
   private enum Claims {
     case entries(PresenceClaims<[Entry]>)
     case compact(PresenceClaims<CompactLog>)
+    case walk(LogWalk)
   }
 
   private var claims: Claims?
+  private let session: Session
   /// Whether the file is weigh's own: a block's weights claim only the entries of their
   /// numbers, and the plan looks the rest up.
   private let claimsByNumber: Bool
@@ -62,7 +64,15 @@ final class ReimportCheck {
 
   /// Whether the log is looked up as read from its table file (`CompactLog`).
   var readsTheLogFromItsFile: Bool {
-    if case .compact = claims { return true }
+    switch claims {
+    case .compact, .walk: true
+    case .entries, nil: false
+    }
+  }
+
+  /// Whether the log is walked beside the file (`LogWalk`), not held.
+  var walksTheLog: Bool {
+    if case .walk = claims { return true }
     return false
   }
 
@@ -72,13 +82,27 @@ final class ReimportCheck {
   init?(session: Session, format: ImportFormat) {
     guard Self.formats.contains(format) else { return nil }
     claimsByNumber = Self.numberedFormats.contains(format)
+    self.session = session
+    if !claimsByNumber, let cursor = try? session.store.rowCursorInFile(EntryCodec.self),
+      let walk = LogWalk(cursor)
+    {
+      claims = .walk(walk)
+      return
+    }
+    guard let claims = Self.usualClaims(session) else { return nil }
+    self.claims = claims
+  }
+
+  /// The look-up of the whole log, held: read from its table file when it can be, else the
+  /// session's entries; nil for an empty log or one that cannot be read.
+  private static func usualClaims(_ session: Session) -> Claims? {
     switch Result(catching: { () throws(StoreError) in try CompactLog(session.store) }) {
     case .success(let compact?):
       guard compact.count > 0 else { return nil }
-      claims = .compact(PresenceClaims(compact))
+      return .compact(PresenceClaims(compact))
     case .success(nil):
       guard let entries = try? session.entries(), !entries.isEmpty else { return nil }
-      claims = .entries(PresenceClaims(entries))
+      return .entries(PresenceClaims(entries))
     case .failure:
       return nil
     }
@@ -88,12 +112,28 @@ final class ReimportCheck {
   ///
   /// - Throws: what `read` throws (a broken file).
   func read(_ read: () throws -> WeightImportResult) throws -> ReimportReading {
-    let spill = ImportedWeightSpill { [self] block in
-      take(block)
-      return true
-    }
+    let spill = ImportedWeightSpill { [self] block in take(block) }
     var result = try ImportedWeightSpill.$current.withValue(spill) { try read() }
-    switch spill.takeRest(of: &result.read) {
+    let state = spill.takeRest(of: &result.read)
+    // A file out of order after blocks were taken is read again the usual way, as below.
+    if case .walk(var walk) = claims, state != .stopped || walk.refused {
+      // The walk answers only when it got to the end of the log in its case; else the log
+      // is looked up the usual way, held, and the file read again if blocks were taken.
+      if state == .on, walk.finish() {
+        claims = .walk(walk)
+      } else {
+        claims = Self.usualClaims(session)
+        guard claims != nil else { return .again }
+        switch state {
+        case .off: return .usual(result)
+        case .on, .stopped:
+          kept = ImportedWeights()
+          present = 0
+          return try self.read(read)
+        }
+      }
+    }
+    switch state {
     case .on:
       result.read = kept
       kept = ImportedWeights()
@@ -117,11 +157,18 @@ final class ReimportCheck {
       return ImportPlan(
         &result, claiming: &claims, checked: checked,
         lookingUpTheRest: claimsByNumber, session: session)
+    case .walk(let walk):
+      // Only after a finished walk, which checked every weight (`read`).
+      var summary = walk.summary
+      return ImportPlan(
+        &result, claiming: &summary, checked: checked, lookingUpTheRest: false,
+        session: session)
     }
   }
 
-  /// Looks up each weight of `block` (weights in file order), keeping those not found.
-  private func take(_ block: [ImportedWeight]) {
+  /// Looks up each weight of `block` (weights in file order), keeping those not found;
+  /// false when the walk cannot answer for them.
+  private func take(_ block: [ImportedWeight]) -> Bool {
     // In locals for the loop, as `ImportStream.take` (a class's stored properties are
     // checked for exclusivity at each access); taken out, so that `used` is changed in place.
     var kept = self.kept
@@ -136,9 +183,19 @@ final class ReimportCheck {
       Self.check(
         block, claiming: &claims, byNumber: claimsByNumber, keeping: &kept, present: &present)
       self.claims = .compact(claims)
+    case .walk(var walk):
+      let answered = block.withUnsafeBufferPointer {
+        walk.check($0, keeping: &kept, present: &present)
+      }
+      self.claims = .walk(walk)
+      guard answered else {
+        self.kept = kept
+        return false
+      }
     }
     self.kept = kept
     self.present = present
+    return true
   }
 
   private static func check<Log: PresenceLog>(
