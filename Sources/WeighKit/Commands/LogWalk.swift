@@ -18,7 +18,9 @@
 /// For vendor rows only (no entry number: weigh's own files claim by number first, and
 /// their plan needs every number in use).
 ///
-/// Measured (rbnd19, docs/performance.md): see `ReimportCheck`.
+/// Measured (rbnd19, docs/performance.md): a re-import of 4,000,000 Withings rows into the
+/// store their first import made peaked at 222 MB with the whole log held (`CompactLog`
+/// and its two tables: 48 bytes an entry) and at 42 MB walked, as at 1,000,000 rows.
 struct LogWalk {
   /// One entry's fields, as `CompactLog.Row`, and whether a weight claimed it.
   private struct Row {
@@ -46,6 +48,7 @@ struct LogWalk {
   private var ahead: Row?
   private var sources: [String] = []
   private var sourcePositions: [String: UInt32] = [:]
+  private var lastSource: (name: String, position: UInt32)?
   private var byInstant = MomentTable()
   private var byFileTime = MomentTable()
   /// Entries before this instant may have been dropped.
@@ -150,7 +153,10 @@ struct LogWalk {
     count += 1
     largestID = max(largestID, entry.id)
     let source: UInt32
-    if let known = sourcePositions[entry.source] {
+    // Most logs have one source a long run of entries: compared with the last first.
+    if let lastSource, lastSource.name == entry.source {
+      source = lastSource.position
+    } else if let known = sourcePositions[entry.source] {
       source = known
     } else {
       // checked: fewer sources than entries, which the store numbers within Int32
@@ -158,6 +164,7 @@ struct LogWalk {
       sources.append(entry.source)
       sourcePositions[entry.source] = source
     }
+    lastSource = (entry.source, source)
     return Row(
       instant: entry.instant, fileTime: fileTime, kilograms: entry.kilograms, source: source)
   }
@@ -184,10 +191,11 @@ struct LogWalk {
     }
   }
 
-  /// A table of the entries held by `kind`, with room for as many again.
+  /// A table of the entries held by `kind`.
   private func rebuilt(by kind: PresenceMoment) -> MomentTable {
-    var size = 1024
-    while size < (rows.count - start) * 4 { size *= 2 }
+    // Room for 7 times the entries held: rebuilt after 3 times as many more are read.
+    var size = 4096
+    while size < (rows.count - start) * 8 { size *= 2 }
     var table = MomentTable(size: size)
     for index in start..<rows.count {
       let value = moment(index, kind)
@@ -282,6 +290,11 @@ private struct MomentTable {
   var slots: [UInt32] = []
   var mask = 0
   private var filled = 0
+  /// The moment and slot of the last position inserted: the log's entries come in runs of
+  /// one moment (hundreds a date in MyFitnessPal's and Google Fit's files), and a run's next
+  /// entry is placed past its last, not probed for from the moment's slot again (a probe
+  /// through the run for each: a quarter of a Google Fit re-import's time, perf).
+  private var last: (moment: Int64, slot: Int)?
 
   init() {}
 
@@ -294,11 +307,16 @@ private struct MomentTable {
   var isFull: Bool { (filled + 1) * 2 > slots.count }
 
   mutating func insert(_ position: Int, _ value: Int64) {
-    var slot = Self.slot(value, mask: mask)
+    // Every slot from the moment's to the last one's is taken: none is ever emptied.
+    var slot =
+      if let last, last.moment == value { (last.slot + 1) & mask } else {
+        Self.slot(value, mask: mask)
+      }
     while slots[slot] != 0 { slot = (slot + 1) & mask }
     // checked: the log's positions fit in 32 bits (its numbers do, and increase)
     slots[slot] = UInt32(truncatingIfNeeded: position + 1)
     filled += 1
+    last = (value, slot)
   }
 
   static func slot(_ moment: Int64, mask: Int) -> Int {

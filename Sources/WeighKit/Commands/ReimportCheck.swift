@@ -22,9 +22,11 @@ import Foundation
 /// weights not claimed by number: the same calls on the same claims as when every weight
 /// is held).
 ///
-/// The log is looked up as `CompactLog` (32 bytes an entry, read from the table's file)
-/// when no command has read it and nothing changed it since its file was written; else as
-/// the session's entries.
+/// Vendor rows look the log up as `LogWalk` walks it, beside the file, holding only the
+/// entries near each block, when no command has read it and nothing changed it since its
+/// file was written; where the walk cannot answer (a log whose instants go back), and for
+/// weigh's own files, the log is held: as `CompactLog` (32 bytes an entry, read from the
+/// table's file) under the same conditions, else as the session's entries.
 ///
 /// Measured (rimp18, docs/performance.md): a second import of 1,000,000 Withings rows into
 /// the store the first made peaked at 181.8 MiB and now at 74.2 MiB (farm-bench medians;
@@ -32,6 +34,9 @@ import Foundation
 /// own files and Apple weights (rown18b): 1,000,000 rows of weigh's CSV 186 → 68 MiB, of its
 /// JSON 185 → 67 MiB, an export.xml of 1,000,000 weights 189 → 67 MiB, 4,000,000 rows of
 /// weigh's CSV 663 → 189 MiB; instructions 0.99 of before (100,000 rows, callgrind).
+/// Walked (rbnd19): 1,000,000 Withings rows 73 → 43 MiB peak (farm-bench medians; 10 MB of
+/// it anonymous), 2,000,000 125 → 41 MB, 4,000,000 222 → 44 MB (the same under `set tz
+/// Europe/Rome`); CPU 1.08 of before for Withings, 0.76 for Google Fit (1,000,000 rows).
 final class ReimportCheck {
   /// The look-up of either form of the log, with the entries claimed so far (nil only while
   /// a block is checked). An enum, not a generic class: the loops below are then compiled
