@@ -19,8 +19,9 @@
 /// their plan needs every number in use).
 ///
 /// Measured (rbnd19, docs/performance.md): a re-import of 4,000,000 Withings rows into the
-/// store their first import made peaked at 222 MB with the whole log held (`CompactLog`
-/// and its two tables: 48 bytes an entry) and at 42 MB walked, as at 1,000,000 rows.
+/// store their first import made peaked at 221 MB with the whole log held (`CompactLog`
+/// and its two tables: 48 bytes an entry) and at 44 MB walked, as at 1,000,000 rows; CPU
+/// 0.99 of before (1,000,000 rows, farm-bench).
 struct LogWalk {
   /// One entry's fields, as `CompactLog.Row`, and whether a weight claimed it.
   private struct Row {
@@ -79,13 +80,15 @@ struct LogWalk {
       refused = true
       return false
     }
+    let firstNew = rows.count
     while true {
       if ahead == nil { ahead = readRow() }
       guard let row = ahead, row.instant <= high else { break }
       ahead = nil
-      hold(row)
+      rows.append(row)
     }
     guard !refused else { return false }
+    index(from: firstNew)
     drop(before: low - Self.widestOffset)
     for index in weights.indices {
       // Read in place, as `ReimportCheck.check`.
@@ -169,14 +172,25 @@ struct LogWalk {
       instant: entry.instant, fileTime: fileTime, kilograms: entry.kilograms, source: source)
   }
 
-  /// Adds `row` (the next entry) to those held, and to the tables of their moments.
-  private mutating func hold(_ row: Row) {
-    let position = base + rows.count
-    if byInstant.isFull { byInstant = rebuilt(by: .instant) }
-    if byFileTime.isFull { byFileTime = rebuilt(by: .fileTime) }
-    rows.append(row)
-    byInstant.insert(position, row.instant)
-    if row.fileTime != CompactLog.noFileTime { byFileTime.insert(position, row.fileTime) }
+  /// Adds the entries held from `first` on to the tables of their moments, in one loop
+  /// after the block's entries are read: each insert waits on the load of a random slot,
+  /// and inserts one after another wait together (placed as each entry was decoded, the
+  /// inserts took a fifth of a Withings re-import, perf).
+  private mutating func index(from first: Int) {
+    let added = rows.count - first
+    guard added > 0 else { return }
+    if byInstant.isFull(adding: added) {
+      byInstant = rebuilt(by: .instant)
+    } else {
+      for index in first..<rows.count { byInstant.insert(base + index, rows[index].instant) }
+    }
+    if byFileTime.isFull(adding: added) {
+      byFileTime = rebuilt(by: .fileTime)
+    } else {
+      for index in first..<rows.count where rows[index].fileTime != CompactLog.noFileTime {
+        byFileTime.insert(base + index, rows[index].fileTime)
+      }
+    }
   }
 
   /// Drops the entries held before `instant`; the array is moved down once at least half
@@ -307,8 +321,8 @@ private struct MomentTable {
     shift = UInt64(64 - size.trailingZeroBitCount)
   }
 
-  /// Whether one more position would fill it past half.
-  var isFull: Bool { (filled + 1) * 2 > slots.count }
+  /// Whether `count` more positions would fill it past half.
+  func isFull(adding count: Int) -> Bool { (filled + count) * 2 > slots.count }
 
   mutating func insert(_ position: Int, _ value: Int64) {
     // Every slot from the moment's to the last one's is taken: none is ever emptied.
@@ -326,7 +340,7 @@ private struct MomentTable {
   /// The slot of `moment`: the top bits of its product with 2^64 / φ (Fibonacci hashing).
   /// With the low bits of that product, mixed as `PresenceIndex` mixes them, the walk's
   /// look-ups took 12.6 % of a 1,000,000-row Withings re-import's samples; 4.6 % with these
-  /// (perf; its inserts still take a fifth, mostly waiting on the load of a slot).
+  /// (perf).
   func slot(_ moment: Int64) -> Int {
     Int(truncatingIfNeeded: (UInt64(bitPattern: moment) &* 0x9E37_79B9_7F4A_7C15) >> shift)
   }

@@ -35,8 +35,8 @@ import Foundation
 /// JSON 185 → 67 MiB, an export.xml of 1,000,000 weights 189 → 67 MiB, 4,000,000 rows of
 /// weigh's CSV 663 → 189 MiB; instructions 0.99 of before (100,000 rows, callgrind).
 /// Walked (rbnd19): 1,000,000 Withings rows 73 → 43 MiB peak (farm-bench medians; 10 MB of
-/// it anonymous), 2,000,000 125 → 41 MB, 4,000,000 222 → 41 MB (the same under `set tz
-/// Europe/Rome`); CPU 1.09 of before for Withings, 0.78 for Google Fit (1,000,000 rows).
+/// it anonymous), 2,000,000 125 → 44 MB, 4,000,000 221 → 44 MB (the same under `set tz
+/// Europe/Rome`); CPU 0.99 of before for Withings, 0.82 for Google Fit (1,000,000 rows).
 final class ReimportCheck {
   /// The look-up of either form of the log, with the entries claimed so far (nil only while
   /// a block is checked). An enum, not a generic class: the loops below are then compiled
