@@ -506,14 +506,13 @@ struct ImportPlan {
   /// a second look-up could not find it). With `lookingUpTheRest` (weigh's own files), the
   /// check claimed only by number (the first pass): the weights of `result` are looked up
   /// here, in the second pass.
-  init<Log: PresenceLog>(
-    _ result: inout WeightImportResult, claiming claims: inout PresenceClaims<Log>,
+  init<Log: ImportPlanLog>(
+    _ result: inout WeightImportResult, claiming claims: inout Log,
     checked: Int? = nil, lookingUpTheRest: Bool = false, session: Session
   ) {
     rejections = result.rejections
     alreadyPresent = result.duplicatesInFile + (checked ?? 0)
-    let existing = claims.log
-    let lookUp = (checked == nil || lookingUpTheRest) && existing.count > 0
+    let lookUp = (checked == nil || lookingUpTheRest) && claims.entryCount > 0
     // Each entry accounts for one weight of the file, so two equal entries of weigh's own
     // file (the same weight logged twice in a minute) both come back, and only once. An
     // entry of weigh's file first claims the entry with its own number.
@@ -549,7 +548,7 @@ struct ImportPlan {
           defer { position += 1 }
           let weight = block.baseAddress.unsafelyUnwrapped + at
           // Into an empty log (a first import) nothing is looked up, nor the weight copied.
-          if claimed[position] || (lookUp && claims.claim(weight.pointee)) {
+          if claimed[position] || (lookUp && claims.claim(weight.pointee, id: nil)) {
             alreadyPresent += 1
             continue
           }
@@ -582,7 +581,7 @@ struct ImportPlan {
     Self.sortByTime(&entries, lines: &lines)
     // The numbers in use, made only when a weight of weigh's own file may keep its number.
     var usedIDs: NumbersInUse?
-    var largestUsed = existing.largestID
+    var largestUsed = claims.largestID
     var unnumbered = 0
     for index in entries.indices {
       let id = entries[index].id
@@ -590,7 +589,7 @@ struct ImportPlan {
         unnumbered += 1
         continue
       }
-      if usedIDs == nil { usedIDs = NumbersInUse(existing, keeping: entries) }
+      if usedIDs == nil { usedIDs = claims.numbersInUse(keeping: entries) }
       if (1...Self.largestKeptID).contains(id), usedIDs!.insert(id) {
         largestUsed = max(largestUsed, id)
         continue
@@ -684,7 +683,7 @@ struct ImportPlan {
 /// other origins), the same instant. Each entry accounts for one weight, claimed by the
 /// first weight in file order that matches it: so the answers are the same whether the
 /// weights are checked all at once or a block at a time as the file is read.
-struct PresenceClaims<Log: PresenceLog> {
+struct PresenceClaims<Log: PresenceLog>: ImportPlanLog {
   /// The log's entries, ordered by number.
   let log: Log
   // Entries by instant (those a weight of any file may match) and by wall-clock time, as
@@ -722,6 +721,12 @@ struct PresenceClaims<Log: PresenceLog> {
     guard let found else { return false }
     used[found] = true
     return true
+  }
+
+  var entryCount: Int { log.count }
+  var largestID: Int { log.largestID }
+  func numbersInUse(keeping entries: [Entry]) -> NumbersInUse {
+    NumbersInUse(log, keeping: entries)
   }
 }
 

@@ -33,3 +33,17 @@ extension Array: PresenceLog where Element == Entry {
     self[position].source == source && abs(self[position].kilograms - kilograms) <= 1e-9
   }
 }
+
+/// What an import's plan asks of the log it adds to: `PresenceClaims`, or what a re-import
+/// that checked every weight as the file was read found walking the log (`LogWalk.Summary`).
+protocol ImportPlanLog {
+  /// How many entries the log has.
+  var entryCount: Int { get }
+  /// The largest entry number, 0 for an empty log.
+  var largestID: Int { get }
+  /// The numbers in use, with those of `entries` (weigh's own file's) insertable.
+  func numbersInUse(keeping entries: [Entry]) -> NumbersInUse
+  /// Claims an unused entry that matches `weight` (with number `id`, when given); false
+  /// when none does (`PresenceClaims.claim`).
+  mutating func claim(_ weight: borrowing ImportedWeight, id: Int?) -> Bool
+}

@@ -22,9 +22,11 @@ import Foundation
 /// weights not claimed by number: the same calls on the same claims as when every weight
 /// is held).
 ///
-/// The log is looked up as `CompactLog` (32 bytes an entry, read from the table's file)
-/// when no command has read it and nothing changed it since its file was written; else as
-/// the session's entries.
+/// Vendor rows look the log up as `LogWalk` walks it, beside the file, holding only the
+/// entries near each block, when no command has read it and nothing changed it since its
+/// file was written; where the walk cannot answer (a log whose instants go back), and for
+/// weigh's own files, the log is held: as `CompactLog` (32 bytes an entry, read from the
+/// table's file) under the same conditions, else as the session's entries.
 ///
 /// Measured (rimp18, docs/performance.md): a second import of 1,000,000 Withings rows into
 /// the store the first made peaked at 181.8 MiB and now at 74.2 MiB (farm-bench medians;
@@ -32,6 +34,9 @@ import Foundation
 /// own files and Apple weights (rown18b): 1,000,000 rows of weigh's CSV 186 → 68 MiB, of its
 /// JSON 185 → 67 MiB, an export.xml of 1,000,000 weights 189 → 67 MiB, 4,000,000 rows of
 /// weigh's CSV 663 → 189 MiB; instructions 0.99 of before (100,000 rows, callgrind).
+/// Walked (rbnd19): 1,000,000 Withings rows 73 → 43 MiB peak (farm-bench medians; 10 MB of
+/// it anonymous), 2,000,000 125 → 44 MB, 4,000,000 221 → 44 MB (the same under `set tz
+/// Europe/Rome`); CPU 0.99 of before for Withings, 0.82 for Google Fit (1,000,000 rows).
 final class ReimportCheck {
   /// The look-up of either form of the log, with the entries claimed so far (nil only while
   /// a block is checked). An enum, not a generic class: the loops below are then compiled
@@ -41,9 +46,11 @@ final class ReimportCheck {
   private enum Claims {
     case entries(PresenceClaims<[Entry]>)
     case compact(PresenceClaims<CompactLog>)
+    case walk(LogWalk)
   }
 
   private var claims: Claims?
+  private let session: Session
   /// Whether the file is weigh's own: a block's weights claim only the entries of their
   /// numbers, and the plan looks the rest up.
   private let claimsByNumber: Bool
@@ -62,7 +69,15 @@ final class ReimportCheck {
 
   /// Whether the log is looked up as read from its table file (`CompactLog`).
   var readsTheLogFromItsFile: Bool {
-    if case .compact = claims { return true }
+    switch claims {
+    case .compact, .walk: true
+    case .entries, nil: false
+    }
+  }
+
+  /// Whether the log is walked beside the file (`LogWalk`), not held.
+  var walksTheLog: Bool {
+    if case .walk = claims { return true }
     return false
   }
 
@@ -72,13 +87,27 @@ final class ReimportCheck {
   init?(session: Session, format: ImportFormat) {
     guard Self.formats.contains(format) else { return nil }
     claimsByNumber = Self.numberedFormats.contains(format)
+    self.session = session
+    if !claimsByNumber, let cursor = try? session.store.rowCursorInFile(EntryCodec.self),
+      let walk = LogWalk(cursor)
+    {
+      claims = .walk(walk)
+      return
+    }
+    guard let claims = Self.usualClaims(session) else { return nil }
+    self.claims = claims
+  }
+
+  /// The look-up of the whole log, held: read from its table file when it can be, else the
+  /// session's entries; nil for an empty log or one that cannot be read.
+  private static func usualClaims(_ session: Session) -> Claims? {
     switch Result(catching: { () throws(StoreError) in try CompactLog(session.store) }) {
     case .success(let compact?):
       guard compact.count > 0 else { return nil }
-      claims = .compact(PresenceClaims(compact))
+      return .compact(PresenceClaims(compact))
     case .success(nil):
       guard let entries = try? session.entries(), !entries.isEmpty else { return nil }
-      claims = .entries(PresenceClaims(entries))
+      return .entries(PresenceClaims(entries))
     case .failure:
       return nil
     }
@@ -88,12 +117,28 @@ final class ReimportCheck {
   ///
   /// - Throws: what `read` throws (a broken file).
   func read(_ read: () throws -> WeightImportResult) throws -> ReimportReading {
-    let spill = ImportedWeightSpill { [self] block in
-      take(block)
-      return true
-    }
+    let spill = ImportedWeightSpill { [self] block in take(block) }
     var result = try ImportedWeightSpill.$current.withValue(spill) { try read() }
-    switch spill.takeRest(of: &result.read) {
+    let state = spill.takeRest(of: &result.read)
+    // A file out of order after blocks were taken is read again the usual way, as below.
+    if case .walk(var walk) = claims, state != .stopped || walk.refused {
+      // The walk answers only when it got to the end of the log in its case; else the log
+      // is looked up the usual way, held, and the file read again if blocks were taken.
+      if state == .on, walk.finish() {
+        claims = .walk(walk)
+      } else {
+        claims = Self.usualClaims(session)
+        guard claims != nil else { return .again }
+        switch state {
+        case .off: return .usual(result)
+        case .on, .stopped:
+          kept = ImportedWeights()
+          present = 0
+          return try self.read(read)
+        }
+      }
+    }
+    switch state {
     case .on:
       result.read = kept
       kept = ImportedWeights()
@@ -117,11 +162,18 @@ final class ReimportCheck {
       return ImportPlan(
         &result, claiming: &claims, checked: checked,
         lookingUpTheRest: claimsByNumber, session: session)
+    case .walk(let walk):
+      // Only after a finished walk, which checked every weight (`read`).
+      var summary = walk.summary
+      return ImportPlan(
+        &result, claiming: &summary, checked: checked, lookingUpTheRest: false,
+        session: session)
     }
   }
 
-  /// Looks up each weight of `block` (weights in file order), keeping those not found.
-  private func take(_ block: [ImportedWeight]) {
+  /// Looks up each weight of `block` (weights in file order), keeping those not found;
+  /// false when the walk cannot answer for them.
+  private func take(_ block: [ImportedWeight]) -> Bool {
     // In locals for the loop, as `ImportStream.take` (a class's stored properties are
     // checked for exclusivity at each access); taken out, so that `used` is changed in place.
     var kept = self.kept
@@ -136,9 +188,19 @@ final class ReimportCheck {
       Self.check(
         block, claiming: &claims, byNumber: claimsByNumber, keeping: &kept, present: &present)
       self.claims = .compact(claims)
+    case .walk(var walk):
+      let answered = block.withUnsafeBufferPointer {
+        walk.check($0, keeping: &kept, present: &present)
+      }
+      self.claims = .walk(walk)
+      guard answered else {
+        self.kept = kept
+        return false
+      }
     }
     self.kept = kept
     self.present = present
+    return true
   }
 
   private static func check<Log: PresenceLog>(

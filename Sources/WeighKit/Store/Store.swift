@@ -502,6 +502,22 @@ public final class Store {
       path: StoreLocation.joinPath(directory, storage.fileName), sizing: sizing, body)
   }
 
+  /// A cursor over the rows of the table `codec` describes, in increasing id order, read
+  /// from the table's file as asked for, under the conditions of
+  /// ``forEachRowInFile(_:sizing:_:)``; nil when they do not hold or the file does not exist.
+  /// The table stays unread.
+  ///
+  /// - Throws: `corrupt` when the file's first line cannot be read.
+  func rowCursorInFile<Codec: StoreTableCodec>(
+    _ codec: Codec.Type
+  ) throws(StoreError) -> TableFile<Codec>.Cursor? {
+    let storage = try storage(codec)
+    guard let directory, !isClosed, storage.isOnlyInFile,
+      !unverifiedTables.contains(Codec.tableName)
+    else { return nil }
+    return try TableFile<Codec>.Cursor(path: StoreLocation.joinPath(directory, storage.fileName))
+  }
+
   /// The rows of the table `codec` describes, in increasing id order, read on first use.
   ///
   /// - Complexity: O(n) on the first call, O(1) after.

@@ -324,6 +324,25 @@ enum StoreFileSystem {
       UnsafeBufferPointer(start: address.assumingMemoryBound(to: UInt8.self), count: size))
   }
 
+  /// The file at `path` mapped read-only, for a reader that outlives one call
+  /// (`TableFile.Cursor`); nil when it does not exist. Given back with ``unmap(_:)``.
+  static func mapFile(_ path: String) throws(StoreError) -> UnsafeBufferPointer<UInt8>? {
+    guard let descriptor = try openForReading(path) else { return nil }
+    defer { close(descriptor) }
+    let size = try requireRegularFile(descriptor, path)
+    guard size > 0 else { return UnsafeBufferPointer(start: nil, count: 0) }
+    guard let address = mmap(nil, size, PROT_READ, MAP_PRIVATE, descriptor, 0),
+      address != MAP_FAILED
+    else { throw readError(path, "map") }
+    return UnsafeBufferPointer(start: address.assumingMemoryBound(to: UInt8.self), count: size)
+  }
+
+  /// Unmaps what ``mapFile(_:)`` mapped.
+  static func unmap(_ bytes: UnsafeBufferPointer<UInt8>) {
+    guard let base = bytes.baseAddress else { return }
+    munmap(UnsafeMutableRawPointer(mutating: base), bytes.count)
+  }
+
   /// Opens an existing file for appending.
   static func openForAppending(_ path: String) throws(StoreError) -> Int32 {
     let descriptor = open(path, O_WRONLY | O_APPEND | O_CLOEXEC)

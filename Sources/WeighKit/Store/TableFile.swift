@@ -262,6 +262,68 @@ enum TableFile<Codec: StoreTableCodec> {
     return found ?? false
   }
 
+  /// A table file's rows read one at a time, as asked for, with ``forEachRow(path:sizing:_:)``'s
+  /// checks and errors (the last line's count and sum checked once the rows end): for a
+  /// reader that walks the table beside another file (a re-import's `LogWalk`). The file
+  /// stays mapped while the cursor lives; the pages it has passed are given back
+  /// (`TableFilePassedPages`).
+  final class Cursor {
+    private let bytes: UnsafeBufferPointer<UInt8>
+    private let path: String
+    private var reader: JSONReader
+    private let checksummed: Bool
+    private var tally = Tally()
+    private var previousID = 0
+    private var pages: TableFilePassedPages
+    private var ended = false
+
+    /// A cursor before the first row of the table file at `path`; nil when the file does
+    /// not exist.
+    ///
+    /// - Throws: `corrupt` when its first line cannot be read, as ``read(path:)`` would.
+    init?(path: String) throws(StoreError) {
+      guard let bytes = try StoreFileSystem.mapFile(path) else { return nil }
+      var reader = JSONReader(bytes: bytes)
+      let header: Header
+      do {
+        header = try readHeader(&reader, path: path)
+      } catch {
+        StoreFileSystem.unmap(bytes)
+        throw error
+      }
+      self.bytes = bytes
+      self.path = path
+      self.reader = reader
+      checksummed = header.checksummed
+      pages = TableFilePassedPages(bytes, from: reader.offset)
+    }
+
+    deinit { StoreFileSystem.unmap(bytes) }
+
+    /// The next row, nil after the last.
+    ///
+    /// - Throws: `corrupt` where the file cannot be read, as ``read(path:)`` would; nil
+    ///   after that.
+    func next() throws(StoreError) -> Codec.Row? {
+      guard !ended else { return nil }
+      do throws(JSONSyntaxError) {
+        guard try reader.nextElement() else {
+          ended = true
+          try readTrailer(&reader, checksummed: checksummed, tally: tally)
+          return nil
+        }
+        reader.skipWhitespace()
+        let row = try readRow(
+          &reader, checksummed: checksummed, tally: &tally, previousID: &previousID)
+        pages.passed(reader.offset)
+        return row
+      } catch {
+        ended = true
+        throw StoreError(file: path, syntax: error)
+      }
+    }
+  }
+
   /// The size from which a table file is read in two halves by two threads.
   private static var halvesThreshold: Int { 4 << 20 }
 
