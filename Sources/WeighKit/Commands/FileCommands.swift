@@ -373,7 +373,7 @@ struct ImportCommand: Executable {
       let description = "import \(path) (\(count))"
       let undo =
         plan.streamedIDs.map {
-          UndoStep(description: description, removingEntries: $0, then: settingsChanges.undo)
+          UndoStep(description: description, removingRuns: $0, then: settingsChanges.undo)
         }
         ?? UndoStep(
           description: description, removingEntries: plan.entries.lazy.map(\.id),
@@ -470,12 +470,13 @@ struct ImportPlan {
   /// For an import streamed into the store (`ImportStream`): the change that puts its
   /// entries, which are not held, and their numbers.
   var streamedChange: StoreChange?
-  var streamedIDs: Range<Int>?
+  var streamedIDs: [ClosedRange<Int>]?
+  var streamedCount = 0
   /// Whether a streamed entry links a Health sample (weigh's own files).
   var streamedLinks = false
 
   /// How many entries the import adds.
-  var importedCount: Int { streamedIDs?.count ?? entries.count }
+  var importedCount: Int { streamedIDs == nil ? entries.count : streamedCount }
 
   /// The plan of an import into a log without entries whose entries were made, numbered
   /// and (unless few) streamed into the store as the file was read (`ImportStream`).
@@ -485,7 +486,8 @@ struct ImportPlan {
     streamedLinks = streamed.links
     if let change = streamed.change, case .putRun(let run) = change {
       streamedChange = change
-      streamedIDs = run.smallestID..<(run.smallestID + run.count)
+      streamedIDs = run.streamedIDs
+      streamedCount = run.count
     } else {
       entries = streamed.entries
     }
