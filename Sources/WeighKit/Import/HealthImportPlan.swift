@@ -112,6 +112,10 @@ struct HealthImportPlan {
   /// the reader's thread hands each block of weights over as it is kept, between the
   /// batches, and this thread gives it to that spill: the weights are not held whole either
   /// (docs/store.md, "An export's weights with types, streamed (atyp19, 2026-11-28)").
+  /// Measured (atyp19): a re-import of an export of 1,000,000 weights and 250,000 step counts
+  /// peaked at 224 MiB and now at 106 MiB (4,000,000 weights: 746 -> 276 MiB). Into a new
+  /// store the read stays at 13 MiB, but the commit still holds the whole journal record for
+  /// health.sqlite (599 MiB at 1,000,000 weights, where 657 MiB held the weights too).
   ///
   /// - Throws: what `AppleHealthWeightImporter.read` throws.
   mutating func read(
