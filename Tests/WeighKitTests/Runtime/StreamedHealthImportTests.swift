@@ -97,6 +97,31 @@ import Testing
     #expect(Store.check(.directory(streamed.path), tables: Session.storeTables).isEmpty)
   }
 
+  /// Weights that go back in time after blocks were streamed: the file is read again for its
+  /// weights only (Health's samples were taken once), with the store and the counts of the
+  /// usual import.
+  @Test func weightsOutOfOrderLateAreReadAgainAndHealthIsReadOnce() throws {
+    let files = TemporaryStoreDirectory()
+    let late = TemporaryStoreDirectory()
+    let usual = TemporaryStoreDirectory()
+    defer { [files, late, usual].forEach { $0.remove() } }
+    let halves = Array(10..<40_000) + [5]
+    StreamedImportTests.write(Self.export(halves), named: "late.xml", in: files)
+    StreamedImportTests.write(Self.export(halves.reversed()), named: "dn.xml", in: files)
+    let (printed, runs) = try Self.run(
+      "import \(files.file("late.xml")) types weight,steps", in: late)
+    let (printedUsual, _) = try Self.run(
+      "import \(files.file("dn.xml")) types weight,steps", in: usual)
+    #expect(runs == 0)
+    #expect(printed.contains("imported 39991, already present 0, rejected 0"), "\(printed)")
+    #expect(
+      printed.contains("Health: imported 39991 (steps 39991), already present 0, rejected 0"),
+      "\(printed)")
+    #expect(printed.replacingOccurrences(of: "late.xml", with: "dn.xml") == printedUsual)
+    #expect(late.bytes("entries.json.tmp") == nil)
+    #expect(late.bytes("entries.json") == usual.bytes("entries.json"))
+  }
+
   /// A re-import checks the weights as read: the same counts as a re-import of the usual
   /// file, nothing new; a log with one entry changed gets that weight back, and the import
   /// undoes.
