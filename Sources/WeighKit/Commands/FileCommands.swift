@@ -236,40 +236,49 @@ struct ImportCommand: Executable {
     var reimport: ReimportCheck?
     var checked: Int?
     do {
-      if healthTypes.isEmpty {
-        let read = { [csv, unit] in
-          try WeightImporter.importWeights(
-            from: url, format: format, zone: zone, unit: unit, csv: csv)
-        }
-        var usual: WeightImportResult?
-        if let stream = ImportStream(session: session, format: format) {
-          switch try stream.read(read) {
-          case .streamed(let outcome): streamed = outcome
-          case .usual(let read): usual = read
-          case .again: break
-          }
-        } else if let check = ReimportCheck(session: session, format: format) {
-          switch try check.read(read) {
-          case .checked(let read, let present): (usual, reimport, checked) = (read, check, present)
-          case .usual(let read): (usual, reimport) = (read, check)
-          case .again: break
-          }
-        }
-        result = try streamed?.result ?? usual ?? read()
-      } else {
-        // One pass, read on a second thread. Health's samples are saved a batch at a time
-        // into the command's transaction as they are read; a file found broken fails the
-        // command, which rolls them back (`Session.perform`): nothing is kept unless the
-        // whole file is well-formed.
-        var samples = HealthImportPlan(
+      let weightsOnly = { [csv, unit] in
+        try WeightImporter.importWeights(
+          from: url, format: format, zone: zone, unit: unit, csv: csv)
+      }
+      // With types, one pass, read on a second thread. Health's samples are saved a batch at
+      // a time into the command's transaction as they are read; a file found broken fails the
+      // command, which rolls them back (`Session.perform`): nothing is kept unless the whole
+      // file is well-formed. The weights go to the stream or the check below as they come.
+      var samples =
+        healthTypes.isEmpty
+        ? nil
+        : HealthImportPlan(
           types: Set(healthTypes), batchSize: session.options.healthImportBatchSize)
+      if !healthTypes.isEmpty {
         session.expectHealthTypes(Set(healthTypes.map(\.sampleType)))
-        result = try samples.read(
+      }
+      var readOnce = false
+      let read = { () throws -> WeightImportResult in
+        guard !readOnce, samples != nil else { return try weightsOnly() }
+        readOnce = true
+        return try samples!.read(
           url,
           alsoReading: Set(healthTypes.filter { $0 != .workouts }.map(\.sampleType.identifier)),
           workouts: healthTypes.contains(.workouts), savingIn: session)
-        healthPlan = samples
       }
+      var usual: WeightImportResult?
+      if let stream = ImportStream(session: session, format: format) {
+        switch try stream.read(read) {
+        case .streamed(let outcome): streamed = outcome
+        case .usual(let read): usual = read
+        case .again: break
+        }
+      } else if let check = ReimportCheck(session: session, format: format) {
+        switch try check.read(read) {
+        case .checked(let read, let present): (usual, reimport, checked) = (read, check, present)
+        case .usual(let read): (usual, reimport) = (read, check)
+        case .again: break
+        }
+      }
+      // Read again (weights only: Health's samples were read once) when the stream or the
+      // check stopped after it took blocks.
+      result = try streamed?.result ?? usual ?? read()
+      healthPlan = samples
     } catch let error as ImportError {
       var notes: [Diagnostic.Note] = []
       if let location = error.location(in: path) {
@@ -364,7 +373,7 @@ struct ImportCommand: Executable {
       let description = "import \(path) (\(count))"
       let undo =
         plan.streamedIDs.map {
-          UndoStep(description: description, removingEntries: $0, then: settingsChanges.undo)
+          UndoStep(description: description, removingRuns: $0, then: settingsChanges.undo)
         }
         ?? UndoStep(
           description: description, removingEntries: plan.entries.lazy.map(\.id),
@@ -461,12 +470,13 @@ struct ImportPlan {
   /// For an import streamed into the store (`ImportStream`): the change that puts its
   /// entries, which are not held, and their numbers.
   var streamedChange: StoreChange?
-  var streamedIDs: Range<Int>?
+  var streamedIDs: [ClosedRange<Int>]?
+  var streamedCount = 0
   /// Whether a streamed entry links a Health sample (weigh's own files).
   var streamedLinks = false
 
   /// How many entries the import adds.
-  var importedCount: Int { streamedIDs?.count ?? entries.count }
+  var importedCount: Int { streamedIDs == nil ? entries.count : streamedCount }
 
   /// The plan of an import into a log without entries whose entries were made, numbered
   /// and (unless few) streamed into the store as the file was read (`ImportStream`).
@@ -476,7 +486,8 @@ struct ImportPlan {
     streamedLinks = streamed.links
     if let change = streamed.change, case .putRun(let run) = change {
       streamedChange = change
-      streamedIDs = run.smallestID..<(run.smallestID + run.count)
+      streamedIDs = run.streamedIDs
+      streamedCount = run.count
     } else {
       entries = streamed.entries
     }

@@ -128,8 +128,12 @@ extension HealthImportPlan {
   /// What the reader's thread hands to the saving one.
   enum Handed: Sendable {
     case batch(Batch)
-    /// The reader is done: the weights read, or why the file could not be read.
-    case end(Result<WeightImportResult, any Error>)
+    /// A block of weights for the import that streams or checks them as read (`ImportStream`,
+    /// `ReimportCheck`), in file order among the batches.
+    case weights([ImportedWeight])
+    /// The reader is done: the weights read, or why the file could not be read; and the state
+    /// its spill ended in, when the weights were handed on as read.
+    case end(Result<WeightImportResult, any Error>, ImportedWeightSpill.State?)
   }
 
   /// What the saving thread is done with once a batch is saved: the batch's samples as read

@@ -311,7 +311,10 @@ public struct WeightImportResult: Equatable, Sendable {
 ///
 /// Set for the reader's call with `ImportedWeightSpill.$current.withValue(spill) { … }`:
 /// every reader makes its `WeightImportResult` itself, and takes it from there. Unchecked
-/// `Sendable`: the reader, the spill and its `take` run on the command's thread only.
+/// `Sendable`: the reader, the spill and its `take` run on one thread. An export read on a
+/// thread of its own (`HealthImportPlan.read`) has a spill of its own there that hands its
+/// blocks over to the command's thread, where they come to the command's spill
+/// (`take(handed:)`, then `follow(_:)`).
 final class ImportedWeightSpill: @unchecked Sendable {
   /// The spill of the import being read on this thread, if any.
   @TaskLocal static var current: ImportedWeightSpill?
@@ -341,6 +344,20 @@ final class ImportedWeightSpill: @unchecked Sendable {
 
   /// A weight came out of the order the spill needs.
   func leaveOrder() { state = blocksTaken == 0 ? .off : .stopped }
+
+  /// Takes a block that a spill on the reader's thread handed on (`HealthImportPlan.read`):
+  /// the reader no longer holds it, so a block refused stops this spill (the file must be
+  /// read again), and blocks after that are dropped.
+  func take(handed block: [ImportedWeight]) {
+    guard state == .on else { return }
+    if take(block) { blocksTaken += 1 } else { state = .stopped }
+  }
+
+  /// Ends as the reader's spill ended, once every block it handed on was taken here: turned
+  /// off before any (the reader kept every weight), or stopped after some.
+  func follow(_ reader: State) {
+    if state == .on, reader != .on { leaveOrder() }
+  }
 
   /// Hands on every full block but the last (the in-file duplicate check looks back at most
   /// `WeightKeySet.longestRun` weights).

@@ -23,12 +23,12 @@ struct UndoStep {
     others = changes
   }
 
-  /// A step that removes the entries numbered `ids` (consecutive: an import's into a log
-  /// without entries), then commits `changes`.
-  init(description: String, removingEntries ids: Range<Int>, then changes: [StoreChange]) {
+  /// A step that removes the entries numbered `runs` (increasing runs of consecutive
+  /// numbers, none next to the one before: a streamed import's), then commits `changes`.
+  init(description: String, removingRuns runs: [ClosedRange<Int>], then changes: [StoreChange]) {
     self.description = description
     others = changes
-    if !ids.isEmpty { removedEntries = [ids.lowerBound...(ids.upperBound - 1)] }
+    removedEntries = runs
   }
 
   /// A step that removes the entries numbered `ids` (in any order), then commits `changes`.

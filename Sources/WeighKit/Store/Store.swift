@@ -110,8 +110,8 @@ public final class Store {
   /// abandoned at the end of the commit when no compaction took it.
   private var tableStream: StreamedTableFile?
   /// The run of rows being streamed (`beginStreamedRun` … `finishStreamedRun`): its table,
-  /// its rows so far and its first id.
-  private var streamedRun: (table: String, count: Int, first: Int)?
+  /// and its rows' ids so far.
+  private var streamedRun: (table: String, ids: StreamedRunIDs)?
   /// The table of the streamed run the running batch committed, until `endBatch`.
   private var committedStreamedRun: String?
   /// True once the store closed itself after a command whose streamed rows no compaction
@@ -906,7 +906,7 @@ public final class Store {
     stream = started
     tableStream = file
     journalRows = JournalRowPlaces()
-    streamedRun = (table, 0, 0)
+    streamedRun = (table, StreamedRunIDs())
     return true
   }
 
@@ -919,18 +919,18 @@ public final class Store {
   public func streamRun<Codec: StoreTableCodec>(_ rows: [Codec.Row], of codec: Codec.Type)
     throws(StoreError)
   {
-    guard let run = streamedRun, var started = stream, let file = tableStream,
-      run.table == Codec.tableName
+    // The run's fields, not the run: a copy of it would share its ids, copied at each change.
+    guard let table = streamedRun?.table, var started = stream, let file = tableStream,
+      table == Codec.tableName
     else {
       throw StoreError(.invalidChange, message: "no run of rows of this table is being streamed")
     }
     guard !rows.isEmpty else { return }
     let block = StoreRowRun(codec, rows)
     do throws(StoreError) {
-      guard block.idsIncrease, run.count == 0 || block.smallestID == run.first + run.count,
-        block.largestID == block.smallestID + rows.count - 1
-      else {
-        throw StoreError(.invalidChange, message: "a streamed run's ids must follow each other")
+      // Increasing, with gaps or without (an export of a log after deletions, atyp19).
+      guard block.idsIncrease, block.smallestID > streamedRun?.ids.last ?? Int.min else {
+        throw StoreError(.invalidChange, message: "a streamed run's ids must increase")
       }
       try started.encodeRows(
         [.putRun(block)][...], into: &record, pieceBytes: journalPieceBytes,
@@ -952,20 +952,23 @@ public final class Store {
     // The run counts as one change of the record, once finished.
     started.changes = 0
     stream = started
-    streamedRun = (run.table, run.count + rows.count, run.count == 0 ? block.smallestID : run.first)
+    var ids = streamedRun!.ids
+    streamedRun = nil  // so that `ids` is changed in place
+    for index in rows.indices { ids.append(Codec.id(of: rows[index])) }
+    streamedRun = (table, ids)
   }
 
   /// Ends the run begun by `beginStreamedRun`: the change that stands for its rows (held
   /// nowhere), to be committed first in the running transaction; nil when none is running
   /// or it streamed no row.
   public func finishStreamedRun() -> StoreChange? {
-    guard let run = streamedRun, stream != nil, run.count > 0 else {
+    guard let run = streamedRun, stream != nil, run.ids.count > 0 else {
       abandonStreamedRun()
       return nil
     }
     streamedRun = nil
     stream!.changes = 1
-    return .putRun(StoreRowRun(streamedInto: run.table, first: run.first, count: run.count))
+    return .putRun(StoreRowRun(streamedInto: run.table, ids: run.ids))
   }
 
   /// Abandons the run begun by `beginStreamedRun`, if any: what it wrote is cut off the

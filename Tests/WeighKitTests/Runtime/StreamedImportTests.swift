@@ -231,20 +231,25 @@ import Testing
     #expect(Store.check(.directory(store.path), tables: Session.storeTables).isEmpty)
   }
 
-  /// Weigh's own files keep their numbers: streamed when each is one more than the one
-  /// before (with a Health link, which the import records), else read the usual way, and
-  /// the store is byte for byte the one the usual import leaves (of the same rows, last
-  /// first, which is never streamed).
-  @Test func weighFilesStreamWhenTheirNumbersFollowEachOther() throws {
+  /// Weigh's own files keep their numbers: streamed when each is greater than the one
+  /// before, with gaps or without (with a Health link, which the import records), else read
+  /// the usual way, and the store is byte for byte the one the usual import leaves (of the
+  /// same rows, last first, which is never streamed), with the same next number.
+  @Test func weighFilesStreamWhenTheirNumbersIncrease() throws {
     let files = TemporaryStoreDirectory()
     defer { files.remove() }
-    // In order; going back after two blocks (read again); skipping one at the start (read
-    // the usual way at once). One a minute in file order: in time order whatever the numbers.
+    // In order; going back after two blocks (read again); skipping one at the start; every
+    // 7th deleted (an export after deletions, gaps in every block and across blocks' ends);
+    // going back at the start (read the usual way at once). One a minute in file order: in
+    // time order whatever the numbers.
     let cases: [(ids: [Int], streams: Bool, json: Bool)] = [
       (Array(1...40_000), true, false),
       (Array(1...40_000), true, true),
       (Array(1...35_000) + [35_002, 35_001] + Array(35_003...40_000), false, false),
-      ([1, 3] + Array(4...40_000), false, true),
+      ([1, 3] + Array(4...40_000), true, true),
+      ((1...46_000).filter { $0 % 7 != 0 } + [46_010], true, false),
+      ((1...46_000).filter { $0 % 7 != 0 }, true, true),
+      ([2, 1] + Array(3...40_000), false, false),
     ]
     for (number, (ids, streams, json)) in cases.enumerated() {
       let (up, down) = (
@@ -269,7 +274,18 @@ import Testing
       let documents = try Self.documents(streamed)
       #expect(documents == (try Self.documents(usual)))
       #expect(documents.contains("linked_through"), "\(documents)")
+      #expect(documents.contains("\"nextID\":\(ids.max()! + 1)"), "\(documents)")
       #expect(Store.check(.directory(streamed.path), tables: Session.storeTables).isEmpty)
+      guard number == 4 else { continue }
+      // A streamed import with gaps undoes whole: each of its runs of numbers is removed.
+      let undone = TemporaryStoreDirectory()
+      defer { undone.remove() }
+      let (printedUndo, runsUndo) = try Self.run(
+        "import \(files.file(up))\nundo\nexpect entries == 0\nlog 70kg\nlist", in: undone.path)
+      #expect(runsUndo == 1)
+      #expect(printedUndo.contains("undid import"), "\(printedUndo)")
+      #expect(!printedUndo.contains("error"), "\(printedUndo)")
+      #expect(printedUndo.contains("#\(ids.max()! + 1)"), "the next number stays past the undone")
     }
   }
 
