@@ -271,7 +271,8 @@ private struct LargeRecordScan {
         && bytes[suffix + 16] == 0x22 && bytes[suffix + 17] == 0x7D
     }
     guard matches else { return nil }
-    let run = StoreRowRun(streamedInto: tableName, first: first, count: count)
+    // The last id was read, so first + count - 1 does not overflow.
+    let run = StoreRowRun(streamedInto: tableName, ids: StreamedRunIDs(first...first + count - 1))
     let transaction = StoreJournal.Transaction(
       sequence: sequence, changes: [.putRun(run)] + documents)
     let record = StoreJournal.LargeRecord(

@@ -213,6 +213,16 @@ struct StreamedRunIDs: Sendable {
   /// How many ids.
   private(set) var count = 0
 
+  /// No ids.
+  init() {}
+
+  /// The consecutive ids of `range`.
+  init(_ range: ClosedRange<Int>) {
+    ranges = [range]
+    starts = [0]
+    count = range.count
+  }
+
   /// The last id, if any.
   var last: Int? { ranges.last?.upperBound }
 
