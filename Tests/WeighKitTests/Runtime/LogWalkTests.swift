@@ -43,32 +43,14 @@ import Testing
   static func plans(_ weights: [ImportedWeight], into store: TemporaryStoreDirectory) throws
     -> (checked: ImportPlan, usual: ImportPlan, walked: Bool)
   {
-    func read() -> WeightImportResult {
-      var result = WeightImportResult(format: .withingsCSV)
-      var seen = WeightKeySet()
-      for weight in weights { result.add(weight, seen: &seen) }
-      return result
-    }
     let session = try HealthOpenTests.session(store.path)
     defer { session.close() }
     let check = try #require(ReimportCheck(session: session, format: .withingsCSV))
     #expect(check.walksTheLog, "a log only in its table file is walked")
-    var checked: ImportPlan
-    var walked = false
-    switch try check.read(read) {
-    case .checked(var result, let present):
-      walked = check.walksTheLog
-      checked = check.plan(&result, checked: present, session: session)
-    case .usual(var result):
-      #expect(!check.walksTheLog)
-      checked = check.plan(&result, checked: nil, session: session)
-    case .again:
-      var result = read()
-      checked = ImportPlan(&result, into: try session.entries(), session: session)
-    }
-    var result = read()
-    let usual = ImportPlan(&result, into: try session.entries(), session: session)
-    return (checked, usual, walked)
+    let plans = try ReimportCheckTests.plans(
+      weights, format: .withingsCSV, through: check, session: session)
+    if plans.present == nil { #expect(!plans.walked) }
+    return (plans.checked, plans.usual, plans.present != nil && plans.walked)
   }
 
   /// A vendor's weight written at `minute` (after 2015-01-01 00:00) and read `offset`

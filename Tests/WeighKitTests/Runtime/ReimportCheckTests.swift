@@ -14,22 +14,35 @@ import Testing
   static func plans(
     _ weights: [ImportedWeight], format: ImportFormat = .withingsCSV, into session: Session
   ) throws -> (checked: ImportPlan, usual: ImportPlan, wasChecked: Bool, compact: Bool) {
+    let check = try #require(ReimportCheck(session: session, format: format))
+    let compact = check.readsTheLogFromItsFile
+    let plans = try Self.plans(weights, format: format, through: check, session: session)
+    return (plans.checked, plans.usual, plans.present != nil, compact)
+  }
+
+  /// The plans of `weights` (read as a file of `format`'s) through `check` and the usual
+  /// way: `present` the weights the check found as the file was read (nil when it read the
+  /// file the usual way), `walked` whether it walked the log, as it was after the read.
+  static func plans(
+    _ weights: [ImportedWeight], format: ImportFormat, through check: ReimportCheck,
+    session: Session
+  ) throws -> (checked: ImportPlan, usual: ImportPlan, present: Int?, walked: Bool) {
     func read() -> WeightImportResult {
       var result = WeightImportResult(format: format)
       var seen = WeightKeySet()
       for weight in weights { result.add(weight, seen: &seen) }
       return result
     }
-    let check = try #require(ReimportCheck(session: session, format: format))
-    let compact = check.readsTheLogFromItsFile
     var checked: ImportPlan
-    var wasChecked = false
+    var found: Int?
+    var walked = false
     switch try check.read(read) {
     case .checked(var result, let present):
-      wasChecked = true
+      (found, walked) = (present, check.walksTheLog)
       #expect(result.read.count + present <= weights.count)
       checked = check.plan(&result, checked: present, session: session)
     case .usual(var result):
+      walked = check.walksTheLog
       checked = check.plan(&result, checked: nil, session: session)
     case .again:
       var result = read()
@@ -37,7 +50,7 @@ import Testing
     }
     var result = read()
     let usual = ImportPlan(&result, into: try session.entries(), session: session)
-    return (checked, usual, wasChecked, compact)
+    return (checked, usual, found, walked)
   }
 
   static func weight(_ minute: Int, _ kilograms: Double, line: Int, source: String = "Withings")

@@ -95,6 +95,18 @@ import Testing
     }
   }
 
+  /// Expects `streamed` to hold the files of `usual` (`files`) and to check clean.
+  static func expectSameStore(
+    _ streamed: TemporaryStoreDirectory, as usual: TemporaryStoreDirectory,
+    _ comment: Comment? = nil, sourceLocation: Testing.SourceLocation = #_sourceLocation
+  ) {
+    let sameFiles = files(streamed) == files(usual)
+    #expect(sameFiles, comment, sourceLocation: sourceLocation)
+    #expect(
+      Store.check(.directory(streamed.path), tables: Session.storeTables).isEmpty,
+      sourceLocation: sourceLocation)
+  }
+
   /// `weigh.json`'s documents and next entry number (its table's stamp aside), as JSON.
   static func documents(_ directory: TemporaryStoreDirectory) throws -> String {
     let bytes = directory.bytes("weigh.json") ?? []
@@ -306,9 +318,7 @@ import Testing
     #expect(runsUsual == 0)
     #expect(printed.contains("imported 40000, already present 0, rejected 0"), "\(printed)")
     #expect(printed.replacingOccurrences(of: "up.xml", with: "dn.xml") == printedUsual)
-    let sameFiles = Self.files(streamed) == Self.files(usual)
-    #expect(sameFiles)
-    #expect(Store.check(.directory(streamed.path), tables: Session.storeTables).isEmpty)
+    Self.expectSameStore(streamed, as: usual)
   }
 
   /// A MyFitnessPal file names dates only: 300 rows a date, one date's run across a block
@@ -346,8 +356,6 @@ import Testing
     #expect(runsUsual == 0)
     #expect(printed.contains("imported 40200, already present 1, rejected 0"), "\(printed)")
     #expect(printed.replacingOccurrences(of: "up.csv", with: "dn.csv") == printedUsual)
-    let sameFiles = Self.files(streamed) == Self.files(usual)
-    #expect(sameFiles)
-    #expect(Store.check(.directory(streamed.path), tables: Session.storeTables).isEmpty)
+    Self.expectSameStore(streamed, as: usual)
   }
 }
