@@ -224,7 +224,11 @@ extension Store {
     for storage in storages.values { sequence = max(sequence, storage.snapshotSequence) }
     let transactions = inspection.journal.transactions
     for transaction in transactions {
-      for change in transaction.changes {
+      let changes = transaction.changes
+      var index = changes.startIndex
+      while index < changes.endIndex {
+        let change = changes[index]
+        index += 1
         switch change {
         case .put(let row):
           storages[row.table]?.apply(put: row, sequence: transaction.sequence)
@@ -233,7 +237,13 @@ extension Store {
           storages[run.table]?.apply(run: run, sequence: transaction.sequence)
           if run.count > 0 { nextIDs[run.table] = max(nextIDs[run.table] ?? 1, run.largestID + 1) }
         case .remove(let table, let id):
-          storages[table]?.apply(removeID: id, sequence: transaction.sequence)
+          // A run of removals from one table in one call, as `Store.apply` makes it.
+          var ids = [id]
+          while index < changes.endIndex, case .remove(table, let next) = changes[index] {
+            ids.append(next)
+            index += 1
+          }
+          storages[table]?.apply(removeIDs: ids, sequence: transaction.sequence)
         case .setDocument(let name, let value):
           if transaction.sequence > manifestSequence { documents[name] = value }
         case .removeDocument(let name):

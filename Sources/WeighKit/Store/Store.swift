@@ -438,7 +438,13 @@ public final class Store {
           nextIDs[run.table] = max(nextIDs[run.table] ?? 1, run.largestID + 1)
         }
       case .remove(let table, let id):
-        tables[table]?.apply(removeID: id, sequence: sequence)
+        // A run of removals from one table (an undo of an import) goes in one call.
+        var ids = [id]
+        while index < changes.endIndex, case .remove(table, let next) = changes[index] {
+          ids.append(next)
+          index += 1
+        }
+        tables[table]?.apply(removeIDs: ids, sequence: sequence)
       case .setDocument(let name, let value):
         if touchesDocuments { documents[name] = value }
       case .removeDocument(let name):

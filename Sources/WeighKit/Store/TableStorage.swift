@@ -18,6 +18,8 @@ protocol AnyTableStorage: AnyObject {
   func apply(puts changes: ArraySlice<StoreChange>, sequence: Int)
   /// Applies the puts of `run`, rows of this table, in order.
   func apply(run: StoreRowRun, sequence: Int)
+  /// Removes the rows with `ids` (each if present), as `apply(removeID:sequence:)` does each.
+  func apply(removeIDs ids: [Int], sequence: Int)
   func apply(removeID id: Int, sequence: Int)
   func load(directory: String?) throws(StoreError)
   /// Writes the table's file as of `sequence` (loading the rows first); the rows `reused`
@@ -206,6 +208,21 @@ final class TableStorage<Codec: StoreTableCodec>: AnyTableStorage {
     }
   }
 
+  func apply(removeIDs ids: [Int], sequence: Int) {
+    guard ids.count > 1, rows != nil else {
+      for id in ids { apply(removeID: id, sequence: sequence) }
+      return
+    }
+    guard sequence > snapshotSequence else { return }
+    isDirty = true
+    lowestChangedID = min(lowestChangedID, ids.min() ?? .max)
+    // In one pass over the rows: removed one at a time, in the increasing order an undo of
+    // an import writes them, each removal moved every row after it (85,715 removals of a
+    // streamed import's undo took 3.1 s, 857,143 more than 300 s, perf: 93 % in memmove).
+    let removed = Set(ids)
+    rows!.removeAll { removed.contains(Codec.id(of: $0)) }
+  }
+
   func load(directory: String?) throws(StoreError) {
     guard rows == nil, let directory else { return }
     let path = StoreLocation.joinPath(directory, fileName)
@@ -214,12 +231,7 @@ final class TableStorage<Codec: StoreTableCodec>: AnyTableStorage {
         .corrupt, file: path,
         message: "the table file disappeared while the store was open; restore it from a backup")
     }
-    for change in pending {
-      switch change {
-      case .put(let row): Self.put(row, into: &loaded)
-      case .remove(let id): Self.remove(id, from: &loaded)
-      }
-    }
+    Self.apply(pending, to: &loaded)
     pending = []
     rows = loaded
   }
@@ -232,12 +244,7 @@ final class TableStorage<Codec: StoreTableCodec>: AnyTableStorage {
         path: StoreLocation.joinPath(directory, fileName), after: id),
       var tail = partial
     {
-      for change in pending {
-        switch change {
-        case .put(let row): if Codec.id(of: row) > id { Self.put(row, into: &tail) }
-        case .remove(let removed): Self.remove(removed, from: &tail)
-        }
-      }
+      Self.apply(pending, to: &tail, above: id)
       return tail
     }
     try load(directory: directory)
@@ -288,12 +295,7 @@ final class TableStorage<Codec: StoreTableCodec>: AnyTableStorage {
   private func rowsAdded(since id: Int) -> [Codec.Row] {
     if let rows { return Array(rows[Self.lowerBound(id, in: rows)...]) }
     var added: [Codec.Row] = []
-    for change in pending {
-      switch change {
-      case .put(let row): Self.put(row, into: &added)
-      case .remove(let removed): Self.remove(removed, from: &added)
-      }
-    }
+    Self.apply(pending, to: &added)
     return added
   }
 
@@ -336,6 +338,33 @@ final class TableStorage<Codec: StoreTableCodec>: AnyTableStorage {
       rows[index] = row
     } else {
       rows.insert(row, at: index)
+    }
+  }
+
+  /// Applies `changes` to `rows` in order, the puts of rows with an id above `above` only; a
+  /// run of removals in one pass (`apply(removeIDs:sequence:)`).
+  private static func apply(
+    _ changes: [PendingChange], to rows: inout [Codec.Row], above: Int = .min
+  ) {
+    var index = changes.startIndex
+    while index < changes.endIndex {
+      switch changes[index] {
+      case .put(let row):
+        if Codec.id(of: row) > above { put(row, into: &rows) }
+        index += 1
+      case .remove(let id):
+        var removed: Set<Int> = [id]
+        index += 1
+        while index < changes.endIndex, case .remove(let next) = changes[index] {
+          removed.insert(next)
+          index += 1
+        }
+        if removed.count == 1 {
+          remove(id, from: &rows)
+        } else {
+          rows.removeAll { removed.contains(Codec.id(of: $0)) }
+        }
+      }
     }
   }
 
