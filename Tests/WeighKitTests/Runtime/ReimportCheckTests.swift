@@ -53,6 +53,16 @@ import Testing
     return (checked, usual, found, walked)
   }
 
+  /// The entries of `store` after a session of its own imported `file` into it.
+  static func entries(importing file: String, into store: TemporaryStoreDirectory) throws
+    -> [Entry]
+  {
+    let first = try HealthOpenTests.session(store.path)
+    defer { first.close() }
+    first.run(script: "import \(file)", display: "test", directory: ".")
+    return try first.entries()
+  }
+
   static func weight(_ minute: Int, _ kilograms: Double, line: Int, source: String = "Withings")
     -> ImportedWeight
   {
@@ -71,10 +81,7 @@ import Testing
     let block = ImportedWeights.blockSize
     let minutes = Array(0..<(3 * block))
     Files.write(Files.withings(minutes), named: "log.csv", in: files)
-    let first = try HealthOpenTests.session(store.path)
-    first.run(script: "import \(files.file("log.csv"))", display: "test", directory: ".")
-    let existing = try first.entries()
-    first.close()
+    let existing = try Self.entries(importing: files.file("log.csv"), into: store)
     #expect(existing.count == minutes.count)
     let session = try HealthOpenTests.session(store.path)
     defer { session.close() }
@@ -237,10 +244,7 @@ extension ReimportCheckTests {
     let rows = (0..<(2 * block + 8_000)).map { (id: $0 + 1, minute: $0) }
     Files.write(
       Files.weigh(rows, json: format == .weighJSON, linked: 0), named: "log.txt", in: files)
-    let first = try HealthOpenTests.session(store.path)
-    first.run(script: "import \(files.file("log.txt"))", display: "test", directory: ".")
-    let existing = try first.entries()
-    first.close()
+    let existing = try Self.entries(importing: files.file("log.txt"), into: store)
     #expect(existing.count == rows.count)
     let session = try HealthOpenTests.session(store.path)
     defer { session.close() }
