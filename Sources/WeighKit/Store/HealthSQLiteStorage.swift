@@ -385,7 +385,8 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
   static func raiseLongest(
     _ longest: [SampleType: Double], _ db: Database, _ statements: HealthSQLiteStatements
   ) throws {
-    for (type, duration) in longest {
+    // In the types' order, as `countChanges`: the same file whatever the process.
+    for (type, duration) in longest.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
       let key = longestKey(type)
       let stored = try meta(key, db, statements).map {
         Double(bitPattern: UInt64(bitPattern: $0))
@@ -1003,15 +1004,17 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
     /// duration of the samples written, per type (by type, not by the meta row's key: a
     /// text key was hashed for every row written).
     var tally = HealthSQLiteTypeTally()
-    /// The counts' changes by the meta rows' keys (`countKeys`).
-    var countChanges: [String: Int64] {
+    /// The counts' changes by the meta rows' keys (`countKeys`), in the keys' order: the
+    /// rows a command adds to `meta` are inserted in one order, so the same commands write
+    /// the same file (a dictionary's order changes from one process to the next).
+    var countChanges: [(key: String, delta: Int64)] {
       var changes: [String: Int64] = [:]
       for (type, delta) in tally.counts {
         let keys = countKeys(type)
         changes[keys.samples, default: 0] += delta.samples
         changes[keys.deletions, default: 0] += delta.deletions
       }
-      return changes
+      return changes.sorted { $0.key < $1.key }.map { (key: $0.key, delta: $0.value) }
     }
     /// The longest duration of the samples written, per type.
     var longest: [SampleType: Double] { tally.longest }
