@@ -341,7 +341,8 @@ public final class Store {
         row.encode(into: &writer)
         _ = writer.bytes.withUnsafeBufferPointer { file.add(row: $0) }
       })
-    guard let read, read.1.count == record.count, file.isOpen, file.rowCount == record.count
+    guard let read, read.1.ids.ranges == record.ids.ranges, file.isOpen,
+      file.rowCount == record.count
     else {
       file.abandon()
       throw StoreError(

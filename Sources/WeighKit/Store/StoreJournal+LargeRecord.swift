@@ -4,10 +4,11 @@
 /// record of 4,000,000 Withings rows is 576 MB, which opening and `weigh check` read and
 /// decoded whole (jcom19).
 ///
-/// Only one shape is read so: puts of one table with ids that follow each other, then
+/// Only one shape is read so: puts of one table with increasing ids (one after the other,
+/// or with gaps: weigh's own file exported after deletions, streamed as runs), then
 /// documents set or unset, as `StoreJournal.encode` writes them, in a journal of checksums.
-/// Anything else in such a line (another change, a row that does not decode, ids out of
-/// step, a checksum that does not match) makes `readLargeRecord` give up: the caller then
+/// Anything else in such a line (another change, a row that does not decode, an id that
+/// goes back or repeats, a checksum that does not match) makes `readLargeRecord` give up: the caller then
 /// reads the journal whole, as before, so the refusal and its message are those of before.
 extension StoreJournal {
   /// The size from which the last whole line is read a piece at a time. A record of a
@@ -19,8 +20,10 @@ extension StoreJournal {
     /// Its line, without the newline.
     var range: Range<Int>
     var table: String
-    var first: Int
-    var count: Int
+    /// Its rows' ids, as runs of consecutive ids.
+    var ids: StreamedRunIDs
+    /// How many rows.
+    var count: Int { ids.count }
   }
 
   /// Parses `lines`, a journal's bytes up to its large last whole line `large`
@@ -98,8 +101,8 @@ private struct LargeRecordScan {
   var putHead: [UInt8] = []
   var storage: (any AnyTableStorage)?
   var tableName = ""
-  var first = 0
-  var count = 0
+  /// The ids of the rows read, in increasing order.
+  var ids = StreamedRunIDs()
 
   /// The most a row or the record's documents may take: more is read whole by the caller.
   static let largestPart = 16 << 20
@@ -189,9 +192,9 @@ private struct LargeRecordScan {
       return
     }
     let putHead = self.putHead
-    var read: (position: Int, count: Int, first: Int, stage: Stage) = (
-      position, count, first, stage
-    )
+    var read: (position: Int, ids: StreamedRunIDs, stage: Stage) = (position, ids, stage)
+    // Not held twice while it grows (`read.ids` is its only reference).
+    ids = StreamedRunIDs()
     buffer.withUnsafeBufferPointer { bytes in
       while true {
         let start = read.position
@@ -218,13 +221,12 @@ private struct LargeRecordScan {
           if final || bytes.count - start > Self.largestPart { read.stage = .failed }
           return
         }
-        if read.count == 0 {
-          read.first = row.id
-        } else if row.id != read.first + read.count || row.id == .max {
+        // Increasing ids, and a next id after the largest.
+        if row.id == .max || read.ids.last.map({ row.id <= $0 }) == true {
           read.stage = .failed
           return
         }
-        read.count += 1
+        read.ids.append(row.id)
         each(row)
         if bytes[end + 1] == 0x5D {
           read.position = end + 1
@@ -234,14 +236,14 @@ private struct LargeRecordScan {
         read.position = end + 2
       }
     }
-    (position, count, first, stage) = (read.position, read.count, read.first, read.stage)
+    (position, ids, stage) = (read.position, read.ids, read.stage)
   }
 
   /// The documents after the rows, the `]` and the checksum, once every piece is in.
   func finish(
     table: (String) -> (any AnyTableStorage)?
   ) -> (StoreJournal.Transaction, StoreJournal.LargeRecord)? {
-    guard stage == .rest, count > 0,
+    guard stage == .rest, ids.count > 0,
       base + buffer.count == suffixStart + StoreChecksum.lineSuffixLength
     else { return nil }
     let suffix = suffixStart - base
@@ -271,13 +273,11 @@ private struct LargeRecordScan {
         && bytes[suffix + 16] == 0x22 && bytes[suffix + 17] == 0x7D
     }
     guard matches else { return nil }
-    // The last id was read, so first + count - 1 does not overflow.
-    let run = StoreRowRun(streamedInto: tableName, ids: StreamedRunIDs(first...first + count - 1))
+    let run = StoreRowRun(streamedInto: tableName, ids: ids)
     let transaction = StoreJournal.Transaction(
       sequence: sequence, changes: [.putRun(run)] + documents)
     let record = StoreJournal.LargeRecord(
-      range: lineStart..<suffixStart + StoreChecksum.lineSuffixLength, table: tableName,
-      first: first, count: count)
+      range: lineStart..<suffixStart + StoreChecksum.lineSuffixLength, table: tableName, ids: ids)
     return (transaction, record)
   }
 }
