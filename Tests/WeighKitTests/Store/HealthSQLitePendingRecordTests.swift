@@ -103,6 +103,26 @@ import Testing
     #expect(directory.bytes("journal.jsonl") == Array("{\"seq\":8}\n".utf8) + record.bytes)
   }
 
+  /// A record of `StoreJournal.largeRecordBytes` or more is written through SQLite's
+  /// default page cache (`shrinkPageCache`): it reads back whole, and the connection's
+  /// cache is the one it had.
+  @Test func aLargeRecordIsWrittenThroughASmallCacheAndTheCacheIsKept() throws {
+    let directory = TemporaryStoreDirectory()
+    defer { directory.remove() }
+    let sqlite = try HealthSQLiteStorage(path: directory.file(HealthSQLiteStorage.fileName))
+    defer { try? sqlite.close() }
+    try sqlite.setPageCache(mebibytes: 64)
+    let large = HealthSQLiteStorage.PendingRecord(
+      sequence: 2,
+      bytes: (0..<StoreJournal.largeRecordBytes).map { UInt8(truncatingIfNeeded: $0 % 241) }
+        + [0x0A])
+    try sqlite.beginCommand()
+    try sqlite.commitCommand(pending: large, appSequence: 2)
+    #expect(try sqlite.pageCacheKibibytes() == 64 * 1024)
+    #expect(try sqlite.pendingRecord().record == large)
+    #expect(try sqlite.pendingRecordSummary().record?.byteCount == large.bytes.count)
+  }
+
   @Test func noRecordAndAnEmptyOneRead() throws {
     let directory = TemporaryStoreDirectory()
     defer { directory.remove() }
