@@ -1188,9 +1188,10 @@ public final class Store {
   /// the journal, followed by `rest`: health.sqlite's commit holds the record before the
   /// journal does (only a command that changed Health and began with a large run of rows
   /// holds a large record then). Read back into one buffer of the record's size, where the
-  /// head read apart and joined to the rest held the record three times (hpend20: 599 →
-  /// 334 MiB at the peak of a new store's import of 1,000,000 weights with `types`, with
-  /// `HealthSQLiteStorage.commitCommand` binding it without SQLite's copy).
+  /// head read apart and joined to the rest held the record three times (hpend20: 582 →
+  /// 344 MiB at the peak of a new store's import of 1,000,000 weights with `types`, 2,056 →
+  /// 1,080 MiB at 4,000,000, with `HealthSQLiteStorage.commitCommand` binding it without
+  /// SQLite's copy; SQLite's row for it is the other copy, docs/store.md, "hpend20").
   private func streamedRecord(_ headBytes: Int, _ rest: [UInt8]) throws(StoreError) -> [UInt8] {
     var whole: [UInt8] = []
     whole.reserveCapacity(headBytes + rest.count)
