@@ -42,7 +42,7 @@ extension Session {
       // A pending record would have finished the migration: this database is another one.
       let probe = try HealthSQLiteStorage(path: path, creating: false)
       defer { try? probe.close() }
-      let (pending, _) = try probe.pendingRecord()
+      let (pending, _) = try probe.pendingRecordSummary()
       guard pending?.sequence == store.committedSequence + 1 else {
         throw StoreError(
           .corrupt, file: path,

@@ -163,7 +163,7 @@ extension Session {
     _ sqlite: HealthSQLiteStorage, store: inout Store, location: StoreLocation,
     lockTimeout: Double
   ) throws(StoreError) -> Bool {
-    let (pending, appSequence) = try sqlite.pendingRecord()
+    let (pending, appSequence) = try sqlite.pendingRecordSummary()
     let sequence = store.committedSequence
     if let pending, pending.sequence == sequence + 1 {
       guard store.isWritable, case .directory(let directory) = location else {
@@ -177,7 +177,8 @@ extension Session {
       let journal = StoreLocation.joinPath(directory, StoreJournal.fileName)
       let descriptor = try StoreFileSystem.openForAppending(journal)
       defer { StoreFileSystem.closeDescriptor(descriptor) }
-      try StoreFileSystem.writeAll(descriptor, pending.bytes, path: journal)
+      // A piece at a time: a streamed import's record is never held whole.
+      try sqlite.appendPendingRecord(to: descriptor, path: journal)
       try StoreFileSystem.sync(descriptor, path: journal, dataOnly: true)
       store = try Store.open(
         location, tables: storeTables, lockTimeout: .seconds(min(max(0, lockTimeout), 3600)))

@@ -52,7 +52,10 @@ extension HealthSQLiteStorage {
     }
     let pending = try? mapped(path) {
       try queue.inDatabase { db in
-        (try readPendingRecord(db), Int(clamping: try meta("app_sequence", db) ?? 0))
+        (
+          try readPendingRecord(db, pieceBytes: pendingPieceBytes),
+          Int(clamping: try meta("app_sequence", db) ?? 0)
+        )
       }
     }
     // The log's file is the mark that tells the next open to look for a pending record:

@@ -198,3 +198,66 @@ import Testing
     #expect(Store.check(.directory(store.path), tables: Session.storeTables).isEmpty)
   }
 }
+
+/// A kill at each write of the app's store during a new store's import with `types` whose
+/// weights stream into the journal: the store holds every weight and step or none, and a
+/// kill after health.sqlite's `COMMIT` (its pending record larger than a piece of the read
+/// that appends it, `HealthSQLiteStorage.pendingPieceBytes`) is finished by the next open.
+@Suite struct StreamedHealthImportCrashTests {
+  @Test func aCrashAtEveryWriteKeepsTheWholeImportOrNone() throws {
+    let files = TemporaryStoreDirectory()
+    let base = TemporaryStoreDirectory()
+    let whole = TemporaryStoreDirectory()
+    defer { [files, base, whole].forEach { $0.remove() } }
+    let halves = Array(0..<(ImportedWeights.blockSize + 5))
+    StreamedImportTests.write(
+      StreamedHealthImportTests.export(halves), named: "up.xml", in: files)
+    let script = "import \(files.file("up.xml")) types weight,steps"
+    CommandTransactionTests.run("", in: base.path)
+    let before = try CommandTransactionTests.state(of: base.path)
+    #expect(before.entries.isEmpty)
+
+    base.copy(to: whole)
+    let counter = WriteFaultInjector()
+    let (_, runs) = try WriteFaultInjector.$current.withValue(counter) {
+      try StreamedImportTests.run(script, in: whole.path)
+    }
+    #expect(runs == 1, "the weights streamed")
+    let after = try CommandTransactionTests.state(of: whole.path)
+    #expect(after.entries.count == halves.count)
+    #expect(after.health.count == halves.count)
+    let pending = try HealthSQLiteStorage(
+      path: whole.file(HealthSQLiteStorage.fileName), creating: false)
+    let record = try #require(try pending.pendingRecordSummary().record)
+    try? pending.close()
+    #expect(record.byteCount > HealthSQLiteStorage.pendingPieceBytes, "read in pieces")
+
+    var finishedByTheOpen = 0
+    for crashAt in 0..<counter.count {
+      let directory = TemporaryStoreDirectory()
+      defer { directory.remove() }
+      base.copy(to: directory)
+      let injector = WriteFaultInjector(remaining: crashAt)
+      let printed = WriteFaultInjector.$current.withValue(injector) {
+        CommandTransactionTests.run(script, in: directory.path)
+      }
+      #expect(injector.crashed, "call \(crashAt) of \(counter.count) was not reached")
+      if printed.contains("the command is saved (health.sqlite committed it)") {
+        finishedByTheOpen += 1
+      }
+      let state = try CommandTransactionTests.state(of: directory.path)
+      let none = state.entries == before.entries && state.health == before.health
+      let all = state.entries == after.entries && state.health == after.health
+      #expect(
+        none || all,
+        "crash at call \(crashAt): \(state.entries.count) entries, \(state.health.count) samples")
+      let errors = Store.check(.directory(directory.path), tables: Session.storeTables).filter {
+        $0.severity == .error
+      }
+      #expect(errors.isEmpty, "crash at call \(crashAt): \(errors)")
+      #expect(StoreCheck.run(.directory(directory.path)).ok, "crash at call \(crashAt)")
+    }
+    // The append's write and its sync.
+    #expect(finishedByTheOpen >= 1, "a kill falls between the COMMIT and the journal's append")
+  }
+}
