@@ -54,25 +54,34 @@ struct CompactLog: PresenceLog {
   /// Adds `entry` after the entries held (its number greater than theirs); false, adding
   /// nothing, when its number or the count of sources does not fit in 32 bits.
   mutating func append(_ entry: Entry) -> Bool {
-    guard let id = UInt32(exactly: entry.id) else { return false }
+    append(
+      id: entry.id, instant: entry.instant, fileTime: entry.fileTime,
+      kilograms: entry.kilograms, source: entry.source)
+  }
+
+  /// Adds the entry of these fields, as `append(_:)`.
+  mutating func append(
+    id: Int, instant: Int64, fileTime: Int64?, kilograms: Double, source name: String
+  ) -> Bool {
+    guard let id = UInt32(exactly: id) else { return false }
     let source: UInt32
     // Most logs have one source a long run of entries: compared with the last first.
-    if let last, last.source == entry.source {
+    if let last, last.source == name {
       source = last.position
-    } else if let known = positions[entry.source] {
+    } else if let known = positions[name] {
       source = known
-      last = (entry.source, known)
+      last = (name, known)
     } else {
       guard let next = UInt32(exactly: sources.count) else { return false }
-      sources.append(entry.source)
-      positions[entry.source] = next
+      sources.append(name)
+      positions[name] = next
       source = next
-      last = (entry.source, next)
+      last = (name, next)
     }
     rows.append(
       Row(
-        instant: entry.instant, fileTime: entry.fileTime ?? Self.noFileTime,
-        kilograms: entry.kilograms, id: id, source: source))
+        instant: instant, fileTime: fileTime ?? Self.noFileTime, kilograms: kilograms, id: id,
+        source: source))
     return true
   }
 

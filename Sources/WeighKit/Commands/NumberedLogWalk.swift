@@ -24,8 +24,9 @@
 struct NumberedLogWalk {
   private let cursor: TableFile<EntryCodec>.Cursor
   /// The entry at the cursor, the first whose number is not below the last number a weight
-  /// asked for; nil past the log's end.
-  private var current: Entry?
+  /// asked for; nil past the log's end. Its fields, not the entry: a copy of an entry
+  /// retained and released its strings at each look at it.
+  private var current: Current?
   /// Whether a weight claimed `current`.
   private var currentClaimed = false
   /// The largest number a weight asked for so far.
@@ -42,6 +43,15 @@ struct NumberedLogWalk {
   /// Set once the walk cannot answer (a number that goes back, a weight with a file time,
   /// a log that cannot be read): no more answers.
   private(set) var refused = false
+
+  /// The fields of the entry at the cursor that a weight is compared with.
+  private struct Current {
+    var id: Int
+    var instant: Int64
+    var fileTime: Int64?
+    var kilograms: Double
+    var source: String
+  }
 
   /// A walk of the log `cursor` reads; nil when the log has no entries or cannot be read.
   init?(_ cursor: TableFile<EntryCodec>.Cursor) {
@@ -89,14 +99,15 @@ struct NumberedLogWalk {
       return nil
     }
     lastNumber = number
-    while let entry = current, entry.id < number {
+    while let id = current?.id, id < number {
       pass()
       advance()
     }
     guard !refused else { return nil }
-    guard let entry = current, entry.id == number else { return false }
-    if !currentClaimed, entry.instant == weight.instant, entry.source == weight.source,
-      abs(entry.kilograms - weight.kilograms) <= 1e-9
+    guard current?.id == number else { return false }
+    if !currentClaimed, current.unsafelyUnwrapped.instant == weight.instant,
+      abs(current.unsafelyUnwrapped.kilograms - weight.kilograms) <= 1e-9,
+      current.unsafelyUnwrapped.source == weight.source
     {
       currentClaimed = true
       let position = count - 1
@@ -110,7 +121,11 @@ struct NumberedLogWalk {
   /// Keeps `current` among the entries to look up after the file unless it was claimed.
   private mutating func pass() {
     guard let entry = current, !currentClaimed else { return }
-    guard unclaimed.append(entry) else {
+    guard
+      unclaimed.append(
+        id: entry.id, instant: entry.instant, fileTime: entry.fileTime,
+        kilograms: entry.kilograms, source: entry.source)
+    else {
       refused = true
       return
     }
@@ -120,14 +135,21 @@ struct NumberedLogWalk {
   /// read: `refused` then set, and the usual look-up reports the store's problem).
   private mutating func advance() {
     currentClaimed = false
+    let next: Entry?
     do {
-      current = try cursor.next()
+      next = try cursor.next()
     } catch {
       current = nil
       refused = true
       return
     }
-    guard let entry = current else { return }
+    guard let entry = next else {
+      current = nil
+      return
+    }
+    current = Current(
+      id: entry.id, instant: entry.instant, fileTime: entry.fileTime,
+      kilograms: entry.kilograms, source: entry.source)
     if count % 64 == 0 { claimedPositions.append(0) }
     count += 1
     largestID = max(largestID, entry.id)
