@@ -39,6 +39,8 @@ import Foundation
 /// Walked (rbnd19): 1,000,000 Withings rows 73 → 43 MiB peak (farm-bench medians; 10 MB of
 /// it anonymous), 2,000,000 125 → 44 MB, 4,000,000 221 → 44 MB (the same under `set tz
 /// Europe/Rome`); CPU 0.99 of before for Withings, 0.82 for Google Fit (1,000,000 rows).
+/// Weigh's own files walked (rown20): 4,000,000 rows of weigh's CSV 188 → 36 MB, 1,000,000
+/// 68 → 36 MB.
 final class ReimportCheck {
   /// The look-up of either form of the log, with the entries claimed so far (nil only while
   /// a block is checked). An enum, not a generic class: the loops below are then compiled
@@ -212,18 +214,21 @@ final class ReimportCheck {
   private func take(_ block: [ImportedWeight]) -> Bool {
     // In locals for the loop, as `ImportStream.take` (a class's stored properties are
     // checked for exclusivity at each access); taken out, so that `used` is changed in place.
-    let kept = self.kept
+    var kept = self.kept
     self.kept = ImportedWeights()
-    return take(block, from: 0, keeping: kept, present: present)
+    var present = self.present
+    let taken = take(block, from: 0, keeping: &kept, present: &present)
+    self.kept = kept
+    self.present = present
+    return taken
   }
 
-  /// Looks up the weights of `block` from `start` on, after `kept` and `present` (the
-  /// weights before, and the blocks before it), as `take(_:)`.
+  /// Looks up the weights of `block` from `start` on, adding to `kept` and `present`, as
+  /// `take(_:)`; false when the file must be read again the usual way.
   private func take(
-    _ block: [ImportedWeight], from start: Int, keeping kept: ImportedWeights, present: Int
+    _ block: [ImportedWeight], from start: Int, keeping kept: inout ImportedWeights,
+    present: inout Int
   ) -> Bool {
-    var kept = kept
-    var present = present
     switch claims.take()! {
     case .entries(var claims):
       Self.check(
@@ -240,12 +245,9 @@ final class ReimportCheck {
         walk.check($0, keeping: &kept, present: &present)
       }
       self.claims = .walk(walk)
-      guard answered else {
-        self.kept = kept
-        return false
-      }
+      guard answered else { return false }
     case .numbered(var walk):
-      // Only from a block's start: the walk hands the rest of one over to the held log.
+      // Met at a block's start only: once handed over (below), the log is held.
       let stopped = block.withUnsafeBufferPointer {
         walk.check($0, keeping: &kept, present: &present)
       }
@@ -255,16 +257,11 @@ final class ReimportCheck {
       }
       // A number that went back (or a weight with a file time): the log is held, with the
       // walk's claims marked, and the rest of the file looked up in it, as before the walk.
-      guard let held = Self.heldClaims(after: walk, session) else {
-        // The file is read again the usual way (`read`).
-        self.kept = kept
-        return false
-      }
+      // The file is read again the usual way (`read`) when the log cannot be held.
+      guard let held = Self.heldClaims(after: walk, session) else { return false }
       self.claims = held
-      return take(block, from: stopped, keeping: kept, present: present)
+      return take(block, from: stopped, keeping: &kept, present: &present)
     }
-    self.kept = kept
-    self.present = present
     return true
   }
 
