@@ -22,9 +22,9 @@
 /// the store their first import made peaked at 188,396 KB with the log held (`CompactLog`
 /// and its two tables) and at 36,376 KB walked (1,000,000 rows: 67,944 → 35,900 KB; the
 /// same for its JSON, under `set tz Europe/Rome`, and with 1,000 new rows); user time 2.83 →
-/// 2.10 s, instructions 820 M → 825 M (100,000 rows, callgrind). A number that goes back
-/// costs a second read of `entries.json` (1,000,000 rows: user 0.63 → 0.81 s, 66,500 →
-/// 72,420 KB).
+/// 2.10 s, instructions 820 M → 823 M (100,000 rows, callgrind). A number that goes back
+/// costs a second read of `entries.json` (1,000,000 rows: user 0.65 → 0.73 s, 65,600 →
+/// 72,532 KB).
 struct NumberedLogWalk {
   private let cursor: TableFile<EntryCodec>.Cursor
   /// The entry at the cursor, the first whose number is not below the last number a weight
