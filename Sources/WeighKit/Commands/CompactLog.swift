@@ -27,12 +27,17 @@ struct CompactLog: PresenceLog {
   /// The distinct sources, in the order first met.
   private(set) var sources: [String] = []
 
+  /// The distinct sources' positions in `sources`, and the last one met.
+  private var positions: [String: UInt32] = [:]
+  private var last: (source: String, position: UInt32)?
+
+  /// An empty log, added to by `append`.
+  init() {}
+
   /// The log of `store`, read from its table file; nil when the log cannot be read that way
   /// (`Store.forEachRowInFile`: it was read already, or changed since its file was written),
   /// or has a number or source count that does not fit in 32 bits.
   init?(_ store: Store) throws(StoreError) {
-    var positions: [String: UInt32] = [:]
-    var last: (source: String, position: UInt32)?
     var fits = true
     // Room for every row at once, at the fewest bytes a row of the file takes: the array
     // that doubled as it grew held the old and the new rows at once (48 MB for a million,
@@ -41,33 +46,43 @@ struct CompactLog: PresenceLog {
     var room = 0
     let read = try store.forEachRowInFile(EntryCodec.self, sizing: { room = $0 }) { entry in
       if rows.isEmpty { rows.reserveCapacity(room / Self.fewestBytesARow) }
-      guard fits, let id = UInt32(exactly: entry.id) else {
-        fits = false
-        return
-      }
-      let source: UInt32
-      // Most logs have one source a long run of entries: compared with the last first.
-      if let last, last.source == entry.source {
-        source = last.position
-      } else if let known = positions[entry.source] {
-        source = known
-        last = (entry.source, known)
-      } else {
-        guard let next = UInt32(exactly: sources.count) else {
-          fits = false
-          return
-        }
-        sources.append(entry.source)
-        positions[entry.source] = next
-        source = next
-        last = (entry.source, next)
-      }
-      rows.append(
-        Row(
-          instant: entry.instant, fileTime: entry.fileTime ?? Self.noFileTime,
-          kilograms: entry.kilograms, id: id, source: source))
+      if fits { fits = append(entry) }
     }
     guard read, fits else { return nil }
+  }
+
+  /// Adds `entry` after the entries held (its number greater than theirs); false, adding
+  /// nothing, when its number or the count of sources does not fit in 32 bits.
+  mutating func append(_ entry: Entry) -> Bool {
+    append(
+      id: entry.id, instant: entry.instant, fileTime: entry.fileTime,
+      kilograms: entry.kilograms, source: entry.source)
+  }
+
+  /// Adds the entry of these fields, as `append(_:)`.
+  mutating func append(
+    id: Int, instant: Int64, fileTime: Int64?, kilograms: Double, source name: String
+  ) -> Bool {
+    guard let id = UInt32(exactly: id) else { return false }
+    let source: UInt32
+    // Most logs have one source a long run of entries: compared with the last first.
+    if let last, last.source == name {
+      source = last.position
+    } else if let known = positions[name] {
+      source = known
+      last = (name, known)
+    } else {
+      guard let next = UInt32(exactly: sources.count) else { return false }
+      sources.append(name)
+      positions[name] = next
+      source = next
+      last = (name, next)
+    }
+    rows.append(
+      Row(
+        instant: instant, fileTime: fileTime ?? Self.noFileTime, kilograms: kilograms, id: id,
+        source: source))
+    return true
   }
 
   var count: Int { rows.count }

@@ -734,6 +734,10 @@ struct PresenceClaims<Log: PresenceLog>: ImportPlanLog {
     return true
   }
 
+  /// Marks the entry at `position` claimed (by a look-up made before this one was held:
+  /// `NumberedLogWalk.markClaims`).
+  mutating func markClaimed(at position: Int) { used[position] = true }
+
   var entryCount: Int { log.count }
   var largestID: Int { log.largestID }
   func numbersInUse(keeping entries: [Entry]) -> NumbersInUse {
@@ -750,16 +754,29 @@ struct NumbersInUse {
 
   /// The numbers of `existing`; `entries`' numbers in 1...2^31 - 1 may be inserted later.
   init<Log: PresenceLog>(_ existing: Log, keeping entries: [Entry]) {
-    var largest = existing.largestID
+    self.init(largest: existing.largestID, count: existing.count, keeping: entries)
+    for position in 0..<existing.count { _ = insert(existing.id(at: position)) }
+  }
+
+  /// The numbers `numbers` of a log of `count` entries whose largest number is `largest`:
+  /// those of its numbers that will be asked for (`NumberedLogWalk`); `entries`' numbers in
+  /// 1...2^31 - 1 may be inserted later. Held as the whole log's numbers would be (bits or
+  /// a set), whose answers these are for the numbers asked.
+  init(largest: Int, count: Int, holding numbers: [Int], keeping entries: [Entry]) {
+    self.init(largest: largest, count: count, keeping: entries)
+    for number in numbers { _ = insert(number) }
+  }
+
+  private init(largest existingLargest: Int, count: Int, keeping entries: [Entry]) {
+    var largest = existingLargest
     for entry in entries where entry.id <= ValueLimits.entryNumber.upperBound {
       largest = max(largest, entry.id)
     }
-    if largest <= 8 * (existing.count + entries.count) + 4096 {
+    if largest <= 8 * (count + entries.count) + 4096 {
       bits = Array(repeating: 0, count: largest / 64 + 1)
     } else {
       set = []
     }
-    for position in 0..<existing.count { _ = insert(existing.id(at: position)) }
   }
 
   /// Adds `number` (at least 0, at most the largest number given to `init`); false when it

@@ -24,9 +24,11 @@ import Foundation
 ///
 /// Vendor rows look the log up as `LogWalk` walks it, beside the file, holding only the
 /// entries near each block, when no command has read it and nothing changed it since its
-/// file was written; where the walk cannot answer (a log whose instants go back), and for
-/// weigh's own files, the log is held: as `CompactLog` (32 bytes an entry, read from the
-/// table's file) under the same conditions, else as the session's entries.
+/// file was written; weigh's own files, as `NumberedLogWalk` walks it beside the file's
+/// numbers, holding only the entries no number claimed. Where a walk cannot answer (a log
+/// whose instants go back; a file whose numbers go back, from where they do), the log is
+/// held: as `CompactLog` (32 bytes an entry, read from the table's file) under the same
+/// conditions, else as the session's entries.
 ///
 /// Measured (rimp18, docs/performance.md): a second import of 1,000,000 Withings rows into
 /// the store the first made peaked at 181.8 MiB and now at 74.2 MiB (farm-bench medians;
@@ -37,6 +39,8 @@ import Foundation
 /// Walked (rbnd19): 1,000,000 Withings rows 73 → 43 MiB peak (farm-bench medians; 10 MB of
 /// it anonymous), 2,000,000 125 → 44 MB, 4,000,000 221 → 44 MB (the same under `set tz
 /// Europe/Rome`); CPU 0.99 of before for Withings, 0.82 for Google Fit (1,000,000 rows).
+/// Weigh's own files walked (rown20): 4,000,000 rows of weigh's CSV 188 → 36 MB, 1,000,000
+/// 68 → 36 MB.
 final class ReimportCheck {
   /// The look-up of either form of the log, with the entries claimed so far (nil only while
   /// a block is checked). An enum, not a generic class: the loops below are then compiled
@@ -47,6 +51,7 @@ final class ReimportCheck {
     case entries(PresenceClaims<[Entry]>)
     case compact(PresenceClaims<CompactLog>)
     case walk(LogWalk)
+    case numbered(NumberedLogWalk)
   }
 
   private var claims: Claims?
@@ -70,15 +75,17 @@ final class ReimportCheck {
   /// Whether the log is looked up as read from its table file (`CompactLog`).
   var readsTheLogFromItsFile: Bool {
     switch claims {
-    case .compact, .walk: true
+    case .compact, .walk, .numbered: true
     case .entries, nil: false
     }
   }
 
-  /// Whether the log is walked beside the file (`LogWalk`), not held.
+  /// Whether the log is walked beside the file (`LogWalk`, `NumberedLogWalk`), not held.
   var walksTheLog: Bool {
-    if case .walk = claims { return true }
-    return false
+    switch claims {
+    case .walk, .numbered: true
+    case .entries, .compact, nil: false
+    }
   }
 
   /// A check for an import of `format` into a log that has entries, read from the store
@@ -88,11 +95,15 @@ final class ReimportCheck {
     guard Self.formats.contains(format) else { return nil }
     claimsByNumber = Self.numberedFormats.contains(format)
     self.session = session
-    if !claimsByNumber, let cursor = try? session.store.rowCursorInFile(EntryCodec.self),
-      let walk = LogWalk(cursor)
-    {
-      claims = .walk(walk)
-      return
+    if let cursor = try? session.store.rowCursorInFile(EntryCodec.self) {
+      if claimsByNumber, let walk = NumberedLogWalk(cursor) {
+        claims = .numbered(walk)
+        return
+      }
+      if !claimsByNumber, let walk = LogWalk(cursor) {
+        claims = .walk(walk)
+        return
+      }
     }
     guard let claims = Self.usualClaims(session) else { return nil }
     self.claims = claims
@@ -120,6 +131,27 @@ final class ReimportCheck {
     let spill = ImportedWeightSpill { [self] block in take(block) }
     var result = try ImportedWeightSpill.$current.withValue(spill) { try read() }
     let state = spill.takeRest(of: &result.read)
+    if case .numbered(var walk) = claims {
+      // The walk answers for every weight after it read the log to its end; no block taken,
+      // the log is looked up the usual way; the spill stopped, the file is read again below.
+      switch state {
+      case .on:
+        if walk.finish() {
+          claims = .numbered(walk)
+        } else {
+          claims = Self.usualClaims(session)
+          guard claims != nil else { return .again }
+          kept = ImportedWeights()
+          present = 0
+          return try self.read(read)
+        }
+      case .off:
+        claims = Self.usualClaims(session)
+        guard claims != nil else { return .again }
+      case .stopped:
+        break
+      }
+    }
     // A file out of order after blocks were taken is read again the usual way, as below.
     if case .walk(var walk) = claims, state != .stopped || walk.refused {
       // The walk answers only when it got to the end of the log in its case; else the log
@@ -168,6 +200,12 @@ final class ReimportCheck {
       return ImportPlan(
         &result, claiming: &summary, checked: checked, lookingUpTheRest: false,
         session: session)
+    case .numbered(let walk):
+      // Only after a finished walk, which claimed by number as the file was read (`read`).
+      var summary = walk.summary
+      return ImportPlan(
+        &result, claiming: &summary, checked: checked, lookingUpTheRest: true,
+        session: session)
     }
   }
 
@@ -179,36 +217,73 @@ final class ReimportCheck {
     var kept = self.kept
     self.kept = ImportedWeights()
     var present = self.present
+    let taken = take(block, from: 0, keeping: &kept, present: &present)
+    self.kept = kept
+    self.present = present
+    return taken
+  }
+
+  /// Looks up the weights of `block` from `start` on, adding to `kept` and `present`, as
+  /// `take(_:)`; false when the file must be read again the usual way.
+  private func take(
+    _ block: [ImportedWeight], from start: Int, keeping kept: inout ImportedWeights,
+    present: inout Int
+  ) -> Bool {
     switch claims.take()! {
     case .entries(var claims):
       Self.check(
-        block, claiming: &claims, byNumber: claimsByNumber, keeping: &kept, present: &present)
+        block, from: start, claiming: &claims, byNumber: claimsByNumber, keeping: &kept,
+        present: &present)
       self.claims = .entries(claims)
     case .compact(var claims):
       Self.check(
-        block, claiming: &claims, byNumber: claimsByNumber, keeping: &kept, present: &present)
+        block, from: start, claiming: &claims, byNumber: claimsByNumber, keeping: &kept,
+        present: &present)
       self.claims = .compact(claims)
     case .walk(var walk):
       let answered = block.withUnsafeBufferPointer {
         walk.check($0, keeping: &kept, present: &present)
       }
       self.claims = .walk(walk)
-      guard answered else {
-        self.kept = kept
-        return false
+      guard answered else { return false }
+    case .numbered(var walk):
+      // Met at a block's start only: once handed over (below), the log is held.
+      let stopped = block.withUnsafeBufferPointer {
+        walk.check($0, keeping: &kept, present: &present)
       }
+      guard let stopped else {
+        self.claims = .numbered(walk)
+        break
+      }
+      // A number that went back (or a weight with a file time): the log is held, with the
+      // walk's claims marked, and the rest of the file looked up in it, as before the walk.
+      // The file is read again the usual way (`read`) when the log cannot be held.
+      guard let held = Self.heldClaims(after: walk, session) else { return false }
+      self.claims = held
+      return take(block, from: stopped, keeping: &kept, present: &present)
     }
-    self.kept = kept
-    self.present = present
     return true
   }
 
+  /// The whole log held (`usualClaims`), with what `walk` claimed marked; nil when it
+  /// cannot be.
+  private static func heldClaims(after walk: NumberedLogWalk, _ session: Session) -> Claims? {
+    switch usualClaims(session) {
+    case .compact(var claims)?:
+      return walk.markClaims(in: &claims) ? .compact(claims) : nil
+    case .entries(var claims)?:
+      return walk.markClaims(in: &claims) ? .entries(claims) : nil
+    case .walk, .numbered, nil:
+      return nil
+    }
+  }
+
   private static func check<Log: PresenceLog>(
-    _ block: [ImportedWeight], claiming claims: inout PresenceClaims<Log>, byNumber: Bool,
-    keeping kept: inout ImportedWeights, present: inout Int
+    _ block: [ImportedWeight], from start: Int, claiming claims: inout PresenceClaims<Log>,
+    byNumber: Bool, keeping kept: inout ImportedWeights, present: inout Int
   ) {
     block.withUnsafeBufferPointer { weights in
-      for index in weights.indices {
+      for index in start..<weights.count {
         // Read in place: a weight copied out of its block retained its strings.
         let weight = weights.baseAddress.unsafelyUnwrapped + index
         let found =
