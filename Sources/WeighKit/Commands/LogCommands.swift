@@ -283,7 +283,7 @@ struct UndoCommand: Executable {
         adjusted.append(change)
       case .removeRun(let table, let ids) where table == EntryCodec.tableName:
         if let found = pushedAmongRemoved {
-          deletions += Self.entries(in: ids, of: found)
+          for run in ids.runs { deletions += Self.entries(in: run, of: found) }
         } else {
           for id in ids {
             if let entry = Session.find(id, in: current), entry.pushedUUID != nil {
@@ -344,7 +344,7 @@ struct UndoCommand: Executable {
     for change in changes {
       switch change {
       case .remove(EntryCodec.tableName, let id): runs.append(id...id)
-      case .removeRun(EntryCodec.tableName, let ids): runs.append(ids)
+      case .removeRun(EntryCodec.tableName, let ids): runs += ids.runs
       default: continue
       }
     }

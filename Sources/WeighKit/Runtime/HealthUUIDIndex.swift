@@ -45,7 +45,7 @@ struct HealthUUIDIndex {
       case .remove(let table, let id) where table == EntryCodec.tableName:
         forget(entry: id)
       case .removeRun(let table, let ids) where table == EntryCodec.tableName:
-        forget(entries: ids)
+        for run in ids.runs { forget(entries: run) }
       default:
         continue
       }

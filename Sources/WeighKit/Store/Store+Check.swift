@@ -245,7 +245,7 @@ extension Store {
           }
           storages[table]?.apply(removeIDs: ids, sequence: transaction.sequence)
         case .removeRun(let table, let ids):
-          storages[table]?.apply(removeRuns: [ids], sequence: transaction.sequence)
+          storages[table]?.apply(removeRuns: ids.runs, sequence: transaction.sequence)
         case .setDocument(let name, let value):
           if transaction.sequence > manifestSequence { documents[name] = value }
         case .removeDocument(let name):

@@ -448,7 +448,7 @@ public final class Store {
           if case .remove(table, let id) = changes[index] {
             runs.append(id...id)
           } else if case .removeRun(table, let ids) = changes[index] {
-            runs.append(ids)
+            runs += ids.runs
             single = false
           } else {
             break

@@ -8,9 +8,9 @@ public enum StoreChange: Sendable {
   /// Removes the row with this id from a table, if it is there.
   case remove(table: String, id: Int)
   /// Removes the rows with the ids of `ids` from a table, those that are there, as one
-  /// `remove` per id in increasing order would: the journal holds the same record. An
-  /// undo of an import of a million entries is a few of these, not a million changes.
-  case removeRun(table: String, ids: ClosedRange<Int>)
+  /// `remove` per id in the order of `ids` would: the journal holds the same record. An
+  /// undo of an import of a million entries is one of these, not a million changes.
+  case removeRun(table: String, ids: IDRuns)
   /// Sets a small named document (`settings`, `app`, `health`).
   case setDocument(name: String, value: JSONValue)
   /// Removes a named document.
@@ -59,12 +59,9 @@ public enum StoreChange: Sendable {
     .remove(table: EntryCodec.tableName, id: id)
   }
 
-  /// Removes the entries of the log numbered `ids`: one `remove` for a single number, a
-  /// `removeRun` for more.
-  static func removeEntries(_ ids: ClosedRange<Int>) -> StoreChange {
-    ids.count == 1
-      ? .remove(table: EntryCodec.tableName, id: ids.lowerBound)
-      : .removeRun(table: EntryCodec.tableName, ids: ids)
+  /// Removes the entries of the log numbered `runs`, in their order.
+  static func removeEntries(_ runs: [ClosedRange<Int>]) -> StoreChange {
+    .removeRun(table: EntryCodec.tableName, ids: IDRuns(runs))
   }
 
   /// `changes` with each run of removals (`removeRun`) replaced by one `remove` per id: for
@@ -109,4 +106,23 @@ public enum StoreChange: Sendable {
     case .put, .putRun, .remove, .removeRun: false
     }
   }
+}
+
+/// Ids as runs of consecutive numbers, in a given order (each run by increasing id): what a
+/// `removeRun` removes. Iterating gives every id, run after run.
+public struct IDRuns: Sendable, Equatable, Sequence, ExpressibleByArrayLiteral {
+  /// The runs, in their order.
+  public let runs: [ClosedRange<Int>]
+
+  public init(_ runs: [ClosedRange<Int>]) { self.runs = runs }
+
+  public init(arrayLiteral runs: ClosedRange<Int>...) { self.runs = runs }
+
+  /// Every id, run after run.
+  public func makeIterator() -> FlattenSequence<[ClosedRange<Int>]>.Iterator {
+    runs.joined().makeIterator()
+  }
+
+  /// How many ids there are.
+  public var underestimatedCount: Int { runs.reduce(0) { $0 + $1.count } }
 }

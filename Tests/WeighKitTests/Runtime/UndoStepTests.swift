@@ -38,7 +38,21 @@ import Testing
       Issue.record("expected one run of removals, got \(changes.count) changes")
       return
     }
-    #expect(ids == 1...1_000_000)
+    #expect(ids.runs == [1...1_000_000])
+  }
+
+  /// The runs of a weigh CSV with gaps (every seventh number left out) are one change.
+  @Test func manyRunsAreOneChange() {
+    let ids = (1...70_000).filter { $0 % 7 != 0 }
+    let step = UndoStep(description: "import", removingEntries: ids, then: [])
+    let changes = step.changes
+    #expect(changes.count == 1)
+    guard case .removeRun("entries", let runs) = changes.first else {
+      Issue.record("expected one run of removals, got \(changes.count) changes")
+      return
+    }
+    #expect(runs.runs.count == 10_000)
+    #expect(Array(runs) == ids)
   }
 
   @Test func aStepOfChangesGivesThemBack() {

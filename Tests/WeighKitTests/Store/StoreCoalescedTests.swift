@@ -21,7 +21,7 @@ import Testing
     case .put(let row): .put(table: row.table, id: row.id)
     case .putRun(let run): .put(table: run.table, id: run.largestID)
     case .remove(let table, let id): .remove(table: table, id: id)
-    case .removeRun(let table, let ids): .remove(table: table, id: ids.upperBound)
+    case .removeRun(let table, let ids): .remove(table: table, id: ids.runs.last?.upperBound ?? 0)
     case .setDocument(let name, let value): .set(name, value)
     case .removeDocument(let name): .removeDocument(name)
     }

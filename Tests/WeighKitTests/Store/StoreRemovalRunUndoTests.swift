@@ -13,11 +13,12 @@ import Testing
   /// weigh CSV with gaps).
   static let entries = (1...300).filter { $0 % 7 != 0 }.map { sampleEntry($0) }
 
-  /// The runs of removals of the tests: a run over a gap, a single id, a run up to the last
-  /// entry and past it (ids no row has), and an app document set after them.
+  /// The runs of removals of the tests: a run over a gap, a single id, a change of two runs,
+  /// the second up to the last entry and past it (ids no row has), and an app document set
+  /// after them.
   static let changes: [StoreChange] = [
-    .removeRun(table: "entries", ids: 10...30), .remove(table: "entries", id: 40),
-    .removeRun(table: "entries", ids: 41...48), .removeRun(table: "entries", ids: 120...320),
+    .removeRun(table: "entries", ids: [10...30]), .remove(table: "entries", id: 40),
+    .removeRun(table: "entries", ids: [41...48, 120...320]),
     .setDocument(name: "app", value: ["anchor": 3]),
   ]
 
@@ -92,7 +93,7 @@ import Testing
       defer { directory.remove() }
       try Self.imported(in: directory)
       _ = try Self.undo(
-        [.removeRun(table: "entries", ids: removed)], in: directory, loadedFirst: false,
+        [.removeRun(table: "entries", ids: [removed])], in: directory, loadedFirst: false,
         compacting: true)
       let expected = TableFile<EntryCodec>.encode(left, sequence: 2)
       #expect(directory.bytes("entries.json") == expected, "removing \(removed)")
@@ -161,8 +162,8 @@ import Testing
   }
 
   static let changes: [StoreChange] = [
-    .removeRun(table: "entries", ids: 200...400), .remove(table: "entries", id: 13),
-    .removeRun(table: "entries", ids: 20...40),
+    .removeRun(table: "entries", ids: [200...400]), .remove(table: "entries", id: 13),
+    .removeRun(table: "entries", ids: [20...30, 31...40]),
   ]
 
   func session(on directory: TemporaryStoreDirectory) throws -> Session {
