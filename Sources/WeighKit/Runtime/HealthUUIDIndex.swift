@@ -18,6 +18,16 @@ struct HealthUUIDIndex {
     if let uuid = uuidByEntry.removeValue(forKey: id) { entryByUUID[uuid] = nil }
   }
 
+  /// Forgets the entries numbered `ids`: by the index's own entries when the run is longer
+  /// (an undo of a large import, whose entries mostly have no sample).
+  private mutating func forget(entries ids: ClosedRange<Int>) {
+    guard ids.count > uuidByEntry.count else {
+      for id in ids { forget(entry: id) }
+      return
+    }
+    for id in uuidByEntry.keys where ids.contains(id) { forget(entry: id) }
+  }
+
   /// Follows committed changes to the entries table.
   mutating func apply(_ changes: [StoreChange]) {
     for change in changes {
@@ -34,6 +44,8 @@ struct HealthUUIDIndex {
         }
       case .remove(let table, let id) where table == EntryCodec.tableName:
         forget(entry: id)
+      case .removeRun(let table, let ids) where table == EntryCodec.tableName:
+        for run in ids.runs { forget(entries: run) }
       default:
         continue
       }

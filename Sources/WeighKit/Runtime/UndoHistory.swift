@@ -8,13 +8,14 @@ struct UndoStep {
   /// The other changes, made after the removals.
   private var others: [StoreChange]
 
-  /// What undoing the step commits.
+  /// What undoing the step commits: the removals as one change of runs
+  /// (`StoreChange.removeRun`), which the journal writes as one removal per entry. Expanded
+  /// into a change per entry, the undo of a 1,000,000-entry import held them several times
+  /// over (344 MB); a change per run held 190 bytes a run (27 MB for the 142,857 runs of an
+  /// 857,143-row weigh CSV with gaps, undo20).
   var changes: [StoreChange] {
     guard !removedEntries.isEmpty else { return others }
-    var all: [StoreChange] = []
-    all.reserveCapacity(removedEntries.reduce(others.count) { $0 + $1.count })
-    for run in removedEntries { all += run.lazy.map { StoreChange.removeEntry(id: $0) } }
-    return all + others
+    return [StoreChange.removeEntries(removedEntries)] + others
   }
 
   /// A step that commits `changes`.

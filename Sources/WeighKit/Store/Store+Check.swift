@@ -244,6 +244,8 @@ extension Store {
             index += 1
           }
           storages[table]?.apply(removeIDs: ids, sequence: transaction.sequence)
+        case .removeRun(let table, let ids):
+          storages[table]?.apply(removeRuns: ids.runs, sequence: transaction.sequence)
         case .setDocument(let name, let value):
           if transaction.sequence > manifestSequence { documents[name] = value }
         case .removeDocument(let name):

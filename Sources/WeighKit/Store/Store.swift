@@ -309,7 +309,8 @@ public final class Store {
         switch change {
         case .put(let row): if row.table == record.table { return .unfit }
         case .putRun(let run): if run.table == record.table { return .unfit }
-        case .remove(let name, _): if name == record.table { return .unfit }
+        case .remove(let name, _), .removeRun(let name, _):
+          if name == record.table { return .unfit }
         case .setDocument, .removeDocument: continue
         }
       }
@@ -438,14 +439,28 @@ public final class Store {
         if touchesDocuments {
           nextIDs[run.table] = max(nextIDs[run.table] ?? 1, run.largestID + 1)
         }
-      case .remove(let table, let id):
-        // A run of removals from one table (an undo of an import) goes in one call.
-        var ids = [id]
-        while index < changes.endIndex, case .remove(table, let next) = changes[index] {
-          ids.append(next)
+      case .remove(let table, _), .removeRun(let table, _):
+        // A run of removals from one table (an undo of an import) goes in one call: each call
+        // is a pass over a loaded table's rows.
+        var runs: [ClosedRange<Int>] = []
+        var single = true
+        index -= 1
+        while index < changes.endIndex {
+          if case .remove(table, let id) = changes[index] {
+            runs.append(id...id)
+          } else if case .removeRun(table, let ids) = changes[index] {
+            runs += ids.runs
+            single = false
+          } else {
+            break
+          }
           index += 1
         }
-        tables[table]?.apply(removeIDs: ids, sequence: sequence)
+        if single {
+          tables[table]?.apply(removeIDs: runs.map(\.lowerBound), sequence: sequence)
+        } else {
+          tables[table]?.apply(removeRuns: runs, sequence: sequence)
+        }
       case .setDocument(let name, let value):
         if touchesDocuments { documents[name] = value }
       case .removeDocument(let name):
@@ -598,7 +613,7 @@ public final class Store {
         switch changes[first] {
         case .setDocument(let name, let value): documents[name] == value
         case .removeDocument(let name): documents[name] == nil
-        case .put, .putRun, .remove: false
+        case .put, .putRun, .remove, .removeRun: false
         }
       guard isNoOp else { return changes }
       var kept = changes
@@ -617,7 +632,7 @@ public final class Store {
         let current = latest[name] ?? documents[name]
         latest[name] = .some(nil)
         if current == nil { noOps.insert(index) }
-      case .put, .putRun, .remove:
+      case .put, .putRun, .remove, .removeRun:
         continue
       }
     }
@@ -652,7 +667,7 @@ public final class Store {
       switch change {
       case .put(let row): table = row.table
       case .putRun(let run): table = run.table
-      case .remove(let name, _): table = name
+      case .remove(let name, _), .removeRun(let name, _): table = name
       default: continue
       }
       if table == known { continue }
@@ -841,7 +856,7 @@ public final class Store {
           guard changed == 0, run.count == file.rowCount else { return false }
           changed += 1
         }
-      case .remove(let name, _): if name == file.table { return false }
+      case .remove(let name, _), .removeRun(let name, _): if name == file.table { return false }
       case .setDocument, .removeDocument: continue
       }
     }
@@ -1095,7 +1110,7 @@ public final class Store {
         dropped[index] = !isLast(name) || before[name] == value
       case .removeDocument(let name):
         dropped[index] = !isLast(name) || before[name] == nil
-      case .put, .putRun, .remove:
+      case .put, .putRun, .remove, .removeRun:
         continue
       }
       if dropped[index] { droppedCount += 1 }
@@ -1319,7 +1334,7 @@ public final class Store {
     for change in changes {
       switch change {
       case .put(let put): list(put.table)
-      case .remove(let table, _): list(table)
+      case .remove(let table, _), .removeRun(let table, _): list(table)
       case .putRun(let run):
         if run.idsIncrease, tables[run.table] == nil {
           tables[run.table] = .run(run, first: puts)
@@ -1360,6 +1375,7 @@ public final class Store {
           for index in 0..<run.count { add(run.table, run.id(at: index), row + index) }
         }
       case .remove(let table, let id): add(table, id, -1)  // a removal
+      case .removeRun(let table, let ids): for id in ids { add(table, id, -1) }
       case .setDocument, .removeDocument: continue
       }
       row += change.putCount

@@ -30,7 +30,7 @@ extension StoreChange {
       case .setDocument(let name, let value):
         guard documents else { continue }
         if let problem = documentProblem(name: name, value: value) { return problem }
-      case .remove, .removeDocument:
+      case .remove, .removeRun, .removeDocument:
         continue
       }
     }

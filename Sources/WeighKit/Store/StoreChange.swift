@@ -7,6 +7,10 @@ public enum StoreChange: Sendable {
   case putRun(StoreRowRun)
   /// Removes the row with this id from a table, if it is there.
   case remove(table: String, id: Int)
+  /// Removes the rows with the ids of `ids` from a table, those that are there, as one
+  /// `remove` per id in the order of `ids` would: the journal holds the same record. An
+  /// undo of an import of a million entries is one of these, not a million changes.
+  case removeRun(table: String, ids: IDRuns)
   /// Sets a small named document (`settings`, `app`, `health`).
   case setDocument(name: String, value: JSONValue)
   /// Removes a named document.
@@ -55,6 +59,25 @@ public enum StoreChange: Sendable {
     .remove(table: EntryCodec.tableName, id: id)
   }
 
+  /// Removes the entries of the log numbered `runs`, in their order.
+  static func removeEntries(_ runs: [ClosedRange<Int>]) -> StoreChange {
+    .removeRun(table: EntryCodec.tableName, ids: IDRuns(runs))
+  }
+
+  /// `changes` with each run of removals (`removeRun`) replaced by one `remove` per id: for
+  /// tests that compare an undo of runs with the undo of one removal per entry.
+  static func expandingRemovals(_ changes: [StoreChange]) -> [StoreChange] {
+    var expanded: [StoreChange] = []
+    for change in changes {
+      if case .removeRun(let table, let ids) = change {
+        expanded += ids.lazy.map { StoreChange.remove(table: table, id: $0) }
+      } else {
+        expanded.append(change)
+      }
+    }
+    return expanded
+  }
+
   /// The change as a command's transaction keeps it once applied: a put without its row's
   /// value (`StoreRow.withoutValue`).
   var withoutRowValue: StoreChange {
@@ -72,7 +95,7 @@ public enum StoreChange: Sendable {
     switch self {
     case .put: 1
     case .putRun(let run): run.count
-    case .remove, .setDocument, .removeDocument: 0
+    case .remove, .removeRun, .setDocument, .removeDocument: 0
     }
   }
 
@@ -80,7 +103,26 @@ public enum StoreChange: Sendable {
   var isDocumentChange: Bool {
     switch self {
     case .setDocument, .removeDocument: true
-    case .put, .putRun, .remove: false
+    case .put, .putRun, .remove, .removeRun: false
     }
   }
+}
+
+/// Ids as runs of consecutive numbers, in a given order (each run by increasing id): what a
+/// `removeRun` removes. Iterating gives every id, run after run.
+public struct IDRuns: Sendable, Equatable, Sequence, ExpressibleByArrayLiteral {
+  /// The runs, in their order.
+  public let runs: [ClosedRange<Int>]
+
+  public init(_ runs: [ClosedRange<Int>]) { self.runs = runs }
+
+  public init(arrayLiteral runs: ClosedRange<Int>...) { self.runs = runs }
+
+  /// Every id, run after run.
+  public func makeIterator() -> FlattenSequence<[ClosedRange<Int>]>.Iterator {
+    runs.joined().makeIterator()
+  }
+
+  /// How many ids there are.
+  public var underestimatedCount: Int { runs.reduce(0) { $0 + $1.count } }
 }

@@ -349,6 +349,19 @@ enum StoreJournal {
     var row = 0
     for change in changes[stream.changes...] {
       stream.changes += 1
+      if case .removeRun(let table, let ids) = change {
+        // One remove per id, as separate removes are written, a piece at a time.
+        for id in ids {
+          try stream.flush(&writer, ifOver: pieceBytes, write: write)
+          stream.separate(&writer)
+          writer.raw("{\"remove\":")
+          writer.write(table)
+          writer.raw(",\"id\":")
+          writer.write(id)
+          writer.raw(byte: 0x7D)
+        }
+        continue
+      }
       if case .putRun(let run) = change {
         // One put per row, as separate puts are written.
         for _ in 0..<run.count {
@@ -366,7 +379,7 @@ enum StoreJournal {
       try stream.flush(&writer, ifOver: pieceBytes, write: write)
       stream.separate(&writer)
       switch change {
-      case .putRun:
+      case .putRun, .removeRun:
         preconditionFailure("written above")
       case .put(let put):
         writer.raw("{\"put\":")
@@ -500,6 +513,16 @@ struct RecordStream {
         writer.raw(",\"id\":")
         writer.write(id)
         writer.raw(byte: 0x7D)
+      case .removeRun(let table, let ids):
+        for id in ids {
+          try flush(&writer, ifOver: pieceBytes, write: write)
+          separate(&writer)
+          writer.raw("{\"remove\":")
+          writer.write(table)
+          writer.raw(",\"id\":")
+          writer.write(id)
+          writer.raw(byte: 0x7D)
+        }
       case .setDocument, .removeDocument:
         preconditionFailure("a streamed record starts with row changes only")
       }

@@ -765,6 +765,121 @@ enum TableFile<Codec: StoreTableCodec> {
     return appended ?? nil
   }
 
+  /// Replaces the checksummed file at `path` by the bytes `encode` writes for its rows but
+  /// those whose ids lie in `removed` (runs by increasing id, apart), as of `sequence`,
+  /// without holding the rows: each kept row's line is copied as it is, the file read a
+  /// piece at a time (its passed pages given back, `TableFilePassedPages`) and written 1 MiB
+  /// at a time. The compaction of a table whose only changes since its file are removals
+  /// (an undo of an import), which would otherwise read every row to write the few kept:
+  /// the undo of a 1,000,000-entry import read the log whole for that (undo20).
+  ///
+  /// Every row read is verified against its checksum, and the last line's count and sum
+  /// against all of them. False, with the file as it was, when the file is missing, is not
+  /// a checksummed table as weigh writes it, or does not read back: the caller then reads
+  /// the table (which reports the damage) and writes it from its rows.
+  ///
+  /// - Complexity: O(size of the file); in memory O(1).
+  static func copying(
+    fileAt path: String, removing removed: [ClosedRange<Int>], sequence: Int,
+    chunkBytes: Int = 1 << 20
+  ) throws(StoreError) -> Bool {
+    let copied: Bool? = try StoreFileSystem.withMappedFile(path, populatingUpTo: 0) {
+      (bytes) throws(StoreError) -> Bool in
+      var reader = JSONReader(bytes: bytes)
+      guard let header = try? readHeader(&reader, path: path), header.checksummed else {
+        return false
+      }
+      // Set when the file does not read back: the write is abandoned, the file kept.
+      var unreadable = false
+      do throws(StoreError) {
+        try StoreFileSystem.replace(path) { (write) throws(FileWriteError) in
+          var writer = JSONWriter()
+          writer.bytes.reserveCapacity(chunkBytes + (64 << 10))
+          writeHeader(sequence: sequence, into: &writer)
+          var kept = Tally()
+          var read = Tally()
+          var next = 0  // the first run of `removed` that may hold the rows to come
+          var previousID = 0
+          var pages = TableFilePassedPages(bytes, from: reader.offset)
+          // The next row's line (from its `{` to its `}`), checksum and id; nil after the
+          // last, once the last line's count and sum are checked against every row read.
+          func nextRow() throws(JSONSyntaxError) -> (start: Int, end: Int, crc: UInt32, id: Int)? {
+            guard try reader.nextElement() else {
+              try readTrailer(&reader, checksummed: true, tally: read)
+              return nil
+            }
+            reader.skipWhitespace()
+            let start = reader.offset
+            let (crc, end) = try verifyRow(bytes, at: start, reader: reader)
+            let id = try rowID(bytes, at: start + rowPrefix.count, end: end)
+            guard id > previousID else { throw reader.error("row ids do not increase") }
+            previousID = id
+            read.add(crc)
+            reader.offset = end + 1
+            return (start, end, crc, id)
+          }
+          while true {
+            let row: (start: Int, end: Int, crc: UInt32, id: Int)?
+            do throws(JSONSyntaxError) { row = try nextRow() } catch {
+              unreadable = true
+              throw FileWriteError("the table file does not read back")
+            }
+            guard let row else { break }
+            while next < removed.count, removed[next].upperBound < row.id { next += 1 }
+            if next == removed.count || !removed[next].contains(row.id) {
+              writer.raw(kept.count == 0 ? "\n" : ",\n")
+              writer.bytes.appendMemory(
+                of: UnsafeBufferPointer(rebasing: bytes[row.start...row.end]))
+              kept.add(row.crc)
+              if writer.bytes.count >= chunkBytes {
+                try write(writer.bytes)
+                writer.bytes.removeAll(keepingCapacity: true)
+              }
+            }
+            pages.passed(reader.offset)
+          }
+          writeTrailer(kept, into: &writer)
+          try write(writer.bytes)
+        }
+      } catch {
+        if unreadable { return false }
+        throw error
+      }
+      return true
+    }
+    return copied ?? false
+  }
+
+  /// The id of the row object at `start` (its closing `}` at `end`): read from its first
+  /// member when that is `"id"` with a whole number, as the codecs write it, or else from
+  /// the row decoded.
+  private static func rowID(
+    _ bytes: UnsafeBufferPointer<UInt8>, at start: Int, end: Int
+  ) throws(JSONSyntaxError) -> Int {
+    let key: [UInt8] = Array("{\"id\":".utf8)
+    if end - start > key.count + 1, (0..<key.count).allSatisfy({ bytes[start + $0] == key[$0] }) {
+      var index = start + key.count
+      var value = 0
+      var digits = 0
+      while index < end, bytes[index] >= 0x30, bytes[index] <= 0x39, digits < 18 {
+        value = value * 10 + Int(bytes[index] - 0x30)  // checked: one decimal digit
+        digits += 1
+        index += 1
+      }
+      if digits > 0, bytes[index] == 0x2C || bytes[index] == 0x7D,
+        digits == 1 || bytes[start + key.count] != 0x30
+      {
+        return value
+      }
+    }
+    var reader = JSONReader(bytes: bytes, offset: start)
+    let row = try Codec.decode(from: &reader)
+    guard reader.offset == end else {
+      throw reader.error("expected the end of the row ('}'), as weigh writes it")
+    }
+    return Codec.id(of: row)
+  }
+
   /// The first line, up to the `[` that opens the rows.
   static func writeHeader(sequence: Int, into writer: inout JSONWriter) {
     writer.raw("{\"format\":")

@@ -21,6 +21,9 @@ protocol AnyTableStorage: AnyObject {
   /// Removes the rows with `ids` (each if present), as `apply(removeID:sequence:)` does each.
   func apply(removeIDs ids: [Int], sequence: Int)
   func apply(removeID id: Int, sequence: Int)
+  /// Removes the rows whose ids lie in `runs` (each if present), as one removal per id in
+  /// order would: held as the runs while the table is not read.
+  func apply(removeRuns runs: [ClosedRange<Int>], sequence: Int)
   func load(directory: String?) throws(StoreError)
   /// Writes the table's file as of `sequence` (loading the rows first); the rows `reused`
   /// holds are copied from those bytes instead of being encoded again.
@@ -55,6 +58,7 @@ final class TableStorage<Codec: StoreTableCodec>: AnyTableStorage {
   private enum PendingChange {
     case put(Codec.Row)
     case remove(Int)
+    case removeRuns([ClosedRange<Int>])
   }
 
   /// The rows in increasing id order, or nil until loaded.
@@ -219,6 +223,46 @@ final class TableStorage<Codec: StoreTableCodec>: AnyTableStorage {
     Self.remove(Set(ids), from: &rows!)
   }
 
+  func apply(removeRuns runs: [ClosedRange<Int>], sequence: Int) {
+    guard sequence > snapshotSequence, !runs.isEmpty else { return }
+    isDirty = true
+    lowestChangedID = min(lowestChangedID, runs.lazy.map(\.lowerBound).min() ?? .max)
+    if rows != nil {
+      Self.remove(runs, from: &rows!)
+    } else {
+      pending.append(.removeRuns(runs))
+    }
+  }
+
+  /// The runs of ids removed since the table's file was written or read, when that is all
+  /// that changed and the rows are not read: what a compaction can leave out of the file's
+  /// rows as it copies them (`TableFile.copying(_:removing:…)`). Nil otherwise.
+  var removalsOnly: [ClosedRange<Int>]? {
+    guard rows == nil, hasFile, hasChecksums, isDirty, !pending.isEmpty else { return nil }
+    var runs: [ClosedRange<Int>] = []
+    for change in pending {
+      switch change {
+      case .put: return nil
+      case .remove(let id): runs.append(id...id)
+      case .removeRuns(let more): runs += more
+      }
+    }
+    return runs
+  }
+
+  /// `runs` by increasing id, those that overlap or touch made one.
+  static func merged(_ runs: [ClosedRange<Int>]) -> [ClosedRange<Int>] {
+    var merged: [ClosedRange<Int>] = []
+    for run in runs.sorted(by: { $0.lowerBound < $1.lowerBound }) {
+      if let last = merged.last, run.lowerBound <= last.upperBound + 1 {
+        merged[merged.count - 1] = last.lowerBound...max(last.upperBound, run.upperBound)
+      } else {
+        merged.append(run)
+      }
+    }
+    return merged
+  }
+
   func load(directory: String?) throws(StoreError) {
     guard rows == nil, let directory else { return }
     let path = StoreLocation.joinPath(directory, fileName)
@@ -253,6 +297,13 @@ final class TableStorage<Codec: StoreTableCodec>: AnyTableStorage {
     throws(StoreError)
   {
     let path = StoreLocation.joinPath(directory, fileName)
+    if let removed = removalsOnly,
+      try TableFile<Codec>.copying(
+        fileAt: path, removing: Self.merged(removed), sequence: sequence)
+    {
+      snapshotWritten(sequence: sequence)
+      return
+    }
     if hasFile, hasChecksums, lowestChangedID > 0, lowestChangedID != .max,
       let appended = try TableFile<Codec>.appending(
         rowsAdded(since: lowestChangedID), firstNewID: lowestChangedID, toFileAt: path,
@@ -356,7 +407,25 @@ final class TableStorage<Codec: StoreTableCodec>: AnyTableStorage {
           index += 1
         }
         remove(removed, from: &rows)
+      case .removeRuns(let runs):
+        remove(runs, from: &rows)
+        index += 1
       }
+    }
+  }
+
+  /// Removes the rows whose ids lie in `runs`, in one pass over the rows when the runs
+  /// increase (an undo of an import's); through a set of their ids otherwise.
+  private static func remove(_ runs: [ClosedRange<Int>], from rows: inout [Codec.Row]) {
+    guard zip(runs, runs.dropFirst()).allSatisfy({ $0.upperBound < $1.lowerBound }) else {
+      remove(Set(runs.joined()), from: &rows)
+      return
+    }
+    var next = 0
+    rows.removeAll { row in
+      let id = Codec.id(of: row)
+      while next < runs.count, runs[next].upperBound < id { next += 1 }
+      return next < runs.count && runs[next].contains(id)
     }
   }
 

@@ -7,9 +7,10 @@ import Testing
 @Suite struct UndoStepTests {
   /// The ids of the removals and the names of the documents `changes` set, in order.
   static func described(_ changes: [StoreChange]) -> [String] {
-    changes.map { change in
+    StoreChange.expandingRemovals(changes).map { change in
       switch change {
       case .remove(let table, let id): "\(table) -\(id)"
+      case .removeRun(let table, let ids): "\(table) -\(ids)"
       case .setDocument(let name, _): "set \(name)"
       case .put(let row): "\(row.table) +\(row.id)"
       case .putRun(let run): "\(run.table) +\(run.count) rows"
@@ -32,8 +33,26 @@ import Testing
   @Test func aMillionNumbersInARowAreOneRun() {
     let step = UndoStep(description: "import", removingEntries: Array(1...1_000_000), then: [])
     let changes = step.changes
-    #expect(changes.count == 1_000_000)
-    #expect(Self.described([changes[0], changes[999_999]]) == ["entries -1", "entries -1000000"])
+    #expect(changes.count == 1)
+    guard case .removeRun("entries", let ids) = changes.first else {
+      Issue.record("expected one run of removals, got \(changes.count) changes")
+      return
+    }
+    #expect(ids.runs == [1...1_000_000])
+  }
+
+  /// The runs of a weigh CSV with gaps (every seventh number left out) are one change.
+  @Test func manyRunsAreOneChange() {
+    let ids = (1...70_000).filter { $0 % 7 != 0 }
+    let step = UndoStep(description: "import", removingEntries: ids, then: [])
+    let changes = step.changes
+    #expect(changes.count == 1)
+    guard case .removeRun("entries", let runs) = changes.first else {
+      Issue.record("expected one run of removals, got \(changes.count) changes")
+      return
+    }
+    #expect(runs.runs.count == 10_000)
+    #expect(Array(runs) == ids)
   }
 
   @Test func aStepOfChangesGivesThemBack() {

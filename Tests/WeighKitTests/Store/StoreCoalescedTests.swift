@@ -21,6 +21,7 @@ import Testing
     case .put(let row): .put(table: row.table, id: row.id)
     case .putRun(let run): .put(table: run.table, id: run.largestID)
     case .remove(let table, let id): .remove(table: table, id: id)
+    case .removeRun(let table, let ids): .remove(table: table, id: ids.runs.last?.upperBound ?? 0)
     case .setDocument(let name, let value): .set(name, value)
     case .removeDocument(let name): .removeDocument(name)
     }
@@ -34,14 +35,14 @@ import Testing
       let name: String
       switch change {
       case .setDocument(let named, _), .removeDocument(let named): name = named
-      case .put, .putRun, .remove:
+      case .put, .putRun, .remove, .removeRun:
         kept.append(describe(change))
         continue
       }
       let later = changes[(index + 1)...].contains { other in
         switch other {
         case .setDocument(let named, _), .removeDocument(let named): named == name
-        case .put, .putRun, .remove: false
+        case .put, .putRun, .remove, .removeRun: false
         }
       }
       if later { continue }

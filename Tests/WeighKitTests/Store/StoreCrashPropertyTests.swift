@@ -67,6 +67,7 @@ import Testing
             model.nextID = max(model.nextID, entry.id + 1)
           }
         case .remove(_, let id): model.entries[id] = nil
+        case .removeRun(_, let ids): for id in ids { model.entries[id] = nil }
         case .setDocument(let name, let value): model.documents[name] = value
         case .removeDocument(let name): model.documents[name] = nil
         }
