@@ -349,18 +349,15 @@ enum StoreJournal {
     var row = 0
     for change in changes[stream.changes...] {
       stream.changes += 1
-      if case .removeRun(let table, let ids) = change {
-        // One remove per id, as separate removes are written, a piece at a time.
-        for id in ids {
-          try stream.flush(&writer, ifOver: pieceBytes, write: write)
-          stream.separate(&writer)
-          writer.raw("{\"remove\":")
-          writer.write(table)
-          writer.raw(",\"id\":")
-          writer.write(id)
-          writer.raw(byte: 0x7D)
-        }
+      switch change {
+      case .remove(let table, let id):
+        try stream.writeRemoves(table, CollectionOfOne(id), into: &writer, pieceBytes, write)
         continue
+      case .removeRun(let table, let ids):
+        // One remove per id, as separate removes are written, a piece at a time.
+        try stream.writeRemoves(table, ids, into: &writer, pieceBytes, write)
+        continue
+      default: break
       }
       if case .putRun(let run) = change {
         // One put per row, as separate puts are written.
@@ -379,7 +376,7 @@ enum StoreJournal {
       try stream.flush(&writer, ifOver: pieceBytes, write: write)
       stream.separate(&writer)
       switch change {
-      case .putRun, .removeRun:
+      case .putRun, .remove, .removeRun:
         preconditionFailure("written above")
       case .put(let put):
         writer.raw("{\"put\":")
@@ -387,11 +384,6 @@ enum StoreJournal {
         writer.raw(",\"row\":")
         rows.append(row, to: &writer)
         row += 1
-      case .remove(let table, let id):
-        writer.raw("{\"remove\":")
-        writer.write(table)
-        writer.raw(",\"id\":")
-        writer.write(id)
       case .setDocument(let name, let value):
         writer.raw("{\"set\":")
         writer.write(name)
@@ -442,6 +434,23 @@ struct RecordStream {
   mutating func separate(_ writer: inout JSONWriter) {
     if elements > 0 { writer.raw(byte: 0x2C) }
     elements += 1
+  }
+
+  /// `{"remove":"<table>","id":N}` for each of `ids`, as elements of the record's changes,
+  /// handing `writer`'s bytes on whenever they pass `pieceBytes`.
+  mutating func writeRemoves(
+    _ table: String, _ ids: some Sequence<Int>, into writer: inout JSONWriter,
+    _ pieceBytes: Int, _ write: ([UInt8]) throws(StoreError) -> Void
+  ) throws(StoreError) {
+    for id in ids {
+      try flush(&writer, ifOver: pieceBytes, write: write)
+      separate(&writer)
+      writer.raw("{\"remove\":")
+      writer.write(table)
+      writer.raw(",\"id\":")
+      writer.write(id)
+      writer.raw(byte: 0x7D)
+    }
   }
 
   /// Adds the bytes in `writer` to the checksum, once they are known to be valid.
@@ -506,23 +515,9 @@ struct RecordStream {
         try encodeRun(
           run, into: &writer, pieceBytes: pieceBytes, shapes: &shapes, row: row, write: write)
       case .remove(let table, let id):
-        try flush(&writer, ifOver: pieceBytes, write: write)
-        separate(&writer)
-        writer.raw("{\"remove\":")
-        writer.write(table)
-        writer.raw(",\"id\":")
-        writer.write(id)
-        writer.raw(byte: 0x7D)
+        try writeRemoves(table, CollectionOfOne(id), into: &writer, pieceBytes, write)
       case .removeRun(let table, let ids):
-        for id in ids {
-          try flush(&writer, ifOver: pieceBytes, write: write)
-          separate(&writer)
-          writer.raw("{\"remove\":")
-          writer.write(table)
-          writer.raw(",\"id\":")
-          writer.write(id)
-          writer.raw(byte: 0x7D)
-        }
+        try writeRemoves(table, ids, into: &writer, pieceBytes, write)
       case .setDocument, .removeDocument:
         preconditionFailure("a streamed record starts with row changes only")
       }
