@@ -256,6 +256,7 @@ enum StoreJournal {
     let sequence = try reader.readInt()
     guard sequence > 0 else { throw reader.error("sequence must be positive", at: position) }
     var changes: [StoreChange] = []
+    var removals = RemovalStretch()
     while let key = try reader.nextKey() {
       guard key.equals("changes") else {
         try reader.skipValue()
@@ -263,10 +264,60 @@ enum StoreJournal {
       }
       try reader.beginArray()
       while try reader.nextElement() {
-        changes.append(try readChange(&reader, table: table))
+        let change = try readChange(&reader, table: table)
+        if case .remove(let name, let id) = change {
+          removals.take(name, id, into: &changes)
+          continue
+        }
+        removals.end(into: &changes)
+        changes.append(change)
       }
     }
+    removals.end(into: &changes)
     return Transaction(sequence: sequence, changes: changes)
+  }
+
+  /// Removals from one table that follow each other in a record, read: a long stretch of
+  /// them (the undo of a large import: a million, 33 MB of record) is kept as one
+  /// `removeRun`, which every reader of a record applies as the removals it stands for,
+  /// instead of a change per id (48 bytes each). A short one stays removals of their own.
+  struct RemovalStretch {
+    /// The length from which a stretch is kept as a run.
+    static let runFrom = 1024
+    var table = ""
+    var ids: [Int] = []
+    var runs: [ClosedRange<Int>] = []
+
+    /// Takes the removal of `id` from `name`: on the stretch, or as the start of one when
+    /// it is from another table (the stretch before is handed on then).
+    mutating func take(_ name: String, _ id: Int, into changes: inout [StoreChange]) {
+      if name != table { end(into: &changes) }
+      table = name
+      guard runs.isEmpty else { return extend(id) }
+      ids.append(id)
+      guard ids.count == Self.runFrom else { return }
+      for id in ids { extend(id) }
+      ids = []
+    }
+
+    private mutating func extend(_ id: Int) {
+      if let last = runs.last, last.upperBound < .max, last.upperBound + 1 == id {
+        runs[runs.count - 1] = last.lowerBound...id
+      } else {
+        runs.append(id...id)
+      }
+    }
+
+    /// Hands the stretch on to `changes`, and starts anew.
+    mutating func end(into changes: inout [StoreChange]) {
+      if !runs.isEmpty {
+        changes.append(.removeRun(table: table, ids: IDRuns(runs)))
+      } else {
+        for id in ids { changes.append(.remove(table: table, id: id)) }
+      }
+      ids = []
+      runs = []
+    }
   }
 
   private static func readChange(
