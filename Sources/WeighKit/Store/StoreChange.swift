@@ -59,11 +59,6 @@ public enum StoreChange: Sendable {
     .remove(table: EntryCodec.tableName, id: id)
   }
 
-  /// Removes the entries of the log numbered `runs`, in their order.
-  static func removeEntries(_ runs: [ClosedRange<Int>]) -> StoreChange {
-    .removeRun(table: EntryCodec.tableName, ids: IDRuns(runs))
-  }
-
   /// `changes` with each run of removals (`removeRun`) replaced by one `remove` per id: for
   /// tests that compare an undo of runs with the undo of one removal per entry.
   static func expandingRemovals(_ changes: [StoreChange]) -> [StoreChange] {
@@ -112,9 +107,18 @@ public enum StoreChange: Sendable {
 /// `removeRun` removes. Iterating gives every id, run after run.
 public struct IDRuns: Sendable, Equatable, Sequence, ExpressibleByArrayLiteral {
   /// The runs, in their order.
-  public let runs: [ClosedRange<Int>]
+  public private(set) var runs: [ClosedRange<Int>]
 
-  public init(_ runs: [ClosedRange<Int>]) { self.runs = runs }
+  public init(_ runs: [ClosedRange<Int>] = []) { self.runs = runs }
+
+  /// Adds `id` after the others: to the last run when it is the id after it.
+  mutating func append(_ id: Int) {
+    if let last = runs.last, last.upperBound < .max, last.upperBound + 1 == id {
+      runs[runs.count - 1] = last.lowerBound...id
+    } else {
+      runs.append(id...id)
+    }
+  }
 
   public init(arrayLiteral runs: ClosedRange<Int>...) { self.runs = runs }
 

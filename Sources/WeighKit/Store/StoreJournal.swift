@@ -286,37 +286,29 @@ enum StoreJournal {
     static let runFrom = 1024
     var table = ""
     var ids: [Int] = []
-    var runs: [ClosedRange<Int>] = []
+    var runs = IDRuns()
 
     /// Takes the removal of `id` from `name`: on the stretch, or as the start of one when
     /// it is from another table (the stretch before is handed on then).
     mutating func take(_ name: String, _ id: Int, into changes: inout [StoreChange]) {
       if name != table { end(into: &changes) }
       table = name
-      guard runs.isEmpty else { return extend(id) }
+      guard runs.runs.isEmpty else { return runs.append(id) }
       ids.append(id)
       guard ids.count == Self.runFrom else { return }
-      for id in ids { extend(id) }
+      for id in ids { runs.append(id) }
       ids = []
-    }
-
-    private mutating func extend(_ id: Int) {
-      if let last = runs.last, last.upperBound < .max, last.upperBound + 1 == id {
-        runs[runs.count - 1] = last.lowerBound...id
-      } else {
-        runs.append(id...id)
-      }
     }
 
     /// Hands the stretch on to `changes`, and starts anew.
     mutating func end(into changes: inout [StoreChange]) {
-      if !runs.isEmpty {
-        changes.append(.removeRun(table: table, ids: IDRuns(runs)))
+      if !runs.runs.isEmpty {
+        changes.append(.removeRun(table: table, ids: runs))
       } else {
         for id in ids { changes.append(.remove(table: table, id: id)) }
       }
       ids = []
-      runs = []
+      runs = IDRuns()
     }
   }
 

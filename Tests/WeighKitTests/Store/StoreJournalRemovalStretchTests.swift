@@ -24,9 +24,7 @@ import Testing
     try store.commit(Self.changes)
     store.close()
 
-    let inspection = StoreInspection.inspect(
-      directory: directory.path,
-      tables: [EntryCodec.tableName: TableStorage<EntryCodec>(empty: false)], readRows: false)
+    let inspection = StoreLargeRecordTests.inspect(directory, largeRecords: .max)
     let read = try #require(inspection.journal.transactions.last?.changes)
     #expect(read.count == 1 + 1 + 5)
     guard case .removeRun("entries", let ids) = read[0] else {
@@ -57,9 +55,7 @@ import Testing
     let ids = Array((1...1_023).reversed())
     try store.commit(ids.map { .remove(table: "entries", id: $0) })
     store.close()
-    let inspection = StoreInspection.inspect(
-      directory: directory.path,
-      tables: [EntryCodec.tableName: TableStorage<EntryCodec>(empty: false)], readRows: false)
+    let inspection = StoreLargeRecordTests.inspect(directory, largeRecords: .max)
     let read = try #require(inspection.journal.transactions.last?.changes)
     #expect(
       read.compactMap { change -> Int? in

@@ -18,6 +18,17 @@ import Testing
     return policy
   }()
 
+  /// The files of the store in `directory` as opening finds them (its log's rows not read),
+  /// with records of `largeRecords` bytes or more read a piece at a time.
+  static func inspect(
+    _ directory: TemporaryStoreDirectory, largeRecords: Int = policy.largeRecordBytes
+  ) -> StoreInspection {
+    StoreInspection.inspect(
+      directory: directory.path,
+      tables: [EntryCodec.tableName: TableStorage<EntryCodec>(empty: false)], readRows: false,
+      largeRecords: largeRecords)
+  }
+
   /// A store whose journal holds the entries' record, uncompacted (`.manual`), after a
   /// record that sets a document.
   static func uncompacted(in directory: TemporaryStoreDirectory) throws {
@@ -32,10 +43,7 @@ import Testing
     let compacted = TemporaryStoreDirectory()
     defer { [directory, compacted].forEach { $0.remove() } }
     try Self.uncompacted(in: directory)
-    let inspection = StoreInspection.inspect(
-      directory: directory.path,
-      tables: [EntryCodec.tableName: TableStorage<EntryCodec>(empty: false)],
-      readRows: false, largeRecords: Self.policy.largeRecordBytes)
+    let inspection = Self.inspect(directory)
     let record = try #require(inspection.journal.largeRecord)
     #expect(record.ids.ranges == [1...20_000] && record.table == "entries")
     #expect(inspection.journal.transactions.count == 2 && inspection.errors.isEmpty)
@@ -73,10 +81,7 @@ import Testing
     try StoreLargeImportTests.commitAsACommand(
       StoreChange.putEntries(entries) + Self.app, in: directory
     ).close()
-    let inspection = StoreInspection.inspect(
-      directory: directory.path,
-      tables: [EntryCodec.tableName: TableStorage<EntryCodec>(empty: false)],
-      readRows: false, largeRecords: Self.policy.largeRecordBytes)
+    let inspection = Self.inspect(directory)
     let record = try #require(inspection.journal.largeRecord)
     let runs = ids.indices.filter { $0 == 0 || ids[$0] != ids[$0 - 1] + 1 }.count
     #expect(record.count == ids.count && record.ids.ranges.count == runs && runs > 3_000)
@@ -123,10 +128,7 @@ import Testing
     try StoreLargeImportTests.commitAsACommand(
       StoreChange.putEntries(entries) + extra, in: directory
     ).close()
-    let inspection = StoreInspection.inspect(
-      directory: directory.path,
-      tables: [EntryCodec.tableName: TableStorage<EntryCodec>(empty: false)],
-      readRows: false, largeRecords: Self.policy.largeRecordBytes)
+    let inspection = Self.inspect(directory)
     #expect(inspection.journal.largeRecord == nil && inspection.errors.isEmpty)
     #expect(inspection.journal.transactions.last?.changes.count == entries.count + extra.count)
     let before = directory.bytes("journal.jsonl")
