@@ -352,6 +352,12 @@ struct ImportCommand: Executable {
           "\(path): repaired \(count) with metadata written as attributes whose names hold spaces (a defect of 2015 exports); those attributes were kept as metadata",
           at: pathSpan, severity: .warning))
     }
+    if result.headerUnwrapped {
+      shown.warn(
+        Diagnostic(
+          "\(path): its header line is one quoted field holding the columns (quoted again by a script or spreadsheet); read the columns inside it",
+          at: pathSpan, severity: .note))
+    }
     // Settings come along into an empty store only: a store in use keeps its own.
     var settingsChanges: (apply: [StoreChange], undo: [StoreChange]) = ([], [])
     if let imported = result.settings, imported.applied(to: session.settings) != session.settings {

@@ -62,6 +62,19 @@ public struct CSVRow: Hashable, Sendable {
     return bytes[span.start..<span.end]
   }
 
+  /// The row inside a header written as one quoted field (`"Date,""Weight (kg)"",…,Comments"`):
+  /// seen in a public repository's Withings `weight.csv` of 2026 whose data rows are plain,
+  /// as a script or spreadsheet that quoted the header line again leaves it. Nil unless the
+  /// row is a single quoted field holding `separator`, or when its text is not one row.
+  func unwrapped(separator: UInt8 = 0x2C) -> CSVRow? {
+    guard count == 1, spans[0].quoted, field(0).contains(separator),
+      let rows = try? CSVReader.rows(Array(field(0)), separator: separator), rows.count == 1
+    else { return nil }
+    var row = rows[0]
+    row.line = line
+    return row
+  }
+
   /// Whether field `index` was written in double quotes.
   func isQuoted(_ index: Int) -> Bool { index < count && spans[index].quoted }
 

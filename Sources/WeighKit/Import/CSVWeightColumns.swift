@@ -32,7 +32,11 @@ struct CSVWeightColumns {
     try CSVReader.forEachRow(input, separator: separator) { row in
       if let reader {
         reader.take(row, zone: zone, into: &result, seen: &seen)
-      } else if let columns = try header(row) {
+      } else {
+        // A header quoted whole is read as the row inside it, and said.
+        let inner = row.unwrapped(separator: separator)
+        guard let columns = try header(inner ?? row) else { return }
+        result.headerUnwrapped = inner != nil
         reader = RowReader(columns: columns)
       }
     }

@@ -40,6 +40,15 @@ extension ImportFormat {
       head.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
       .first.map(String.init) ?? ""
     guard let header = try? CSVReader.rows(Array(firstLine.utf8)).first else { return nil }
+    // A header quoted whole (`CSVRow.unwrapped`): the readers that read their columns through
+    // `CSVWeightColumns` read the row inside it.
+    if let inner = header.unwrapped() {
+      if WithingsCSVImporter.matches(header: inner) { return .withingsCSV }
+      if MyFitnessPalCSVImporter.matches(header: inner) { return .myFitnessPalCSV }
+      if GoogleFitCSVImporter.matches(header: inner) { return .googleFitCSV }
+      if RenphoCSVImporter.matches(header: inner) { return .renphoCSV }
+      return GenericCSVImporter.matches(header: inner) ? .genericCSV : nil
+    }
     if WeighCSVImporter.matches(header: header) { return .weighCSV }
     if WithingsCSVImporter.matches(header: header) { return .withingsCSV }
     if MyFitnessPalCSVImporter.matches(header: header) { return .myFitnessPalCSV }

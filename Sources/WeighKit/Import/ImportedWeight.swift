@@ -249,6 +249,8 @@ public struct WeightImportResult: Equatable, Sendable {
   /// Body-mass records taken (not rejected) whose tag had attribute names with spaces
   /// (a defect of 2015 exports); the Health types count theirs in `HealthImportPlan`.
   public var repairedRecords = 0
+  /// Whether the header was one quoted field holding the columns (`CSVRow.unwrapped`).
+  public var headerUnwrapped = false
   /// Whether the file's times name no zone, so they were read in the session's zone.
   public var zoneless = false
 

@@ -23,6 +23,32 @@ private let utc = ZonedClock.utc
     #expect(result.unitNote == nil)
   }
 
+  @Test func aHeaderQuotedWholeIsReadAsTheRowInsideIt() throws {
+    let header =
+      #""Date,""Weight (kg)"",""Fat mass (kg)"",""Bone mass (kg)"",""Muscle mass (kg)"",""Hydration (kg)"",Comments""#
+    let bytes = Array((header + "\n2025-06-27 08:15:41,68.59,19.4,2.5,46.6,31.5,\n").utf8)
+    #expect(ImportFormat.detect(fileName: "weight.csv", firstBytes: bytes) == .withingsCSV)
+    let result = try WithingsCSVImporter.importWeights(bytes, zone: utc)
+    #expect(result.headerUnwrapped)
+    #expect(result.weights.map(\.kilograms) == [68.59])
+    #expect(result.weights.map(\.line) == [2])
+    #expect(result.rejections.isEmpty)
+    // The usual header is not said to be unwrapped.
+    let usual = try WithingsCSVImporter.importWeights(
+      Fixtures.bytes("vendors/withings-weight.csv"), zone: utc)
+    #expect(!usual.headerUnwrapped)
+    // Only one quoted field holding the separator is unwrapped, keeping its line.
+    let rows = try CSVReader.rows(Array("\"Date,\"\"Weight (kg)\"\"\"\n\"Date\"\nDate,x\n".utf8))
+    let inner = try #require(rows[0].unwrapped())
+    #expect(inner.fields.map(\.text) == ["Date", "Weight (kg)"])
+    #expect(inner.line == 1)
+    #expect(rows[1].unwrapped() == nil)
+    #expect(rows[2].unwrapped() == nil)
+    // A quoted whole line that is no vendor's header is still not a format.
+    #expect(
+      ImportFormat.detect(fileName: "x.csv", firstBytes: Array("\"a,b,c\"\n1,2,3\n".utf8)) == nil)
+  }
+
   @Test func withingsLocalTimesFollowTheTimeZone() throws {
     let amsterdam = try #require(ZonedClock(identifier: "Europe/Amsterdam"))
     let result = try WithingsCSVImporter.importWeights(
