@@ -7,9 +7,9 @@ import GRDBSQLite
 /// filled through `sqlite3_blob_write`, and its checksum kept in the meta row
 /// `pending_crc`. SQLite builds a row whole, blob included, unless the zeroblob is the last
 /// column holding bytes; an integer 0 takes none, so the row stays unbuilt, and neither
-/// weigh nor SQLite holds the record (a new store's import of 1,000,000 weights with
-/// `types` held its 127 MB record twice: 305 MiB at the peak; docs/performance.md,
-/// "hpend21").
+/// weigh nor SQLite holds the record: a new store's import with `types`, 1,000,000 weights
+/// (a 127 MB record) 301 → 83 MiB at the peak, 4,000,000 1,080 → 132 MiB, +13 M
+/// instructions (1.006×) at 100,000 (docs/performance.md, "hpend21").
 extension HealthSQLiteStorage {
   /// From which length a pending record is written in pieces, and the size of a piece.
   struct PendingWriting: Sendable {
