@@ -164,7 +164,9 @@ enum StraceKill {
   }()
 
   /// Runs weigh under strace, killed at the `killAt`th writing call when given.
-  static func traced(_ arguments: [String], killAt: Int?) throws -> WeighProcess.Result {
+  static func traced(_ arguments: [String], killAt: Int?, calls: String = calls) throws
+    -> WeighProcess.Result
+  {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: strace)
     var options = ["-f", "-o", "/dev/null", "-e", "trace=\(calls)"]

@@ -336,10 +336,12 @@ extension Session {
     }
     persistence.unwrittenState = nil
     guard let sqlite = healthSQLite, sqlite.isInCommand else { return try store.endBatch() }
-    try store.endBatch { [self] (sequence, record) throws(StoreError) in
+    try store.endBatch { [self] (sequence, record, head) throws(StoreError) in
       if record != nil { sqlite.keepsLogOnClose = true }
       try sqlite.commitCommand(
-        pending: record.map { HealthSQLiteStorage.PendingRecord(sequence: sequence, bytes: $0) },
+        pending: record.map {
+          HealthSQLiteStorage.PendingRecord(sequence: sequence, bytes: $0, head: head)
+        },
         appSequence: sequence)
       if record != nil { persistence.journalLagsAt = sequence }
     }

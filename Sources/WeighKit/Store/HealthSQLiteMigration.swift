@@ -197,10 +197,11 @@ extension HealthSQLiteStorage {
     else { return nil }
     guard case .int64(let sequence) = (row[0] as DatabaseValue).storage,
       case .blob(let bytes) = (row[1] as DatabaseValue).storage,
-      case .int64(let checksum) = (row[2] as DatabaseValue).storage
+      case .int64(let rowChecksum) = (row[2] as DatabaseValue).storage
     else {
       throw HealthSQLiteDamage(position: nil, "the pending journal record is malformed")
     }
+    let checksum = try pendingChecksum(row: rowChecksum, db, nil)
     let pending = PendingRecord(sequence: Int(clamping: sequence), bytes: Array(bytes))
     guard checksum == Int64(truncatingIfNeeded: pendingChecksum(pending)) else {
       throw HealthSQLiteDamage(

@@ -13,13 +13,27 @@ extension HealthSQLiteStorage {
   public struct PendingRecord: Hashable, Sendable {
     /// The app sequence the record takes.
     public var sequence: Int
-    /// The journal line, with its newline, as `journal.jsonl` holds it.
+    /// The journal line, with its newline, as `journal.jsonl` holds it; with `head`, what
+    /// follows the head.
     public var bytes: [UInt8]
+    /// The record's first bytes, where the journal already holds them (a streamed run's
+    /// rows): copied from there a piece at a time, never held (nil: none).
+    public var head: StoreRecordHead?
 
-    /// A record.
-    public init(sequence: Int, bytes: [UInt8]) {
+    /// A record: `head`'s bytes, if any, then `bytes`.
+    public init(sequence: Int, bytes: [UInt8], head: StoreRecordHead? = nil) {
       self.sequence = sequence
       self.bytes = bytes
+      self.head = head
+    }
+
+    /// The record's length in bytes.
+    public var byteCount: Int { (head?.byteCount ?? 0) + bytes.count }
+
+    /// The record with its head read into `bytes`: for a record small enough to hold.
+    func whole() throws(StoreError) -> PendingRecord {
+      guard let head else { return self }
+      return PendingRecord(sequence: sequence, bytes: try head.bytes() + bytes)
     }
   }
 
@@ -52,7 +66,13 @@ extension HealthSQLiteStorage {
           // arguments copied twice more before SQLite's own copy.
           try HealthSQLiteBinding(try db.cachedStatement(sql: "DELETE FROM pending_journal"))
             .run()
-          if let pending {
+          try Self.forgetPendingChecksum(db)
+          let writing = Self.pendingWriting
+          if let pending, pending.byteCount >= writing.fromBytes {
+            let cacheKept = try Self.shrinkPageCache(for: pending, db)
+            try Self.insertInPieces(pending, pieceBytes: writing.pieceBytes, db)
+            if let cacheKept { try db.execute(sql: "PRAGMA cache_size = \(cacheKept)") }
+          } else if let pending = try pending?.whole() {
             var insert = HealthSQLiteBinding(
               try db.cachedStatement(
                 sql: "INSERT INTO pending_journal (id, seq, record, crc) VALUES (1, ?, ?, ?)"))
@@ -93,7 +113,7 @@ extension HealthSQLiteStorage {
   /// row. hpend20, a new store's import of 1,000,000 weights with `types`: 344 → 305 MiB
   /// at the peak (nothing measurable at 4,000,000).
   static func shrinkPageCache(for pending: PendingRecord, _ db: Database) throws -> Int? {
-    guard pending.bytes.count >= StoreJournal.largeRecordBytes,
+    guard pending.byteCount >= StoreJournal.largeRecordBytes,
       let size = try Int.fetchOne(db, sql: "PRAGMA cache_size"), size < -2000 || size > 2000
     else { return nil }
     try db.execute(sql: "PRAGMA cache_size = -2000")
@@ -251,10 +271,11 @@ extension HealthSQLiteStorage {
         let record: DatabaseValue = row[1]
         let crc: DatabaseValue = row[2]
         guard case .int64(let sequence) = seq.storage, case .blob(let bytes) = record.storage,
-          case .int64(let checksum) = crc.storage
+          case .int64(let rowChecksum) = crc.storage
         else {
           throw HealthSQLiteDamage(position: nil, "the pending journal record is malformed")
         }
+        let checksum = try Self.pendingChecksum(row: rowChecksum, db, statements)
         let pending = PendingRecord(sequence: Int(clamping: sequence), bytes: Array(bytes))
         guard checksum == Int64(truncatingIfNeeded: Self.pendingChecksum(pending)) else {
           throw HealthSQLiteDamage(

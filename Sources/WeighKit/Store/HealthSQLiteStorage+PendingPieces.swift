@@ -74,10 +74,11 @@ extension HealthSQLiteStorage {
       case .int64(let sequence) = (row[1] as DatabaseValue).storage,
       (row[2] as DatabaseValue) == "blob".databaseValue,
       case .int64(let length) = (row[3] as DatabaseValue).storage,
-      case .int64(let checksum) = (row[4] as DatabaseValue).storage
+      case .int64(let rowChecksum) = (row[4] as DatabaseValue).storage
     else {
       throw HealthSQLiteDamage(position: nil, "the pending journal record is malformed")
     }
+    let checksum = try pendingChecksum(row: rowChecksum, db, nil)
     let connection = db.sqliteConnection
     var handle: OpaquePointer?
     func failed(_ code: CInt) -> DatabaseError {

@@ -1035,9 +1035,12 @@ public final class Store {
   /// - Parameter commitPoint: called with the record's sequence and bytes (nil when the
   ///   batch changed nothing) before the record is written: Health's database commits
   ///   there, with the record (docs/store.md, "One commit across the two stores"). When it
-  ///   throws, nothing is written.
+  ///   throws, nothing is written. A record that began with a streamed run comes as its
+  ///   `head`, which the journal already holds, and the bytes after it.
   public func endBatch(
-    commitPoint: ((_ sequence: Int, _ record: [UInt8]?) throws(StoreError) -> Void)? = nil
+    commitPoint: (
+      (_ sequence: Int, _ record: [UInt8]?, _ head: StoreRecordHead?) throws(StoreError) -> Void
+    )? = nil
   ) throws(StoreError) {
     guard let gathered = batch else { return }
     batch = nil
@@ -1054,7 +1057,7 @@ public final class Store {
     documentsBeforeBatch = [:]
     guard !changes.isEmpty, !isClosed else {
       dropStream()
-      if !isClosed { try commitPoint?(sequence, nil) }
+      if !isClosed { try commitPoint?(sequence, nil, nil) }
       return
     }
     let next = sequence + 1
@@ -1168,12 +1171,17 @@ public final class Store {
   /// checksum as one write. A record cut short by a crash has no checksum and newline, so
   /// opening moves it aside as any torn append; on an error here, the journal is cut back.
   ///
-  /// With `commitPoint` (a command that changed Health), the record is made whole, in one
-  /// buffer (`streamedRecord`), and handed to it before it is written: health.sqlite's
-  /// commit holds it first (docs/store.md, "One commit across the two stores").
+  /// With `commitPoint` (a command that changed Health), the record is handed to it before
+  /// it is written: health.sqlite's commit holds it first (docs/store.md, "One commit across
+  /// the two stores"). What a stream already wrote goes as the place it has in the journal,
+  /// not read back (hpend21: `HealthSQLiteStorage.commitCommand` copies it a piece at a
+  /// time, where the record was held whole twice: 301 → 83 MiB at the peak of a new
+  /// store's import of 1,000,000 weights with `types`).
   private func appendRecord(
     sequence: Int, changes: [StoreChange],
-    commitPoint: ((_ sequence: Int, _ record: [UInt8]?) throws(StoreError) -> Void)? = nil
+    commitPoint: (
+      (_ sequence: Int, _ record: [UInt8]?, _ head: StoreRecordHead?) throws(StoreError) -> Void
+    )? = nil
   ) throws(StoreError) {
     // A record begun by `streamRows` goes on where it stopped.
     let resuming = stream
@@ -1185,7 +1193,9 @@ public final class Store {
         pieceBytes: commitPoint == nil ? journalPieceBytes : .max, resuming: resuming
       ) { (bytes) throws(StoreError) in
         if let commitPoint {
-          try commitPoint(sequence, written == 0 ? bytes : try streamedRecord(written, bytes))
+          let head = StoreRecordHead(
+            path: journalPath, range: journalLength..<journalLength + written)
+          try commitPoint(sequence, bytes, written == 0 ? nil : head)
         }
         try StoreFileSystem.writeAll(journalDescriptor, bytes, path: journalPath)
         written += bytes.count
@@ -1198,26 +1208,6 @@ public final class Store {
       throw error
     }
     journalLength += written
-  }
-
-  /// The whole record of a transaction whose first `headBytes` the stream already wrote to
-  /// the journal, followed by `rest`: health.sqlite's commit holds the record before the
-  /// journal does (only a command that changed Health and began with a large run of rows
-  /// holds a large record then). Read back into one buffer of the record's size, where the
-  /// head read apart and joined to the rest held the record three times (hpend20: 582 →
-  /// 344 MiB at the peak of a new store's import of 1,000,000 weights with `types`, 2,056 →
-  /// 1,080 MiB at 4,000,000, with `HealthSQLiteStorage.commitCommand` binding it without
-  /// SQLite's copy; SQLite's row for it is the other copy, docs/store.md, "hpend20").
-  private func streamedRecord(_ headBytes: Int, _ rest: [UInt8]) throws(StoreError) -> [UInt8] {
-    var whole: [UInt8] = []
-    whole.reserveCapacity(headBytes + rest.count)
-    guard StoreFileSystem.read(journalPath, at: journalLength, count: headBytes, into: &whole),
-      whole.count == headBytes
-    else {
-      throw StoreFileSystem.ioError(journalPath, "read back the record being written")
-    }
-    whole.append(contentsOf: rest)
-    return whole
   }
 
   /// Gives back the journal record's buffer after a large transaction (an import), instead

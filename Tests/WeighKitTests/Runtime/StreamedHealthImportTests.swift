@@ -203,8 +203,19 @@ import Testing
 /// weights stream into the journal: the store holds every weight and step or none, and a
 /// kill after health.sqlite's `COMMIT` (its pending record larger than a piece of the read
 /// that appends it, `HealthSQLiteStorage.pendingPieceBytes`) is finished by the next open.
+/// Both layouts of the pending row: the record written whole, and written in pieces from the
+/// journal's head (`HealthSQLiteStorage.pendingWriting`, made small enough for this record).
 @Suite struct StreamedHealthImportCrashTests {
-  @Test func aCrashAtEveryWriteKeepsTheWholeImportOrNone() throws {
+  @Test(arguments: [false, true])
+  func aCrashAtEveryWriteKeepsTheWholeImportOrNone(inPieces: Bool) throws {
+    let writing = HealthSQLiteStorage.PendingWriting(
+      fromBytes: inPieces ? 0 : .max, pieceBytes: inPieces ? 4_093 : 1 << 20)
+    try HealthSQLiteStorage.$pendingWriting.withValue(writing) {
+      try crashAtEveryWrite(inPieces: inPieces)
+    }
+  }
+
+  func crashAtEveryWrite(inPieces: Bool) throws {
     let files = TemporaryStoreDirectory()
     let base = TemporaryStoreDirectory()
     let whole = TemporaryStoreDirectory()
@@ -229,6 +240,10 @@ import Testing
     let pending = try HealthSQLiteStorage(
       path: whole.file(HealthSQLiteStorage.fileName), creating: false)
     let record = try #require(try pending.pendingRecordSummary().record)
+    let kept = try pending.queue.inDatabase { db in
+      try Int64.fetchOne(db, sql: "SELECT count(*) FROM meta WHERE key = 'pending_crc'")
+    }
+    #expect(kept == (inPieces ? 1 : 0), "the layout of the pending row")
     try? pending.close()
     #expect(record.byteCount > HealthSQLiteStorage.pendingPieceBytes, "read in pieces")
 

@@ -94,11 +94,20 @@ import Testing
     try store.commit(StoreChange.putEntries(Array(Self.entries.prefix(500))))
     try store.commit([.setDocument(name: "app", value: ["n": .integer(2)])])
     var handed: [UInt8]?
-    try store.endBatch { (_, record) throws(StoreError) in handed = record }
+    var head: StoreRecordHead?
+    try store.endBatch { (_, record, streamed) throws(StoreError) in
+      handed = record
+      head = streamed
+    }
     store.close()
     let journal = try #require(directory.bytes("journal.jsonl"))
     let header = StoreJournal.header(base: 0)
-    #expect(handed.map { header + $0 } == journal)
+    // The streamed head is named by its place in the journal, not read back.
+    let streamed = try #require(head)
+    #expect(streamed.range.lowerBound == header.count)
+    #expect(streamed.byteCount > 0)
+    let headBytes = try streamed.bytes()
+    #expect(handed.map { header + headBytes + $0 } == journal)
   }
 
   @Test func aTransactionDroppedBeforeItsEndLeavesTheJournalAsItWas() throws {
