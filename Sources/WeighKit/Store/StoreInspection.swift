@@ -87,18 +87,27 @@ struct StoreInspection {
     do throws(StoreError) {
       var read = try StoreFileSystem.readLines(
         journalPath, largeLine: largeRecords)
+      var parsed = false
       if let large = read?.large {
         if let contents = try StoreJournal.parse(
           read!.lines, large: large, size: read!.size, path: journalPath, table: { tables[$0] })
         {
           journal = contents
+          parsed = true
+        } else if let contents = try StoreJournal.parse(
+          read!.lines, removals: large, size: read!.size, path: journalPath,
+          table: { tables[$0] })
+        {
+          journal = contents
+          parsed = true
         } else {
-          // Not an import's rows, or wrong: read whole, and said wrong as before.
+          // Not an import's rows nor an undo's removals, or wrong: read whole, and said
+          // wrong as before.
           read = try StoreFileSystem.readLines(journalPath)
         }
       }
       journalSize = read?.size
-      if journal.largeRecord == nil {
+      if !parsed {
         journal = try StoreJournal.parse(
           read?.lines ?? [], size: read?.size ?? 0, path: journalPath
         ) { tables[$0] }
