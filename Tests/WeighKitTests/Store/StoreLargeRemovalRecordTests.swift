@@ -35,13 +35,16 @@ import Testing
       ]
   }
 
-  static func pieceRead(_ directory: TemporaryStoreDirectory) throws -> StoreJournal.Contents? {
+  static func pieceRead(
+    _ directory: TemporaryStoreDirectory, pieceBytes: Int = StoreFileSystem.tailPiece
+  ) throws -> StoreJournal.Contents? {
     let path = directory.file(StoreJournal.fileName)
     let read = try #require(try StoreFileSystem.readLines(path, largeLine: 1_000))
     let large = try #require(read.large)
     return try StoreJournal.parse(
       read.lines, removals: large, size: read.size, path: path,
-      table: { $0 == EntryCodec.tableName ? TableStorage<EntryCodec>(empty: false) : nil })
+      table: { $0 == EntryCodec.tableName ? TableStorage<EntryCodec>(empty: false) : nil },
+      pieceBytes: pieceBytes)
   }
 
   @Test func aRecordOfRemovalsIsReadInPiecesAsItIsReadWhole() throws {
@@ -53,6 +56,12 @@ import Testing
       return
     }
     #expect(ids.runs == [100...2_000, 2_500...3_598, 9_999...9_999, 50...52])
+    // Changes and the checksum split between pieces anywhere.
+    for pieceBytes in [1, 7, 29, 1_000, 4_099] {
+      let read = try #require(try Self.pieceRead(directory, pieceBytes: pieceBytes))
+      #expect("\(read.transactions.last!.changes)" == "\(pieces.transactions.last!.changes)")
+      #expect(read.completeLength == pieces.completeLength)
+    }
     #expect(
       Self.summary(directory, largeRecords: 1_000) == Self.summary(directory, largeRecords: .max))
 
