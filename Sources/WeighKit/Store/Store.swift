@@ -194,7 +194,7 @@ public final class Store {
   private func readState(_ directory: String) throws(StoreError) {
     let manifestPath = path(StoreManifest.fileName)
     var inspection = StoreInspection.inspect(
-      directory: directory, tables: tables, readRows: false,
+      directory: directory, tables: tables, rows: .ends,
       largeRecords: compaction.largeRecordBytes)
     if let error = inspection.errors.first { throw error }
     let large = inspection.journal.largeRecord.flatMap { record in
@@ -202,7 +202,7 @@ public final class Store {
     }
     if large == .unfit {
       // Held as any record: its rows are applied to the table in memory.
-      inspection = StoreInspection.inspect(directory: directory, tables: tables, readRows: false)
+      inspection = StoreInspection.inspect(directory: directory, tables: tables, rows: .ends)
       if let error = inspection.errors.first { throw error }
     }
 

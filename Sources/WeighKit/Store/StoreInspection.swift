@@ -27,26 +27,36 @@ struct StoreInspection {
   /// interrupted): the next write upgrades it first.
   var needsUpgrade = false
 
-  /// Reads and cross-checks the files of the store in `directory`; with `readRows`, every
-  /// table is read whole (as `weigh check` does), else only the tables' first and last lines.
-  /// Changes nothing.
+  /// How much of each table file `inspect` reads.
+  enum Rows {
+    /// Its first line and its last bytes (opening a store).
+    case ends
+    /// Every row, checked as a load checks it, none held (`weigh check`).
+    case verified
+    /// Every row, loaded into the table's storage (a repair; tests, as the oracle of
+    /// `verified`).
+    case loaded
+  }
+
+  /// Reads and cross-checks the files of the store in `directory`, reading as much of each
+  /// table as `rows` says. Changes nothing.
   ///
-  /// - Complexity: O(size of `weigh.json` and the journal), plus the tables with `readRows`.
+  /// - Complexity: O(size of `weigh.json` and the journal), plus the tables unless `rows` is
+  ///   `ends`.
   ///
   /// A last record of `largeRecords` bytes or more, an import's rows, is read a piece at a
   /// time and its rows are not held (`StoreJournal.parse(_:large:…)`, `Contents.largeRecord`).
   static func inspect(
-    directory: String, tables: [String: any AnyTableStorage], readRows: Bool,
+    directory: String, tables: [String: any AnyTableStorage], rows: Rows,
     largeRecords: Int = .max
   ) -> StoreInspection {
     var inspection = StoreInspection()
-    inspection.run(
-      directory: directory, tables: tables, readRows: readRows, largeRecords: largeRecords)
+    inspection.run(directory: directory, tables: tables, rows: rows, largeRecords: largeRecords)
     return inspection
   }
 
   private mutating func run(
-    directory: String, tables: [String: any AnyTableStorage], readRows: Bool,
+    directory: String, tables: [String: any AnyTableStorage], rows: Rows,
     largeRecords: Int
   ) {
     func path(_ name: String) -> String { StoreLocation.joinPath(directory, name) }
@@ -77,18 +87,27 @@ struct StoreInspection {
     do throws(StoreError) {
       var read = try StoreFileSystem.readLines(
         journalPath, largeLine: largeRecords)
+      var parsed = false
       if let large = read?.large {
         if let contents = try StoreJournal.parse(
           read!.lines, large: large, size: read!.size, path: journalPath, table: { tables[$0] })
         {
           journal = contents
+          parsed = true
+        } else if let contents = try StoreJournal.parse(
+          read!.lines, removals: large, size: read!.size, path: journalPath,
+          table: { tables[$0] })
+        {
+          journal = contents
+          parsed = true
         } else {
-          // Not an import's rows, or wrong: read whole, and said wrong as before.
+          // Not an import's rows nor an undo's removals, or wrong: read whole, and said
+          // wrong as before.
           read = try StoreFileSystem.readLines(journalPath)
         }
       }
       journalSize = read?.size
-      if journal.largeRecord == nil {
+      if !parsed {
         journal = try StoreJournal.parse(
           read?.lines ?? [], size: read?.size ?? 0, path: journalPath
         ) { tables[$0] }
@@ -100,7 +119,12 @@ struct StoreInspection {
     for (_, table) in tables.sorted(by: { $0.key < $1.key }) {
       do throws(StoreError) {
         try table.readHeader(directory: directory)
-        if readRows, table.hasFile { try table.load(directory: directory) }
+        guard table.hasFile else { continue }
+        switch rows {
+        case .ends: break
+        case .verified: try table.verifyFile(directory: directory)
+        case .loaded: try table.load(directory: directory)
+        }
       } catch {
         errors.append(error)
       }

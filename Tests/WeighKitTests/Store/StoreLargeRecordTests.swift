@@ -25,7 +25,7 @@ import Testing
   ) -> StoreInspection {
     StoreInspection.inspect(
       directory: directory.path,
-      tables: [EntryCodec.tableName: TableStorage<EntryCodec>(empty: false)], readRows: false,
+      tables: [EntryCodec.tableName: TableStorage<EntryCodec>(empty: false)], rows: .ends,
       largeRecords: largeRecords)
   }
 
