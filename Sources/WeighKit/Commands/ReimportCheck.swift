@@ -30,6 +30,10 @@ import Foundation
 /// held: as `CompactLog` (32 bytes an entry, read from the table's file) under the same
 /// conditions, else as the session's entries.
 ///
+/// The vendor rows the log does not have are not kept either when the store can stream a run
+/// after the log's rows (imp21: its table in its file alone, or held without a file): each
+/// block's go to an `ImportStream` as entries, and the plan is the stream's.
+///
 /// Measured (rimp18, docs/performance.md): a second import of 1,000,000 Withings rows into
 /// the store the first made peaked at 181.8 MiB and now at 74.2 MiB (farm-bench medians;
 /// 2,000,000 rows: 350 → 125 MiB; 4,000,000: 665 → 222 MiB), CPU 0.94 of before. Weigh's

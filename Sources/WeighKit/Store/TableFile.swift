@@ -743,7 +743,9 @@ enum TableFile<Codec: StoreTableCodec> {
   /// last, as `encode` wrote them) to `body` a piece of at most `pieceBytes` at a time, in
   /// order, giving back the pages passed (`TableFilePassedPages`): the start of a table
   /// file written as new rows stream after the old (an import into a log with entries,
-  /// `StreamedTableFile.copyRows`), which `appending` would build whole in memory. Returns
+  /// `StreamedTableFile.copyRows`), which `appending` would build whole in memory (with the
+  /// new rows held aside: 968 MiB at the peak for 1,000,000 new Withings rows into a store of
+  /// 1,000,000 entries, 47 MiB streamed after this copy, imp21). Returns
   /// the tally of the rows (count and sum, from the last line) and the last row's id; nil,
   /// having handed nothing on, when the file is missing or not a checksummed table as weigh
   /// writes it. As `appending`, it verifies the first line and the last row against their
