@@ -271,6 +271,8 @@ struct ImportCommand: Executable {
       } else if let check = ReimportCheck(session: session, format: format) {
         switch try check.read(read) {
         case .checked(let read, let present): (usual, reimport, checked) = (read, check, present)
+        case .streamed(let outcome, let present):
+          (streamed, reimport, checked) = (outcome, check, present)
         case .usual(let read): (usual, reimport) = (read, check)
         case .again: break
         }
@@ -296,14 +298,16 @@ struct ImportCommand: Executable {
         "cannot read \(path): \(FileProblem.describe(error)); nothing was imported", at: pathSpan,
         kind: .unreadableInput)
     }
-    // A streamed import's log had no entries: it is not read.
+    // A streamed import's log had no entries, or was walked beside the file: it is not read.
     // A checked re-import's log had entries, and may not be read whole.
     let existing = streamed == nil && reimport == nil ? try session.entries() : []
     let logIsEmpty = reimport == nil && existing.isEmpty
     // The plan takes the weights read (and frees them as it makes their entries).
     var plan: ImportPlan
     if let streamed {
+      // Into a log with entries (`reimport` set), `checked` weights were found in it.
       plan = ImportPlan(streamed: streamed)
+      plan.alreadyPresent += checked ?? 0
     } else if let reimport {
       plan = reimport.plan(&result, checked: checked, session: session)
     } else {

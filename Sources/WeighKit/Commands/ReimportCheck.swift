@@ -30,6 +30,10 @@ import Foundation
 /// held: as `CompactLog` (32 bytes an entry, read from the table's file) under the same
 /// conditions, else as the session's entries.
 ///
+/// The vendor rows the log does not have are not kept either when the store can stream a run
+/// after the log's rows (imp21: its table in its file alone, or held without a file): each
+/// block's go to an `ImportStream` as entries, and the plan is the stream's.
+///
 /// Measured (rimp18, docs/performance.md): a second import of 1,000,000 Withings rows into
 /// the store the first made peaked at 181.8 MiB and now at 74.2 MiB (farm-bench medians;
 /// 2,000,000 rows: 350 → 125 MiB; 4,000,000: 665 → 222 MiB), CPU 0.94 of before. Weigh's
@@ -56,6 +60,11 @@ final class ReimportCheck {
 
   private var claims: Claims?
   private let session: Session
+  /// For vendor rows, the stream the weights the log does not have go to as entries, a block
+  /// at a time, when the store can take them after the log's rows
+  /// (`ImportStream.init(session:afterTheLogOf:)`: the log in its table's file alone, or held
+  /// without one): then they are not kept, and the plan is the stream's.
+  private var stream: ImportStream?
   /// Whether the file is weigh's own: a block's weights claim only the entries of their
   /// numbers, and the plan looks the rest up.
   private let claimsByNumber: Bool
@@ -102,11 +111,14 @@ final class ReimportCheck {
       }
       if !claimsByNumber, let walk = LogWalk(cursor) {
         claims = .walk(walk)
-        return
       }
     }
-    guard let claims = Self.usualClaims(session) else { return nil }
-    self.claims = claims
+    if claims == nil {
+      guard let claims = Self.usualClaims(session) else { return nil }
+      self.claims = claims
+    }
+    // Vendor rows only (weigh's own files keep numbers the stream does not take).
+    if !claimsByNumber { stream = ImportStream(session: session, afterTheLogOf: format) }
   }
 
   /// The look-up of the whole log, held: read from its table file when it can be, else the
@@ -129,8 +141,38 @@ final class ReimportCheck {
   /// - Throws: what `read` throws (a broken file).
   func read(_ read: () throws -> WeightImportResult) throws -> ReimportReading {
     let spill = ImportedWeightSpill { [self] block in take(block) }
-    var result = try ImportedWeightSpill.$current.withValue(spill) { try read() }
+    var result: WeightImportResult
+    do {
+      result = try ImportedWeightSpill.$current.withValue(spill) { try read() }
+    } catch {
+      stream?.abandon()
+      stream = nil
+      throw error
+    }
     let state = spill.takeRest(of: &result.read)
+    if let stream {
+      self.stream = nil
+      if state == .on {
+        // Streamed only once every claim is sure (a walk read the log to its end in its
+        // case), and the log's numbers are all below the stream's first: then the plan would
+        // have numbered the new entries as the stream did.
+        if let largest = finishedLargestID(), largest < stream.firstNumber,
+          let outcome = stream.finish(result)
+        {
+          return .streamed(outcome, present: present)
+        }
+        stream.abandon()
+        // The new weights went to the stream: the file is read again, the log held.
+        claims = Self.usualClaims(session)
+        guard claims != nil else { return .again }
+        kept = ImportedWeights()
+        present = 0
+        return try self.read(read)
+      }
+      // The spill turned off before a block (nothing streamed: every weight is in `result`)
+      // or stopped after some: as without a stream, below.
+      stream.abandon()
+    }
     if case .numbered(var walk) = claims {
       // The walk answers for every weight after it read the log to its end; no block taken,
       // the log is looked up the usual way; the spill stopped, the file is read again below.
@@ -182,6 +224,21 @@ final class ReimportCheck {
     }
   }
 
+  /// The log's largest number, once every weight was looked up (a walk read to the log's
+  /// end in its case); nil when a claim is not sure, or the file's numbers are claimed
+  /// (weigh's own files).
+  private func finishedLargestID() -> Int? {
+    switch claims {
+    case .entries(let claims)?: return claims.largestID
+    case .compact(let claims)?: return claims.largestID
+    case .walk(var walk)?:
+      let finished = walk.finish()
+      claims = .walk(walk)
+      return finished ? walk.largestID : nil
+    case .numbered?, nil: return nil
+    }
+  }
+
   /// The plan of a result `read` returned (`checked` or `usual`), `checked` the weights
   /// found in the log as it was read (nil for `usual`). Called once.
   func plan(_ result: inout WeightImportResult, checked: Int?, session: Session) -> ImportPlan {
@@ -218,9 +275,19 @@ final class ReimportCheck {
     self.kept = ImportedWeights()
     var present = self.present
     let taken = take(block, from: 0, keeping: &kept, present: &present)
-    self.kept = kept
     self.present = present
-    return taken
+    guard let stream else {
+      self.kept = kept
+      return taken
+    }
+    // The weights the log does not have (`kept` was empty: none is kept while streaming) go
+    // to the stream as entries; one it refuses stops the spill, and the file is read again
+    // (`read`).
+    guard taken else { return false }
+    for index in kept.blocks.indices {
+      guard stream.take(kept.takeBlock(index)) else { return false }
+    }
+    return true
   }
 
   /// Looks up the weights of `block` from `start` on, adding to `kept` and `present`, as
@@ -311,4 +378,7 @@ enum ReimportReading {
   case usual(WeightImportResult)
   /// The spill stopped after it took blocks: the file must be read again the usual way.
   case again
+  /// Checked as read, and the new weights streamed into the store as entries
+  /// (`ImportStream`): `present` were in the log.
+  case streamed(ImportStream.Outcome, present: Int)
 }

@@ -853,7 +853,9 @@ public final class Store {
       case .put(let row): if row.table == file.table { return false }
       case .putRun(let run):
         if run.table == file.table {
-          guard changed == 0, run.count == file.rowCount else { return false }
+          guard changed == 0, run.count == file.rowCount - file.copiedRowCount else {
+            return false
+          }
           changed += 1
         }
       case .remove(let name, _), .removeRun(let name, _): if name == file.table { return false }
@@ -890,13 +892,19 @@ public final class Store {
   /// its table's file follows the commit.
   public static let streamedRunMinimumRows = 1 << 14
 
-  /// Whether `beginStreamedRun(into:)` would start: a directory store that can be written,
-  /// a command's transaction (`beginBatch`) with nothing committed yet, and a table with no
-  /// file and no rows. Reads nothing.
-  public func canStreamRun(into table: String) -> Bool {
+  /// Whether `beginStreamedRun(into:afterItsRows:)` would start: a directory store that can
+  /// be written, a command's transaction (`beginBatch`) with nothing committed yet, and a
+  /// table with no file and no rows; or, `afterItsRows`, a table whose checksummed file holds
+  /// every row (`fileHoldsEveryRow`: nothing in the journal past it; checked since it last
+  /// changed), or one without a file whose rows are held (a log made by `log`, in the journal
+  /// alone). Reads nothing.
+  public func canStreamRun(into table: String, afterItsRows: Bool = false) -> Bool {
     guard directory != nil, !isReadOnly, !isClosed, !needsUpgrade, let batch, batch.isEmpty,
       stream == nil, streamedRun == nil, encodedRows.count == 0, let storage = tables[table],
-      !storage.hasFile, !storage.isDirty, storage.loadedRowCount == 0,
+      afterItsRows
+        ? streamsRunsAfterRows
+          && (storage.fileHoldsEveryRow || (!storage.hasFile && storage.isLoaded))
+        : !storage.hasFile && !storage.isDirty && storage.loadedRowCount == 0,
       !unverifiedTables.contains(table),
       compaction.shouldCompact(
         journalBytes: journalLength + Self.streamedRunMinimumRows * 64,
@@ -911,10 +919,20 @@ public final class Store {
   /// does for a run held whole, and is not kept. `finishStreamedRun` gives the change that
   /// stands for the run, which must head the transaction's first commit.
   ///
-  /// Returns false (and starts nothing) unless `canStreamRun(into:)`, or when the table's
-  /// temporary file cannot be made.
-  public func beginStreamedRun(into table: String) -> Bool {
-    guard canStreamRun(into: table), let storage = tables[table] else { return false }
+  /// `afterItsRows` (an import into a log with entries): the temporary file gets the table's
+  /// rows first, the lines of its file copied as they are, a piece at a time, or the rows
+  /// held encoded when it has no file (`StreamedTableFile.copyRows`), and the run's ids must
+  /// all be greater than the last of them; the compaction that follows the commit renames
+  /// it over the table's file, which is then the one the compaction of the run held whole
+  /// writes (`TableFile.appending`, or `TableFile.encode` of every row). The table holds no
+  /// row after the commit: it reads them from that file when asked.
+  ///
+  /// Returns false (and starts nothing) unless `canStreamRun(into:afterItsRows:)`, or when
+  /// the table's temporary file cannot be made, or its file's rows cannot be copied (not a
+  /// checksummed table as weigh writes it).
+  public func beginStreamedRun(into table: String, afterItsRows: Bool = false) -> Bool {
+    guard canStreamRun(into: table, afterItsRows: afterItsRows), let storage = tables[table]
+    else { return false }
     // As a commit that streams its rows checks them first (`commit`).
     do throws(StoreError) { try verifyTables() } catch { return false }
     let sequence = self.sequence + 1
@@ -923,6 +941,13 @@ public final class Store {
         table: table, path: path(storage.fileName), header: storage.fileHeader(sequence: sequence),
         sequence: sequence, pieceBytes: journalPieceBytes)
     else { return false }
+    if afterItsRows {
+      guard (try? storage.copyRows(into: file, fromFileAt: path(storage.fileName))) == true
+      else {
+        file.abandon()
+        return false
+      }
+    }
     var started = RecordStream()
     started.begin(sequence: sequence, into: &record)
     stream = started
@@ -950,8 +975,11 @@ public final class Store {
     guard !rows.isEmpty else { return }
     let block = StoreRowRun(codec, rows)
     do throws(StoreError) {
-      // Increasing, with gaps or without (an export of a log after deletions, atyp19).
-      guard block.idsIncrease, block.smallestID > streamedRun?.ids.last ?? Int.min else {
+      // Increasing, with gaps or without (an export of a log after deletions, atyp19), and
+      // after the rows copied from the table's file, if any.
+      guard block.idsIncrease,
+        block.smallestID > streamedRun?.ids.last ?? file.lastCopiedID ?? Int.min
+      else {
         throw StoreError(.invalidChange, message: "a streamed run's ids must increase")
       }
       try started.encodeRows(
@@ -1155,6 +1183,9 @@ public final class Store {
 
   /// The fewest rows of a run for which the table's file is written as it streams (tests).
   var streamedTableMinimumRows = StreamedTableFile.minimumRows
+  /// Whether a run may stream after a table's rows (`canStreamRun(into:afterItsRows:)`);
+  /// off, an import into a log with entries holds them as before (tests compare the two).
+  var streamsRunsAfterRows = true
   /// How many table files written as their rows streamed a compaction took (tests).
   private(set) var streamedTableFilesWritten = 0
   /// How many runs streamed a block at a time (`beginStreamedRun`) were committed (tests).

@@ -24,8 +24,13 @@ final class StreamedTableFile {
   let table: String
   /// The transaction the file is complete up to, once every row is in.
   let sequence: Int
-  /// The rows written so far.
+  /// The rows written so far, those copied from the table's file (`copyRows`) included.
   var rowCount: Int { tally.count }
+  /// The rows copied from the table's file before the run's (`copyRows`).
+  private(set) var copiedRowCount = 0
+  /// The id of the last row copied from the table's file (nil when none was copied): the
+  /// run's rows must come after it.
+  private(set) var lastCopiedID: Int?
   /// False once a write failed or the file was abandoned.
   var isOpen: Bool { file != nil }
 
@@ -65,6 +70,54 @@ final class StreamedTableFile {
     let crc = tally.writeRowLine(bytes, into: &writer)
     if writer.bytes.count >= pieceBytes { write() }
     return crc
+  }
+
+  /// Copies the rows of the table's file at `path` first, as its lines are, a piece at a
+  /// time (`TableFile.copyRowLines`), before any row is added: the file then holds them and
+  /// the rows added after them, as `TableFile.appending` writes it, for a run that streams
+  /// into a table with rows (an import into a log with entries). The tally goes on from the
+  /// file's last line, so its count and sum cover every row. False when the file is not a
+  /// checksummed table as weigh writes it, or a write failed (the file is abandoned then).
+  func copyRows<Codec: StoreTableCodec>(of codec: Codec.Type, fromFileAt path: String)
+    throws(StoreError) -> Bool
+  {
+    precondition(tally.count == 0 && lastCopiedID == nil, "rows are copied before any other")
+    guard file != nil else { return false }
+    let copied = try TableFile<Codec>.copyRowLines(ofFileAt: path, pieceBytes: pieceBytes) {
+      piece in
+      guard file != nil else { return }
+      writer.bytes.appendMemory(of: piece)
+      if writer.bytes.count >= pieceBytes { write() }
+    }
+    guard let copied, file != nil else {
+      abandon()
+      return false
+    }
+    tally = copied.tally
+    copiedRowCount = copied.tally.count
+    lastCopiedID = copied.lastID
+    return true
+  }
+
+  /// Writes `rows` (in increasing id order: a table held, without a file) first, each
+  /// encoded as `TableFile.encode` encodes it, before any row is added: the file then holds
+  /// them and the rows added after them, as the compaction writes it from all of them (an
+  /// import into a log whose entries are in the journal alone, made by `log`). False when a
+  /// write failed (the file is abandoned then).
+  func copyRows<Codec: StoreTableCodec>(encoding rows: [Codec.Row], of codec: Codec.Type)
+    -> Bool
+  {
+    precondition(tally.count == 0 && lastCopiedID == nil, "rows are copied before any other")
+    var row = JSONWriter()
+    for index in rows.indices {
+      row.bytes.removeAll(keepingCapacity: true)
+      Codec.encode(rows[index], into: &row)
+      guard row.bytes.withUnsafeBufferPointer({ add(row: $0) }) != nil else { return false }
+    }
+    guard file != nil else { return false }
+    copiedRowCount = rows.count
+    lastCopiedID = rows.last.map(Codec.id(of:))
+    return true
   }
 
   /// Writes the last line, syncs the file and renames it over the table's file.

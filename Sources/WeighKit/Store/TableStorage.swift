@@ -7,6 +7,8 @@ protocol AnyTableStorage: AnyObject {
   /// True when the journal holds changes of this table newer than its file.
   var isDirty: Bool { get }
   var hasFile: Bool { get }
+  /// True when the table's file is checksummed and holds every row, read or not.
+  var fileHoldsEveryRow: Bool { get }
   /// True when the table's file has checksums (false for a file of an older store).
   var hasChecksums: Bool { get }
   /// Reads the file's header (not its rows); records whether the file exists.
@@ -49,6 +51,9 @@ protocol AnyTableStorage: AnyObject {
   /// Records that the table's file was written, as of `sequence`, with every row the table
   /// holds (by a `StreamedTableFile`), as `writeSnapshot` records it.
   func snapshotWritten(sequence: Int)
+  /// Copies the rows of the table's file at `path` into `file` before a run streams after
+  /// them (`StreamedTableFile.copyRows`); false when they cannot be.
+  func copyRows(into file: StreamedTableFile, fromFileAt path: String) throws(StoreError) -> Bool
 }
 
 extension AnyTableStorage {
@@ -74,6 +79,11 @@ final class TableStorage<Codec: StoreTableCodec>: AnyTableStorage {
   private(set) var isDirty = false
   private(set) var hasFile = false
   private(set) var hasChecksums = false
+  /// True from a streamed run's commit (`apply(run:sequence:)`) until its table file is
+  /// renamed into place (`snapshotWritten`): its rows are in the journal and that file
+  /// alone, so neither this table's file nor its pending changes hold them, and reading the
+  /// table, or writing its file from what it holds, would leave them out.
+  private var streamedRowsOutsideFile = false
   /// The lowest row id put or removed since the table's file was written or read (`Int.max`:
   /// none). When it lies past the file's last row, the changes only added rows, and a
   /// compaction appends them to the file's bytes instead of encoding every row again.
@@ -86,6 +96,9 @@ final class TableStorage<Codec: StoreTableCodec>: AnyTableStorage {
   /// True when the table is not read yet and its file holds every row: no change to it
   /// since the file was written or read.
   var isOnlyInFile: Bool { rows == nil && hasFile && pending.isEmpty && !isDirty }
+  /// True when the table's file is checksummed and holds every row, read or not: no change
+  /// to the table since the file was written or read.
+  var fileHoldsEveryRow: Bool { hasFile && hasChecksums && pending.isEmpty && !isDirty }
 
   /// An empty, loaded table (memory stores, new tables).
   init(empty: Bool) {
@@ -100,11 +113,13 @@ final class TableStorage<Codec: StoreTableCodec>: AnyTableStorage {
       hasChecksums = header.checksummed
       rows = nil
       lowestChangedID = .max
+      streamedRowsOutsideFile = false
     } else {
       snapshotSequence = 0
       hasFile = false
       hasChecksums = false
       rows = []
+      streamedRowsOutsideFile = false
     }
   }
 
@@ -167,6 +182,7 @@ final class TableStorage<Codec: StoreTableCodec>: AnyTableStorage {
       lowestChangedID = min(lowestChangedID, run.smallestID)
       rows = nil
       pending = []
+      streamedRowsOutsideFile = true
       return
     }
     // The store routes a run by its table's name, which names one codec.
@@ -272,6 +288,7 @@ final class TableStorage<Codec: StoreTableCodec>: AnyTableStorage {
   func load(directory: String?) throws(StoreError) {
     guard rows == nil, let directory else { return }
     let path = StoreLocation.joinPath(directory, fileName)
+    try refuseWhileStreamedRowsOutsideFile(path)
     guard var (_, loaded) = try TableFile<Codec>.read(path: path) else {
       throw Self.disappeared(path)
     }
@@ -296,6 +313,9 @@ final class TableStorage<Codec: StoreTableCodec>: AnyTableStorage {
   /// The rows with an id greater than `id`; reads only the end of the file when the table
   /// is not loaded yet.
   func rows(after id: Int, directory: String?) throws(StoreError) -> [Codec.Row] {
+    if rows == nil, let directory {
+      try refuseWhileStreamedRowsOutsideFile(StoreLocation.joinPath(directory, fileName))
+    }
     if rows == nil, let directory,
       let partial = try TableFile<Codec>.read(
         path: StoreLocation.joinPath(directory, fileName), after: id),
@@ -314,6 +334,7 @@ final class TableStorage<Codec: StoreTableCodec>: AnyTableStorage {
     throws(StoreError)
   {
     let path = StoreLocation.joinPath(directory, fileName)
+    try refuseWhileStreamedRowsOutsideFile(path)
     if let removed = removalsOnly,
       try TableFile<Codec>.copying(
         fileAt: path, removing: Self.merged(removed), sequence: sequence)
@@ -347,11 +368,29 @@ final class TableStorage<Codec: StoreTableCodec>: AnyTableStorage {
   func snapshotWritten(sequence: Int) {
     // The file now holds every change: a table not loaded has none left to apply.
     if rows == nil { pending = [] }
+    streamedRowsOutsideFile = false
     snapshotSequence = sequence
     isDirty = false
     hasFile = true
     hasChecksums = true
     lowestChangedID = .max
+  }
+
+  func copyRows(into file: StreamedTableFile, fromFileAt path: String) throws(StoreError) -> Bool {
+    if let rows, !hasFile { return file.copyRows(encoding: rows, of: Codec.self) }
+    guard fileHoldsEveryRow else { return false }
+    return try file.copyRows(of: Codec.self, fromFileAt: path)
+  }
+
+  /// Throws while a streamed run's rows are outside the table's file and its pending changes
+  /// (`streamedRowsOutsideFile`): the store reads them from its journal once opened again.
+  private func refuseWhileStreamedRowsOutsideFile(_ path: String) throws(StoreError) {
+    guard streamedRowsOutsideFile else { return }
+    throw StoreError(
+      .io, file: path,
+      message:
+        "the rows just streamed into the table are not in its file yet; open the store again to read them"
+    )
   }
 
   /// The rows with an id of at least `id`, for a table whose changes since its file all have
@@ -368,6 +407,7 @@ final class TableStorage<Codec: StoreTableCodec>: AnyTableStorage {
     let found = TableFile<Codec>.salvage(path: path)
     rows = found.rows
     pending = []
+    streamedRowsOutsideFile = false
     snapshotSequence = found.sequence ?? fallbackSequence
     hasFile = found.exists
     hasChecksums = true
