@@ -79,14 +79,10 @@ final class ImportStream {
   /// A stream for an import of `format`, when the store's log has no entries and no file and
   /// the command's transaction has committed nothing yet (`Store.canStreamRun`); nil
   /// otherwise. Reads nothing of the store.
-  init?(session: Session, format: ImportFormat) {
+  convenience init?(session: Session, format: ImportFormat) {
     guard Self.formats.contains(format), session.store.canStreamRun(into: EntryCodec.tableName)
     else { return nil }
-    self.session = session
-    store = session.store
-    first = session.nextEntryID
-    latest = session.now + 60
-    afterItsRows = false
+    self.init(session, afterItsRows: false)
   }
 
   /// A stream for an import of vendor rows (`ImportStream.vendorFormats`, an Apple Health
@@ -104,17 +100,22 @@ final class ImportStream {
   /// entry peaked at 162 MiB held (162,232 KB) and at 32 MiB streamed (32,440 KB), into a
   /// store of 1,000,000 entries at 968 and 47 MiB, 4,000,000 rows into one entry at 545 and
   /// 31 MiB; 100,000 rows 573 M instructions held, 520 M streamed (callgrind).
-  init?(session: Session, afterTheLogOf format: ImportFormat) {
+  convenience init?(session: Session, afterTheLogOf format: ImportFormat) {
     guard
       Self.vendorFormats.contains(format) || format == .appleHealthZip
         || format == .appleHealthXML,
       session.store.canStreamRun(into: EntryCodec.tableName, afterItsRows: true)
     else { return nil }
+    self.init(session, afterItsRows: true)
+  }
+
+  /// A stream from the session's next number, weights a minute past its clock rejected.
+  private init(_ session: Session, afterItsRows: Bool) {
     self.session = session
     store = session.store
     first = session.nextEntryID
     latest = session.now + 60
-    afterItsRows = true
+    self.afterItsRows = afterItsRows
   }
 
   /// The first new entry's number.
