@@ -25,8 +25,9 @@ struct HealthImportPlan {
   /// UUID index is dropped and every insert lands at a right edge, so a larger cache only
   /// fills with pages written once. At 64 MiB the cache was what grew with the file: a new
   /// store's import of 4,000,000 weights and 1,000,000 step counts with `types` peaked at
-  /// 132 MiB, 73 MiB at 8 MiB; the 1 GB all-types export 135 → 83 MiB, the same CPU time
-  /// within the noise; at 2 MiB the 4,000,000-weight import took 3 s more system time
+  /// 130 MiB, 73 MiB at 8 MiB; the 1 GB all-types export 133 → 80 MiB, with the same
+  /// instructions (100 MB export: 5,049 M at 64 MiB, 5,048 M at 8) and the same writes and
+  /// reads of the file; at 2 MiB the 4,000,000-weight import took 3 s more system time
   /// (docs/performance.md, "hread21: …").
   static let fillingPageCacheMebibytes = 8
 
