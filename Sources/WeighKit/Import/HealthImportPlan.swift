@@ -15,13 +15,25 @@ import HealthSim
 struct HealthImportPlan {
   /// Samples held before they are checked and saved: 10,000 (a batch's samples are a few MiB).
   static let defaultBatchSize = 10_000
-  /// The page cache SQLite may keep for health.sqlite once an import saves its first batch
-  /// (SQLite's default is 2 MiB; see `saveBatch`).
+  /// The page cache SQLite may keep for health.sqlite once an import saves new samples into
+  /// a `record` table that had rows (SQLite's default is 2 MiB): each insert into the UUID
+  /// index lands at a random place of it (docs/performance.md, "The all-types import: a
+  /// larger page cache").
   static let pageCacheMebibytes = 64
+  /// The page cache once an import saves new samples into a `record` table it fills from
+  /// empty (a new store's first import, `HealthSQLiteStorage.commandFillsEmptyTable`): the
+  /// UUID index is dropped and every insert lands at a right edge, so a larger cache only
+  /// fills with pages written once. At 64 MiB the cache was what grew with the file: a new
+  /// store's import of 4,000,000 weights and 1,000,000 step counts with `types` peaked at
+  /// 130 MiB, 73 MiB at 8 MiB; the 1 GB all-types export 133 → 80 MiB, with the same
+  /// instructions (100 MB export: 5,049 M at 64 MiB, 5,048 M at 8) and the same writes and
+  /// reads of the file; at 2 MiB the 4,000,000-weight import took 3 s more system time
+  /// (docs/performance.md, "hread21: …").
+  static let fillingPageCacheMebibytes = 8
 
   /// The types asked for, in the order the report lists them.
   let types: [ImportDataType]
-  /// Whether health.sqlite's page cache was set to `pageCacheMebibytes`.
+  /// Whether health.sqlite's page cache was set (`sizePageCache`).
   private var widenedPageCache = false
   /// The most samples held before they are checked and saved.
   let batchSize: Int
@@ -228,6 +240,7 @@ struct HealthImportPlan {
     hold(rest)
     saveBatch(in: session)
     session.lastHealthImport = (mostHeld, batchesChecked)
+    if !widenedPageCache { session.lastHealthImportPageCache = nil }
     if let failure { throw failure }
   }
 
@@ -248,14 +261,6 @@ struct HealthImportPlan {
     // Health answers nothing once its storage failed: the command fails after it
     // (`Session.perform`), and checking more batches would only count false rejections.
     guard health.storageFailure == nil else { return }
-    // health.sqlite exists once the first batch is saved (a new store makes it then).
-    if !widenedPageCache, let sqlite = session.healthSQLite {
-      widenedPageCache = true
-      do throws(StoreError) { try sqlite.setPageCache(mebibytes: Self.pageCacheMebibytes) } catch {
-        failure = Session.diagnostic(for: error)
-        return
-      }
-    }
     batchesChecked += 1
     var present = presentSamples(around: starts, in: health)
     // Each new sample's key goes in (a repeat later in the batch is already present).
@@ -305,8 +310,32 @@ struct HealthImportPlan {
       }
       groups[index].add(candidates[position], at: position)
     }
+    if !groups.isEmpty, !sizePageCache(in: session) { return }
     for group in groups { save(group, in: health) }
     session.lastHealthImport = (mostHeld, batchesChecked)
+  }
+
+  /// Lets SQLite keep more of health.sqlite's pages, once, before the first batch with new
+  /// samples is saved: `fillingPageCacheMebibytes` when the command fills an empty `record`
+  /// table, else `pageCacheMebibytes`. A batch with nothing new (a re-import) reads what
+  /// Health has around its starts, each page once, and leaves SQLite's default: with the
+  /// 64 MiB cache set from the first batch, a re-import of 1,000,000 step counts peaked at
+  /// 125 MiB, 62 MiB without. Returns false when the storage failed (kept in `failure`).
+  private mutating func sizePageCache(in session: Session) -> Bool {
+    // health.sqlite exists once the first batch is saved (a new store makes it then).
+    guard !widenedPageCache, let sqlite = session.healthSQLite else { return true }
+    widenedPageCache = true
+    do throws(StoreError) {
+      let mebibytes =
+        try sqlite.commandFillsEmptyTable()
+        ? Self.fillingPageCacheMebibytes : Self.pageCacheMebibytes
+      try sqlite.setPageCache(mebibytes: mebibytes)
+      session.lastHealthImportPageCache = mebibytes
+    } catch {
+      failure = Session.diagnostic(for: error)
+      return false
+    }
+    return true
   }
 
   /// The new samples of one source revision in a batch, in file order, and where each is in

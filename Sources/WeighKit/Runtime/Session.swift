@@ -49,6 +49,9 @@ public final class Session {
   var healthIndex: HealthUUIDIndex?
   /// The last `import … types …`: the most samples it held at once, and its batches.
   var lastHealthImport: (mostHeld: Int, batches: Int)?
+  /// The page cache the last `import … types …` set for health.sqlite, in MiB; nil when it
+  /// left SQLite's default (no batch with new samples, or none saved to a file yet).
+  var lastHealthImportPageCache: Int?
   /// The app's observer: its query, the faults still to happen, the handler's notes.
   var observer = AppObserver()
   var warnedAboutCompaction = false

@@ -16,6 +16,23 @@ extension HealthSQLiteStorage {
     }
   }
 
+  /// Whether the open command's rows go into a `record` table that held no row when the
+  /// command first wrote (a new store's first import; before that write, whether the table
+  /// is empty now): its writer then drops the UUID index (`HealthSQLiteUUIDIndex`), and
+  /// every insert lands at the right edge of the table and of its type's indexes, where a
+  /// few pages are touched, not at a random place of the UUID index. False outside a
+  /// command.
+  public func commandFillsEmptyTable() throws(StoreError) -> Bool {
+    try checkOpen()
+    guard isInCommand else { return false }
+    if let commandWriter { return commandWriter.ownUUIDs != nil }
+    return try Self.mapped(path) {
+      try queue.inDatabase { db in
+        try !HealthSQLiteBinding(try statements(.anyRecord, db)).exists()
+      }
+    }
+  }
+
   /// The page cache this connection may keep, in KiB.
   public func pageCacheKibibytes() throws(StoreError) -> Int {
     try checkOpen()
