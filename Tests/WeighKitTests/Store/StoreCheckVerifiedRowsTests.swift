@@ -1,4 +1,5 @@
 import Foundation
+import HealthSim
 import Testing
 
 @testable import WeighKit
@@ -7,19 +8,6 @@ import Testing
 /// damaged store must give the same findings, in the same order, as the check that loaded
 /// the rows (`StoreInspection.Rows.loaded`, the oracle).
 @Suite struct StoreCheckVerifiedRowsTests {
-  /// A generator with a seed, so that a failing case can be run again.
-  struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-
-    mutating func next() -> UInt64 {
-      state &+= 0x9E37_79B9_7F4A_7C15
-      var z = state
-      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-      return z ^ (z >> 31)
-    }
-  }
-
   /// A store of `count` entries in `entries.json`, then a journal that puts and removes ids
   /// the table has and ids it lacks.
   static func makeStore(entries count: Int) throws -> TemporaryStoreDirectory {
@@ -57,7 +45,7 @@ import Testing
 
   /// Damages the store's `entries.json` as `damage` says, at a place `generator` picks.
   static func damage(
-    _ damage: Damage, _ directory: TemporaryStoreDirectory, using generator: inout SplitMix
+    _ damage: Damage, _ directory: TemporaryStoreDirectory, using generator: inout SeededGenerator
   ) {
     var bytes = directory.bytes("entries.json")!
     var lines = String(decoding: bytes, as: UTF8.self).split(
@@ -103,7 +91,7 @@ import Testing
     let sound = try Self.makeStore(entries: 40)
     defer { sound.remove() }
     #expect(Self.findings(sound, rows: .verified) == [])
-    var generator = SplitMix(state: seed)
+    var generator = SeededGenerator(seed: seed)
     for damage in Damage.allCases {
       for _ in 0..<6 {
         let directory = TemporaryStoreDirectory()
@@ -126,7 +114,7 @@ import Testing
     defer { sound.remove() }
     #expect(sound.bytes("entries.json")!.count >= 4 << 20)
     #expect(Self.findings(sound, rows: .verified) == [])
-    var generator = SplitMix(state: 21)
+    var generator = SeededGenerator(seed: 21)
     for damage in Damage.allCases {
       let directory = TemporaryStoreDirectory()
       defer { directory.remove() }
@@ -139,7 +127,7 @@ import Testing
   }
 
   @Test func theDamageTestsKindsGiveTheSameFindingsAndOpenRefusesWithTheFirst() throws {
-    var generator = SplitMix(state: 99)
+    var generator = SeededGenerator(seed: 99)
     for damage in Damage.allCases where damage != .flippedByte {
       let directory = try Self.makeStore(entries: 12)
       defer { directory.remove() }

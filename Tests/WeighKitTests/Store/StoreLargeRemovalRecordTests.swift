@@ -1,4 +1,5 @@
 import Foundation
+import HealthSim
 import Testing
 
 @testable import WeighKit
@@ -105,7 +106,7 @@ import Testing
     defer { sound.remove() }
     let bytes = sound.bytes(StoreJournal.fileName)!
     let start = bytes.dropLast().lastIndex(of: 0x0A)! + 1
-    var generator = StoreCheckVerifiedRowsTests.SplitMix(state: seed)
+    var generator = SeededGenerator(seed: seed)
     for round in 0..<12 {
       let directory = TemporaryStoreDirectory()
       defer { directory.remove() }
