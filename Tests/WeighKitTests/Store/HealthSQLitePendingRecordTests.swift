@@ -152,12 +152,21 @@ import Testing
     try DatabaseQueue(path: path).write { db in try db.execute(sql: damage) }
     let sqlite = try HealthSQLiteStorage(path: path, creating: false)
     defer { try? sqlite.close() }
+    try Self.expectRefusedAndAppendsNothing(sqlite, in: directory, "\(damage)")
+  }
+
+  /// The damaged pending record of `sqlite` is refused, read whole or in pieces, with one
+  /// message, and appending it to an empty `journal.jsonl` in `directory` throws and writes
+  /// nothing.
+  static func expectRefusedAndAppendsNothing(
+    _ sqlite: HealthSQLiteStorage, in directory: TemporaryStoreDirectory, _ label: String
+  ) throws {
     var whole: StoreError?
     do { _ = try sqlite.pendingRecord() } catch { whole = error }
     var pieces: StoreError?
     do { _ = try sqlite.pendingRecordSummary() } catch { pieces = error }
-    #expect(whole != nil)
-    #expect(pieces?.message == whole?.message, "\(String(describing: pieces))")
+    #expect(whole != nil, "\(label)")
+    #expect(pieces?.message == whole?.message, "\(label): \(String(describing: pieces))")
     let journal = directory.file("journal.jsonl")
     directory.write("journal.jsonl", [])
     let descriptor = try StoreFileSystem.openForAppending(journal)

@@ -146,20 +146,8 @@ import Testing
     try DatabaseQueue(path: path).write { db in try db.execute(sql: damage) }
     let sqlite = try HealthSQLiteStorage(path: path, creating: false)
     defer { try? sqlite.close() }
-    var whole: StoreError?
-    do { _ = try sqlite.pendingRecord() } catch { whole = error }
-    var pieces: StoreError?
-    do { _ = try sqlite.pendingRecordSummary() } catch { pieces = error }
-    #expect(whole != nil, "\(damage)")
-    #expect(pieces?.message == whole?.message, "\(damage): \(String(describing: pieces))")
-    let journal = directory.file("journal.jsonl")
-    directory.write("journal.jsonl", [])
-    let descriptor = try StoreFileSystem.openForAppending(journal)
-    defer { StoreFileSystem.closeDescriptor(descriptor) }
-    #expect(throws: StoreError.self) {
-      try sqlite.appendPendingRecord(to: descriptor, path: journal, pieceBytes: 1_000)
-    }
-    #expect(directory.bytes("journal.jsonl") == [])
+    try HealthSQLitePendingPiecesTests.expectRefusedAndAppendsNothing(
+      sqlite, in: directory, damage)
   }
 
   /// The row today's weigh writes for every record (format 3, its own checksum, no meta row)

@@ -38,20 +38,8 @@ import Testing
     let store = try Store.open(.directory(directory.path))
     store.journalPieceBytes = pieceBytes
     if before == .fileRead { _ = try store.entries() }
-    store.beginBatch()
-    // Under a write fault the temporary file may not be made: nothing streams then.
-    guard store.beginStreamedRun(into: EntryCodec.tableName, afterItsRows: true) else {
-      store.close()
-      throw StoreError(.io, message: "the run could not start")
-    }
-    for start in stride(from: 0, to: entries.count, by: block) {
-      try store.streamRun(
-        Array(entries[start..<min(start + block, entries.count)]), of: EntryCodec.self)
-    }
-    let change = try #require(store.finishStreamedRun())
-    try store.commit([change] + documents)
-    try store.endBatch()
-    return store
+    return try StoreStreamedRunTests.stream(
+      entries, block: block, documents: documents, into: store, afterItsRows: true)
   }
 
   @Test(arguments: Before.allCases)

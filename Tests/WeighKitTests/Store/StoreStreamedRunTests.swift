@@ -15,9 +15,18 @@ import Testing
   ) throws -> Store {
     let store = try Store.open(.directory(directory.path))
     store.journalPieceBytes = pieceBytes
+    return try stream(entries, block: block, documents: documents, into: store)
+  }
+
+  /// Streams `entries` in blocks of `block` into `store` as one command's first commit
+  /// (after the table's rows with `afterItsRows`), then `documents`; returns `store`.
+  static func stream(
+    _ entries: [Entry], block: Int, documents: [StoreChange], into store: Store,
+    afterItsRows: Bool = false
+  ) throws -> Store {
     store.beginBatch()
     // Under a write fault the temporary file may not be made: nothing streams then.
-    guard store.beginStreamedRun(into: EntryCodec.tableName) else {
+    guard store.beginStreamedRun(into: EntryCodec.tableName, afterItsRows: afterItsRows) else {
       store.close()
       throw StoreError(.io, message: "the run could not start")
     }
