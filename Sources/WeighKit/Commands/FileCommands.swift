@@ -356,6 +356,12 @@ struct ImportCommand: Executable {
           "\(path): repaired \(count) with metadata written as attributes whose names hold spaces (a defect of 2015 exports); those attributes were kept as metadata",
           at: pathSpan, severity: .warning))
     }
+    if result.firstLineWasRow {
+      shown.warn(
+        Diagnostic(
+          "\(path) has no header: its first line holds a date and a weight in the columns named, so it was read as a row",
+          at: pathSpan, severity: .note))
+    }
     if result.headerUnwrapped {
       shown.warn(
         Diagnostic(
@@ -439,7 +445,7 @@ struct ImportCommand: Executable {
       let hint =
         family == .appleHealth || family == .json
         ? ""
-        : "; for a CSV of your own, name its columns: import \(path) as csv date <column> weight <column> unit kg|lb|st"
+        : "; for a CSV of your own, name its columns (by name, or by number from 1 when it has no header): import \(path) as csv date <column> weight <column> unit kg|lb|st"
       throw Diagnostic(
         "cannot tell the format of \(path); expected \(expected)\(hint)", at: familySpan ?? pathSpan
       )

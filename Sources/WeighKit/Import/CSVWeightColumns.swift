@@ -17,6 +17,9 @@ struct CSVWeightColumns {
   /// Rows whose weight cell is empty hold other data (Google Fit's daily rows): skipped, not
   /// rejected.
   var skipsRowsWithoutWeight = false
+  /// The first line is a row, not a header: a file without a header whose columns were
+  /// named by number (a CSV of your own).
+  var firstLineIsRow = false
 
   /// A date without a time of day is read as 12:00, as openScale does.
   static let noon = 12 * 3600
@@ -37,7 +40,12 @@ struct CSVWeightColumns {
         let inner = row.unwrapped(separator: separator)
         guard let columns = try header(inner ?? row) else { return }
         result.headerUnwrapped = inner != nil
-        reader = RowReader(columns: columns)
+        let made = RowReader(columns: columns)
+        reader = made
+        if columns.firstLineIsRow {
+          result.firstLineWasRow = true
+          made.take(row, zone: zone, into: &result, seen: &seen)
+        }
       }
     }
     guard reader != nil else { throw ImportError("the file is empty") }

@@ -135,11 +135,22 @@ public enum GenericCSVImporter {
         "there is no column '\(reference)' (columns: \(shown)); write \(what) with one of those names or a number from 1 to \(names.count)"
       )
     }
+    let format = options.format
+    let shapes = CSVDateShapes(format.map { [$0] } ?? autoShapes)
     let date: Int
     if let reference = options.date {
       date = try find(reference, "date")
     } else if let found = names.firstIndex(where: dateNames.contains) {
       date = found
+    } else if let found = header.fields.indices.first(where: {
+      shapes.read(bytes: header.field($0)) != nil
+        || !CSVDatePattern.suggestions(for: header.fields[$0].text[...]).isEmpty
+    }) {
+      // `20/02/2023,97.2`: a file without a header, whose columns have no names to find.
+      throw ImportError(
+        line: header.line,
+        "the first line holds values (\(shown)), not column names: the file has no header; name the columns by number from 1, such as date \(found + 1) weight \(found == 0 ? 2 : 1)"
+      )
     } else {
       throw ImportError(
         line: header.line,
@@ -166,7 +177,29 @@ public enum GenericCSVImporter {
       )
     }
     let weightHeader = header.fields[weight].text
-    let named = weightName(weightHeader).unit
+    // A header holds no date under the date column and no number under the weight column:
+    // such a first line is the first row of a file without a header, its columns named by
+    // number (`as csv date 1 weight 2`). Read as a header, that row was lost unsaid.
+    var dateCell = header.field(date)
+    if let time, time < header.count {
+      dateCell = ArraySlice(Array(dateCell) + [0x20] + header.field(time))
+    }
+    // A date in a shape that needs `format` (`20/02/2023`) counts too: the row is then
+    // rejected with the format to add, not dropped.
+    let looksLikeDate =
+      shapes.read(bytes: dateCell) != nil
+      || !CSVDatePattern.suggestions(for: String(decoding: dateCell, as: UTF8.self)[...]).isEmpty
+    let firstLineIsRow =
+      looksLikeDate
+      && (try? WeightValue.kilograms(utf8: header.field(weight), unit: .kg, line: header.line))
+        != nil
+    let named = firstLineIsRow ? nil : weightName(weightHeader).unit
+    if firstLineIsRow, options.unit == nil {
+      throw ImportError(
+        line: header.line,
+        "the file has no header to name the unit of column \(weight + 1) ('\(weightHeader)'); add unit kg, unit lb or unit st"
+      )
+    }
     let unit: MassUnit
     switch (named, options.unit) {
     case (let named?, let said?) where named != said:
@@ -181,9 +214,23 @@ public enum GenericCSVImporter {
         line: header.line,
         "the weight column '\(weightHeader)' names no unit; add unit kg, unit lb or unit st")
     }
-    let format = options.format
-    let shapes = CSVDateShapes(format.map { [$0] } ?? autoShapes)
-    return CSVWeightColumns(
+    // A weight split over two columns (`date,lbs,oz` of a baby's weights, seen in a public
+    // repository; `st,lb`): read from one column, the other part was dropped unsaid.
+    let parts: (names: Set<String>, said: String, example: String)? =
+      switch unit {
+      case .lb: (["oz", "ounce", "ounces"], "pounds and ounces", "9.625 for 9 lb 10 oz")
+      case .st: (["lb", "lbs", "pound", "pounds"], "stones and pounds", "11.5 for 11 st 7 lb")
+      default: nil
+      }
+    if !firstLineIsRow, let parts,
+      let part = names.indices.first(where: { $0 != weight && parts.names.contains(names[$0]) })
+    {
+      throw ImportError(
+        line: header.line,
+        "the column '\(header.fields[part].text)' holds part of each weight beside '\(weightHeader)' (\(parts.said)), which weigh does not add up; write each weight in one column, such as \(parts.example), and import again"
+      )
+    }
+    var columns = CSVWeightColumns(
       date: date, time: time, weight: weight, unit: unit, source: options.source ?? "CSV",
       readDate: shapes.read,
       dateReason: { text in
@@ -192,6 +239,8 @@ public enum GenericCSVImporter {
         }
         return Self.dateReason(text[...])
       })
+    columns.firstLineIsRow = firstLineIsRow
+    return columns
   }
 
   /// Why a date read without `format` was refused, naming the `format` that reads it when

@@ -43,16 +43,19 @@ extension ImportFormat {
     // A header quoted whole (`CSVRow.unwrapped`): the readers that read their columns through
     // `CSVWeightColumns` read the row inside it.
     if let inner = header.unwrapped() {
+      if GoogleFitCSVImporter.matches(header: inner) { return .googleFitCSV }
       if WithingsCSVImporter.matches(header: inner) { return .withingsCSV }
       if MyFitnessPalCSVImporter.matches(header: inner) { return .myFitnessPalCSV }
-      if GoogleFitCSVImporter.matches(header: inner) { return .googleFitCSV }
       if RenphoCSVImporter.matches(header: inner) { return .renphoCSV }
       return GenericCSVImporter.matches(header: inner) ? .genericCSV : nil
     }
     if WeighCSVImporter.matches(header: header) { return .weighCSV }
+    // Google Fit before Withings: a Takeout that writes `Average weight (kg)` second
+    // (`Date,Average weight (kg),Max weight (kg),…`, as a real Takeout of 2018 does) also
+    // has Withings' shape, a Date and a weight with its unit in brackets.
+    if GoogleFitCSVImporter.matches(header: header) { return .googleFitCSV }
     if WithingsCSVImporter.matches(header: header) { return .withingsCSV }
     if MyFitnessPalCSVImporter.matches(header: header) { return .myFitnessPalCSV }
-    if GoogleFitCSVImporter.matches(header: header) { return .googleFitCSV }
     // openScale writes DATE (3.x) or dateTime (2.x), never Date: a Date header that no
     // vendor claimed is a CSV of the user's own.
     if header[0]?.trimmingCharacters(in: .whitespaces) != "Date",

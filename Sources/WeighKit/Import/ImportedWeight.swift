@@ -251,6 +251,9 @@ public struct WeightImportResult: Equatable, Sendable {
   public var repairedRecords = 0
   /// Whether the header was one quoted field holding the columns (`CSVRow.unwrapped`).
   public var headerUnwrapped = false
+  /// Whether the file had no header: its first line held a date and a weight in the columns
+  /// named by number, so it was read as a row (a CSV of your own only).
+  public var firstLineWasRow = false
   /// Whether the file's times name no zone, so they were read in the session's zone.
   public var zoneless = false
 

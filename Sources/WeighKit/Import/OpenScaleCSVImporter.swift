@@ -29,8 +29,17 @@ public enum OpenScaleCSVImporter {
   }
 
   /// Whether the first row is an openScale header or a headerless openScale row.
+  ///
+  /// A header counts as openScale's only as its exporters write it: 3.x begins `DATE,TIME`
+  /// (its type keys, upper case), 2.x names `dateTime`. The columns are then read without
+  /// regard to case, as openScale reads them; but `date,weight,bmi,fat` or
+  /// `date,weight,bmi,source` (spreadsheets of people's own, seen in public repositories)
+  /// are CSVs of their own, whose unit weigh must be told, not openScale's kg.
   static func matches(firstRow: CSVRow) -> Bool {
-    Columns(header: firstRow) != nil
+    let written = firstRow.fields.map { $0.text.trimmingCharacters(in: .whitespaces) }
+    let isExportHeader =
+      written.starts(with: ["DATE", "TIME"]) || written.contains("dateTime")
+    return (isExportHeader && Columns(header: firstRow) != nil)
       || (firstRow.fields.count >= 5 && firstRow[0].flatMap(LocalDateTime.parse) != nil)
   }
 
