@@ -164,14 +164,11 @@ extension HealthSQLiteStorage {
         sql: "INSERT INTO state (id, json, crc) VALUES (1, ?, ?)",
         arguments: [row[0] as DatabaseValue, row[1] as DatabaseValue])
     }
-    if let pending = try readPendingRecord(source) {
-      try target.execute(
-        sql: "INSERT INTO pending_journal (id, seq, record, crc) VALUES (1, ?, ?, ?)",
-        arguments: [
-          pending.sequence, Data(pending.bytes),
-          Int64(truncatingIfNeeded: pendingChecksum(pending)),
-        ])
-    }
+    // A piece at a time, in the layout a commit writes for its length (a record of 8 MiB
+    // or more in pieces, its checksum in `pending_crc`): read whole, a 512 MiB record took
+    // 1,573 MiB to migrate, 33 MiB so (docs/performance.md, "rep22"). A damaged one is
+    // refused.
+    try copyPendingRecord(from: source, to: target, damaged: .refused)
     var counted: [String: Int64] = [:]
     let grouped = try Row.fetchCursor(
       target, sql: "SELECT type, kind, count(*) FROM record GROUP BY type, kind")

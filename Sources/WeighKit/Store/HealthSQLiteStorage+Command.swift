@@ -54,40 +54,48 @@ extension HealthSQLiteStorage {
   ///
   /// - Throws: `StoreError`; the transaction is rolled back then, and nothing is kept.
   public func commitCommand(pending: PendingRecord?, appSequence: Int) throws(StoreError) {
+    try commitCommand(appSequence: appSequence) { db in
+      try Self.insertPending(pending, db)
+      return pending != nil
+    }
+  }
+
+  /// Commits the command's transaction as `commitCommand(pending:appSequence:)` does, with
+  /// the pending record of the database at `source` (if any) copied a piece at a time
+  /// (`copyPendingRecord`): a repair's rebuild.
+  func commitCommand(
+    copyingPendingFrom source: String, damaged: DamagedPendingRecord, appSequence: Int
+  ) throws(StoreError) {
+    var configuration = Configuration()
+    configuration.readonly = true
+    let sourceQueue = try Self.mapped(source) {
+      try DatabaseQueue(path: source, configuration: configuration)
+    }
+    defer { try? sourceQueue.close() }
+    try commitCommand(appSequence: appSequence) { db in
+      try sourceQueue.read { sourceDB in
+        try Self.copyPendingRecord(from: sourceDB, to: db, damaged: damaged)
+      }
+    }
+  }
+
+  /// Commits the command's transaction, `writePending` writing `pending_journal`'s row (or
+  /// none) into the database emptied of the one before; it returns whether it wrote one.
+  private func commitCommand(
+    appSequence: Int, writePending: (Database) throws -> Bool
+  ) throws(StoreError) {
     guard isInCommand else { return }
+    var wrotePending = false
     do throws(StoreError) {
       try checkOpen()
       try Self.mapped(path) {
         try queue.inDatabase { db in
           try settleSavepoints(db)
           try flushCommandWriter(db)
-          // Prepared once per connection (GRDB's cache) and bound straight to SQLite: a
-          // command of ten simulated years commits a 600 KB record, which `Data` and GRDB's
-          // arguments copied twice more before SQLite's own copy.
           try HealthSQLiteBinding(try db.cachedStatement(sql: "DELETE FROM pending_journal"))
             .run()
           try Self.forgetPendingChecksum(db)
-          let writing = Self.pendingWriting
-          if let pending, pending.byteCount >= writing.fromBytes {
-            let cacheKept = try Self.shrinkPageCache(for: pending, db)
-            try Self.insertInPieces(pending, pieceBytes: writing.pieceBytes, db)
-            if let cacheKept { try db.execute(sql: "PRAGMA cache_size = \(cacheKept)") }
-          } else if let pending = try pending?.whole() {
-            var insert = HealthSQLiteBinding(
-              try db.cachedStatement(
-                sql: "INSERT INTO pending_journal (id, seq, record, crc) VALUES (1, ?, ?, ?)"))
-            // checked: Int and Int64 have one width
-            insert.bind(1, integer: Int64(pending.sequence))
-            insert.bind(3, integer: Int64(truncatingIfNeeded: Self.pendingChecksum(pending)))
-            // Not copied by SQLite, whose record for the row is a copy already: a streamed
-            // import's record (150 MB at 1,000,000 weights) was held three times here.
-            let cacheKept = try Self.shrinkPageCache(for: pending, db)
-            try pending.bytes.withUnsafeBytes { bytes in
-              insert.bind(2, unchangingBlob: bytes)
-              try insert.run()
-            }
-            if let cacheKept { try db.execute(sql: "PRAGMA cache_size = \(cacheKept)") }
-          }
+          wrotePending = try writePending(db)
           // checked: Int and Int64 have one width
           try Self.setMeta("app_sequence", Int64(appSequence), db, statements)
           try Self.setMeta(
@@ -102,7 +110,36 @@ extension HealthSQLiteStorage {
       throw error
     }
     // A database built aside: the rename that puts it in place is the commit point.
-    try placeAside(markLog: pending != nil)
+    try placeAside(markLog: wrotePending)
+  }
+
+  /// Inserts `pending` as `pending_journal`'s row: in pieces from
+  /// `pendingWriting.fromBytes`, else whole.
+  private static func insertPending(_ pending: PendingRecord?, _ db: Database) throws {
+    let writing = pendingWriting
+    if let pending, pending.byteCount >= writing.fromBytes {
+      let cacheKept = try shrinkPageCache(for: pending, db)
+      try insertInPieces(pending, pieceBytes: writing.pieceBytes, db)
+      if let cacheKept { try db.execute(sql: "PRAGMA cache_size = \(cacheKept)") }
+    } else if let pending = try pending?.whole() {
+      // Prepared once per connection (GRDB's cache) and bound straight to SQLite: a
+      // command of ten simulated years commits a 600 KB record, which `Data` and GRDB's
+      // arguments copied twice more before SQLite's own copy.
+      var insert = HealthSQLiteBinding(
+        try db.cachedStatement(
+          sql: "INSERT INTO pending_journal (id, seq, record, crc) VALUES (1, ?, ?, ?)"))
+      // checked: Int and Int64 have one width
+      insert.bind(1, integer: Int64(pending.sequence))
+      insert.bind(3, integer: Int64(truncatingIfNeeded: pendingChecksum(pending)))
+      // Not copied by SQLite, whose record for the row is a copy already: a streamed
+      // import's record (150 MB at 1,000,000 weights) was held three times here.
+      let cacheKept = try shrinkPageCache(for: pending, db)
+      try pending.bytes.withUnsafeBytes { bytes in
+        insert.bind(2, unchangingBlob: bytes)
+        try insert.run()
+      }
+      if let cacheKept { try db.execute(sql: "PRAGMA cache_size = \(cacheKept)") }
+    }
   }
 
   /// For a record of `StoreJournal.largeRecordBytes` or more, sets the connection's page
@@ -113,7 +150,12 @@ extension HealthSQLiteStorage {
   /// row. hpend20, a new store's import of 1,000,000 weights with `types`: 344 → 305 MiB
   /// at the peak (nothing measurable at 4,000,000).
   static func shrinkPageCache(for pending: PendingRecord, _ db: Database) throws -> Int? {
-    guard pending.byteCount >= StoreJournal.largeRecordBytes,
+    try shrinkPageCache(byteCount: pending.byteCount, db)
+  }
+
+  /// `shrinkPageCache(for:_:)` for a record of `byteCount` bytes.
+  static func shrinkPageCache(byteCount: Int, _ db: Database) throws -> Int? {
+    guard byteCount >= StoreJournal.largeRecordBytes,
       let size = try Int.fetchOne(db, sql: "PRAGMA cache_size"), size < -2000 || size > 2000
     else { return nil }
     try db.execute(sql: "PRAGMA cache_size = -2000")

@@ -64,55 +64,94 @@ extension HealthSQLiteStorage {
     _ db: Database, pieceBytes: Int,
     _ body: ((UnsafeRawBufferPointer) throws -> Void)? = nil
   ) throws -> PendingRecordSummary? {
-    // `typeof` and `length` of a blob read the row's header, not the blob.
-    guard
-      let row = try Row.fetchOne(
-        db,
-        sql: "SELECT rowid, seq, typeof(record), length(record), crc FROM pending_journal")
-    else { return nil }
-    guard case .int64(let rowID) = (row[0] as DatabaseValue).storage,
-      case .int64(let sequence) = (row[1] as DatabaseValue).storage,
-      (row[2] as DatabaseValue) == "blob".databaseValue,
-      case .int64(let length) = (row[3] as DatabaseValue).storage,
-      case .int64(let rowChecksum) = (row[4] as DatabaseValue).storage
-    else {
-      throw HealthSQLiteDamage(position: nil, "the pending journal record is malformed")
-    }
-    let checksum = try pendingChecksum(row: rowChecksum, db, nil)
-    let connection = db.sqliteConnection
-    var handle: OpaquePointer?
-    func failed(_ code: CInt) -> DatabaseError {
-      DatabaseError(
-        resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(connection))
-      )
-    }
-    let opened = sqlite3_blob_open(
-      connection, "main", "pending_journal", "record", rowID, 0, &handle)
-    defer { sqlite3_blob_close(handle) }
-    guard opened == SQLITE_OK, let handle else { throw failed(opened) }
-    var crc = ZipCRC32()
-    var sequenceBytes = UInt64(truncatingIfNeeded: sequence).littleEndian
-    withUnsafeBytes(of: &sequenceBytes) { crc.update($0) }
-    let byteCount = Int(length)  // checked: Int and Int64 have one width
-    let piece = UnsafeMutableRawBufferPointer.allocate(
-      byteCount: max(1, min(pieceBytes, byteCount)), alignment: 1)
-    defer { piece.deallocate() }
-    var offset = 0
-    while offset < byteCount {
-      let count = min(piece.count, byteCount - offset)
-      // checked: a piece and an offset within a blob, which SQLite limits below 2 GiB
-      let code = sqlite3_blob_read(handle, piece.baseAddress, CInt(count), CInt(offset))
-      guard code == SQLITE_OK else { throw failed(code) }
-      let bytes = UnsafeRawBufferPointer(rebasing: piece[..<count])
-      crc.update(bytes)
-      try body?(bytes)
-      offset += count
-    }
-    guard checksum == Int64(truncatingIfNeeded: crc.value) else {
+    guard let row = try PendingRow(db) else { return nil }
+    let checksum = try pendingChecksum(row: row.checksum, db, nil)
+    let read = try row.readPieces(db, pieceBytes: pieceBytes) { bytes in try body?(bytes) }
+    guard checksum == Int64(truncatingIfNeeded: read) else {
       throw HealthSQLiteDamage(
         position: nil, "the pending journal record does not match its checksum (damaged)")
     }
-    // checked: Int and Int64 have one width
-    return PendingRecordSummary(sequence: Int(clamping: sequence), byteCount: byteCount)
+    return row.summary
+  }
+
+  /// The `pending_journal` row as its header says (`typeof` and `length` of a blob read the
+  /// row's header, not the blob).
+  struct PendingRow {
+    /// The row's id, for `sqlite3_blob_open`.
+    var rowID: Int64
+    /// The app sequence the record takes.
+    var sequence: Int64
+    /// The record's length in bytes.
+    var byteCount: Int
+    /// The row's `crc` (0 for a record written in pieces: see `pendingChecksum(row:_:_:)`).
+    var checksum: Int64
+
+    /// `db`'s row; nil when there is none.
+    ///
+    /// - Throws: `HealthSQLiteDamage` when a column has the wrong type.
+    init?(_ db: Database) throws {
+      guard
+        let row = try Row.fetchOne(
+          db,
+          sql: "SELECT rowid, seq, typeof(record), length(record), crc FROM pending_journal")
+      else { return nil }
+      guard case .int64(let rowID) = (row[0] as DatabaseValue).storage,
+        case .int64(let sequence) = (row[1] as DatabaseValue).storage,
+        (row[2] as DatabaseValue) == "blob".databaseValue,
+        case .int64(let length) = (row[3] as DatabaseValue).storage,
+        case .int64(let checksum) = (row[4] as DatabaseValue).storage
+      else {
+        throw HealthSQLiteDamage(position: nil, "the pending journal record is malformed")
+      }
+      self.rowID = rowID
+      self.sequence = sequence
+      self.byteCount = Int(length)  // checked: Int and Int64 have one width
+      self.checksum = checksum
+    }
+
+    /// The record's sequence and length.
+    var summary: PendingRecordSummary {
+      PendingRecordSummary(sequence: Int(clamping: sequence), byteCount: byteCount)
+    }
+
+    /// Hands the record to `body` `pieceBytes` at a time through `sqlite3_blob_read` (the
+    /// same buffer each time); returns the checksum of the sequence's eight bytes and the
+    /// pieces (`pendingChecksum`'s value), not compared with anything.
+    func readPieces(
+      _ db: Database, pieceBytes: Int, _ body: (UnsafeRawBufferPointer) throws -> Void
+    ) throws -> UInt32 {
+      let connection = db.sqliteConnection
+      var handle: OpaquePointer?
+      let opened = sqlite3_blob_open(
+        connection, "main", "pending_journal", "record", rowID, 0, &handle)
+      defer { sqlite3_blob_close(handle) }
+      guard opened == SQLITE_OK, let handle else {
+        throw HealthSQLiteStorage.blobFailure(opened, connection)
+      }
+      var crc = ZipCRC32()
+      var sequenceBytes = UInt64(truncatingIfNeeded: sequence).littleEndian
+      withUnsafeBytes(of: &sequenceBytes) { crc.update($0) }
+      let piece = UnsafeMutableRawBufferPointer.allocate(
+        byteCount: max(1, min(pieceBytes, byteCount)), alignment: 1)
+      defer { piece.deallocate() }
+      var offset = 0
+      while offset < byteCount {
+        let count = min(piece.count, byteCount - offset)
+        // checked: a piece and an offset within a blob, which SQLite limits below 2 GiB
+        let code = sqlite3_blob_read(handle, piece.baseAddress, CInt(count), CInt(offset))
+        guard code == SQLITE_OK else { throw HealthSQLiteStorage.blobFailure(code, connection) }
+        let bytes = UnsafeRawBufferPointer(rebasing: piece[..<count])
+        crc.update(bytes)
+        try body(bytes)
+        offset += count
+      }
+      return crc.value
+    }
+  }
+
+  /// SQLite's error for a failed call of its incremental blob I/O on `connection`.
+  static func blobFailure(_ code: CInt, _ connection: OpaquePointer?) -> DatabaseError {
+    DatabaseError(
+      resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(connection)))
   }
 }

@@ -49,30 +49,51 @@ extension HealthSQLiteStorage {
   /// the `pending_crc` meta row: in the transaction open on `db`, so that a kill anywhere
   /// leaves the row of before, or this one whole with its checksum.
   static func insertInPieces(_ pending: PendingRecord, pieceBytes: Int, _ db: Database) throws {
+    let checksum = try insertInPieces(
+      sequence: pending.sequence, byteCount: pending.byteCount, db
+    ) { write in
+      try pending.head?.read(pieceBytes: pieceBytes) { piece in write(piece) }
+      pending.bytes.withUnsafeBytes { rest in
+        var start = 0
+        while start < rest.count {
+          let end = min(start + pieceBytes, rest.count)
+          write(UnsafeRawBufferPointer(rebasing: rest[start..<end]))
+          start = end
+        }
+      }
+    }
+    try setMeta(pendingChecksumKey, Int64(truncatingIfNeeded: checksum), db)
+  }
+
+  /// Inserts a `pending_journal` row of `sequence` and `byteCount` bytes as `zeroblob` with a
+  /// `crc` of 0, and fills it with the pieces `fill` hands to its `write`, in order; returns
+  /// their checksum (`pendingChecksum`'s value), for the caller's `pending_crc` meta row.
+  ///
+  /// - Throws: what SQLite or `fill` throws, or `HealthSQLiteDamage` when the pieces do not
+  ///   make `byteCount` bytes.
+  static func insertInPieces(
+    sequence: Int, byteCount: Int, _ db: Database,
+    fill: ((UnsafeRawBufferPointer) -> Void) throws -> Void
+  ) throws -> UInt32 {
     let connection = db.sqliteConnection
     var insert = HealthSQLiteBinding(
       try db.cachedStatement(
         sql: "INSERT INTO pending_journal (id, seq, record, crc) VALUES (1, ?, zeroblob(?), 0)"))
     // checked: Int and Int64 have one width
-    insert.bind(1, integer: Int64(pending.sequence))
+    insert.bind(1, integer: Int64(sequence))
     // checked: Int and Int64 have one width
-    insert.bind(2, integer: Int64(pending.byteCount))
+    insert.bind(2, integer: Int64(byteCount))
     try insert.run()
     var handle: OpaquePointer?
     let opened = sqlite3_blob_open(connection, "main", "pending_journal", "record", 1, 1, &handle)
     defer { sqlite3_blob_close(handle) }
-    func failed(_ code: CInt) -> DatabaseError {
-      DatabaseError(
-        resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(connection))
-      )
-    }
-    guard opened == SQLITE_OK, let handle else { throw failed(opened) }
+    guard opened == SQLITE_OK, let handle else { throw blobFailure(opened, connection) }
     var crc = ZipCRC32()
-    var sequenceBytes = UInt64(truncatingIfNeeded: pending.sequence).littleEndian
+    var sequenceBytes = UInt64(truncatingIfNeeded: sequence).littleEndian
     withUnsafeBytes(of: &sequenceBytes) { crc.update($0) }
     var offset = 0
     var failure: CInt?
-    func write(_ piece: UnsafeRawBufferPointer) {
+    try fill { piece in
       guard failure == nil, !piece.isEmpty else { return }
       crc.update(piece)
       // checked: a piece and an offset within a blob, which SQLite limits below 2 GiB
@@ -80,19 +101,10 @@ extension HealthSQLiteStorage {
       if code != SQLITE_OK { failure = code }
       offset += piece.count
     }
-    try pending.head?.read(pieceBytes: pieceBytes) { piece in write(piece) }
-    pending.bytes.withUnsafeBytes { rest in
-      var start = 0
-      while start < rest.count, failure == nil {
-        let end = min(start + pieceBytes, rest.count)
-        write(UnsafeRawBufferPointer(rebasing: rest[start..<end]))
-        start = end
-      }
-    }
-    if let failure { throw failed(failure) }
-    guard offset == pending.byteCount else {
+    if let failure { throw blobFailure(failure, connection) }
+    guard offset == byteCount else {
       throw HealthSQLiteDamage(position: nil, "the pending journal record was cut short")
     }
-    try setMeta(pendingChecksumKey, Int64(truncatingIfNeeded: crc.value), db)
+    return crc.value
   }
 }

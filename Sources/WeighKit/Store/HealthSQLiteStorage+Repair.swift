@@ -40,10 +40,13 @@ extension HealthSQLiteStorage {
     let name = Store.uniqueName(in: damaged, stem: "health-repair", suffix: "")
     let folder = StoreLocation.joinPath(damaged, name)
     try StoreFileSystem.makeDirectory(folder)
+    // Copied a piece at a time: read whole, the file (512 MiB of it a pending record) was
+    // held while the record was read (docs/performance.md, "rep22").
     for suffix in ["", "-wal"] {
-      guard let bytes = try StoreFileSystem.read(path + suffix) else { continue }
-      try StoreFileSystem.replace(
-        StoreLocation.joinPath(folder, fileName + suffix), with: bytes)
+      guard let size = StoreFileSystem.size(path + suffix) else { continue }
+      try StoreFileSystem.create(
+        StoreLocation.joinPath(folder, fileName + suffix), copying: 0..<size, of: path + suffix
+      ) { _ in }
     }
     try StoreFileSystem.syncDirectory(damaged)
     report.copies = Store.damagedFolder + "/" + name
@@ -51,7 +54,7 @@ extension HealthSQLiteStorage {
     // What reads.
     var records: [HealthRecord] = []
     var state: HealthSmallState?
-    var pending: PendingRecord?
+    var copiesPending = false
     var appSequence = 0
     try mapped(path) {
       var configuration = Configuration()
@@ -83,12 +86,11 @@ extension HealthSQLiteStorage {
           records.append(checked.record)
         }
         appSequence = Int(clamping: (try? meta("app_sequence", db)) ?? 0)
-        if let row = try? Row.fetchOne(db, sql: "SELECT seq, record FROM pending_journal"),
-          case .int64(let sequence) = (row[0] as DatabaseValue).storage,
-          case .blob(let bytes) = (row[1] as DatabaseValue).storage
-        {
-          pending = PendingRecord(sequence: Int(clamping: sequence), bytes: Array(bytes))
-        }
+        // Read to its end here, a piece at a time, so that a record SQLite cannot read is
+        // left out as before; the new file's copy reads it again (`copyPendingRecord`), never
+        // whole: a 512 MiB record took 1,051 MiB to repair, 32 MiB so (with the copy of
+        // the old file below; docs/performance.md, "rep22").
+        copiesPending = pendingRecordReads(db)
       }
     }
     guard let state else {
@@ -102,7 +104,8 @@ extension HealthSQLiteStorage {
 
     // The new file.
     try build(
-      at: path, records: records, state: state, pending: pending, appSequence: appSequence,
+      at: path, records: records, state: state, pending: nil,
+      copyingPendingFrom: copiesPending ? path : nil, appSequence: appSequence,
       directory: directory)
     return report
   }
@@ -113,9 +116,13 @@ extension HealthSQLiteStorage {
   /// (the app journal's record it matches) in one transaction: built in `path.tmp`, synced,
   /// moved into place, and the folder synced. Any log of the file it replaces is removed
   /// first, so that it is not applied to the new one. Repair and migration build this way.
+  ///
+  /// With `source`, the pending record is that of the database there, copied a piece at a
+  /// time and kept as it is when damaged (`copyPendingRecord`, `.keptDamaged`), and
+  /// `pending` must be nil.
   static func build(
     at path: String, records: [HealthRecord], state: HealthSmallState, pending: PendingRecord?,
-    appSequence: Int, directory: String
+    copyingPendingFrom source: String? = nil, appSequence: Int, directory: String
   ) throws(StoreError) {
     let temporary = path + ".tmp"
     for leftover in [temporary, temporary + "-wal", temporary + "-shm"] {
@@ -128,7 +135,12 @@ extension HealthSQLiteStorage {
         try built.append(records)
         try built.apply([.stateChanged(state)])
       }
-      try built.commitCommand(pending: pending, appSequence: appSequence)
+      if let source {
+        try built.commitCommand(
+          copyingPendingFrom: source, damaged: .keptDamaged, appSequence: appSequence)
+      } else {
+        try built.commitCommand(pending: pending, appSequence: appSequence)
+      }
       try built.close()
     } catch {
       built.rollbackCommand()

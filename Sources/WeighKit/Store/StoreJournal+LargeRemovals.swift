@@ -4,19 +4,22 @@
   import Darwin
 #endif
 
-/// A journal's large last record of removals only, read a piece at a time: the undo of a
-/// large import whose compaction did not follow (a kill after the commit). Read whole, its
-/// line was held beside the rest (33 MB for the undo of 1,000,000 entries): the next open
-/// of such a store peaked at 49,744 KB and `weigh check` at 49,840 KB; 30,412 and 28,356 KB
-/// read so (chk21).
+/// A journal's large last record of removals, read a piece at a time: the undo of a large
+/// import whose compaction did not follow (a kill after the commit). Read whole, its line
+/// was held beside the rest (33 MB for the undo of 1,000,000 entries): the next open of such
+/// a store peaked at 49,744 KB and `weigh check` at 49,840 KB; 30,412 and 28,356 KB read so
+/// (chk21). The same undo of an import that brought its settings sets them back after the
+/// removals: `weigh check` 53,592 → 32,520 KB, the open (`set unit kg`) 53,596 → 24,712 KB,
+/// 2,617 → 309 M instructions (rep22).
 ///
 /// Only the shape `StoreJournal.encode` writes is read so, `{"seq":N,"changes":[` then
-/// `{"remove":"<table>","id":N}` of one known table, 1,024 or more of them, then `]` and the
-/// checksum. The transaction is what parsing the line whole makes of it (a stretch of
-/// removals kept as one `removeRun`, `RemovalStretch`), so opening and checking go on as
-/// after a whole read; anything else (a document, another change, a number written another
-/// way, a checksum that does not match) gives nil, and the caller reads the journal whole,
-/// as before, for the same contents or the same refusal.
+/// `{"remove":"<table>","id":N}` of one known table, 1,024 or more of them, then either `]`
+/// or document changes (at most 16 MiB of them) and `]`, then the checksum. The transaction
+/// is what parsing the line whole makes of it (a stretch of removals kept as one
+/// `removeRun`, `RemovalStretch`, then the documents), so opening and checking go on as
+/// after a whole read; anything else (another change, a number written another way, a
+/// checksum that does not match) gives nil, and the caller reads the journal whole, as
+/// before, for the same contents or the same refusal.
 extension StoreJournal {
   /// Parses `lines`, a journal's bytes up to its large last whole line `large`, then that
   /// line a piece at a time when it holds removals only, as
@@ -38,10 +41,27 @@ extension StoreJournal {
     try StoreFileSystem.readPieces(path, large, pieceBytes: pieceBytes) { piece in
       scan.take(piece)
     }
-    guard let (sequence, name, ids) = scan.finish(), table(name) != nil,
+    guard let (sequence, name, ids, documentBytes) = scan.finish(), table(name) != nil,
       sequence == contents.lastSequence + 1, sequence > base
     else { return nil }
-    var transaction = Transaction(sequence: sequence, changes: [.removeRun(table: name, ids: ids)])
+    var documents: [StoreChange] = []
+    if !documentBytes.isEmpty {
+      // The changes after the removals, read as a record of their own.
+      let line = Array("{\"seq\":1,\"changes\":[".utf8) + documentBytes + [0x7D]
+      let parsed = line.withUnsafeBufferPointer { bytes -> [StoreChange]? in
+        var reader = JSONReader(bytes: bytes)
+        guard let transaction = try? StoreJournal.readTransaction(&reader, table: table),
+          (try? reader.expectEnd()) != nil
+        else { return nil }
+        return transaction.changes
+      }
+      guard let parsed, !parsed.isEmpty, parsed.allSatisfy(\.isDocumentChange) else {
+        return nil
+      }
+      documents = parsed
+    }
+    var transaction = Transaction(
+      sequence: sequence, changes: [.removeRun(table: name, ids: ids)] + documents)
     transaction.line = contents.completeLines + 1
     transaction.end = large.upperBound + 1
     contents.transactions.append(transaction)
@@ -61,7 +81,8 @@ extension StoreJournal {
 /// against the one shape it takes.
 private struct RemovalRecordScan {
   enum Stage {
-    case head, sequence, changesHead, removeHead, name, idHead, id, afterChange, end, failed
+    case head, sequence, changesHead, removeHead, name, idHead, id, afterChange, documents, end
+    case failed
   }
 
   /// Where the line's `,"crc":"…"}` starts in the file.
@@ -82,6 +103,12 @@ private struct RemovalRecordScan {
   var count = 0
   var crc = ZipCRC32()
   var suffix: [UInt8] = []
+  /// The changes after the removals, when they are not all removals (an undo that also
+  /// sets a document back): through the `]` that ends the changes.
+  var documents: [UInt8] = []
+
+  /// The most the changes after the removals may take: more is read whole by the caller.
+  static let largestDocuments = 16 << 20
 
   private static let seqHead = Array("{\"seq\":".utf8)
   private static let changesHead = Array(",\"changes\":[".utf8)
@@ -171,6 +198,13 @@ private struct RemovalRecordScan {
       match(byte, Self.changesHead, then: .removeHead)
     case .changesHead: match(byte, Self.changesHead, then: .removeHead)
     case .removeHead:
+      if count > 0, Self.removeHead[matched] != byte {
+        // Not a removal: what follows the removals, kept to be read as changes of their own.
+        documents = Array(Self.removeHead[..<matched]) + [byte]
+        matched = 0
+        stage = .documents
+        return
+      }
       match(byte, Self.removeHead, then: .name)
       name.removeAll(keepingCapacity: true)
     case .name:
@@ -204,14 +238,19 @@ private struct RemovalRecordScan {
       } else {
         stage = .failed
       }
+    case .documents:
+      guard documents.count < Self.largestDocuments else { return stage = .failed }
+      documents.append(byte)
     case .end, .failed: stage = .failed
     }
   }
 
-  /// The record's sequence, table and ids; nil unless it is of the shape read here, of
-  /// enough removals to be kept as a run, and its checksum matches.
-  func finish() -> (sequence: Int, table: String, ids: IDRuns)? {
-    guard stage == .end, count >= StoreJournal.RemovalStretch.runFrom, let firstName,
+  /// The record's sequence, table, ids and the bytes of the changes after them (empty for
+  /// none, else through the `]` that ends the changes); nil unless it is of the shape read
+  /// here, of enough removals to be kept as a run, and its checksum matches.
+  func finish() -> (sequence: Int, table: String, ids: IDRuns, documents: [UInt8])? {
+    guard stage == .end || (stage == .documents && documents.last == 0x5D),
+      count >= StoreJournal.RemovalStretch.runFrom, let firstName,
       position == contentEnd + StoreChecksum.lineSuffixLength
     else { return nil }
     let matches = suffix.withUnsafeBufferPointer { bytes in
@@ -220,6 +259,6 @@ private struct RemovalRecordScan {
         && bytes[17] == 0x7D
     }
     guard matches else { return nil }
-    return (sequence, String(decoding: firstName, as: UTF8.self), ids)
+    return (sequence, String(decoding: firstName, as: UTF8.self), ids, documents)
   }
 }

@@ -75,12 +75,54 @@ import Testing
     #expect(Store.check(.directory(directory.path), largeRecordBytes: 1_000).isEmpty)
   }
 
+  /// The record of an undo that also sets documents back (an import that brought its
+  /// settings into an empty log): the removals, then the documents. Objects of one key:
+  /// the changes are compared as text, and a dictionary's order is not fixed.
+  static let documents: [StoreChange] = [
+    .setDocument(name: "app", value: ["anchor": 2]),
+    .setDocument(name: "note", value: [2, "a ] , { \"remove\":\"entries\",\"id\":3}"]),
+  ]
+
+  @Test func aRecordOfRemovalsThenDocumentsIsReadInPiecesAsItIsReadWhole() throws {
+    for documents in [Array(Self.documents.prefix(1)), Self.documents] {
+      let directory = try Self.store(Self.removed.map { .removeEntry(id: $0) } + documents)
+      defer { directory.remove() }
+      let pieces = try #require(try Self.pieceRead(directory))
+      let changes = try #require(pieces.transactions.last?.changes)
+      guard case .removeRun("entries", let ids) = changes.first else {
+        Issue.record("not a run: \(pieces.transactions)")
+        return
+      }
+      #expect(ids.runs == [100...2_000, 2_500...3_598, 9_999...9_999, 50...52])
+      #expect("\(changes.dropFirst())" == "\(documents[...])")
+      for pieceBytes in [1, 7, 29, 1_000, 4_099] {
+        let read = try #require(try Self.pieceRead(directory, pieceBytes: pieceBytes))
+        #expect("\(read.transactions.last!.changes)" == "\(changes)")
+        #expect(read.completeLength == pieces.completeLength)
+      }
+      #expect(
+        Self.summary(directory, largeRecords: 1_000)
+          == Self.summary(directory, largeRecords: .max))
+      let gone = Set(Self.removed)
+      var policy = CompactionPolicy.manual
+      policy.largeRecordBytes = 1_000
+      let reopened = try Store.open(.directory(directory.path), compaction: policy)
+      #expect(try reopened.entries() == Self.entries.filter { !gone.contains($0.id) })
+      #expect(reopened.documents["app"] == ["anchor": 2])
+      reopened.close()
+      #expect(Store.check(.directory(directory.path), largeRecordBytes: 1_000).isEmpty)
+    }
+  }
+
   @Test func otherRecordsAreNotReadInPieces() throws {
     let removals: [StoreChange] = Self.removed.map { .removeEntry(id: $0) }
     for changes in [
-      removals + [.setDocument(name: "app", value: ["anchor": 2])],
+      removals + Self.documents + [.removeEntry(id: 5)],
+      removals + Self.documents + [.putEntry(sampleEntry(7_000))],
+      removals + [.putEntry(sampleEntry(7_000))] + Self.documents,
       [.putEntry(sampleEntry(7_000))] + removals,
       Array(removals.prefix(1_023)) + [.putEntry(sampleEntry(7_000))],
+      Array(removals.prefix(1_023)) + Self.documents,
     ] {
       let directory = try Self.store(changes)
       defer { directory.remove() }
@@ -100,9 +142,10 @@ import Testing
 
   /// Damage in the record (a flipped bit anywhere, the line cut, bytes after it) is found
   /// and said as when the journal is read whole.
-  @Test(arguments: [UInt64(1), 2, 3])
-  func damageIsSaidAsWhenTheRecordIsReadWhole(_ seed: UInt64) throws {
-    let sound = try Self.store(Self.removed.map { .removeEntry(id: $0) })
+  @Test(arguments: [UInt64(1), 2, 3], [false, true])
+  func damageIsSaidAsWhenTheRecordIsReadWhole(_ seed: UInt64, documents: Bool) throws {
+    let sound = try Self.store(
+      Self.removed.map { .removeEntry(id: $0) } + (documents ? Self.documents : []))
     defer { sound.remove() }
     let bytes = sound.bytes(StoreJournal.fileName)!
     let start = bytes.dropLast().lastIndex(of: 0x0A)! + 1
