@@ -219,9 +219,9 @@ final class ImportStream {
   ///
   /// Measured (dst22, docs/performance.md): 1,000,000 Withings rows of every minute read
   /// under `set tz Europe/Rome` into a new store were streamed until the skipped hour, then
-  /// read again and held: 100,016 KB peak, user 0.90 s; now streamed whole: 34,768 KB, 0.62 s
+  /// read again and held: 99,824 KB peak, user 0.84 s; now streamed whole: 33,292 KB, 0.52 s
   /// (into a log with one entry 162,036 -> 35,624 KB). 100,000 such rows 1,065.5 M
-  /// instructions before, 623.6 M after; in UTC (no step back) 476.1 M, 477.6 M (callgrind).
+  /// instructions before, 624.6 M after; in UTC (no step back) 476.1 M, 478.8 M (callgrind).
   static let widestStepBack: Int64 = 36 * 3600
 
   /// Makes the entries of `block` (weights in file order); false when one cannot be streamed.

@@ -376,7 +376,7 @@ struct UndoCommand: Executable {
       // and of those only the lines that name a pushed sample are decoded: the undo of a
       // streamed import of 100,000 rows into a log with one entry decoded every row, 478 M
       // of its 528 M instructions (imp21, callgrind); import and undo 1,236.7 M before,
-      // 762.9 M after (dst22).
+      // 763.7 M after (dst22).
       if try session.store.forEachRowInFile(
         EntryCodec.self, after: smallest - 1, whoseLineHolds: "\"pushedUUID\"",
         anchor: Self.pushedKeyAnchor, keep)
