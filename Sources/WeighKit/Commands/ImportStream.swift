@@ -2,20 +2,23 @@ import Foundation
 
 /// An import into a log without entries whose weights go into the store as the file is read
 /// (issue 14 item 9: memory whatever the file's size): each block of weights the reader
-/// keeps (`ImportedWeightSpill`) becomes entries at once, numbered in file order, and every
-/// 16,384 entries are streamed into the command's journal record and the table's file
-/// (`Store.streamRun`), then let go. Neither the weights nor the entries are held whole.
+/// keeps (`ImportedWeightSpill`) becomes entries at once, numbered as the plan numbers them,
+/// and every 16,384 entries are streamed into the command's journal record and the table's
+/// file (`Store.streamRun`), then let go. Neither the weights nor the entries are held whole.
 ///
 /// It makes the entries `ImportPlan` makes for such a log, in the same order and with the
-/// same numbers, only when that order is the file's and the duplicate keys come in order
-/// (`WeightKeySet`'s fast path): rows numbered anew (a vendor's, or weigh's with numbers
-/// that are no entry numbers) whose instants never go back, or rows of weigh's own file
-/// that keep their numbers, each greater than the one before (a log exported, with gaps
-/// where entries were deleted: the plan keeps every number then, and orders by them). A file
-/// with both, or whose kept numbers go back, is not streamed. Anything else stops it (`read` returns nil, having cut what
-/// it wrote off the journal) and the import reads the file again the usual way: files in
-/// time order (most logs, and every file `scripts/gen-import-files.py` writes) are read once;
-/// a file found out of order at its end is read twice.
+/// same numbers, only when the duplicate keys come in order (`WeightKeySet`'s fast path)
+/// and: rows numbered anew (a vendor's, or weigh's with numbers that are no entry numbers)
+/// whose instants go back less than `widestStepBack` from the latest before them (they
+/// are held in a window sorted by instant, then line, the plan's order, and streamed once
+/// the file's instants passed them by more than that: the hour summer time skips, read in a
+/// zone that has one, dst22), or rows of weigh's own file that keep their numbers, each
+/// greater than the one before (a log exported, with gaps where entries were deleted: the
+/// plan keeps every number then, and orders by them). A file with both, or whose kept
+/// numbers go back, is not streamed. Anything else stops it (`read` returns nil, having cut
+/// what it wrote off the journal) and the import reads the file again the usual way: files
+/// in time order (most logs, and every file `scripts/gen-import-files.py` writes) are read
+/// once; a file found out of order at its end is read twice.
 ///
 /// Measured (wmem17, docs/performance.md): a new store's import of 4,000,000 Withings rows
 /// peaked at 293 MiB (300,368 KB) and now at 31 MiB, the same at 1,000,000 and 2,000,000 rows;
@@ -37,14 +40,25 @@ final class ImportStream {
   private let latest: Int64
   /// The entries made so far.
   private(set) var count = 0
-  private var lastInstant = Int64.min
+  /// The instant of the last entry numbered anew that was streamed: an entry made after it
+  /// must not be earlier.
+  private var streamedThrough = Int64.min
+  /// The latest instant of an entry numbered anew (the last of `pending`, or of those
+  /// streamed when it is empty).
+  private var latestHeld = Int64.min
+  /// The line the last weight was read from: while lines never go back, an entry that
+  /// comes later in the file comes later in the plan's order among entries at one instant.
+  private var lastLine = Int.min
   /// How the entries are numbered: decided by the first entry made.
   private var numbering = Numbering.undecided
   /// The last number kept, while `numbering` is `kept`.
   private var lastKept = 0
   /// Whether an entry made links a Health sample (weigh's own files).
   private(set) var links = false
-  /// The entries made and not streamed yet.
+  /// The entries made and not streamed yet, in number order: while they are numbered anew,
+  /// sorted by instant, then file order (`ImportPlan`'s order, by instant, then line, then
+  /// file order, while lines never go back), each numbered from `first` by its place (the
+  /// entries streamed before it, then its index).
   private var pending: [Entry] = []
   private var started = false
   /// Whether the run streams after the rows of the log's table file (a log with entries,
@@ -90,8 +104,8 @@ final class ImportStream {
   /// one (`Store.canStreamRun(into:afterItsRows:)`); nil otherwise. A re-import's check
   /// (`ReimportCheck`) hands it the weights the log does not have, a block at a time, as it
   /// looks them up (walking the log beside the file, or in the log held): their entries are
-  /// numbered from the session's next number in file order, as `ImportPlan` numbers them
-  /// (after every number in use, in time order, then by line) while instants never go back;
+  /// numbered from the session's next number as `ImportPlan` numbers them (after every
+  /// number in use, in time order, then by line: the window of `take`);
   /// and the run is streamed into the table's temporary file after a copy of its rows
   /// (`Store.beginStreamedRun(into:afterItsRows:)`). The check must make sure the log's
   /// largest number is below `first` before it takes the outcome. Reads nothing of the store.
@@ -195,6 +209,21 @@ final class ImportStream {
     pending = []
   }
 
+  /// The farthest back from the latest instant made that an entry numbered anew may come
+  /// and still be numbered as `ImportPlan` numbers it (by instant, then line): entries are
+  /// streamed only once the file's instants passed them by more than this, in seconds. A
+  /// file read in a zone with summer time goes back an hour where the clocks skip one (a
+  /// scale's times in 02:00–02:59 of the day summer time begins are read an hour later, and
+  /// the rows at 03:00 come before them again); the widest gap of the zone database is a
+  /// day (Samoa skipped 2011-12-30). As `LogWalk.widestOffset`, 36 h.
+  ///
+  /// Measured (dst22, docs/performance.md): 1,000,000 Withings rows of every minute read
+  /// under `set tz Europe/Rome` into a new store were streamed until the skipped hour, then
+  /// read again and held: 99,824 KB peak, user 0.84 s; now streamed whole: 33,292 KB, 0.52 s
+  /// (into a log with one entry 162,036 -> 35,624 KB). 100,000 such rows 1,065.5 M
+  /// instructions before, 624.6 M after; in UTC (no step back) 476.1 M, 478.8 M (callgrind).
+  static let widestStepBack: Int64 = 36 * 3600
+
   /// Makes the entries of `block` (weights in file order); false when one cannot be streamed.
   func take(_ block: [ImportedWeight]) -> Bool {
     // In locals for the loop: each access to a class's stored property is checked for
@@ -202,11 +231,12 @@ final class ImportStream {
     var pending = self.pending
     self.pending = []
     var count = self.count
-    var lastInstant = self.lastInstant
+    var latestHeld = self.latestHeld
+    var lastLine = self.lastLine
     var numbering = self.numbering
     var lastKept = self.lastKept
     var links = self.links
-    let (first, latest) = (self.first, self.latest)
+    let (first, latest, streamedThrough) = (self.first, self.latest, self.streamedThrough)
     pending.reserveCapacity(Store.streamedRunMinimumRows + block.count)
     let ok = block.withUnsafeBufferPointer { weights in
       for index in weights.indices {
@@ -222,32 +252,51 @@ final class ImportStream {
             ))
           continue
         }
+        // The plan orders entries at one instant by line, then file order: file order, while
+        // lines never go back (every reader's).
+        guard weight.pointee.line >= lastLine else { return false }
+        lastLine = weight.pointee.line
         if weight.pointee.isVendorRow {
-          guard numbering != .kept else { return false }
+          guard numbering != .kept, first + count <= ValueLimits.entryNumber.upperBound else {
+            return false
+          }
           numbering = .anew
-          // Numbered in time order, then by line: the file's order while instants never go
-          // back.
-          guard instant >= lastInstant, first + count <= ValueLimits.entryNumber.upperBound
-          else { return false }
-          lastInstant = instant
-          pending.append(
-            Entry(
-              id: first + count, instant: instant, kilograms: weight.pointee.kilograms,
-              origin: .import, source: weight.pointee.source, note: weight.pointee.note,
-              fileTime: weight.pointee.fileTime))
+          // In time order (every row of most files): numbered next.
+          if instant >= latestHeld {
+            latestHeld = instant
+            pending.append(
+              Entry(
+                id: first + count, instant: instant, kilograms: weight.pointee.kilograms,
+                origin: .import, source: weight.pointee.source, note: weight.pointee.note,
+                fileTime: weight.pointee.fileTime))
+          } else {
+            guard instant >= streamedThrough else { return false }
+            Self.insert(
+              Entry(
+                id: 0, instant: instant, kilograms: weight.pointee.kilograms,
+                origin: .import, source: weight.pointee.source, note: weight.pointee.note,
+                fileTime: weight.pointee.fileTime), into: &pending, numberedFrom: first + count)
+          }
           count += 1
           continue
         }
         // Weigh's own row: its entry, with the number it wrote (0 when that is no entry
         // number: numbered anew, as a vendor's row).
         guard !afterItsRows, var entry = weight.pointee.entry else { return false }
+        if entry.healthUUID != nil { links = true }
         if entry.id == 0 {
-          guard numbering != .kept else { return false }
+          guard numbering != .kept, first + count <= ValueLimits.entryNumber.upperBound else {
+            return false
+          }
           numbering = .anew
-          guard instant >= lastInstant, first + count <= ValueLimits.entryNumber.upperBound
-          else { return false }
-          lastInstant = instant
-          entry.id = first + count
+          if instant >= latestHeld {
+            latestHeld = instant
+            entry.id = first + count
+            pending.append(entry)
+          } else {
+            guard instant >= streamedThrough else { return false }
+            Self.insert(entry, into: &pending, numberedFrom: first + count)
+          }
         } else {
           // The plan keeps every number of such a file and orders the entries by them: the
           // file's order when each is greater than the one before (with gaps: an export of
@@ -256,20 +305,22 @@ final class ImportStream {
           else { return false }
           numbering = .kept
           lastKept = entry.id
+          pending.append(entry)
         }
-        if entry.healthUUID != nil { links = true }
-        pending.append(entry)
         count += 1
       }
       return true
     }
     self.count = count
-    self.lastInstant = lastInstant
+    self.latestHeld = latestHeld
+    self.lastLine = lastLine
     self.numbering = numbering
     self.lastKept = lastKept
     self.links = links
     // The reader keeps the block, or reads the file again: this stream is done.
     guard ok else { return false }
+    // The run begins once a run's rows were made, as when every entry was streamed as made
+    // (a few kept for the next block do not make it begin later).
     guard pending.count >= Store.streamedRunMinimumRows else {
       self.pending = pending
       return true
@@ -279,11 +330,57 @@ final class ImportStream {
       else { return false }
       started = true
     }
+    // Entries numbered anew are streamed once no entry to come may sort before them.
+    let ready = numbering == .anew ? Self.settled(in: pending) : pending.count
+    guard ready > 0 else {
+      self.pending = pending
+      return true
+    }
+    // The entries after `ready`, held for the next block (the last 36 h of the file's times:
+    // 2,160 rows of a file of every minute).
+    var rest: [Entry] = []
+    if ready < pending.count {
+      // Only their room: the next block's entries grow it, once the run's are let go.
+      rest.reserveCapacity(pending.count - ready)
+      rest.append(contentsOf: pending[ready...])
+      pending.removeSubrange(ready...)
+    }
+    if numbering == .anew { self.streamedThrough = pending[ready - 1].instant }
     do throws(StoreError) {
       try store.streamRun(pending, of: EntryCodec.self)
     } catch {
       return false
     }
+    self.pending = rest
     return true
+  }
+
+  /// Puts `entry`, numbered anew, earlier than the last of `pending` (sorted by instant,
+  /// then file order, numbered from `next` less its count), after every entry of `pending`
+  /// at or before its instant (those came earlier in the file), numbering it and those
+  /// after it.
+  private static func insert(_ entry: Entry, into pending: inout [Entry], numberedFrom next: Int) {
+    var entry = entry
+    var (low, high) = (0, pending.count)
+    while low < high {
+      let middle = (low + high) / 2
+      if pending[middle].instant <= entry.instant { low = middle + 1 } else { high = middle }
+    }
+    entry.id = next - pending.count + low
+    pending.insert(entry, at: low)
+    for index in (low + 1)..<pending.count { pending[index].id += 1 }
+  }
+
+  /// How many of `pending`'s first entries (sorted by instant) no entry to come may sort
+  /// before: those more than `widestStepBack` before the last.
+  private static func settled(in pending: [Entry]) -> Int {
+    guard let latest = pending.last?.instant else { return 0 }
+    let horizon = latest > Int64.min + widestStepBack ? latest - widestStepBack : Int64.min
+    var (low, high) = (0, pending.count)
+    while low < high {
+      let middle = (low + high) / 2
+      if pending[middle].instant < horizon { low = middle + 1 } else { high = middle }
+    }
+    return low
   }
 }

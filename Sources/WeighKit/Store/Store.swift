@@ -524,6 +524,29 @@ public final class Store {
       path: StoreLocation.joinPath(directory, storage.fileName), sizing: sizing, body)
   }
 
+  /// Gives `body` the rows of the table `codec` describes whose id is greater than `id` and
+  /// whose line in its file holds `needle` (its byte at `anchor` searched for), in
+  /// increasing id order, under the conditions of ``forEachRowInFile(_:sizing:_:)``: the
+  /// end of the file found by a binary search over its lines, and only the lines that hold
+  /// `needle` decoded (`TableFile.forEachRow(path:after:whoseLineHolds:anchor:_:)`). False
+  /// when the conditions do not hold or the file is not laid out as the store writes it
+  /// (the caller then drops what `body` was given).
+  ///
+  /// - Throws: `corrupt` when the file's first line cannot be read.
+  /// - Complexity: O(log n) row decodes, a byte search over the rows after `id`.
+  func forEachRowInFile<Codec: StoreTableCodec>(
+    _ codec: Codec.Type, after id: Int, whoseLineHolds needle: StaticString, anchor: Int,
+    _ body: (borrowing Codec.Row) -> Void
+  ) throws(StoreError) -> Bool {
+    let storage = try storage(codec)
+    guard let directory, !isClosed, storage.isOnlyInFile,
+      !unverifiedTables.contains(Codec.tableName)
+    else { return false }
+    return try TableFile<Codec>.forEachRow(
+      path: StoreLocation.joinPath(directory, storage.fileName), after: id,
+      whoseLineHolds: needle, anchor: anchor, body) ?? false
+  }
+
   /// A cursor over the rows of the table `codec` describes, in increasing id order, read
   /// from the table's file as asked for, under the conditions of
   /// ``forEachRowInFile(_:sizing:_:)``; nil when they do not hold or the file does not exist.
@@ -904,7 +927,8 @@ public final class Store {
       afterItsRows
         ? streamsRunsAfterRows
           && (storage.fileHoldsEveryRow || (!storage.hasFile && storage.isLoaded))
-        : !storage.hasFile && !storage.isDirty && storage.loadedRowCount == 0,
+        : streamsRunsIntoEmptyTables && !storage.hasFile && !storage.isDirty
+          && storage.loadedRowCount == 0,
       !unverifiedTables.contains(table),
       compaction.shouldCompact(
         journalBytes: journalLength + Self.streamedRunMinimumRows * 64,
@@ -1186,6 +1210,9 @@ public final class Store {
   /// Whether a run may stream after a table's rows (`canStreamRun(into:afterItsRows:)`);
   /// off, an import into a log with entries holds them as before (tests compare the two).
   var streamsRunsAfterRows = true
+  /// Whether a run may stream into a table without rows (`canStreamRun(into:)`); off, an
+  /// import into a new store holds its entries (tests compare the two).
+  var streamsRunsIntoEmptyTables = true
   /// How many table files written as their rows streamed a compaction took (tests).
   private(set) var streamedTableFilesWritten = 0
   /// How many runs streamed a block at a time (`beginStreamedRun`) were committed (tests).

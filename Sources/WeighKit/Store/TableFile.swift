@@ -548,37 +548,11 @@ enum TableFile<Codec: StoreTableCodec> {
       (bytes) throws(StoreError) -> [Codec.Row]? in
       var reader = JSONReader(bytes: bytes)
       let header = try readHeader(&reader, path: path)
-      let rowsStart = reader.offset
-      // A row starts a line and follows "[" or ",": that is how `encode` lays rows out.
-      func rowStart(atOrAfter position: Int) -> Int? {
-        var index = max(position, rowsStart)
-        while index < bytes.count {
-          if bytes[index] == 0x7B && index > 0 && bytes[index - 1] == 0x0A
-            && (index < 2 || bytes[index - 2] == 0x2C || bytes[index - 2] == 0x5B)
-          {
-            return index
-          }
-          index += 1
-        }
-        return nil
-      }
-      let skip = header.checksummed ? rowPrefix.count : 0
-      func rowID(at position: Int) -> Int? {
-        var probe = JSONReader(bytes: bytes, offset: position + skip)
-        return (try? Codec.decode(from: &probe)).map(Codec.id(of:))
-      }
-      var low = rowsStart
-      var high = bytes.count
-      while high - low > 16_384 {
-        let middle = low + (high - low) / 2
-        guard let start = rowStart(atOrAfter: middle), start < high else {
-          high = middle
-          continue
-        }
-        guard let found = rowID(at: start) else { return nil }
-        if found <= id { low = start + 1 } else { high = start }
-      }
-      guard let first = rowStart(atOrAfter: low) else { return [] }
+      guard
+        let first = tailStart(
+          bytes, rowsStart: reader.offset, after: id, checksummed: header.checksummed)
+      else { return nil }
+      guard first < bytes.count else { return [] }
       var rows: [Codec.Row] = []
       do throws(JSONSyntaxError) {
         var tail = JSONReader(bytes: bytes, offset: first)
@@ -598,6 +572,120 @@ enum TableFile<Codec: StoreTableCodec> {
       }
       return rows
     }
+  }
+
+  /// Gives `body` each row whose id is greater than `id` and whose line holds `needle`, in
+  /// increasing id order: the rows after `id` found as ``read(path:after:)`` finds them, and
+  /// among them the lines that hold `needle` by a search for its byte at `anchor` (`memchr`)
+  /// and a comparison around it; a row whose line does not hold it is not decoded. Each row
+  /// given is checked against its checksum and the one before it, as ``read(path:)`` checks
+  /// it; the file's last line is not (its count and sum need every row). False when the file
+  /// does not exist; nil when it does not have the store's layout, or a row given cannot be
+  /// read (the caller drops what `body` was given and reads the file whole, which reports
+  /// the problem).
+  ///
+  /// - Complexity: O(log n) row decodes, a byte search over the rows after `id`, and a
+  ///   decode of each row given.
+  static func forEachRow(
+    path: String, after id: Int, whoseLineHolds needle: StaticString, anchor: Int,
+    _ body: (borrowing Codec.Row) -> Void
+  ) throws(StoreError) -> Bool? {
+    let answer: Bool?? = try StoreFileSystem.withMappedFile(path, populatingUpTo: 0) {
+      (bytes) throws(StoreError) -> Bool? in
+      var reader = JSONReader(bytes: bytes)
+      let header = try readHeader(&reader, path: path)
+      guard
+        let start = tailStart(
+          bytes, rowsStart: reader.offset, after: id, checksummed: header.checksummed),
+        let base = bytes.baseAddress
+      else { return nil }
+      let length = needle.utf8CodeUnitCount
+      let pattern = UnsafeBufferPointer(start: needle.utf8Start, count: length)
+      precondition(anchor >= 0 && anchor < length, "the anchor is a byte of the needle")
+      let anchorByte = Int32(pattern[anchor])  // checked: a byte widens to Int32
+      var pages = TableFilePassedPages(bytes, from: start)
+      var previousID = 0
+      var tally = Tally()
+      // Always at a line's start.
+      var position = start
+      var searched = start + anchor
+      while searched < bytes.count {
+        // A piece at a time, so that the pages searched are given back as it goes: the
+        // search of the whole tail at once kept them all (183 MB peak, where the walk that
+        // decoded every row peaked at 35 MB, undo of 1,000,000 rows).
+        let end = min(bytes.count, searched + 1 << 20)
+        guard let found = memchr(base + searched, anchorByte, end - searched) else {
+          searched = end
+          pages.passed(end)
+          continue
+        }
+        let hit = UnsafeRawPointer(found) - UnsafeRawPointer(base)
+        searched = hit + 1
+        let from = hit - anchor
+        guard from >= position, from + length <= bytes.count,
+          (0..<length).allSatisfy({ bytes[from + $0] == pattern[$0] })
+        else { continue }
+        var lineStart = from
+        while lineStart > position, bytes[lineStart - 1] != 0x0A { lineStart -= 1 }
+        // Only a row's line can hold it: not the last line's count and sum.
+        guard bytes[lineStart] == 0x7B else { return nil }
+        var row = JSONReader(bytes: bytes, offset: lineStart)
+        do throws(JSONSyntaxError) {
+          let decoded = try readRow(
+            &row, checksummed: header.checksummed, tally: &tally, previousID: &previousID)
+          if Codec.id(of: decoded) > id { body(decoded) }
+        } catch {
+          return nil
+        }
+        // On to the next line.
+        guard let end = memchr(base + row.offset, 0x0A, bytes.count - row.offset) else { break }
+        position = UnsafeRawPointer(end) - UnsafeRawPointer(base) + 1
+        searched = position + anchor
+        pages.passed(position)
+      }
+      return true
+    }
+    guard let answer else { return false }
+    return answer
+  }
+
+  /// The offset of the first row line after which no row has an id of `id` or less (a row
+  /// there may still have one: the caller checks), found by a binary search over the file's
+  /// lines (one row per line, as the store writes them, from `rowsStart`); `bytes.count`
+  /// when no row follows; nil when a row probed cannot be read (not that layout).
+  private static func tailStart(
+    _ bytes: UnsafeBufferPointer<UInt8>, rowsStart: Int, after id: Int, checksummed: Bool
+  ) -> Int? {
+    // A row starts a line and follows "[" or ",": that is how `encode` lays rows out.
+    func rowStart(atOrAfter position: Int) -> Int? {
+      var index = max(position, rowsStart)
+      while index < bytes.count {
+        if bytes[index] == 0x7B && index > 0 && bytes[index - 1] == 0x0A
+          && (index < 2 || bytes[index - 2] == 0x2C || bytes[index - 2] == 0x5B)
+        {
+          return index
+        }
+        index += 1
+      }
+      return nil
+    }
+    let skip = checksummed ? rowPrefix.count : 0
+    func rowID(at position: Int) -> Int? {
+      var probe = JSONReader(bytes: bytes, offset: position + skip)
+      return (try? Codec.decode(from: &probe)).map(Codec.id(of:))
+    }
+    var low = rowsStart
+    var high = bytes.count
+    while high - low > 16_384 {
+      let middle = low + (high - low) / 2
+      guard let start = rowStart(atOrAfter: middle), start < high else {
+        high = middle
+        continue
+      }
+      guard let found = rowID(at: start) else { return nil }
+      if found <= id { low = start + 1 } else { high = start }
+    }
+    return rowStart(atOrAfter: low) ?? bytes.count
   }
 
   /// The intact rows of a damaged file, line by line: a row is kept when its checksum (in a

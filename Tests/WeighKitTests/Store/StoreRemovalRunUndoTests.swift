@@ -207,4 +207,60 @@ import Testing
     #expect(pending(byWalk.changes) == expected.map { sampleUUID(10_000 + $0) })
     #expect(pending(byWalk.changes) == pending(byLog.changes))
   }
+
+  /// From the end of a larger file (found by a binary search; the lines without
+  /// `"pushedUUID"` not decoded): the pushed entries among the removed are those the whole
+  /// walk finds, with entries that link a Health sample (`healthUUID`: its `U`s are met by
+  /// the search too) and notes that hold the key's text, removals at the end, in the middle
+  /// and from the first entry.
+  @Test(arguments: [
+    [StoreChange.removeRun(table: "entries", ids: [15_000...20_000])],
+    [
+      .removeRun(table: "entries", ids: [19_990...20_000]), .remove(table: "entries", id: 9_004),
+      .removeRun(table: "entries", ids: [100...200]),
+    ],
+    [.removeRun(table: "entries", ids: [1...20_000])], [.remove(table: "entries", id: 20_000)],
+  ])
+  func theEndOfALargerFileIsSearchedForThePushedEntries(changes: [StoreChange]) throws {
+    let entries = (1...20_000).map { id -> Entry in
+      var entry = sampleEntry(id)
+      if id % 11 == 5 || id == 20_000 {
+        entry.pushedUUID = sampleUUID(10_000 + id)
+        entry.pushedRevision = entry.revision
+      }
+      // Written `"note":"pushedUUID"`: the key's text, in quotes, on a line without the key
+      // (a quote inside a note is escaped, so the key's text cannot otherwise appear).
+      if id % 13 == 0 { entry.note = "pushedUUID" }
+      return entry
+    }
+    let directory = TemporaryStoreDirectory()
+    defer { directory.remove() }
+    let store = try Store.open(.directory(directory.path), compaction: .manual)
+    try store.commit(StoreChange.putEntries(entries))
+    try store.compact()
+    store.close()
+    var removed = Set<Int>()
+    for change in changes {
+      switch change {
+      case .remove(_, let id): removed.insert(id)
+      case .removeRun(_, let ids): for id in ids { removed.insert(id) }
+      default: continue
+      }
+    }
+    let session = try session(on: directory)
+    defer { session.close() }
+    var searched: [Entry] = []
+    let answered = try session.store.forEachRowInFile(
+      EntryCodec.self, after: (removed.min() ?? 1) - 1, whoseLineHolds: "\"pushedUUID\"",
+      anchor: 7
+    ) { entry in searched.append(copy entry) }
+    #expect(answered)
+    let expected = entries.filter { $0.pushedUUID != nil && removed.contains($0.id) }
+    #expect(searched.filter { removed.contains($0.id) && $0.pushedUUID != nil } == expected)
+    // From the first removed on, and only the lines that hold the key's text.
+    #expect(searched.allSatisfy { $0.id >= removed.min()! })
+    #expect(searched.allSatisfy { $0.pushedUUID != nil || $0.note != nil })
+    if removed.count > 1 { #expect(searched.contains { $0.pushedUUID == nil }) }
+    #expect(try UndoCommand.pushedEntries(removedBy: changes, in: session) == expected)
+  }
 }
