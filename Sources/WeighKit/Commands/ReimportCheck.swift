@@ -108,9 +108,12 @@ final class ReimportCheck {
     claimsByNumber = Self.numberedFormats.contains(format)
     self.session = session
     if let cursor = try? session.store.rowCursorInFile(EntryCodec.self) {
-      if claimsByNumber, let walk = NumberedLogWalk(cursor) {
-        claims = .numbered(walk)
+      if claimsByNumber, var walk = NumberedLogWalk(cursor) {
         stream = ImportStream(session: session, afterTheLogOf: format)
+        // A stream that stops reads the file again with the log held: the entries the walk
+        // would keep for the plan's second pass are not needed.
+        walk.keepsUnclaimed = stream == nil
+        claims = .numbered(walk)
         return
       }
       if !claimsByNumber, let walk = LogWalk(cursor) {

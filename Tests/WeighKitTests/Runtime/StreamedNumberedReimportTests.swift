@@ -142,4 +142,60 @@ import Testing
     #expect(other.entries == before)
     #expect(Store.check(.directory(streamed.path), tables: Session.storeTables).isEmpty)
   }
+
+  /// Runs `script` in a session on the store in `directory`, the journal written in pieces
+  /// of 64 KiB (more writes for a kill to fall on); returns the entries and how many runs
+  /// the store streamed.
+  static func run(_ script: String, in directory: TemporaryStoreDirectory) throws -> (
+    entries: [Entry], runs: Int
+  ) {
+    let session = try HealthOpenTests.session(directory.path, output: CapturedOutput())
+    defer { session.close() }
+    session.store.journalPieceBytes = 64 << 10
+    session.run(script: script, display: "test", directory: ".")
+    return (try session.entries(), session.store.streamedRunsCommitted)
+  }
+
+  /// A kill at every writing call of such an import (weigh's CSV of 20,000 rows, the first
+  /// numbered as the one entry logged, in the journal alone): the reopened store checks
+  /// clean (`forEachKill`) and holds the entry alone or with every row of the file; the
+  /// import's undo then leaves the entry alone.
+  @Test func aKillAtAnyWriteLeavesTheLogBeforeOrAfterTheImport() throws {
+    let files = TemporaryStoreDirectory()
+    defer { files.remove() }
+    let rows = (1...20_000).map { (id: $0, minute: $0, kilograms: 60 + Double($0 % 400) / 10) }
+    StreamedImportTests.write(Self.weigh(rows, json: false), named: "file.csv", in: files)
+    let script = "import \(files.file("file.csv"))"
+    var streamedRuns = 0
+    func run(in directory: TemporaryStoreDirectory) {
+      // The entry is logged before the kills are counted.
+      WriteFaultInjector.$current.withValue(nil) {
+        _ = try? Self.run("log 70kg at 2014-06-01 08:00", in: directory)
+      }
+      streamedRuns = (try? Self.run(script, in: directory))?.runs ?? 0
+    }
+    let counter = WriteFaultInjector()
+    let full = TemporaryStoreDirectory()
+    defer { full.remove() }
+    WriteFaultInjector.$current.withValue(counter) { run(in: full) }
+    #expect(streamedRuns == 1)
+    let all = try Self.run("", in: full).entries
+    #expect(all.count == 20_001)
+    #expect(all.last?.id == 20_001, "the row numbered 1 comes last, renumbered")
+    let before = Array(all.filter { $0.origin != .import })
+    #expect(before.count == 1)
+    #expect(counter.count > 10)
+    var (sawBefore, sawAfter) = (false, false)
+    try forEachKill(ofCalls: counter.count, { run(in: $0) }) { directory, crashAt in
+      let found = try Self.run("", in: directory).entries
+      #expect(found == before || found == all, "crash at call \(crashAt): \(found.count)")
+      guard found == all else {
+        sawBefore = true
+        return
+      }
+      sawAfter = true
+      #expect(try Self.run("undo", in: directory).entries == before, "crash at call \(crashAt)")
+    }
+    #expect(sawBefore && sawAfter)
+  }
 }
