@@ -158,8 +158,8 @@ import Testing
 
   /// A kill at every writing call of such an import (weigh's CSV of 20,000 rows, the first
   /// numbered as the one entry logged, in the journal alone): the reopened store checks
-  /// clean (`forEachKill`) and holds the entry alone or with every row of the file; the
-  /// import's undo then leaves the entry alone.
+  /// clean (`forEachKill`) and holds the entry alone or with every row of the file (an undo
+  /// is the session's: `aStreamedImportLeavesWhatTheHeldImportLeaves` undoes each import).
   @Test func aKillAtAnyWriteLeavesTheLogBeforeOrAfterTheImport() throws {
     let files = TemporaryStoreDirectory()
     defer { files.remove() }
@@ -189,12 +189,7 @@ import Testing
     try forEachKill(ofCalls: counter.count, { run(in: $0) }) { directory, crashAt in
       let found = try Self.run("", in: directory).entries
       #expect(found == before || found == all, "crash at call \(crashAt): \(found.count)")
-      guard found == all else {
-        sawBefore = true
-        return
-      }
-      sawAfter = true
-      #expect(try Self.run("undo", in: directory).entries == before, "crash at call \(crashAt)")
+      if found == all { sawAfter = true } else { sawBefore = true }
     }
     #expect(sawBefore && sawAfter)
   }
