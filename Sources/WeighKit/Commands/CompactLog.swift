@@ -92,6 +92,7 @@ struct CompactLog: PresenceLog {
     let fileTime = rows[position].fileTime
     return fileTime == Self.noFileTime ? nil : fileTime
   }
+  func kilograms(at position: Int) -> Double { rows[position].kilograms }
   func matches(at position: Int, source: String, kilograms: Double) -> Bool {
     abs(rows[position].kilograms - kilograms) <= 1e-9
       // checked: UInt32 to Int widens

@@ -655,7 +655,7 @@ struct ImportPlan {
   /// Sorts `entries` by instant, then by the line each was read from (`lines`, emptied),
   /// then by file order: through positions (32 bits each: the caller keeps the count within
   /// entry numbers), so that no second copy of the entries is made.
-  private static func sortByTime(_ entries: inout [Entry], lines: inout [UInt32]) {
+  static func sortByTime(_ entries: inout [Entry], lines: inout [UInt32]) {
     // A file in time order (most exports) is in place already: one pass says so, where the
     // sort copied two entries a comparison (wstore10).
     var inOrder = true

@@ -62,8 +62,14 @@ final class ImportStream {
   private var pending: [Entry] = []
   private var started = false
   /// Whether the run streams after the rows of the log's table file (a log with entries,
-  /// `init(session:afterTheLogOf:)`): vendor rows only, numbered anew.
+  /// `init(session:afterTheLogOf:)`): vendor rows numbered anew (`take(_:)`), or weigh's
+  /// own rows (`take(_:numberedAfter:)`).
   private let afterItsRows: Bool
+  /// Weigh's own rows after a log's rows whose number the log has, or that have none: held
+  /// with their lines until the file is read, then numbered after every number in use
+  /// (`finish`).
+  private var renumbered: [Entry] = []
+  private var renumberedLines: [UInt32] = []
   /// Weights after the clock, with their line.
   private(set) var rejections: [ImportRejection] = []
 
@@ -114,10 +120,12 @@ final class ImportStream {
   /// entry peaked at 162 MiB held (162,232 KB) and at 32 MiB streamed (32,440 KB), into a
   /// store of 1,000,000 entries at 968 and 47 MiB, 4,000,000 rows into one entry at 545 and
   /// 31 MiB; 100,000 rows 573 M instructions held, 520 M streamed (callgrind).
+  ///
+  /// Weigh's own files too (own22): `ReimportCheck` hands on the rows its first pass (claims
+  /// by number) did not claim, with the log's numbers and instants (`take(_:numberedAfter:)`).
   convenience init?(session: Session, afterTheLogOf format: ImportFormat) {
     guard
-      Self.vendorFormats.contains(format) || format == .appleHealthZip
-        || format == .appleHealthXML,
+      Self.formats.contains(format),
       session.store.canStreamRun(into: EntryCodec.tableName, afterItsRows: true)
     else { return nil }
     self.init(session, afterItsRows: true)
@@ -186,7 +194,25 @@ final class ImportStream {
   /// entries not streamed yet go to the store and the run is finished; or, when fewer than
   /// a run's rows came, the entries made, held. Nil when the store refused the last rows
   /// (nothing is left written then: the file must be read again).
-  func finish(_ result: WeightImportResult) -> Outcome? {
+  func finish(_ result: WeightImportResult, after log: LogNumbersAndInstants? = nil) -> Outcome? {
+    if !renumbered.isEmpty {
+      // As the plan numbers them: in time order, then by line, after every number in use
+      // (the log's and those kept) and never below the session's next number.
+      ImportPlan.sortByTime(&renumbered, lines: &renumberedLines)
+      let next = max(first, max(log?.largestNumber ?? 0, lastKept) + 1)
+      guard next <= ValueLimits.entryNumber.upperBound - (renumbered.count - 1) else {
+        abandon()
+        return nil
+      }
+      for index in renumbered.indices { renumbered[index].id = next + index }
+      pending += renumbered
+      renumbered = []
+      if !started, pending.count >= Store.streamedRunMinimumRows {
+        guard store.beginStreamedRun(into: EntryCodec.tableName, afterItsRows: afterItsRows)
+        else { return nil }
+        started = true
+      }
+    }
     guard started else {
       return Outcome(
         result: result, change: nil, entries: pending, rejections: rejections, links: links)
@@ -207,6 +233,8 @@ final class ImportStream {
   func abandon() {
     store.abandonStreamedRun()
     pending = []
+    renumbered = []
+    renumberedLines = []
   }
 
   /// The farthest back from the latest instant made that an entry numbered anew may come
@@ -319,6 +347,70 @@ final class ImportStream {
     self.links = links
     // The reader keeps the block, or reads the file again: this stream is done.
     guard ok else { return false }
+    return stream(pending)
+  }
+
+  /// Makes the entries of `block`, rows of weigh's own file (in file order) that the plan's
+  /// first pass did not claim, in a stream after the rows of `log`; false when one cannot
+  /// be streamed: a row whose instant and weight an entry has (the plan's second pass may
+  /// claim that entry), a row with a file time, a vendor's row, or a number kept that is not above the
+  /// log's largest and the last kept (it would go among the log's rows, or the file's numbers
+  /// go back). A row whose number the log has, or that has none, is held and numbered by
+  /// `finish` (a log's entries at most, but for rows without a number).
+  ///
+  /// Measured (own22, docs/performance.md): 1,000,000 rows of weigh's CSV into a store of one
+  /// logged entry (its number the file's first) peaked at 161,192 KB held and 35,080 KB
+  /// streamed (JSON 161,200 → 34,632 KB; 4,000,000 rows 556,540 → 31,984 KB); into a store
+  /// of 1,000,000 other entries, 1,000,000 rows numbered after them 616,988 → 70,816 KB,
+  /// 4,000,000 rows 1,565,580 → 70,056 KB. Instructions (callgrind, 100,000 rows): after one
+  /// entry 716.2 M → 655.5 M; after 100,000 entries 1,296.9 M → 1,559.6 M (the log is decoded
+  /// twice: by the walk and for `LogNumbersAndInstants`), user + system time less.
+  func take(_ block: [ImportedWeight], numberedAfter log: LogNumbersAndInstants) -> Bool {
+    var pending = self.pending
+    self.pending = []
+    var (count, lastKept, links) = (self.count, self.lastKept, self.links)
+    let latest = self.latest
+    let largestInLog = log.largestNumber
+    pending.reserveCapacity(Store.streamedRunMinimumRows + block.count)
+    let ok = block.withUnsafeBufferPointer { weights in
+      for index in weights.indices {
+        let weight = weights.baseAddress.unsafelyUnwrapped + index
+        let instant = weight.pointee.instant
+        // The plan looks a weight up before it compares it with the clock.
+        guard weight.pointee.fileTime == nil,
+          !log.mayMatch(instant, kilograms: weight.pointee.kilograms),
+          let entry = weight.pointee.entry
+        else { return false }
+        guard instant <= latest else {
+          rejections.append(
+            ImportRejection(
+              line: weight.pointee.line,
+              reason:
+                "\(session.zone.minuteText(instant)) is after the clock (\(session.zone.minuteText(session.now))); move the clock forward or fix the date"
+            ))
+          continue
+        }
+        if entry.healthUUID != nil { links = true }
+        count += 1
+        guard (1...ImportPlan.largestKeptID).contains(entry.id), !log.hasNumber(entry.id) else {
+          renumbered.append(entry)
+          renumberedLines.append(UInt32(clamping: weight.pointee.line))
+          continue
+        }
+        guard entry.id > max(lastKept, largestInLog) else { return false }
+        lastKept = entry.id
+        pending.append(entry)
+      }
+      return true
+    }
+    (self.count, self.lastKept, self.links) = (count, lastKept, links)
+    guard ok else { return false }
+    return stream(pending)
+  }
+
+  /// Streams `pending` into the store once it holds a run's rows (beginning the run), else
+  /// keeps it; false when the store refuses them.
+  private func stream(_ pending: consuming [Entry]) -> Bool {
     // The run begins once a run's rows were made, as when every entry was streamed as made
     // (a few kept for the next block do not make it begin later).
     guard pending.count >= Store.streamedRunMinimumRows else {

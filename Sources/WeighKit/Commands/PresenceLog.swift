@@ -11,6 +11,8 @@ protocol PresenceLog {
   func instant(at position: Int) -> Int64
   /// The file time of the entry at `position` (`Entry.fileTime`).
   func fileTime(at position: Int) -> Int64?
+  /// The weight of the entry at `position`, in kg.
+  func kilograms(at position: Int) -> Double
   /// Whether the entry at `position` has `source` and a weight within 1e-9 kg of
   /// `kilograms`.
   func matches(at position: Int, source: String, kilograms: Double) -> Bool
@@ -29,6 +31,7 @@ extension Array: PresenceLog where Element == Entry {
   func id(at position: Int) -> Int { self[position].id }
   func instant(at position: Int) -> Int64 { self[position].instant }
   func fileTime(at position: Int) -> Int64? { self[position].fileTime }
+  func kilograms(at position: Int) -> Double { self[position].kilograms }
   func matches(at position: Int, source: String, kilograms: Double) -> Bool {
     self[position].source == source && abs(self[position].kilograms - kilograms) <= 1e-9
   }

@@ -72,6 +72,9 @@ final class ReimportCheck {
   private var kept = ImportedWeights()
   /// How many weights were found in the log.
   private var present = 0
+  /// For weigh's own files streamed, the log's numbers and instants
+  /// (`logNumbersAndInstants`).
+  private var numbersAndInstants: LogNumbersAndInstants?
 
   /// Weigh's own files, whose weights may keep their entry numbers.
   private static let numberedFormats: Set<ImportFormat> = [.weighCSV, .weighJSON]
@@ -105,7 +108,11 @@ final class ReimportCheck {
     claimsByNumber = Self.numberedFormats.contains(format)
     self.session = session
     if let cursor = try? session.store.rowCursorInFile(EntryCodec.self) {
-      if claimsByNumber, let walk = NumberedLogWalk(cursor) {
+      if claimsByNumber, var walk = NumberedLogWalk(cursor) {
+        stream = ImportStream(session: session, afterTheLogOf: format)
+        // A stream that stops reads the file again with the log held: the entries the walk
+        // would keep for the plan's second pass are not needed.
+        walk.keepsUnclaimed = stream == nil
         claims = .numbered(walk)
         return
       }
@@ -117,8 +124,22 @@ final class ReimportCheck {
       guard let claims = Self.usualClaims(session) else { return nil }
       self.claims = claims
     }
-    // Vendor rows only (weigh's own files keep numbers the stream does not take).
-    if !claimsByNumber { stream = ImportStream(session: session, afterTheLogOf: format) }
+    stream = ImportStream(session: session, afterTheLogOf: format)
+  }
+
+  /// The log's numbers and instants, read when a row of weigh's own file is first found new
+  /// (`ImportStream.take(_:numberedAfter:)`): from the log held, else from its table's file;
+  /// nil when it cannot be read.
+  private func logNumbersAndInstants() -> LogNumbersAndInstants? {
+    if let log = numbersAndInstants { return log }
+    switch claims {
+    case .entries(let claims)?: numbersAndInstants = LogNumbersAndInstants(claims.log)
+    case .compact(let claims)?: numbersAndInstants = LogNumbersAndInstants(claims.log)
+    case .walk?, .numbered?, nil:
+      guard let cursor = try? session.store.rowCursorInFile(EntryCodec.self) else { return nil }
+      numbersAndInstants = LogNumbersAndInstants(cursor)
+    }
+    return numbersAndInstants
   }
 
   /// The look-up of the whole log, held: read from its table file when it can be, else the
@@ -156,7 +177,11 @@ final class ReimportCheck {
         // Streamed only once every claim is sure (a walk read the log to its end in its
         // case), and the log's numbers are all below the stream's first: then the plan would
         // have numbered the new entries as the stream did.
-        if let largest = finishedLargestID(), largest < stream.firstNumber,
+        if claimsByNumber {
+          if finishedTheLookUp(), let outcome = stream.finish(result, after: numbersAndInstants) {
+            return .streamed(outcome, present: present)
+          }
+        } else if let largest = finishedLargestID(), largest < stream.firstNumber,
           let outcome = stream.finish(result)
         {
           return .streamed(outcome, present: present)
@@ -239,6 +264,15 @@ final class ReimportCheck {
     }
   }
 
+  /// Whether every weight was looked up by number (a walk read the log to its end, checking
+  /// its table's file as a read of the whole log would).
+  private func finishedTheLookUp() -> Bool {
+    guard case .numbered(var walk) = claims else { return claims != nil }
+    let finished = walk.finish()
+    claims = .numbered(walk)
+    return finished
+  }
+
   /// The plan of a result `read` returned (`checked` or `usual`), `checked` the weights
   /// found in the log as it was read (nil for `usual`). Called once.
   func plan(_ result: inout WeightImportResult, checked: Int?, session: Session) -> ImportPlan {
@@ -285,7 +319,16 @@ final class ReimportCheck {
     // (`read`).
     guard taken else { return false }
     for index in kept.blocks.indices {
-      guard stream.take(kept.takeBlock(index)) else { return false }
+      let block = kept.takeBlock(index)
+      if claimsByNumber {
+        // Weigh's own rows: the plan's second pass and numbering asked of the log.
+        guard !block.isEmpty else { continue }
+        guard let log = logNumbersAndInstants(), stream.take(block, numberedAfter: log) else {
+          return false
+        }
+      } else {
+        guard stream.take(block) else { return false }
+      }
     }
     return true
   }

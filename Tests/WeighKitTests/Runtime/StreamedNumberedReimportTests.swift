@@ -1,0 +1,196 @@
+import Foundation
+import Testing
+
+@testable import WeighKit
+
+/// An import of weigh's own file into a log that has entries streams its new entries after
+/// the log's rows when its numbers increase and a new row's instant is no entry's
+/// (`ImportStream.take(_:numberedAfter:)`): the store it leaves, what it prints and its undo
+/// are byte for byte those of the import that holds its new entries (the same binary with
+/// the stream turned off, `Store.streamsRunsAfterRows`), whatever the log; where the stream
+/// cannot follow the plan, the file is read again and held.
+@Suite struct StreamedNumberedReimportTests {
+  typealias Reimport = StreamedReimportTests
+
+  /// A row of weigh's own file: its number, its minute after 2015-01-01 00:00 UTC, its weight.
+  typealias Row = (id: Int, minute: Int, kilograms: Double)
+
+  /// Weigh's CSV or JSON of `rows`, in the order given.
+  static func weigh(_ rows: [Row], json: Bool) -> String {
+    let format = ISO8601DateFormatter()
+    format.timeZone = TimeZone(identifier: "UTC")!
+    var text =
+      json
+      ? "{\"format\": \"weigh\", \"version\": 1, \"entries\": [\n"
+      : WeighCSVExporter.header + "\n"
+    for (index, row) in rows.enumerated() {
+      let instant = format.string(
+        from: Date(timeIntervalSince1970: TimeInterval(1_420_070_400 + row.minute * 60)))
+      let kilograms = String(format: "%.2f", row.kilograms)
+      if json {
+        text +=
+          (index == 0 ? "" : ",\n")
+          + "{\"id\": \(row.id), \"instant\": \"\(instant)\", \"kilograms\": \(kilograms), "
+          + "\"origin\": \"import\", \"source\": \"Withings\", \"note\": null, \"revision\": 1, "
+          + "\"healthUUID\": null, \"pushedUUID\": null, \"pushedRevision\": null}"
+      } else {
+        text += "\(row.id),\(instant),\(kilograms),import,\"Withings\",,1,,,\n"
+      }
+    }
+    return json ? text + "\n]}\n" : text
+  }
+
+  /// How the log is made before the import.
+  enum Log {
+    /// One entry logged before the file's weights: number 1, the file's first number.
+    case loggedBefore
+    /// One entry logged after them.
+    case loggedAfter
+    /// A weigh file of the file's first rows: some the same (present by number), some with
+    /// the same number and another weight and minute (numbered after the file's), in the
+    /// table's file.
+    case importedHead
+    /// Those, and rows of the file left out of the log, below its largest number (the stream
+    /// would have to merge them into the log's rows: read again, held).
+    case importedHeadWithGaps
+    /// Those, and a row of the file under another number (the plan's second pass claims
+    /// it: read again, held).
+    case importedUnderOtherNumbers
+    /// The head, then an entry logged (a change past the table's file: held, as before).
+    case importedThenLogged
+  }
+
+  /// Random files (numbers with gaps, several rows a minute, a row after the clock),
+  /// imported into random logs, read in UTC or in Europe/Rome, across the reader's blocks of
+  /// 16,384: the same store, output and undo as held, streamed where the plan allows.
+  @Test(arguments: [
+    (1, Log.loggedBefore, "UTC", false), (2, Log.loggedAfter, "Europe/Rome", true),
+    (3, Log.importedHead, "UTC", false), (4, Log.importedHead, "Europe/Rome", true),
+    (5, Log.importedHeadWithGaps, "UTC", true), (6, Log.importedUnderOtherNumbers, "UTC", false),
+    (7, Log.importedThenLogged, "Europe/Rome", false), (8, Log.loggedAfter, "UTC", false),
+  ])
+  func aStreamedImportLeavesWhatTheHeldImportLeaves(
+    seed: Int, log: Log, zone: String, json: Bool
+  ) throws {
+    var random = ByteCursorTests.Numbers(state: UInt64(seed))
+    var rows: [Row] = []
+    var (number, minute) = (0, 0)
+    while rows.count < 40_000 {
+      number += 1 + Int(random.below(8) / 7) * Int(random.below(5))
+      minute += Int(random.below(4))
+      rows.append((number, minute, 50 + Double(random.below(5000)) / 100))
+    }
+    // After the golden clock (2026-01-01): rejected.
+    rows.append((number + 3, 11 * 366 * 1440 + 10, 70))
+    // The log's rows, from the file's first; its minutes are odd beyond the file's.
+    let head = 10_000 + Int(random.below(12_000))
+    var prior: [Row] = []
+    for (index, row) in rows[..<head].enumerated() {
+      switch random.below(3) {
+      case 0: prior.append(row)
+      case 1: prior.append((row.id, 2 * (minute + index) + 1, row.kilograms + 1))
+      default:
+        if log == .importedHeadWithGaps, index > 100 { continue }
+        prior.append(row)
+      }
+    }
+    if log == .importedUnderOtherNumbers {
+      // A later new row's weight and minute, under a number the file leaves out.
+      let gap = (1..<head).first { rows[$0].id > rows[$0 - 1].id + 1 }!
+      let row = rows[head + 5_000]
+      prior.insert((rows[gap - 1].id + 1, row.minute, row.kilograms), at: gap)
+    }
+    let streams: Bool
+    switch log {
+    case .loggedBefore, .loggedAfter, .importedHead: streams = true
+    case .importedHeadWithGaps, .importedUnderOtherNumbers, .importedThenLogged: streams = false
+    }
+    let files = TemporaryStoreDirectory()
+    defer { files.remove() }
+    let name = json ? "file.json" : "file.csv"
+    StreamedImportTests.write(Self.weigh(rows, json: json), named: name, in: files)
+    StreamedImportTests.write(Self.weigh(prior, json: false), named: "prior.csv", in: files)
+    let setUp =
+      switch log {
+      case .loggedBefore: "log 70kg at 2014-06-01 08:00"
+      case .loggedAfter: "log 70kg at 2025-06-01 08:00"
+      case .importedHead, .importedHeadWithGaps, .importedUnderOtherNumbers:
+        "set tz \(zone)\nimport \(files.file("prior.csv"))"
+      case .importedThenLogged:
+        "import \(files.file("prior.csv"))\nlog 70kg at 2014-06-01 08:00"
+      }
+    let streamed = TemporaryStoreDirectory()
+    let held = TemporaryStoreDirectory()
+    defer { [streamed, held].forEach { $0.remove() } }
+    var before: [Entry] = []
+    for directory in [streamed, held] {
+      let (printed, _, entries, _) = try Reimport.run([setUp], in: directory, streaming: true)
+      #expect(!printed.contains("error"), "\(printed)")
+      before = entries
+    }
+    let scripts = ["set tz \(zone)\nimport \(files.file(name))", "undo"]
+    let one = try Reimport.run(scripts, in: streamed, streaming: true)
+    let other = try Reimport.run(scripts, in: held, streaming: false)
+    #expect(one.runs == (streams ? 1 : 0), "\(log)")
+    #expect(other.runs == 0)
+    #expect(one.printed.contains("rejected 1"), "\(one.printed)")
+    #expect(one.printed.contains("undid import"), "\(one.printed)")
+    #expect(one.printed == other.printed)
+    #expect(one.files[0] == other.files[0], "the import's files")
+    #expect(one.files[1] == other.files[1], "the undo's files")
+    #expect(one.entries == before)
+    #expect(other.entries == before)
+    #expect(Store.check(.directory(streamed.path), tables: Session.storeTables).isEmpty)
+  }
+
+  /// Runs `script` in a session on the store in `directory`, the journal written in pieces
+  /// of 64 KiB (more writes for a kill to fall on); returns the entries and how many runs
+  /// the store streamed.
+  static func run(_ script: String, in directory: TemporaryStoreDirectory) throws -> (
+    entries: [Entry], runs: Int
+  ) {
+    let session = try HealthOpenTests.session(directory.path, output: CapturedOutput())
+    defer { session.close() }
+    session.store.journalPieceBytes = 64 << 10
+    session.run(script: script, display: "test", directory: ".")
+    return (try session.entries(), session.store.streamedRunsCommitted)
+  }
+
+  /// A kill at every writing call of such an import (weigh's CSV of 20,000 rows, the first
+  /// numbered as the one entry logged, in the journal alone): the reopened store checks
+  /// clean (`forEachKill`) and holds the entry alone or with every row of the file (an undo
+  /// is the session's: `aStreamedImportLeavesWhatTheHeldImportLeaves` undoes each import).
+  @Test func aKillAtAnyWriteLeavesTheLogBeforeOrAfterTheImport() throws {
+    let files = TemporaryStoreDirectory()
+    defer { files.remove() }
+    let rows = (1...20_000).map { (id: $0, minute: $0, kilograms: 60 + Double($0 % 400) / 10) }
+    StreamedImportTests.write(Self.weigh(rows, json: false), named: "file.csv", in: files)
+    let script = "import \(files.file("file.csv"))"
+    var streamedRuns = 0
+    func run(in directory: TemporaryStoreDirectory) {
+      // The entry is logged before the kills are counted.
+      WriteFaultInjector.$current.withValue(nil) {
+        _ = try? Self.run("log 70kg at 2014-06-01 08:00", in: directory)
+      }
+      streamedRuns = (try? Self.run(script, in: directory))?.runs ?? 0
+    }
+    let counter = WriteFaultInjector()
+    let full = TemporaryStoreDirectory()
+    defer { full.remove() }
+    WriteFaultInjector.$current.withValue(counter) { run(in: full) }
+    #expect(streamedRuns == 1)
+    let all = try Self.run("", in: full).entries
+    #expect(all.count == 20_001)
+    #expect(all.last?.id == 20_001, "the row numbered 1 comes last, renumbered")
+    let before = Array(all.filter { $0.origin != .import })
+    #expect(before.count == 1)
+    #expect(counter.count > 10)
+    var (sawBefore, sawAfter) = (false, false)
+    try forEachKill(ofCalls: counter.count, { run(in: $0) }) { directory, crashAt in
+      let found = try Self.run("", in: directory).entries
+      #expect(found == before || found == all, "crash at call \(crashAt): \(found.count)")
+      if found == all { sawAfter = true } else { sawBefore = true }
+    }
+    #expect(sawBefore && sawAfter)
+  }
+}
