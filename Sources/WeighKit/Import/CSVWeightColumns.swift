@@ -20,6 +20,9 @@ struct CSVWeightColumns {
   /// The first line is a row, not a header: a file without a header whose columns were
   /// named by number (a CSV of your own).
   var firstLineIsRow = false
+  /// The rows end at a section title (a line of one unquoted field): the rest of the file
+  /// holds other data (Fitbit's account export, `FitbitCSVImporter`).
+  var endsAtSectionTitle = false
 
   /// A date without a time of day is read as 12:00, as openScale does.
   static let noon = 12 * 3600
@@ -32,8 +35,14 @@ struct CSVWeightColumns {
     var result = WeightImportResult(format: format)
     var seen = WeightKeySet()
     var reader: RowReader?
+    var ended = false
     try CSVReader.forEachRow(input, separator: separator) { row in
       if let reader {
+        if ended { return }
+        if reader.endsAtSectionTitle, FitbitCSVImporter.isTitle(row) {
+          ended = true
+          return
+        }
         reader.take(row, zone: zone, into: &result, seen: &seen)
       } else {
         // A header quoted whole is read as the row inside it, and said.
@@ -65,6 +74,7 @@ struct CSVWeightColumns {
     let readDate: (ArraySlice<UInt8>) -> CSVDatePattern.Reading?
     let dateReason: (String) -> String
     let skipsRowsWithoutWeight: Bool
+    let endsAtSectionTitle: Bool
 
     init(columns: CSVWeightColumns) {
       date = columns.date
@@ -76,6 +86,7 @@ struct CSVWeightColumns {
       readDate = columns.readDate
       dateReason = columns.dateReason
       skipsRowsWithoutWeight = columns.skipsRowsWithoutWeight
+      endsAtSectionTitle = columns.endsAtSectionTitle
     }
 
     /// Reads one row into `result`, or records why not. Dates and numbers are read from the
