@@ -41,6 +41,16 @@ struct CSVWeightColumns {
         if ended { return }
         if reader.endsAtSectionTitle, FitbitCSVImporter.isTitle(row) {
           ended = true
+          // A line the export does not write as a title ends the section too (what follows
+          // may be any data), but is said: rows after it are not read.
+          if !FitbitCSVImporter.isKnownTitle(row) {
+            result.rejections.append(
+              ImportRejection(
+                line: row.line,
+                reason:
+                  "'\(row[0] ?? "")' is not a section title of Fitbit's export; it ends the Body section, whose rows after it are not read"
+              ))
+          }
           return
         }
         reader.take(row, zone: zone, into: &result, seen: &seen)

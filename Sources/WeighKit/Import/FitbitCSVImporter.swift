@@ -84,6 +84,12 @@ public enum FitbitCSVImporter {
     }
   }
 
+  /// Whether a title row is one the export writes: a section's name, or `Food Log` and a day.
+  static func isKnownTitle(_ row: CSVRow) -> Bool {
+    let title = row[0]?.trimmingCharacters(in: .whitespaces) ?? ""
+    return sectionTitles.contains(title) || title.hasPrefix("Food Log")
+  }
+
   /// Whether a row is a section title: one field, not quoted, that is no date.
   static func isTitle(_ row: CSVRow) -> Bool {
     guard row.count == 1, !row.isQuoted(0), let first = row.field(0).first else { return false }
