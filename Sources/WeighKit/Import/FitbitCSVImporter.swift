@@ -6,8 +6,9 @@
 /// the dates are in the account's locale (`"2016-01-01"`, `"01-01-2016"`…), a day read at
 /// 12:00 local. docs/files.md gives the sources.
 public enum FitbitCSVImporter {
-  /// The section titles of the account export whose headers detection knows.
-  static let sectionTitles: Set<String> = ["Body", "Foods", "Activities", "Sleep"]
+  /// The section titles of the account export whose headers detection knows (`Food` as one
+  /// detector writes it, `Foods` as the others).
+  static let sectionTitles: Set<String> = ["Body", "Foods", "Food", "Activities", "Sleep"]
 
   /// The Body section's header.
   static let bodyHeader = ["Date", "Weight", "BMI", "Fat"]
@@ -18,7 +19,10 @@ public enum FitbitCSVImporter {
     let lines = head.split(whereSeparator: \.isNewline).prefix(2).map {
       $0.trimmingCharacters(in: .whitespaces)
     }
-    guard lines.count == 2, sectionTitles.contains(lines[0]) else { return false }
+    // A title re-saved by a spreadsheet is padded with commas (`Activities,,,,,,,,,`).
+    guard lines.count == 2,
+      sectionTitles.contains(String(lines[0].reversed().drop { $0 == "," }.reversed()))
+    else { return false }
     return [
       "Date,Weight,BMI,Fat", "Date,Calories In", "Date,Calories Burned,Steps",
       "Start Time,End Time,Minutes Asleep",
@@ -90,9 +94,11 @@ public enum FitbitCSVImporter {
     return sectionTitles.contains(title) || title.hasPrefix("Food Log")
   }
 
-  /// Whether a row is a section title: one field, not quoted, that is no date.
+  /// Whether a row is a section title: a first field, not quoted, that is no date, and no
+  /// other field with text (a spreadsheet pads the title with commas).
   static func isTitle(_ row: CSVRow) -> Bool {
-    guard row.count == 1, !row.isQuoted(0), let first = row.field(0).first else { return false }
-    return !(0x30...0x39).contains(first)
+    guard !row.isQuoted(0), let first = row.field(0).first, !(0x30...0x39).contains(first)
+    else { return false }
+    return (1..<row.count).allSatisfy { row.field($0).isEmpty }
   }
 }

@@ -72,6 +72,15 @@ import Testing
     }
   }
 
+  @Test func titlesPaddedWithCommasAreTitles() throws {
+    let text =
+      "Body,,,\nDate,Weight,BMI,Fat\n\"2016-01-01\",\"80\",\"24\",\"0\"\nSleep,,,\nStart Time,End Time\n\"1\",\"2\"\n"
+    #expect(ImportFormat.detect(fileName: "f.csv", firstBytes: Array(text.utf8)) == .fitbitCSV)
+    let result = try FitbitCSVImporter.importWeights(Array(text.utf8), zone: utc, unit: .kg)
+    #expect(result.weights.count == 1)
+    #expect(result.rejections.isEmpty)
+  }
+
   @Test func anUnknownTitleEndsTheSectionAndIsSaid() throws {
     let text =
       "Body\nDate,Weight,BMI,Fat\n\"2016-01-01\",\"80\",\"24\",\"0\"\nstray\n\"2016-01-02\",\"81\",\"24\",\"0\"\n"
