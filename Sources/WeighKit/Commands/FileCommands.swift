@@ -214,7 +214,7 @@ struct ImportCommand: Executable {
     var shown = CommandResult()
     let url = URL(fileURLWithPath: session.resolvePath(path))
     try InputFile.checkReadable(url.path, shownAs: path, at: pathSpan)
-    let format = csvSpan != nil ? csvFormat(url) : try detectFormat(url)
+    let format = csvSpan != nil ? try csvFormat(url) : try detectFormat(url)
     let zone = self.zone ?? session.zone
     if let unit, let unitSpan, !format.omitsUnit {
       throw Diagnostic(
@@ -422,13 +422,19 @@ struct ImportCommand: Executable {
   }
 
   /// The format of a file read with CSV options: a CSV of your own, but Fitbit's account
-  /// export when `format` (the layout of its dates) is the only option said.
-  private func csvFormat(_ url: URL) -> ImportFormat {
-    let onlyFormat =
-      csv.format != nil && csv.date == nil && csv.time == nil && csv.weight == nil
-      && csv.source == nil && csv.delimiter == nil
-    guard onlyFormat, (try? ImportFormat.detect(url: url)) == .fitbitCSV else {
-      return .genericCSV
+  /// export when it is one, whose Body section its reader finds (`format` applies to its
+  /// dates; the column options cannot read its sections, so they are refused).
+  private func csvFormat(_ url: URL) throws(Diagnostic) -> ImportFormat {
+    guard (try? ImportFormat.detect(url: url)) == .fitbitCSV else { return .genericCSV }
+    let others: [(String, Bool)] = [
+      ("date", csv.date != nil), ("time", csv.time != nil), ("weight", csv.weight != nil),
+      ("source", csv.source != nil), ("delimiter", csv.delimiter != nil),
+    ]
+    let given = others.filter(\.1).map(\.0)
+    guard given.isEmpty else {
+      throw Diagnostic(
+        "\(path) is \(ImportFormat.fitbitCSV.displayName), whose Body section is read as it is; leave out \(given.joined(separator: ", ")) (format and unit apply)",
+        at: csvSpan ?? pathSpan)
     }
     return .fitbitCSV
   }
