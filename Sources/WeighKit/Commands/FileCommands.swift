@@ -214,7 +214,7 @@ struct ImportCommand: Executable {
     var shown = CommandResult()
     let url = URL(fileURLWithPath: session.resolvePath(path))
     try InputFile.checkReadable(url.path, shownAs: path, at: pathSpan)
-    let format = csvSpan != nil ? ImportFormat.genericCSV : try detectFormat(url)
+    let format = csvSpan != nil ? try csvFormat(url) : try detectFormat(url)
     let zone = self.zone ?? session.zone
     if let unit, let unitSpan, !format.omitsUnit {
       throw Diagnostic(
@@ -421,6 +421,24 @@ struct ImportCommand: Executable {
     return shown
   }
 
+  /// The format of a file read with CSV options: a CSV of your own, but Fitbit's account
+  /// export when it is one, whose Body section its reader finds (`format` applies to its
+  /// dates; the column options cannot read its sections, so they are refused).
+  private func csvFormat(_ url: URL) throws(Diagnostic) -> ImportFormat {
+    guard (try? ImportFormat.detect(url: url)) == .fitbitCSV else { return .genericCSV }
+    let others: [(String, Bool)] = [
+      ("date", csv.date != nil), ("time", csv.time != nil), ("weight", csv.weight != nil),
+      ("source", csv.source != nil), ("delimiter", csv.delimiter != nil),
+    ]
+    let given = others.filter(\.1).map(\.0)
+    guard given.isEmpty else {
+      throw Diagnostic(
+        "\(path) is \(ImportFormat.fitbitCSV.displayName), whose Body section is read as it is; leave out \(given.joined(separator: ", ")) (format and unit apply)",
+        at: csvSpan ?? pathSpan)
+    }
+    return .fitbitCSV
+  }
+
   /// The format of the file, checked against `as`.
   private func detectFormat(_ url: URL) throws(Diagnostic) -> ImportFormat {
     let detected: ImportFormat?
@@ -436,11 +454,11 @@ struct ImportCommand: Executable {
       case .appleHealth: expected = "an Apple Health export.zip or export.xml"
       case .csv:
         expected =
-          "a Withings, openScale, Renpho, Google Fit, Samsung Health, Garmin, Libra or MyFitnessPal CSV, or weigh's own"
+          "a Withings, openScale, Renpho, Google Fit, Samsung Health, Garmin, Libra, MyFitnessPal or Fitbit account CSV, or weigh's own"
       case .json: expected = "a Fitbit weight JSON or weigh's own JSON"
       case nil:
         expected =
-          "an Apple Health export, a Withings, openScale, Renpho, Google Fit, Samsung Health, Garmin, Libra or MyFitnessPal CSV, a Fitbit weight JSON or weigh's own CSV or JSON"
+          "an Apple Health export, a Withings, openScale, Renpho, Google Fit, Samsung Health, Garmin, Libra, MyFitnessPal or Fitbit account CSV, a Fitbit weight JSON or weigh's own CSV or JSON"
       }
       let hint =
         family == .appleHealth || family == .json
@@ -902,13 +920,14 @@ extension ImportFormat {
     case .garminCSV: "a Garmin Connect weight CSV"
     case .libraCSV: "a Libra export"
     case .myFitnessPalCSV: "a MyFitnessPal Date,Weight CSV"
+    case .fitbitCSV: "a Fitbit account CSV"
     case .genericCSV: "a CSV of your own"
     }
   }
 
   /// Whether the format leaves its unit unsaid, so `import … unit` applies.
   var omitsUnit: Bool {
-    [.openScaleCSV, .fitbitJSON, .myFitnessPalCSV, .genericCSV].contains(self)
+    [.openScaleCSV, .fitbitJSON, .myFitnessPalCSV, .fitbitCSV, .genericCSV].contains(self)
   }
 
   /// For a vendor CSV that cannot be read as its vendor's: how to read it as the user's own.
@@ -916,7 +935,7 @@ extension ImportFormat {
     // Libra and Samsung Health files start with lines before the header, which a CSV of
     // your own cannot have; MyFitnessPal's one missing piece is the unit.
     let excluded: [ImportFormat] = [
-      .genericCSV, .weighCSV, .myFitnessPalCSV, .libraCSV, .samsungHealthCSV,
+      .genericCSV, .weighCSV, .myFitnessPalCSV, .libraCSV, .samsungHealthCSV, .fitbitCSV,
     ]
     guard family == .csv, !excluded.contains(self) else { return "" }
     return

@@ -76,7 +76,7 @@ final class ImportStream {
   /// The vendors' formats, whose weights are vendor rows, one reader call each.
   static let vendorFormats: Set<ImportFormat> = [
     .withingsCSV, .openScaleCSV, .fitbitJSON, .renphoCSV, .googleFitCSV, .samsungHealthCSV,
-    .garminCSV, .libraCSV, .myFitnessPalCSV, .genericCSV,
+    .garminCSV, .libraCSV, .myFitnessPalCSV, .fitbitCSV, .genericCSV,
   ]
 
   /// The formats read with one reader call each that stream into a new store: the vendors',

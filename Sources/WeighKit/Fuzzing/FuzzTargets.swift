@@ -31,8 +31,8 @@ public enum FuzzTargets {
     /// weigh's own JSON export.
     case weighJSON = "weigh-json"
     /// Any CSV through format detection, then the reader detection picks (Renpho, Google
-    /// Fit, Samsung Health, Garmin, Libra, MyFitnessPal, a CSV of the user's own, and the
-    /// vendors above).
+    /// Fit, Samsung Health, Garmin, Libra, MyFitnessPal, Fitbit's account CSV, a CSV of the
+    /// user's own, and the vendors above).
     case csvAny = "csv-any"
     /// A CSV of the user's own read with options: the first line is what follows
     /// `import data.csv as csv`, the rest is the file.

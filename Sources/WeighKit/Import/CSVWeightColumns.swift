@@ -20,6 +20,9 @@ struct CSVWeightColumns {
   /// The first line is a row, not a header: a file without a header whose columns were
   /// named by number (a CSV of your own).
   var firstLineIsRow = false
+  /// The rows end at a section title (a line of one unquoted field): the rest of the file
+  /// holds other data (Fitbit's account export, `FitbitCSVImporter`).
+  var endsAtSectionTitle = false
 
   /// A date without a time of day is read as 12:00, as openScale does.
   static let noon = 12 * 3600
@@ -32,8 +35,24 @@ struct CSVWeightColumns {
     var result = WeightImportResult(format: format)
     var seen = WeightKeySet()
     var reader: RowReader?
+    var ended = false
     try CSVReader.forEachRow(input, separator: separator) { row in
       if let reader {
+        if ended { return }
+        if reader.endsAtSectionTitle, FitbitCSVImporter.isTitle(row) {
+          ended = true
+          // A line the export does not write as a title ends the section too (what follows
+          // may be any data), but is said: rows after it are not read.
+          if !FitbitCSVImporter.isKnownTitle(row) {
+            result.rejections.append(
+              ImportRejection(
+                line: row.line,
+                reason:
+                  "'\(row[0] ?? "")' is not a section title of Fitbit's export; it ends the Body section, whose rows after it are not read"
+              ))
+          }
+          return
+        }
         reader.take(row, zone: zone, into: &result, seen: &seen)
       } else {
         // A header quoted whole is read as the row inside it, and said.
@@ -65,6 +84,7 @@ struct CSVWeightColumns {
     let readDate: (ArraySlice<UInt8>) -> CSVDatePattern.Reading?
     let dateReason: (String) -> String
     let skipsRowsWithoutWeight: Bool
+    let endsAtSectionTitle: Bool
 
     init(columns: CSVWeightColumns) {
       date = columns.date
@@ -76,6 +96,7 @@ struct CSVWeightColumns {
       readDate = columns.readDate
       dateReason = columns.dateReason
       skipsRowsWithoutWeight = columns.skipsRowsWithoutWeight
+      endsAtSectionTitle = columns.endsAtSectionTitle
     }
 
     /// Reads one row into `result`, or records why not. Dates and numbers are read from the

@@ -6,7 +6,7 @@ extension ImportFormat {
     switch self {
     case .appleHealthZip, .appleHealthXML: .appleHealth
     case .withingsCSV, .openScaleCSV, .weighCSV, .renphoCSV, .googleFitCSV, .samsungHealthCSV,
-      .garminCSV, .libraCSV, .myFitnessPalCSV, .genericCSV:
+      .garminCSV, .libraCSV, .myFitnessPalCSV, .fitbitCSV, .genericCSV:
       .csv
     case .fitbitJSON, .weighJSON: .json
     }
@@ -36,6 +36,7 @@ extension ImportFormat {
       return nil
     }
     if LibraCSVImporter.matches(head: head) { return .libraCSV }
+    if FitbitCSVImporter.matches(head: head) { return .fitbitCSV }
     let firstLine =
       head.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
       .first.map(String.init) ?? ""
@@ -149,6 +150,14 @@ public enum WeightImporter {
           "MyFitnessPal's Date,Weight export does not name its unit; add unit kg or unit lb")
       }
       return try MyFitnessPalCSVImporter.importWeights(input, zone: zone, unit: unit)
+    case .fitbitCSV:
+      guard let unit = csv.unit ?? unit else {
+        throw ImportError(
+          "Fitbit's account export does not name its unit (its weights are in the account's); add unit kg, unit lb or unit st"
+        )
+      }
+      return try FitbitCSVImporter.importWeights(
+        input, zone: zone, unit: unit, format: csv.format)
     case .genericCSV:
       var options = csv
       options.unit = options.unit ?? unit

@@ -26,6 +26,8 @@ public enum ImportFormat: String, CaseIterable, Sendable {
   case libraCSV = "libra csv"
   /// MyFitnessPal `Date,Weight`.
   case myFitnessPalCSV = "myfitnesspal csv"
+  /// Fitbit's account export (`Body`, `Date,Weight,BMI,Fat`, then other sections).
+  case fitbitCSV = "fitbit csv"
   /// A CSV of the user's own, read with `import … as csv date … weight … unit …`.
   case genericCSV = "generic csv"
 }

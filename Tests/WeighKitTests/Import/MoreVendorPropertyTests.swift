@@ -185,6 +185,23 @@ private func check(
     }
   }
 
+  @Test func fitbitAccountBodyDays() async {
+    await propertyCheck(count: 100, input: seeds) { seeds in
+      let list = records(seeds, oneADay: true)
+      // The Body section between others, its rows quoted; the weights in the account's unit.
+      var text = "Body\nDate,Weight,BMI,Fat\n"
+      for record in list { text += "\"\(record.dayText)\",\"\(record.value)\",\"24.1\",\"0\"\n" }
+      text += "\nActivities\nDate,Calories Burned,Steps\n\"2025-01-01\",\"2,512\",\"77\"\n"
+      #expect(
+        ImportFormat.detect(
+          fileName: "fitbit_export.csv", firstBytes: Array(text.utf8.prefix(4096)))
+          == .fitbitCSV)
+      check(list, unit: .lb, noon: true) {
+        try FitbitCSVImporter.importWeights(Array(text.utf8), zone: $0, unit: .lb)
+      }
+    }
+  }
+
   @Test func genericWithAFormatAndDelimiter() async {
     await propertyCheck(count: 100, input: seeds) { seeds in
       let list = records(seeds)
