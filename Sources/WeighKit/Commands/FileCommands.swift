@@ -599,11 +599,9 @@ struct ImportPlan {
           }
           guard weight.pointee.instant <= latest else {
             rejections.append(
-              ImportRejection(
-                line: weight.pointee.line,
-                reason:
-                  "\(session.zone.minuteText(weight.pointee.instant)) is after the clock (\(session.zone.minuteText(session.now))); move the clock forward or fix the date"
-              ))
+              .afterTheClock(
+                line: weight.pointee.line, instant: weight.pointee.instant, now: session.now,
+                zone: session.zone))
             continue
           }
           // A weight of weigh's file keeps its entry, numbered as written when the number

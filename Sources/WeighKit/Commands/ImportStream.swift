@@ -273,11 +273,8 @@ final class ImportStream {
         let instant = weight.pointee.instant
         guard instant <= latest else {
           rejections.append(
-            ImportRejection(
-              line: weight.pointee.line,
-              reason:
-                "\(session.zone.minuteText(instant)) is after the clock (\(session.zone.minuteText(session.now))); move the clock forward or fix the date"
-            ))
+            .afterTheClock(
+              line: weight.pointee.line, instant: instant, now: session.now, zone: session.zone))
           continue
         }
         // The plan orders entries at one instant by line, then file order: file order, while
@@ -383,11 +380,8 @@ final class ImportStream {
         else { return false }
         guard instant <= latest else {
           rejections.append(
-            ImportRejection(
-              line: weight.pointee.line,
-              reason:
-                "\(session.zone.minuteText(instant)) is after the clock (\(session.zone.minuteText(session.now))); move the clock forward or fix the date"
-            ))
+            .afterTheClock(
+              line: weight.pointee.line, instant: instant, now: session.now, zone: session.zone))
           continue
         }
         if entry.healthUUID != nil { links = true }

@@ -291,11 +291,9 @@ struct HealthImportPlan {
       case .late:
         let start = Instant.seconds(of: start)
         reject(
-          ImportRejection(
-            line: candidates[position].line,
-            reason:
-              "\(session.zone.minuteText(start)) is after the clock (\(session.zone.minuteText(session.now))); move the clock forward or fix the date"
-          ), kind: 1)
+          .afterTheClock(
+            line: candidates[position].line, instant: start, now: session.now, zone: session.zone),
+          kind: 1)
         continue
       case .added: break
       }

@@ -15,6 +15,16 @@ public struct ImportRejection: Error, Hashable, Sendable {
     self.recordType = recordType
   }
 
+  /// A row whose moment, `instant`, is after the clock `now` (an import takes nothing from the
+  /// future; a minute's leeway is the caller's), both written in `zone`.
+  static func afterTheClock(line: Int, instant: Int64, now: Int64, zone: ZonedClock) -> Self {
+    ImportRejection(
+      line: line,
+      reason:
+        "\(zone.minuteText(instant)) is after the clock (\(zone.minuteText(now))); move the clock forward or fix the date"
+    )
+  }
+
   /// The row's line in `file`, the file imported; ``DiagnosticRenderer`` writes it.
   public func location(in file: String) -> SourceLocation {
     SourceLocation(file: file, line: line)

@@ -516,12 +516,8 @@ public final class Store {
   func forEachRowInFile<Codec: StoreTableCodec>(
     _ codec: Codec.Type, sizing: (Int) -> Void = { _ in }, _ body: (borrowing Codec.Row) -> Void
   ) throws(StoreError) -> Bool {
-    let storage = try storage(codec)
-    guard let directory, !isClosed, storage.isOnlyInFile,
-      !unverifiedTables.contains(Codec.tableName)
-    else { return false }
-    return try TableFile<Codec>.forEachRow(
-      path: StoreLocation.joinPath(directory, storage.fileName), sizing: sizing, body)
+    guard let path = try pathOfTableOnlyInFile(codec) else { return false }
+    return try TableFile<Codec>.forEachRow(path: path, sizing: sizing, body)
   }
 
   /// Gives `body` the rows of the table `codec` describes whose id is greater than `id` and
@@ -538,12 +534,9 @@ public final class Store {
     _ codec: Codec.Type, after id: Int, whoseLineHolds needle: StaticString, anchor: Int,
     _ body: (borrowing Codec.Row) -> Void
   ) throws(StoreError) -> Bool {
-    let storage = try storage(codec)
-    guard let directory, !isClosed, storage.isOnlyInFile,
-      !unverifiedTables.contains(Codec.tableName)
-    else { return false }
+    guard let path = try pathOfTableOnlyInFile(codec) else { return false }
     return try TableFile<Codec>.forEachRow(
-      path: StoreLocation.joinPath(directory, storage.fileName), after: id,
+      path: path, after: id,
       whoseLineHolds: needle, anchor: anchor, body) ?? false
   }
 
@@ -556,11 +549,21 @@ public final class Store {
   func rowCursorInFile<Codec: StoreTableCodec>(
     _ codec: Codec.Type
   ) throws(StoreError) -> TableFile<Codec>.Cursor? {
+    guard let path = try pathOfTableOnlyInFile(codec) else { return nil }
+    return try TableFile<Codec>.Cursor(path: path)
+  }
+
+  /// The path of the file of the table `codec` describes when the table is in that file
+  /// alone (unread, nothing in the journal past it) and the file was checked since it last
+  /// changed outside weigh; nil otherwise, or when the store is closed or in memory.
+  private func pathOfTableOnlyInFile<Codec: StoreTableCodec>(
+    _ codec: Codec.Type
+  ) throws(StoreError) -> String? {
     let storage = try storage(codec)
     guard let directory, !isClosed, storage.isOnlyInFile,
       !unverifiedTables.contains(Codec.tableName)
     else { return nil }
-    return try TableFile<Codec>.Cursor(path: StoreLocation.joinPath(directory, storage.fileName))
+    return StoreLocation.joinPath(directory, storage.fileName)
   }
 
   /// The rows of the table `codec` describes, in increasing id order, read on first use.

@@ -79,6 +79,25 @@ extension StoreJournal {
     }
     return scan.finish(table: table)
   }
+
+  /// The changes of a large record after its rows or removals (`bytes`, up to the record's
+  /// `]`), read as a record of their own; nil unless they are well-formed document changes.
+  static func documentChanges(
+    _ bytes: ArraySlice<UInt8>, table: (String) -> (any AnyTableStorage)?
+  ) -> [StoreChange]? {
+    var line = Array("{\"seq\":1,\"changes\":[".utf8)
+    line += bytes
+    line.append(0x7D)
+    let parsed = line.withUnsafeBufferPointer { bytes -> [StoreChange]? in
+      var reader = JSONReader(bytes: bytes)
+      guard let transaction = try? StoreJournal.readTransaction(&reader, table: table),
+        (try? reader.expectEnd()) != nil
+      else { return nil }
+      return transaction.changes
+    }
+    guard let parsed, parsed.allSatisfy(\.isDocumentChange) else { return nil }
+    return parsed
+  }
 }
 
 /// The state of `StoreJournal.readLargeRecord` between two pieces.
@@ -253,18 +272,8 @@ private struct LargeRecordScan {
       guard position + 1 == suffix else { return nil }
       documents = []
     } else {
-      // The changes after the rows, read as a record of their own.
-      var line = Array("{\"seq\":1,\"changes\":[".utf8)
-      line += buffer[position..<suffix]
-      line.append(0x7D)
-      let parsed = line.withUnsafeBufferPointer { bytes -> [StoreChange]? in
-        var reader = JSONReader(bytes: bytes)
-        guard let transaction = try? StoreJournal.readTransaction(&reader, table: table),
-          (try? reader.expectEnd()) != nil
-        else { return nil }
-        return transaction.changes
-      }
-      guard let parsed, parsed.allSatisfy(\.isDocumentChange) else { return nil }
+      guard let parsed = StoreJournal.documentChanges(buffer[position..<suffix], table: table)
+      else { return nil }
       documents = parsed
     }
     let matches = buffer.withUnsafeBufferPointer { bytes in

@@ -47,17 +47,8 @@ extension StoreJournal {
     var documents: [StoreChange] = []
     if !documentBytes.isEmpty {
       // The changes after the removals, read as a record of their own.
-      let line = Array("{\"seq\":1,\"changes\":[".utf8) + documentBytes + [0x7D]
-      let parsed = line.withUnsafeBufferPointer { bytes -> [StoreChange]? in
-        var reader = JSONReader(bytes: bytes)
-        guard let transaction = try? StoreJournal.readTransaction(&reader, table: table),
-          (try? reader.expectEnd()) != nil
-        else { return nil }
-        return transaction.changes
-      }
-      guard let parsed, !parsed.isEmpty, parsed.allSatisfy(\.isDocumentChange) else {
-        return nil
-      }
+      guard let parsed = documentChanges(documentBytes[...], table: table), !parsed.isEmpty
+      else { return nil }
       documents = parsed
     }
     var transaction = Transaction(
