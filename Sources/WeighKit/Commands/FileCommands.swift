@@ -362,6 +362,9 @@ struct ImportCommand: Executable {
           "\(path) has no header: its first line holds a date and a weight in the columns named, so it was read as a row",
           at: pathSpan, severity: .note))
     }
+    if let note = result.weightColumnNote {
+      shown.warn(Diagnostic("\(path): \(note)", at: pathSpan, severity: .note))
+    }
     if result.headerUnwrapped {
       shown.warn(
         Diagnostic(

@@ -6,7 +6,8 @@ extension CSVDatePattern {
   /// reads it (an hour 25, a 31 February).
   ///
   /// `10/13/2026, 9:00 PM` gives `MM/dd/yyyy, h:mm a`; `25.09.2026 07:00:05` gives
-  /// `dd.MM.yyyy HH:mm:ss`; `05/09/2026` gives `dd/MM/yyyy` and `MM/dd/yyyy`.
+  /// `dd.MM.yyyy HH:mm:ss`; `05/09/2026` gives `dd/MM/yyyy` and `MM/dd/yyyy`; `20170426`
+  /// gives `yyyyMMdd`.
   static func suggestions(for text: Substring) -> [String] {
     let bytes = Array(text.utf8.drop { $0 == 0x20 }.reversed().drop { $0 == 0x20 }.reversed())
     // Runs of digits, letters and the other bytes, in order.
@@ -19,29 +20,22 @@ extension CSVDatePattern {
       runs.append((kind, bytes[start..<end]))
       start = end
     }
-    // The date: three numbers with one separator between each.
-    guard runs.count >= 5, runs[0].kind == .digits, runs[2].kind == .digits,
-      runs[4].kind == .digits, runs[1].kind == .other, runs[3].kind == .other
-    else { return [] }
-    let first = runs[0].bytes
-    let second = runs[2].bytes
-    let third = runs[4].bytes
-    let one = String(decoding: runs[1].bytes, as: UTF8.self)
-    let two = String(decoding: runs[3].bytes, as: UTF8.self)
-    var dates: [String]
-    if first.count == 4, second.count <= 2, third.count <= 2 {
-      dates = [number(second) > 12 ? "yyyy\(one)dd\(two)MM" : "yyyy\(one)MM\(two)dd"]
-    } else if first.count <= 2, second.count <= 2, third.count == 4 {
-      let dayFirst = "dd\(one)MM\(two)yyyy"
-      let monthFirst = "MM\(one)dd\(two)yyyy"
-      switch (number(first), number(second)) {
-      case (13...31, 1...12): dates = [dayFirst]
-      case (1...12, 13...31): dates = [monthFirst]
-      case (1...12, 1...12): dates = [dayFirst, monthFirst]
-      default: return []
-      }
+    guard let head = runs.first, head.kind == .digits else { return [] }
+    let dates: [String]
+    // Where the time starts, when one follows the date.
+    var timeStart = 5
+    if head.bytes.count == 8 {
+      // `20170426`: year, month and day without separators, as logs kept by hand write
+      // them (two public repositories' weight.csv); the reading below checks month and day.
+      dates = ["yyyyMMdd"]
+      timeStart = 1
     } else {
-      return []
+      // The date: three numbers with one separator between each.
+      guard runs.count >= 5, runs[2].kind == .digits,
+        runs[4].kind == .digits, runs[1].kind == .other, runs[3].kind == .other
+      else { return [] }
+      dates = separatedDates(runs)
+      guard !dates.isEmpty else { return [] }
     }
     // The time, when one follows: hours and minutes, perhaps seconds and a fraction, an
     // AM/PM; what stands between is kept as written.
@@ -49,7 +43,7 @@ extension CSVDatePattern {
     var clockPieces = 0
     // Where the hour stands in `parts`: `HH`, or `h` once an AM/PM follows.
     var hour: Int?
-    for run in runs[5...] {
+    for run in runs[timeStart...] {
       let word = String(decoding: run.bytes, as: UTF8.self)
       switch run.kind {
       case .digits:
@@ -88,6 +82,30 @@ extension CSVDatePattern {
     return dates.map { $0 + rest }.filter { pattern in
       guard case .success(let format) = make(pattern) else { return false }
       return format.read(text) != nil
+    }
+  }
+
+  /// The date patterns of three numbers with a separator between each (`runs` begins so):
+  /// a year first, or day and month in the order their values allow; none for other shapes.
+  private static func separatedDates(_ runs: [(kind: RunKind, bytes: ArraySlice<UInt8>)])
+    -> [String]
+  {
+    let first = runs[0].bytes
+    let second = runs[2].bytes
+    let third = runs[4].bytes
+    let one = String(decoding: runs[1].bytes, as: UTF8.self)
+    let two = String(decoding: runs[3].bytes, as: UTF8.self)
+    if first.count == 4, second.count <= 2, third.count <= 2 {
+      return [number(second) > 12 ? "yyyy\(one)dd\(two)MM" : "yyyy\(one)MM\(two)dd"]
+    }
+    guard first.count <= 2, second.count <= 2, third.count == 4 else { return [] }
+    let dayFirst = "dd\(one)MM\(two)yyyy"
+    let monthFirst = "MM\(one)dd\(two)yyyy"
+    switch (number(first), number(second)) {
+    case (13...31, 1...12): return [dayFirst]
+    case (1...12, 13...31): return [monthFirst]
+    case (1...12, 1...12): return [dayFirst, monthFirst]
+    default: return []
     }
   }
 

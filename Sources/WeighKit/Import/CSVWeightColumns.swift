@@ -23,6 +23,8 @@ struct CSVWeightColumns {
   /// The rows end at a section title (a line of one unquoted field): the rest of the file
   /// holds other data (Fitbit's account export, `FitbitCSVImporter`).
   var endsAtSectionTitle = false
+  /// Said when the header has more than one weight column and one was taken unnamed.
+  var weightColumnNote: String?
 
   /// A date without a time of day is read as 12:00, as openScale does.
   static let noon = 12 * 3600
@@ -59,6 +61,7 @@ struct CSVWeightColumns {
         let inner = row.unwrapped(separator: separator)
         guard let columns = try header(inner ?? row) else { return }
         result.headerUnwrapped = inner != nil
+        result.weightColumnNote = columns.weightColumnNote
         let made = RowReader(columns: columns)
         reader = made
         if columns.firstLineIsRow {
@@ -106,7 +109,12 @@ struct CSVWeightColumns {
       seen: inout WeightKeySet
     ) {
       let weightCell = row.field(weight)
-      if skipsRowsWithoutWeight, WeightValue.isBlank(weightCell) { return }
+      if WeightValue.isBlank(weightCell) {
+        if skipsRowsWithoutWeight { return }
+        // A row of empty fields (`,,` as spreadsheets save the rows below a table, seen in a
+        // public repository's weight.csv) holds nothing, as a blank line does.
+        if (0..<row.count).allSatisfy({ WeightValue.isBlank(row.field($0)) }) { return }
+      }
       do throws(ImportRejection) {
         var dateText = row.field(date)
         if let time, time < row.count {

@@ -166,10 +166,13 @@ public enum GenericCSVImporter {
       time = found
     }
     let weight: Int
+    // Other columns named as weights, when the first was taken without `weight`.
+    var otherWeights: [Int] = []
     if let reference = options.weight {
       weight = try find(reference, "weight")
     } else if let found = names.firstIndex(where: { weightName($0).isWeight }) {
       weight = found
+      otherWeights = names.indices.filter { $0 > found && weightName(names[$0]).isWeight }
     } else {
       throw ImportError(
         line: header.line,
@@ -240,6 +243,13 @@ public enum GenericCSVImporter {
         return Self.dateReason(text[...])
       })
     columns.firstLineIsRow = firstLineIsRow
+    // `date,pounds,kilograms` and `date,weight_lbs,…,weight_kgs` (two public repositories'
+    // logs): one column is read, and which one is said, with how to read another.
+    if !firstLineIsRow, let other = otherWeights.first {
+      let others = otherWeights.map { "'\(header.fields[$0].text)'" }.joined(separator: ", ")
+      columns.weightColumnNote =
+        "read the weights in column '\(weightHeader)'; the file also has \(others), not read (to read one instead, add weight \"\(header.fields[other].text)\")"
+    }
     return columns
   }
 

@@ -256,6 +256,8 @@ public struct WeightImportResult: Equatable, Sendable {
   public var firstLineWasRow = false
   /// Whether the file's times name no zone, so they were read in the session's zone.
   public var zoneless = false
+  /// Which of several weight columns was read, and how to read another (a CSV of your own).
+  public var weightColumnNote: String?
 
   /// An import result.
   public init(

@@ -13,6 +13,8 @@ import Testing
     ("2026/09/25 07:00", ["yyyy/MM/dd HH:mm"]),
     ("2026/25/09", ["yyyy/dd/MM"]),
     ("  14/02/2014 6:04 Uhr ", ["dd/MM/yyyy HH:mm 'Uhr'"]),
+    ("20170426", ["yyyyMMdd"]),
+    ("20170426 07:05", ["yyyyMMdd HH:mm"]),
   ])
   func aSuggestionReadsTheDateItCameFrom(text: String, expected: [String]) throws {
     let suggested = CSVDatePattern.suggestions(for: text[...])
@@ -29,7 +31,8 @@ import Testing
   @Test(arguments: [
     "", "yesterday", "13/13/2026", "32/01/2026", "2026-01", "1/2/26", "07:00", "25/09/2026 7",
     "25/09/2026 07:00+01:00", "25/09/2026 o'clock 7:00", "00/09/2026", "2025-12-0x",
-    "2014-02-11 25:09 Uhr", "31/02/2026",
+    "2014-02-11 25:09 Uhr", "31/02/2026", "20171326", "20170431", "2017042", "201704261",
+    "20170426 98.0",
   ])
   func noSuggestionForWhatIsNoDateOfThatShape(text: String) {
     #expect(CSVDatePattern.suggestions(for: text[...]).isEmpty)
@@ -48,6 +51,10 @@ import Testing
       GenericCSVImporter.dateReason("2026/25/09")
         == "date '2026/25/09' is not like 2026-01-03 07:00; add format \"yyyy/dd/MM\"")
     #expect(GenericCSVImporter.dateReason("05/09/2026").contains("could be day/month or month/day"))
+    // A date without separators once drew an example that does not read it (dd.MM.yyyy).
+    #expect(
+      GenericCSVImporter.dateReason("20170426")
+        == "date '20170426' is not like 2026-01-03 07:00; add format \"yyyyMMdd\"")
     #expect(GenericCSVImporter.formatHint("soon") == "")
   }
 }

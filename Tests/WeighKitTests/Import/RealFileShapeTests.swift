@@ -100,4 +100,46 @@ import Testing
         Array("date,lbs\n2025-07-19,9.625\n".utf8), zone: .utc, options: GenericCSVOptions()))?
         .weights.count == 1)
   }
+
+  @Test func twoWeightColumnsSayWhichIsRead() throws {
+    let text = "date,pounds,kilograms\n2023-01-19,245,111\n2023-01-20,248,112\n"
+    let result = try GenericCSVImporter.importWeights(
+      Array(text.utf8), zone: .utc, options: GenericCSVOptions())
+    #expect(result.weights.map(\.kilograms) == [245 * 0.45359237, 248 * 0.45359237])
+    let note = try #require(result.weightColumnNote)
+    #expect(note.contains("'pounds'") && note.contains("weight \"kilograms\""))
+    // Named, the other column is read and nothing is said.
+    let named = try GenericCSVImporter.importWeights(
+      Array(text.utf8), zone: .utc, options: GenericCSVOptions(weight: "kilograms"))
+    #expect(named.weights.map(\.kilograms) == [111, 112])
+    #expect(named.weightColumnNote == nil)
+    // One weight column: no note.
+    let one = try GenericCSVImporter.importWeights(
+      Array("date,weight_kg\n2023-01-19,81.5\n".utf8), zone: .utc, options: GenericCSVOptions())
+    #expect(one.weightColumnNote == nil)
+  }
+
+  @Test func rowsOfEmptyFieldsAreBlankLines() throws {
+    let text = "date,weight\n2022/1/10,98\n2022/1/16,\n,\n , \n2022/1/17,97.5\n,"
+    let result = try GenericCSVImporter.importWeights(
+      Array(text.utf8), zone: .utc, options: GenericCSVOptions(unit: .kg))
+    #expect(result.weights.map(\.kilograms) == [98, 97.5])
+    // The dated row without a weight is still refused, with its line.
+    #expect(result.rejections.map(\.line) == [3])
+  }
+
+  @Test func datesWithoutSeparatorsAreReadWithTheFormatNamed() throws {
+    let text = "date,bw,comment\n20170426,163.4,\n20180303,164.2,after a feast\n"
+    var options = GenericCSVOptions(date: "date", weight: "bw", unit: .lb)
+    let refused = try GenericCSVImporter.importWeights(
+      Array(text.utf8), zone: .utc, options: options)
+    #expect(refused.weights.isEmpty)
+    #expect(refused.rejections.allSatisfy { $0.reason.hasSuffix("add format \"yyyyMMdd\"") })
+    options.format = CSVDatePattern.known("yyyyMMdd")
+    let read = try GenericCSVImporter.importWeights(Array(text.utf8), zone: .utc, options: options)
+    #expect(read.weights.map(\.line) == [2, 3])
+    // A day alone is read at 12:00 (here in UTC).
+    #expect(read.weights.first?.instant == 1_493_208_000)
+    #expect(read.rejections.isEmpty)
+  }
 }
