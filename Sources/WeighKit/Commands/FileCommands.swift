@@ -11,7 +11,7 @@ extension CommandTable {
       name: "import", group: .files,
       usage: [
         "import <file> [as apple-health|csv|json] [unit kg|lb|st] [types <type>,…] [tz <zone>]",
-        "import <file> as csv [date <column>] [time <column>] [weight <column>] [unit kg|lb|st] [format \"<layout>\"] [tz <zone>] [source <name>] [delimiter \"<char>\"]",
+        "import <file> as csv [date <column>] [time <column>] [weight <column>] [unit kg|lb|st] [format \"<layout>\"] [tz <zone>] [source <name>] [delimiter \"<char>\"] [note <column>]",
       ],
       summary:
         "import weights from a file; types also brings Apple Health's other data into Health; importing twice adds nothing",
@@ -61,7 +61,7 @@ struct ImportCommand: Executable {
   var types: [(type: ImportDataType, span: SourceSpan)] = []
   /// From `types` to the last type named.
   var typesSpan: SourceSpan?
-  /// What `date`, `time`, `weight`, `format`, `source` and `delimiter` say: any of them
+  /// What `date`, `time`, `weight`, `format`, `source`, `delimiter` and `note` say: any of them
   /// reads the file as a CSV of the user's own.
   var csv = GenericCSVOptions()
   var csvSpan: SourceSpan?
@@ -100,13 +100,13 @@ struct ImportCommand: Executable {
         throw cursor.error("\(token.text.lowercased()) is given twice; keep one", at: token)
       } else {
         throw cursor.error(
-          "expected as apple-health|csv|json, unit kg|lb|st, types <type>,…, tz <zone>, or for a CSV of your own date, time, weight, format, source or delimiter, \(cursor.got(token))",
+          "expected as apple-health|csv|json, unit kg|lb|st, types <type>,…, tz <zone>, or for a CSV of your own date, time, weight, format, source, delimiter or note, \(cursor.got(token))",
           at: token)
       }
     }
     if let csvSpan = command.csvSpan, let family = command.family, family != .csv {
       throw Diagnostic(
-        "date, time, weight, format, source and delimiter read a CSV of your own; write as csv, or leave them out",
+        "date, time, weight, format, source, delimiter and note read a CSV of your own; write as csv, or leave them out",
         at: csvSpan)
     }
     return command
@@ -114,9 +114,10 @@ struct ImportCommand: Executable {
 
   static let optionWords: Set<String> = [
     "as", "unit", "types", "date", "time", "weight", "format", "tz", "source", "delimiter",
+    "note",
   ]
 
-  /// Reads one of `date`, `time`, `weight`, `format`, `source`, `delimiter` or `tz` and its
+  /// Reads one of `date`, `time`, `weight`, `format`, `source`, `delimiter`, `note` or `tz` and its
   /// value; false when the next word is none of them or was given already. Each is offered
   /// to completion only while it may still come.
   mutating func readCSVOption(_ cursor: inout ArgumentCursor) throws(Diagnostic) -> Bool {
@@ -138,6 +139,8 @@ struct ImportCommand: Executable {
       csv.time = try value("a column name or number after time").0
     } else if csv.weight == nil, token.isWord("weight") {
       csv.weight = try value("a column name or number after weight").0
+    } else if csv.note == nil, token.isWord("note") {
+      csv.note = try value("a column name or number after note").0
     } else if csv.source == nil, token.isWord("source") {
       csv.source = try value("a source name after source").0
     } else if csv.format == nil, token.isWord("format") {
@@ -432,6 +435,7 @@ struct ImportCommand: Executable {
     let others: [(String, Bool)] = [
       ("date", csv.date != nil), ("time", csv.time != nil), ("weight", csv.weight != nil),
       ("source", csv.source != nil), ("delimiter", csv.delimiter != nil),
+      ("note", csv.note != nil),
     ]
     let given = others.filter(\.1).map(\.0)
     guard given.isEmpty else {

@@ -15,11 +15,15 @@ public struct GenericCSVOptions: Hashable, Sendable {
   public var source: String?
   /// The byte between fields; detected from the header (`,`, `;` or tab) when not said.
   public var delimiter: UInt8?
+  /// The column kept as each entry's note; a column named as notes are (`note`,
+  /// `comments`, `memo`…) when not said.
+  public var note: String?
 
   /// Options; nil everywhere means: detect.
   public init(
     date: String? = nil, time: String? = nil, weight: String? = nil, unit: MassUnit? = nil,
-    format: CSVDatePattern? = nil, source: String? = nil, delimiter: UInt8? = nil
+    format: CSVDatePattern? = nil, source: String? = nil, delimiter: UInt8? = nil,
+    note: String? = nil
   ) {
     self.date = date
     self.time = time
@@ -28,6 +32,7 @@ public struct GenericCSVOptions: Hashable, Sendable {
     self.format = format
     self.source = source
     self.delimiter = delimiter
+    self.note = note
   }
 
   /// Whether any option says something.
@@ -57,6 +62,16 @@ public enum GenericCSVImporter {
   static let weightNames: Set<String> = [
     "weight", "body weight", "bodyweight", "mass", "body mass", "gewicht", "körpergewicht",
     "poids", "peso", "vikt", "vekt", "vægt", "waga", "体重",
+  ]
+
+  /// Plain names of a column of notes, kept as each entry's note (`Kommentar`, `notiz`,
+  /// `commentaire`, `nota`, `comentario`, `opmerking`, `メモ`): dropped, a log's remarks
+  /// were lost unsaid (a CSV of `date,bw,comment` in a public repository, real23).
+  static let noteNames: Set<String> = [
+    "note", "notes", "comment", "comments", "memo", "remark", "remarks", "kommentar",
+    "kommentare", "notiz", "notizen", "bemerkung", "bemerkungen", "commentaire", "commentaires",
+    "nota", "notas", "note personali", "comentario", "comentarios", "opmerking", "opmerkingen",
+    "メモ",
   ]
 
   /// The weight-column name without a unit in brackets, and the unit a name says: `kg`,
@@ -243,6 +258,21 @@ public enum GenericCSVImporter {
         return Self.dateReason(text[...])
       })
     columns.firstLineIsRow = firstLineIsRow
+    if let reference = options.note {
+      let note = try find(reference, "note")
+      let taken = [(date, "date"), (time, "time"), (weight, "weight")].first { $0.0 == note }
+      if let taken {
+        throw ImportError(
+          line: header.line,
+          "note \(reference) names the \(taken.1) column '\(header.fields[note].text)'; name the column of notes, or leave note out"
+        )
+      }
+      columns.note = note
+    } else if !firstLineIsRow {
+      columns.note = names.indices.first {
+        $0 != date && $0 != time && $0 != weight && noteNames.contains(names[$0])
+      }
+    }
     // `date,pounds,kilograms` and `date,weight_lbs,…,weight_kgs` (two public repositories'
     // logs): one column is read, and which one is said, with how to read another.
     if !firstLineIsRow, let other = otherWeights.first {

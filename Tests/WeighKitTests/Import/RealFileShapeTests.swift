@@ -142,4 +142,29 @@ import Testing
     #expect(read.weights.first?.instant == 1_493_208_000)
     #expect(read.rejections.isEmpty)
   }
+
+  @Test func aColumnOfNotesIsKept() throws {
+    let text =
+      "date,bw,comment\n2017-04-26,163.4,\n2018-03-03,164.2,\"after a feast, then a walk\"\n"
+    let options = GenericCSVOptions(weight: "bw", unit: .lb)
+    let read = try GenericCSVImporter.importWeights(Array(text.utf8), zone: .utc, options: options)
+    #expect(read.weights.map(\.note) == [nil, "after a feast, then a walk"])
+    // Another column named with `note`; the weight's or the date's column is refused.
+    let other = try GenericCSVImporter.importWeights(
+      Array("when,kg,mood\n2017-04-26 07:00,70.1,good\n".utf8), zone: .utc,
+      options: GenericCSVOptions(date: "when", note: "3"))
+    #expect(other.weights.map(\.note) == ["good"])
+    for taken in ["bw", "date", "1"] {
+      var named = options
+      named.note = taken
+      #expect(throws: ImportError.self) {
+        try GenericCSVImporter.importWeights(Array(text.utf8), zone: .utc, options: named)
+      }
+    }
+    // Without a header there is no name to find: no column is taken as notes.
+    let headerless = try GenericCSVImporter.importWeights(
+      Array("2017-04-26,163.4,memo\n".utf8), zone: .utc,
+      options: GenericCSVOptions(date: "1", weight: "2", unit: .lb))
+    #expect(headerless.weights.map(\.note) == [nil])
+  }
 }
