@@ -359,6 +359,17 @@ struct ImportCommand: Executable {
           "\(path): repaired \(count) with metadata written as attributes whose names hold spaces (a defect of 2015 exports); those attributes were kept as metadata",
           at: pathSpan, severity: .warning))
     }
+    // An export without body mass imports nothing: say what would bring its other data
+    // (real23: a real export of steps alone printed `imported 0` and nothing else).
+    if format == .appleHealthZip || format == .appleHealthXML, types.isEmpty,
+      plan.importedCount == 0, plan.alreadyPresent == 0, plan.rejections.isEmpty
+    {
+      let kinds = ImportDataType.allCases.filter { $0 != .weight }.map(\.rawValue)
+      shown.warn(
+        Diagnostic(
+          "\(path) holds no body-mass records; its other data comes into Health with types, such as types \(kinds.joined(separator: ","))",
+          at: pathSpan, severity: .note))
+    }
     if result.firstLineWasRow {
       shown.warn(
         Diagnostic(
