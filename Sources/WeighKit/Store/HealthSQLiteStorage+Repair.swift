@@ -123,7 +123,7 @@ extension HealthSQLiteStorage {
   /// being built answers whether a position or a live UUID came before
   /// (`appendSkippingRepeats`). Held in an array with a set of the live UUIDs, the records
   /// took the memory: the repair of 1,001,000 samples peaked at 357 MiB, 57 MiB so; of
-  /// 10,001,015, 2.96 GiB or more, 58 MiB so (docs/performance.md, "hrep23").
+  /// 10,001,015, 3,745 MiB, 58 MiB so, in 0.96× the CPU (docs/performance.md, "hrep23").
   final class RepairWriting {
     /// The records a batch holds before it is written.
     static let batchSize = 4096
