@@ -931,6 +931,38 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
     }
   }
 
+  /// Appends each of `records` that follows what was written before it, and leaves out the
+  /// others: a record whose position is not after the last one written, and a live sample
+  /// whose UUID a live sample written has (the first of two is kept). Returns how many it
+  /// left out. The repair's writes (`repair(path:directory:)`): asked of the table being
+  /// built, through its own UUIDs and index as a save asks, so that no set of every live
+  /// UUID is held.
+  func appendSkippingRepeats(_ records: [HealthRecord]) throws -> Int {
+    var skipped = 0
+    try write { db, writer in
+      for (index, record) in records.enumerated() {
+        guard record.position > writer.last else {
+          skipped += 1
+          continue
+        }
+        switch record {
+        case .sample(let sample, let position):
+          guard let uuid = sample.uuid else { throw HealthStorageError.missingUUID(change: index) }
+          guard try !writer.hasLiveSample(uuid, db) else {
+            skipped += 1
+            continue
+          }
+          try writer.take(position, change: index)
+          try writer.insert(sample, at: position, db)
+        case .deletion(let deleted, let position):
+          try writer.take(position, change: index)
+          try writer.insert(.deletion(deleted, position: position), db)
+        }
+      }
+    }
+    return skipped
+  }
+
   /// One transaction: `body` writes through a `Writer`, which then stores the last position
   /// and the counts it changed.
   /// Within a command's transaction (`beginCommand`), part of it: what throws there is rolled
@@ -1139,18 +1171,24 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
       throws
     {
       guard let uuid = sample.uuid else { throw HealthStorageError.missingUUID(change: index) }
-      // Known absent (`absentUUIDs`), or looked for among the rows waiting to be inserted
-      // (a live sample's row is there or in the table: a deletion removes it from the table
-      // at once), then looked up in the table.
-      // (An empty set is not asked: its `remove` hashes the UUID all the same.)
-      if absentUUIDs.isEmpty || absentUUIDs.remove(uuid) == nil, ownUUIDs?.mayContain(uuid) ?? true,
-        try waitingRows.contains(where: { !$0.parts.isDeletion && $0.parts.uuid == uuid })
-          || lookUp(uuid, db) != nil
-      {
+      if try hasLiveSample(uuid, db) {
         throw HealthStorageError.duplicateUUID(change: index, uuid: uuid)
       }
       try take(position, change: index)
       try insert(sample, at: position, prepared: prepared, db)
+    }
+
+    /// Whether a live sample written so far has `uuid`: known absent (`absentUUIDs`), or
+    /// said absent by the command's own UUIDs (`ownUUIDs`), or looked for among the rows
+    /// waiting to be inserted (a live sample's row is there or in the table: a deletion
+    /// removes it from the table at once), then looked up in the table.
+    mutating func hasLiveSample(_ uuid: UUID, _ db: Database) throws -> Bool {
+      // (An empty set is not asked: its `remove` hashes the UUID all the same.)
+      guard absentUUIDs.isEmpty || absentUUIDs.remove(uuid) == nil,
+        ownUUIDs?.mayContain(uuid) ?? true
+      else { return false }
+      return try waitingRows.contains(where: { !$0.parts.isDeletion && $0.parts.uuid == uuid })
+        || lookUp(uuid, db) != nil
     }
 
     mutating func delete(
