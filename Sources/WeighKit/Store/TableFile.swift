@@ -68,6 +68,23 @@ struct TableFileTally {
     return crc
   }
 
+  /// Writes the line of the row whose object is `bytes` and whose checksum is `crc` (already
+  /// verified against them: a row copied from a table file), as
+  /// ``writeRowLine(_:into:)`` writes it, and adds the checksum.
+  mutating func writeRowLine(
+    _ bytes: UnsafeBufferPointer<UInt8>, crc: UInt32, into writer: inout JSONWriter
+  ) {
+    let first = count == 0
+    writer.append(atMost: bytes.count + 40) { cursor in
+      cursor.literal(first ? "\n{\"crc\":\"" : ",\n{\"crc\":\"")
+      cursor.hex(crc)
+      cursor.literal("\",\"row\":")
+      cursor.bytes(bytes)
+      cursor.byte(0x7D)
+    }
+    add(crc)
+  }
+
   /// The last line of a table file: the rows' count and the sum of their checksums.
   func writeTrailer(into writer: inout JSONWriter) {
     writer.raw("\n],\"count\":")
@@ -389,7 +406,7 @@ enum TableFile<Codec: StoreTableCodec> {
 
   /// Checks the checksum of the row line at `start` (`{"crc":"…","row":{…}},`) before the row
   /// is decoded; returns the checksum and the offset of the row's closing `}`.
-  private static func verifyRow(
+  static func verifyRow(
     _ bytes: UnsafeBufferPointer<UInt8>, at start: Int, reader: JSONReader
   ) throws(JSONSyntaxError) -> (crc: UInt32, end: Int) {
     let prefix = rowPrefix
@@ -689,7 +706,9 @@ enum TableFile<Codec: StoreTableCodec> {
   }
 
   /// The intact rows of a damaged file, line by line: a row is kept when its checksum (in a
-  /// file that has them) matches and it decodes with an id above the one before it.
+  /// file that has them) matches and it decodes with an id above the one before it. Holds
+  /// the file and its rows whole: the repair's tests keep it as the oracle of
+  /// `salvaging(fileAt:…)`, which the repair uses since rep23.
   static func salvage(path: String) -> (
     exists: Bool, sequence: Int?, rows: [Codec.Row], report: TableSalvage
   ) {
@@ -1029,7 +1048,7 @@ enum TableFile<Codec: StoreTableCodec> {
   /// Writes `rows`, each on its own line with its checksum, after the `tally.count` rows
   /// already written, and adds them to `tally`. A row that `reused` holds is copied from
   /// those bytes; `next` is where the search in `reused` goes on from.
-  private static func appendRows(
+  static func appendRows(
     _ rows: ArraySlice<Codec.Row>, into writer: inout JSONWriter, tally: inout Tally,
     reusing reused: EncodedRowBytes?, next: inout Int
   ) {
@@ -1100,7 +1119,7 @@ enum TableFile<Codec: StoreTableCodec> {
   }
 
   /// The last line: the rows' count and the sum of their checksums.
-  private static func writeTrailer(_ tally: Tally, into writer: inout JSONWriter) {
+  static func writeTrailer(_ tally: Tally, into writer: inout JSONWriter) {
     tally.writeTrailer(into: &writer)
   }
 
