@@ -313,6 +313,9 @@ extension Store {
 
     sequence = max(sequence, inspection.ack?.sequence ?? 0) + 1
 
+    // The tables whose files exist now say what was kept of them.
+    let salvaged = codecs.map { $0.tableName }.filter { storages[$0]?.hasFile == true }
+
     // The new files, in compaction's order: tables, weigh.json, journal, ack.
     var tableInfo = manifest?.tables ?? [:]
     for (name, storage) in storages.sorted(by: { $0.key < $1.key }) {
@@ -333,8 +336,8 @@ extension Store {
     }
     var keptLines: [String] = []
     var lostLines: [String] = []
-    for codec in codecs {
-      guard let storage = storages[codec.tableName], storage.hasFile else { continue }
+    for name in salvaged {
+      guard let storage = storages[name] else { continue }
       let salvage = storage.salvage
       var line = "\(storage.fileName): kept \(English.counted(salvage.keptRows, "row"))"
       if salvage.lostLines.isEmpty && salvage.problem == nil {
