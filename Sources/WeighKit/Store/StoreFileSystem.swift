@@ -286,6 +286,15 @@ enum StoreFileSystem {
     }
   }
 
+  /// The number of newlines in the first `count` bytes of the file at `path`, read a piece
+  /// at a time: the lines before the part of a large file that a reader had (an error's
+  /// line, `TableFile.forEachRow`).
+  static func newlines(in path: String, before count: Int) throws(StoreError) -> Int {
+    var lines = 0
+    try readPieces(path, 0..<count) { piece in lines += piece.count { $0 == 0x0A } }
+    return lines
+  }
+
   /// The bytes `readLines` and `readPieces` read at a time.
   static let tailPiece = 1 << 20
 

@@ -68,6 +68,23 @@ struct TableFileTally {
     return crc
   }
 
+  /// Writes the line of the row whose object is `bytes` and whose checksum is `crc` (already
+  /// verified against them: a row copied from a table file), as
+  /// ``writeRowLine(_:into:)`` writes it, and adds the checksum.
+  mutating func writeRowLine(
+    _ bytes: UnsafeBufferPointer<UInt8>, crc: UInt32, into writer: inout JSONWriter
+  ) {
+    let first = count == 0
+    writer.append(atMost: bytes.count + 40) { cursor in
+      cursor.literal(first ? "\n{\"crc\":\"" : ",\n{\"crc\":\"")
+      cursor.hex(crc)
+      cursor.literal("\",\"row\":")
+      cursor.bytes(bytes)
+      cursor.byte(0x7D)
+    }
+    add(crc)
+  }
+
   /// The last line of a table file: the rows' count and the sum of their checksums.
   func writeTrailer(into writer: inout JSONWriter) {
     writer.raw("\n],\"count\":")
@@ -159,10 +176,18 @@ enum TableFile<Codec: StoreTableCodec> {
     // Opening reads only the header, so check the end too: a truncated table is found at
     // open, before any change is accepted, at the cost of one small read.
     guard let tail = try StoreFileSystem.readTail(path, count: 96), hasEnding(tail) else {
-      // Only a damaged table pays for finding where it stops.
-      let bytes = try StoreFileSystem.read(path) ?? []
-      let line = bytes.reduce(1) { $1 == UInt8(ascii: "\n") ? $0 + 1 : $0 }
-      let column = bytes.count - (bytes.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0) + 1
+      // Only a damaged table pays for finding where it stops, reading it a piece at a time
+      // (read whole, a cut 634 MB table was held whole by `weigh check`, rep23).
+      var line = 1
+      var column = 1
+      try StoreFileSystem.readPieces(path, 0..<(StoreFileSystem.size(path) ?? 0)) { piece in
+        if let last = piece.lastIndex(of: UInt8(ascii: "\n")) {
+          line += piece.count { $0 == UInt8(ascii: "\n") }
+          column = piece.count - last
+        } else {
+          column += piece.count
+        }
+      }
       throw StoreError(
         .corrupt, file: path, line: line, column: column,
         message:
@@ -174,11 +199,15 @@ enum TableFile<Codec: StoreTableCodec> {
         try readHeader(&reader, path: path)
       }
     } catch  where prefix.count == 65_536 && error.kind == .corrupt {
-      // A header longer than the prefix (unusual members): read the whole file.
-      guard let bytes = try StoreFileSystem.read(path) else { return nil }
-      return try JSONReader.withReader(over: bytes) { (reader) throws(StoreError) in
-        try readHeader(&reader, path: path)
+      // A header longer than the prefix (unusual members): read on the whole file, mapped,
+      // so that only the pages the header spans are read (a damaged header of a 634 MB
+      // table read it whole, rep23).
+      let header = try StoreFileSystem.withMappedFile(path, populate: false) {
+        (bytes) throws(StoreError) in
+        var reader = JSONReader(bytes: bytes)
+        return try readHeader(&reader, path: path)
       }
+      return header
     }
   }
 
@@ -242,20 +271,32 @@ enum TableFile<Codec: StoreTableCodec> {
       sizing(bytes.count)
       var reader = JSONReader(bytes: bytes)
       let header = try readHeader(&reader, path: path)
+      // The reader is moved onto the bytes from a row that starts a line, every MiB or so:
+      // an error counts lines from the start of its reader's bytes, and counting them from
+      // the file's start touched every page passed again (a row damaged in the middle of a
+      // 4,000,000-entry table: half of its 634 MB back in memory, rep23). The lines before
+      // are counted at the error only, read a piece at a time.
+      var base = 0
       do throws(JSONSyntaxError) {
         var previousID = 0
         var tally = Tally()
-        var pages = TableFilePassedPages(reader.bytes, from: reader.offset)
+        var pages = TableFilePassedPages(bytes, from: reader.offset)
         while try reader.nextElement() {
           reader.skipWhitespace()
+          if reader.offset >= 1 << 20, reader.bytes[reader.offset - 1] == 0x0A {
+            base += reader.offset
+            reader = JSONReader(bytes: UnsafeBufferPointer(rebasing: bytes[base...]))
+          }
           let row = try readRow(
             &reader, checksummed: header.checksummed, tally: &tally, previousID: &previousID)
           body(row)
-          pages.passed(reader.offset)
+          pages.passed(base + reader.offset)
         }
         try readTrailer(&reader, checksummed: header.checksummed, tally: tally)
         return true
       } catch {
+        var error = error
+        if base > 0 { error.line += try StoreFileSystem.newlines(in: path, before: base) }
         throw StoreError(file: path, syntax: error)
       }
     }
@@ -389,7 +430,7 @@ enum TableFile<Codec: StoreTableCodec> {
 
   /// Checks the checksum of the row line at `start` (`{"crc":"…","row":{…}},`) before the row
   /// is decoded; returns the checksum and the offset of the row's closing `}`.
-  private static func verifyRow(
+  static func verifyRow(
     _ bytes: UnsafeBufferPointer<UInt8>, at start: Int, reader: JSONReader
   ) throws(JSONSyntaxError) -> (crc: UInt32, end: Int) {
     let prefix = rowPrefix
@@ -689,7 +730,9 @@ enum TableFile<Codec: StoreTableCodec> {
   }
 
   /// The intact rows of a damaged file, line by line: a row is kept when its checksum (in a
-  /// file that has them) matches and it decodes with an id above the one before it.
+  /// file that has them) matches and it decodes with an id above the one before it. Holds
+  /// the file and its rows whole: the repair's tests keep it as the oracle of
+  /// `salvaging(fileAt:…)`, which the repair uses since rep23.
   static func salvage(path: String) -> (
     exists: Bool, sequence: Int?, rows: [Codec.Row], report: TableSalvage
   ) {
@@ -1029,7 +1072,7 @@ enum TableFile<Codec: StoreTableCodec> {
   /// Writes `rows`, each on its own line with its checksum, after the `tally.count` rows
   /// already written, and adds them to `tally`. A row that `reused` holds is copied from
   /// those bytes; `next` is where the search in `reused` goes on from.
-  private static func appendRows(
+  static func appendRows(
     _ rows: ArraySlice<Codec.Row>, into writer: inout JSONWriter, tally: inout Tally,
     reusing reused: EncodedRowBytes?, next: inout Int
   ) {
@@ -1100,7 +1143,7 @@ enum TableFile<Codec: StoreTableCodec> {
   }
 
   /// The last line: the rows' count and the sum of their checksums.
-  private static func writeTrailer(_ tally: Tally, into writer: inout JSONWriter) {
+  static func writeTrailer(_ tally: Tally, into writer: inout JSONWriter) {
     tally.writeTrailer(into: &writer)
   }
 
