@@ -11,10 +11,11 @@
 ///
 /// Measured (own23, docs/performance.md): 1,000,000 rows of weigh's CSV numbered 1 to
 /// 1,000,000, imported after a log of 1,000,000 other entries numbered so, peaked at
-/// 202,300 KB held (their entries, 64 bytes each, with the array's growth and the copy
-/// `finish` made) and at 85,540 KB through the scratch file (import + undo 202,148 ->
-/// 85,536 KB; the same files, the same output); user + system 1.67 -> 1.91 s (the rows
-/// encoded, written and read back).
+/// 201,652 / 201,704 KB held (their entries, 64 bytes each, with the array's growth and the
+/// copy `finish` made) and at 85,624 / 85,476 KB through the scratch file (its JSON 206,712
+/// -> 84,840 KB; import + undo 201,424 -> 85,712 KB), the same files and output; 100,000
+/// such rows 1,634.8 M instructions held, 1,725.1 M through the file (1.055: the rows
+/// encoded, written, read back and decoded; callgrind).
 final class ImportRenumberedEntries {
   /// Makes the scratch file when the first piece is written.
   private let makeScratch: () -> StoreScratchFile?
@@ -26,7 +27,7 @@ final class ImportRenumberedEntries {
   private var bytes: [UInt8] = []
   private var scratch: StoreScratchFile?
   /// The last row's instant and line, while the rows come in order.
-  private var last = (instant: Int64.min, line: UInt32(0))
+  private var last: (instant: Int64, line: UInt32) = (.min, 0)
   /// Whether the rows are held (`held`), after one went back.
   private var holds = false
   private var held: [Entry] = []
@@ -70,9 +71,10 @@ final class ImportRenumberedEntries {
   }
 
   /// Hands the entries to `body` in the plan's order (by instant, then line, then the order
-  /// they came in), `size` at a time (the last piece fewer); stops when `body` returns
-  /// false. False when that happened or the rows could not be read back.
-  func forEachPiece(of size: Int, _ body: ([Entry]) -> Bool) -> Bool {
+  /// they came in), `size` at a time (the last piece fewer; `body` may change them in
+  /// place); stops when `body` returns false. False when that happened or the rows could
+  /// not be read back. Once: held entries are let go as they are handed on.
+  func forEachPiece(of size: Int, _ body: (inout [Entry]) -> Bool) -> Bool {
     var piece: [Entry] = []
     piece.reserveCapacity(min(size, count))
     if holds {
@@ -83,7 +85,7 @@ final class ImportRenumberedEntries {
       for start in stride(from: 0, to: entries.count, by: size) {
         piece.removeAll(keepingCapacity: true)
         piece.append(contentsOf: entries[start..<min(start + size, entries.count)])
-        guard body(piece) else { return false }
+        guard body(&piece) else { return false }
       }
       return true
     }
@@ -91,9 +93,9 @@ final class ImportRenumberedEntries {
       piece.append(entry)
       guard piece.count == size else { return true }
       defer { piece.removeAll(keepingCapacity: true) }
-      return body(piece)
+      return body(&piece)
     }
-    return read && (piece.isEmpty || body(piece))
+    return read && (piece.isEmpty || body(&piece))
   }
 
   /// Reads the rows written back into `held`, in the order they came, and holds the rows to
@@ -154,50 +156,68 @@ final class ImportRenumberedEntries {
   /// the revision, the origin, the flags of the fields present, then those present (the
   /// file time, the pushed revision, the note, the two UUIDs: strings as a length and
   /// UTF-8) and the source, in the machine's byte order (the file lives as long as the
-  /// command).
+  /// command). The fixed fields are stored in place: appended one by one through
+  /// `withUnsafeBytes(of:)`, a row's `append` took 1,137 instructions, 641 now (callgrind).
   private static func encode(_ entry: Entry, line: UInt32, into bytes: inout [UInt8]) {
-    let start = bytes.count
-    append(UInt32(0), to: &bytes)
-    append(entry.instant, to: &bytes)
-    append(entry.kilograms.bitPattern, to: &bytes)
-    append(line, to: &bytes)
-    // checked: an entry's revision is inside ValueLimits.revision (Int32)
-    append(Int32(truncatingIfNeeded: entry.revision), to: &bytes)
+    let (note, healthUUID, pushedUUID) = (entry.note, entry.healthUUID, entry.pushedUUID)
+    let pushedRevision = entry.pushedRevision
+    var flags: UInt8 = 0
+    if entry.fileTime != nil { flags |= Has.fileTime }
+    if note != nil { flags |= Has.note }
+    if healthUUID != nil { flags |= Has.healthUUID }
+    if pushedUUID != nil { flags |= Has.pushedUUID }
+    if pushedRevision != nil { flags |= Has.pushedRevision }
     let origin: UInt8 =
       switch entry.origin {
       case .manual: 0
       case .health: 1
       case .import: 2
       }
-    bytes.append(origin)
-    var flags: UInt8 = 0
-    if entry.fileTime != nil { flags |= Has.fileTime }
-    if entry.note != nil { flags |= Has.note }
-    if entry.healthUUID != nil { flags |= Has.healthUUID }
-    if entry.pushedUUID != nil { flags |= Has.pushedUUID }
-    if entry.pushedRevision != nil { flags |= Has.pushedRevision }
-    bytes.append(flags)
-    if let fileTime = entry.fileTime { append(fileTime, to: &bytes) }
-    if let revision = entry.pushedRevision {
-      // checked: a pushed revision is inside ValueLimits.revision (Int32)
-      append(Int32(truncatingIfNeeded: revision), to: &bytes)
+    let fixed = 30 + (entry.fileTime == nil ? 0 : 8) + (pushedRevision == nil ? 0 : 4)
+    let start = bytes.count
+    bytes.append(addingCapacity: fixed) { span in
+      span.withUnsafeMutableBufferPointer { target, done in
+        let raw = UnsafeMutableRawBufferPointer(target)
+        raw.storeBytes(of: entry.instant, toByteOffset: 4, as: Int64.self)
+        raw.storeBytes(of: entry.kilograms.bitPattern, toByteOffset: 12, as: UInt64.self)
+        raw.storeBytes(of: line, toByteOffset: 20, as: UInt32.self)
+        // checked: an entry's revision is inside ValueLimits.revision (Int32)
+        raw.storeBytes(
+          of: Int32(truncatingIfNeeded: entry.revision), toByteOffset: 24, as: Int32.self)
+        raw[28] = origin
+        raw[29] = flags
+        var at = 30
+        if let fileTime = entry.fileTime {
+          raw.storeBytes(of: fileTime, toByteOffset: at, as: Int64.self)
+          at += 8
+        }
+        if let pushedRevision {
+          // checked: a pushed revision is inside ValueLimits.revision (Int32)
+          raw.storeBytes(
+            of: Int32(truncatingIfNeeded: pushedRevision), toByteOffset: at, as: Int32.self)
+        }
+        done = fixed
+      }
     }
-    if let note = entry.note { append(note, to: &bytes) }
-    if let uuid = entry.healthUUID { append(uuid, to: &bytes) }
-    if let uuid = entry.pushedUUID { append(uuid, to: &bytes) }
+    if let note { append(note, to: &bytes) }
+    if let healthUUID { append(healthUUID, to: &bytes) }
+    if let pushedUUID { append(pushedUUID, to: &bytes) }
     append(entry.source, to: &bytes)
     let length = UInt32(truncatingIfNeeded: bytes.count - start)
-    withUnsafeBytes(of: length) { bytes.replaceSubrange(start..<start + 4, with: $0) }
+    bytes.withUnsafeMutableBytes { $0.storeBytes(of: length, toByteOffset: start, as: UInt32.self) }
   }
 
-  private static func append<T: FixedWidthInteger>(_ value: T, to bytes: inout [UInt8]) {
-    withUnsafeBytes(of: value) { bytes.append(contentsOf: $0) }
-  }
-
+  /// Appends `text`'s length (4 bytes) and UTF-8.
   private static func append(_ text: String, to bytes: inout [UInt8]) {
     var text = text
     text.withUTF8 { utf8 in
-      append(UInt32(truncatingIfNeeded: utf8.count), to: &bytes)
+      let count = UInt32(truncatingIfNeeded: utf8.count)
+      bytes.append(addingCapacity: 4) { span in
+        span.withUnsafeMutableBufferPointer { target, done in
+          UnsafeMutableRawBufferPointer(target).storeBytes(of: count, as: UInt32.self)
+          done = 4
+        }
+      }
       bytes.append(contentsOf: utf8)
     }
   }
@@ -220,38 +240,40 @@ final class ImportRenumberedEntries {
     }
   }
 
-  /// One row written by `encode`; nil when it does not read so.
+  /// One row written by `encode` (at least its 34 bytes); nil when it does not read so.
   private static func decodeRow(_ row: UnsafeRawBufferPointer) -> (Entry, UInt32)? {
-    var at = 4
-    func load<T: FixedWidthInteger>(_ type: T.Type) -> T? {
-      guard row.count - at >= MemoryLayout<T>.size else { return nil }
-      defer { at += MemoryLayout<T>.size }
-      return row.loadUnaligned(fromByteOffset: at, as: type)
-    }
-    func text() -> String? {
-      // checked: UInt32 to Int widens
-      guard let count = load(UInt32.self).map({ Int($0) }), row.count - at >= count else {
-        return nil
-      }
-      defer { at += count }
-      return String(
-        decoding: UnsafeRawBufferPointer(rebasing: row[at..<at + count]), as: UTF8.self)
-    }
-    guard let instant = load(Int64.self), let bits = load(UInt64.self),
-      let line = load(UInt32.self), let revision = load(Int32.self),
-      let origin = load(UInt8.self), let flags = load(UInt8.self)
-    else { return nil }
+    let instant = row.loadUnaligned(fromByteOffset: 4, as: Int64.self)
+    let bits = row.loadUnaligned(fromByteOffset: 12, as: UInt64.self)
+    let line = row.loadUnaligned(fromByteOffset: 20, as: UInt32.self)
+    // checked: Int32 to Int widens
+    let revision = Int(row.loadUnaligned(fromByteOffset: 24, as: Int32.self))
+    let flags = row[29]
+    var at = 30
     var fileTime: Int64?
-    var pushedRevision: Int32?
-    var (note, healthUUID, pushedUUID): (String?, String?, String?)
+    var pushedRevision: Int?
     if flags & Has.fileTime != 0 {
-      guard let time = load(Int64.self) else { return nil }
-      fileTime = time
+      guard row.count - at >= 8 else { return nil }
+      fileTime = row.loadUnaligned(fromByteOffset: at, as: Int64.self)
+      at += 8
     }
     if flags & Has.pushedRevision != 0 {
-      guard let revision = load(Int32.self) else { return nil }
-      pushedRevision = revision
+      guard row.count - at >= 4 else { return nil }
+      // checked: Int32 to Int widens
+      pushedRevision = Int(row.loadUnaligned(fromByteOffset: at, as: Int32.self))
+      at += 4
     }
+    // The row's bytes are those of a `[UInt8]`: bound to UInt8.
+    let base = row.baseAddress.unsafelyUnwrapped.assumingMemoryBound(to: UInt8.self)
+    func text() -> String? {
+      guard row.count - at >= 4 else { return nil }
+      // checked: UInt32 to Int widens
+      let count = Int(row.loadUnaligned(fromByteOffset: at, as: UInt32.self))
+      at += 4
+      guard row.count - at >= count else { return nil }
+      defer { at += count }
+      return String(decoding: UnsafeBufferPointer(start: base + at, count: count), as: UTF8.self)
+    }
+    var (note, healthUUID, pushedUUID): (String?, String?, String?)
     if flags & Has.note != 0 {
       guard let text = text() else { return nil }
       note = text
@@ -265,19 +287,17 @@ final class ImportRenumberedEntries {
       pushedUUID = text
     }
     guard let source = text(), at == row.count else { return nil }
-    let kind: Origin
-    switch origin {
-    case 0: kind = .manual
-    case 1: kind = .health
-    case 2: kind = .import
+    let origin: Origin
+    switch row[28] {
+    case 0: origin = .manual
+    case 1: origin = .health
+    case 2: origin = .import
     default: return nil
     }
-    // checked: Int32 to Int widens
-    let (revisionNumber, pushedRevisionNumber) = (Int(revision), pushedRevision.map { Int($0) })
     let entry = Entry(
-      id: 0, instant: instant, kilograms: Double(bitPattern: bits), origin: kind,
-      source: source, note: note, revision: revisionNumber, healthUUID: healthUUID,
-      pushedUUID: pushedUUID, pushedRevision: pushedRevisionNumber, fileTime: fileTime)
+      id: 0, instant: instant, kilograms: Double(bitPattern: bits), origin: origin,
+      source: source, note: note, revision: revision, healthUUID: healthUUID,
+      pushedUUID: pushedUUID, pushedRevision: pushedRevision, fileTime: fileTime)
     return (entry, line)
   }
 }

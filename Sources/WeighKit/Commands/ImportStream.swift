@@ -219,7 +219,6 @@ final class ImportStream {
       var (pending, number, started) = (self.pending, next, self.started)
       self.pending = []
       let numbered = renumbered.forEachPiece(of: Store.streamedRunMinimumRows) { piece in
-        var piece = piece
         for index in piece.indices { piece[index].id = number + index }
         number += piece.count
         guard started else {
