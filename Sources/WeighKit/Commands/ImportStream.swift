@@ -65,11 +65,10 @@ final class ImportStream {
   /// `init(session:afterTheLogOf:)`): vendor rows numbered anew (`take(_:)`), or weigh's
   /// own rows (`take(_:numberedAfter:)`).
   private let afterItsRows: Bool
-  /// Weigh's own rows after a log's rows whose number the log has, or that have none: held
-  /// with their lines until the file is read, then numbered after every number in use
-  /// (`finish`).
-  private var renumbered: [Entry] = []
-  private var renumberedLines: [UInt32] = []
+  /// Weigh's own rows after a log's rows whose number the log has, or that have none: kept
+  /// in a scratch file (held when they go back in time) until the file is read, then
+  /// numbered after every number in use (`finish`).
+  private var renumbered: ImportRenumberedEntries
   /// Weights after the clock, with their line.
   private(set) var rejections: [ImportRejection] = []
 
@@ -138,6 +137,14 @@ final class ImportStream {
     first = session.nextEntryID
     latest = session.now + 60
     self.afterItsRows = afterItsRows
+    renumbered = Self.renumberedEntries(session.store)
+  }
+
+  /// A scratch of renumbered entries for `store`'s log, empty.
+  private static func renumberedEntries(_ store: Store) -> ImportRenumberedEntries {
+    ImportRenumberedEntries(pieceBytes: store.scratchPieceBytes) {
+      store.scratchFile(for: EntryCodec.tableName)
+    }
   }
 
   /// The first new entry's number.
@@ -195,23 +202,46 @@ final class ImportStream {
   /// a run's rows came, the entries made, held. Nil when the store refused the last rows
   /// (nothing is left written then: the file must be read again).
   func finish(_ result: WeightImportResult, after log: LogNumbersAndInstants? = nil) -> Outcome? {
-    if !renumbered.isEmpty {
+    if renumbered.count > 0 {
       // As the plan numbers them: in time order, then by line, after every number in use
       // (the log's and those kept) and never below the session's next number.
-      ImportPlan.sortByTime(&renumbered, lines: &renumberedLines)
       let next = max(first, max(log?.largestNumber ?? 0, lastKept) + 1)
       guard next <= ValueLimits.entryNumber.upperBound - (renumbered.count - 1) else {
         abandon()
         return nil
       }
-      for index in renumbered.indices { renumbered[index].id = next + index }
-      pending += renumbered
-      renumbered = []
-      if !started, pending.count >= Store.streamedRunMinimumRows {
+      if !started, pending.count + renumbered.count >= Store.streamedRunMinimumRows {
         guard store.beginStreamedRun(into: EntryCodec.tableName, afterItsRows: afterItsRows)
         else { return nil }
         started = true
       }
+      // Read back a run's rows at a time, after the entries kept (`pending`), and streamed.
+      var (pending, number, started) = (self.pending, next, self.started)
+      self.pending = []
+      let numbered = renumbered.forEachPiece(of: Store.streamedRunMinimumRows) { piece in
+        for index in piece.indices { piece[index].id = number + index }
+        number += piece.count
+        guard started else {
+          pending += piece
+          return true
+        }
+        do throws(StoreError) {
+          if !pending.isEmpty {
+            try store.streamRun(pending, of: EntryCodec.self)
+            pending = []
+          }
+          try store.streamRun(piece, of: EntryCodec.self)
+        } catch {
+          return false
+        }
+        return true
+      }
+      renumbered = Self.renumberedEntries(store)
+      guard numbered else {
+        abandon()
+        return nil
+      }
+      self.pending = pending
     }
     guard started else {
       return Outcome(
@@ -233,8 +263,7 @@ final class ImportStream {
   func abandon() {
     store.abandonStreamedRun()
     pending = []
-    renumbered = []
-    renumberedLines = []
+    renumbered = Self.renumberedEntries(store)
   }
 
   /// The farthest back from the latest instant made that an entry numbered anew may come
@@ -352,8 +381,9 @@ final class ImportStream {
   /// be streamed: a row whose instant and weight an entry has (the plan's second pass may
   /// claim that entry), a row with a file time, a vendor's row, or a number kept that is not above the
   /// log's largest and the last kept (it would go among the log's rows, or the file's numbers
-  /// go back). A row whose number the log has, or that has none, is held and numbered by
-  /// `finish` (a log's entries at most, but for rows without a number).
+  /// go back). A row whose number the log has, or that has none, is kept aside
+  /// (`ImportRenumberedEntries`: in a scratch file while such rows come in time order, else
+  /// held) and numbered by `finish`, which streams them last.
   ///
   /// Measured (own22, docs/performance.md): 1,000,000 rows of weigh's CSV into a store of one
   /// logged entry (its number the file's first) peaked at 161,192 KB held and 35,080 KB
@@ -387,8 +417,9 @@ final class ImportStream {
         if entry.healthUUID != nil { links = true }
         count += 1
         guard (1...ImportPlan.largestKeptID).contains(entry.id), !log.hasNumber(entry.id) else {
-          renumbered.append(entry)
-          renumberedLines.append(UInt32(clamping: weight.pointee.line))
+          guard renumbered.append(entry, line: UInt32(clamping: weight.pointee.line)) else {
+            return false
+          }
           continue
         }
         guard entry.id > max(lastKept, largestInLog) else { return false }

@@ -1048,6 +1048,16 @@ public final class Store {
     return .putRun(StoreRowRun(streamedInto: run.table, ids: run.ids))
   }
 
+  /// A scratch file in the store's folder for a command that streams rows of `table`
+  /// (`StoreScratchFile`: unlinked at once, never read as the store's), named after the
+  /// table's file (`entries.json.scratch.tmp`); nil for a store without a folder, or when it
+  /// cannot be made.
+  func scratchFile(for table: String) -> StoreScratchFile? {
+    guard directory != nil, !isReadOnly, let storage = tables[table] else { return nil }
+    scratchFilesMade += 1
+    return try? StoreScratchFile(path: path(storage.fileName + StoreScratchFile.suffix))
+  }
+
   /// Abandons the run begun by `beginStreamedRun`, if any: what it wrote is cut off the
   /// journal and its temporary file removed.
   public func abandonStreamedRun() {
@@ -1208,6 +1218,10 @@ public final class Store {
   /// file written as an import streams (`StreamedTableFile`).
   var journalPieceBytes = 1 << 20
 
+  /// The bytes a command's scratch file is written in (`ImportRenumberedEntries`): smaller
+  /// in tests, so that a few rows cross it.
+  var scratchPieceBytes = 1 << 20
+
   /// The fewest rows of a run for which the table's file is written as it streams (tests).
   var streamedTableMinimumRows = StreamedTableFile.minimumRows
   /// Whether a run may stream after a table's rows (`canStreamRun(into:afterItsRows:)`);
@@ -1216,6 +1230,8 @@ public final class Store {
   /// Whether a run may stream into a table without rows (`canStreamRun(into:)`); off, an
   /// import into a new store holds its entries (tests compare the two).
   var streamsRunsIntoEmptyTables = true
+  /// How many scratch files were asked for (`scratchFile(for:)`, tests).
+  private(set) var scratchFilesMade = 0
   /// How many table files written as their rows streamed a compaction took (tests).
   private(set) var streamedTableFilesWritten = 0
   /// How many runs streamed a block at a time (`beginStreamedRun`) were committed (tests).

@@ -233,7 +233,7 @@ enum StoreFileSystem {
   /// Reads up to `count` bytes at `offset` of `descriptor` into `buffer` (emptied first),
   /// into the buffer's own room, not filled with zeros first (the compaction after a large
   /// import reads its journal back 4 MiB at a time); false when a read fails.
-  private static func read(
+  static func read(
     _ descriptor: Int32, at offset: Int, count: Int, into buffer: inout [UInt8]
   ) -> Bool {
     buffer.removeAll(keepingCapacity: true)

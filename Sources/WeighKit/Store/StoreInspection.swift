@@ -139,6 +139,16 @@ struct StoreInspection {
             "a temporary file left by an interrupted compaction or import; it is ignored and "
             + "overwritten by the next one"))
     }
+    // Unlinked as soon as it is made: only a kill in between leaves one (empty).
+    for name in tables.values.map(\.fileName).sorted()
+    where StoreFileSystem.exists(path(name + StoreScratchFile.suffix)) {
+      notes.append(
+        StoreFinding(
+          .note, file: path(name + StoreScratchFile.suffix),
+          message:
+            "a scratch file left by an interrupted import; it is ignored and removed by the "
+            + "next one"))
+    }
 
     guard let manifest else {
       if manifestBroken { return }

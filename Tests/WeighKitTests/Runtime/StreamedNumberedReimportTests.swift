@@ -58,16 +58,24 @@ import Testing
     case importedUnderOtherNumbers
     /// The head, then an entry logged (a change past the table's file: held, as before).
     case importedThenLogged
+    /// Another file's rows under the numbers of the file's first 20,000 or more, at other
+    /// minutes: each of those rows is numbered after the file's (more than a block of
+    /// 16,384, through the scratch file, own23), the rest keep their numbers.
+    case otherFileUnderItsNumbers
   }
 
   /// Random files (numbers with gaps, several rows a minute, a row after the clock),
   /// imported into random logs, read in UTC or in Europe/Rome, across the reader's blocks of
-  /// 16,384: the same store, output and undo as held, streamed where the plan allows.
+  /// 16,384: the same store, output and undo as held, streamed where the plan allows. The
+  /// rows numbered after the file's are written to the scratch file in pieces of a few KiB
+  /// (`Store.scratchPieceBytes`), and read back so: rows cross its pieces.
   @Test(arguments: [
     (1, Log.loggedBefore, "UTC", false), (2, Log.loggedAfter, "Europe/Rome", true),
     (3, Log.importedHead, "UTC", false), (4, Log.importedHead, "Europe/Rome", true),
     (5, Log.importedHeadWithGaps, "UTC", true), (6, Log.importedUnderOtherNumbers, "UTC", false),
     (7, Log.importedThenLogged, "Europe/Rome", false), (8, Log.loggedAfter, "UTC", false),
+    (9, Log.otherFileUnderItsNumbers, "Europe/Rome", false),
+    (10, Log.otherFileUnderItsNumbers, "UTC", true),
   ])
   func aStreamedImportLeavesWhatTheHeldImportLeaves(
     seed: Int, log: Log, zone: String, json: Bool
@@ -94,6 +102,14 @@ import Testing
         prior.append(row)
       }
     }
+    if log == .otherFileUnderItsNumbers {
+      // A weight the file's rows do not have (a tenth of a kilogram more: two decimals),
+      // at minutes after the file's, under its numbers; its rows then keep theirs.
+      let count = 20_000 + Int(random.below(10_000))
+      prior = rows[..<count].enumerated().map { index, row in
+        (row.id, 2 * (minute + index) + 1, row.kilograms + 0.1)
+      }
+    }
     if log == .importedUnderOtherNumbers {
       // A later new row's weight and minute, under a number the file leaves out.
       let gap = (1..<head).first { rows[$0].id > rows[$0 - 1].id + 1 }!
@@ -102,7 +118,7 @@ import Testing
     }
     let streams: Bool
     switch log {
-    case .loggedBefore, .loggedAfter, .importedHead: streams = true
+    case .loggedBefore, .loggedAfter, .importedHead, .otherFileUnderItsNumbers: streams = true
     case .importedHeadWithGaps, .importedUnderOtherNumbers, .importedThenLogged: streams = false
     }
     let files = TemporaryStoreDirectory()
@@ -114,7 +130,8 @@ import Testing
       switch log {
       case .loggedBefore: "log 70kg at 2014-06-01 08:00"
       case .loggedAfter: "log 70kg at 2025-06-01 08:00"
-      case .importedHead, .importedHeadWithGaps, .importedUnderOtherNumbers:
+      case .importedHead, .importedHeadWithGaps, .importedUnderOtherNumbers,
+        .otherFileUnderItsNumbers:
         "set tz \(zone)\nimport \(files.file("prior.csv"))"
       case .importedThenLogged:
         "import \(files.file("prior.csv"))\nlog 70kg at 2014-06-01 08:00"
@@ -129,7 +146,9 @@ import Testing
       before = entries
     }
     let scripts = ["set tz \(zone)\nimport \(files.file(name))", "undo"]
-    let one = try Reimport.run(scripts, in: streamed, streaming: true)
+    let pieceBytes = 1024 + Int(random.below(4096))
+    let one = try Reimport.run(
+      scripts, in: streamed, streaming: true, scratchPieceBytes: pieceBytes)
     let other = try Reimport.run(scripts, in: held, streaming: false)
     #expect(one.runs == (streams ? 1 : 0), "\(log)")
     #expect(other.runs == 0)
@@ -144,49 +163,68 @@ import Testing
   }
 
   /// Runs `script` in a session on the store in `directory`, the journal written in pieces
-  /// of 64 KiB (more writes for a kill to fall on); returns the entries and how many runs
-  /// the store streamed.
+  /// of 64 KiB and the scratch file in pieces of 16 KiB (more writes for a kill to fall on);
+  /// returns the entries, how many runs the store streamed and how many scratch files it
+  /// made.
   static func run(_ script: String, in directory: TemporaryStoreDirectory) throws -> (
-    entries: [Entry], runs: Int
+    entries: [Entry], runs: Int, scratchFiles: Int
   ) {
     let session = try HealthOpenTests.session(directory.path, output: CapturedOutput())
     defer { session.close() }
     session.store.journalPieceBytes = 64 << 10
+    session.store.scratchPieceBytes = 16 << 10
     session.run(script: script, display: "test", directory: ".")
-    return (try session.entries(), session.store.streamedRunsCommitted)
+    return (
+      try session.entries(), session.store.streamedRunsCommitted, session.store.scratchFilesMade
+    )
   }
 
   /// A kill at every writing call of such an import (weigh's CSV of 20,000 rows, the first
-  /// numbered as the one entry logged, in the journal alone): the reopened store checks
-  /// clean (`forEachKill`) and holds the entry alone or with every row of the file (an undo
-  /// is the session's: `aStreamedImportLeavesWhatTheHeldImportLeaves` undoes each import).
-  @Test func aKillAtAnyWriteLeavesTheLogBeforeOrAfterTheImport() throws {
+  /// numbered as the one entry logged, in the journal alone; or the first 3,000 numbered as
+  /// another file's rows imported before, which go through the scratch file): the reopened
+  /// store checks clean (`forEachKill`), holds the log alone or with every row of the file
+  /// (an undo is the session's: `aStreamedImportLeavesWhatTheHeldImportLeaves` undoes each
+  /// import), and no scratch file is left.
+  @Test(arguments: [1, 3_000])
+  func aKillAtAnyWriteLeavesTheLogBeforeOrAfterTheImport(renumbered: Int) throws {
     let files = TemporaryStoreDirectory()
     defer { files.remove() }
     let rows = (1...20_000).map { (id: $0, minute: $0, kilograms: 60 + Double($0 % 400) / 10) }
     StreamedImportTests.write(Self.weigh(rows, json: false), named: "file.csv", in: files)
+    // Under the file's first numbers, a minute and a weight none of its rows has.
+    let prior = (1...renumbered).map { (id: $0, minute: 30_000 + $0, kilograms: 50.05) }
+    StreamedImportTests.write(Self.weigh(prior, json: false), named: "prior.csv", in: files)
+    let setUp =
+      renumbered == 1 ? "log 70kg at 2014-06-01 08:00" : "import \(files.file("prior.csv"))"
     let script = "import \(files.file("file.csv"))"
-    var streamedRuns = 0
+    var (streamedRuns, scratchFiles) = (0, 0)
     func run(in directory: TemporaryStoreDirectory) {
-      // The entry is logged before the kills are counted.
-      WriteFaultInjector.$current.withValue(nil) {
-        _ = try? Self.run("log 70kg at 2014-06-01 08:00", in: directory)
-      }
-      streamedRuns = (try? Self.run(script, in: directory))?.runs ?? 0
+      // The log is made before the kills are counted.
+      WriteFaultInjector.$current.withValue(nil) { _ = try? Self.run(setUp, in: directory) }
+      let ran = try? Self.run(script, in: directory)
+      (streamedRuns, scratchFiles) = (ran?.runs ?? 0, ran?.scratchFiles ?? 0)
     }
     let counter = WriteFaultInjector()
     let full = TemporaryStoreDirectory()
     defer { full.remove() }
     WriteFaultInjector.$current.withValue(counter) { run(in: full) }
     #expect(streamedRuns == 1)
+    #expect(scratchFiles == (renumbered == 1 ? 0 : 1))
     let all = try Self.run("", in: full).entries
-    #expect(all.count == 20_001)
-    #expect(all.last?.id == 20_001, "the row numbered 1 comes last, renumbered")
-    let before = Array(all.filter { $0.origin != .import })
-    #expect(before.count == 1)
+    #expect(all.count == 20_000 + renumbered)
+    #expect(
+      all.suffix(renumbered).map(\.id) == Array(20_001...20_000 + renumbered),
+      "the rows numbered as the log's come last, renumbered")
+    #expect(
+      all.suffix(renumbered).map(\.instant)
+        == rows.prefix(renumbered).map { Int64(1_420_070_400 + $0.minute * 60) })
+    let before = Array(all.filter { $0.id <= renumbered })
+    #expect(before.count == renumbered)
     #expect(counter.count > 10)
     var (sawBefore, sawAfter) = (false, false)
     try forEachKill(ofCalls: counter.count, { run(in: $0) }) { directory, crashAt in
+      let left = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+      #expect(!left.contains { $0.hasSuffix(StoreScratchFile.suffix) }, "crash at call \(crashAt)")
       let found = try Self.run("", in: directory).entries
       #expect(found == before || found == all, "crash at call \(crashAt): \(found.count)")
       if found == all { sawAfter = true } else { sawBefore = true }

@@ -27,13 +27,16 @@ import Testing
   /// Runs `scripts` one after the other in one session on the store in `directory`, with
   /// streams after a log's rows on or off; returns what was printed, the store's files after
   /// each script, the entries at the end, and how many runs the store streamed.
+  /// `scratchPieceBytes`, when given, is the store's (`Store.scratchPieceBytes`).
   static func run(
-    _ scripts: [String], in directory: TemporaryStoreDirectory, streaming: Bool
+    _ scripts: [String], in directory: TemporaryStoreDirectory, streaming: Bool,
+    scratchPieceBytes: Int? = nil
   ) throws -> (printed: String, files: [[String: [UInt8]]], entries: [Entry], runs: Int) {
     let output = CapturedOutput()
     let session = try HealthOpenTests.session(directory.path, output: output)
     defer { session.close() }
     session.store.streamsRunsAfterRows = streaming
+    if let scratchPieceBytes { session.store.scratchPieceBytes = scratchPieceBytes }
     var files: [[String: [UInt8]]] = []
     for script in scripts {
       session.run(script: script, display: "test", directory: ".")
