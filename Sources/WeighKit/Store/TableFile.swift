@@ -56,15 +56,7 @@ struct TableFileTally {
     _ bytes: UnsafeBufferPointer<UInt8>, into writer: inout JSONWriter
   ) -> UInt32 {
     let crc = StoreChecksum.of(bytes)
-    let first = count == 0
-    writer.append(atMost: bytes.count + 40) { cursor in
-      cursor.literal(first ? "\n{\"crc\":\"" : ",\n{\"crc\":\"")
-      cursor.hex(crc)
-      cursor.literal("\",\"row\":")
-      cursor.bytes(bytes)
-      cursor.byte(0x7D)
-    }
-    add(crc)
+    writeRowLine(bytes, crc: crc, into: &writer)
     return crc
   }
 
