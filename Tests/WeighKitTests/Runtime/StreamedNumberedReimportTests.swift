@@ -136,15 +136,8 @@ import Testing
       case .importedThenLogged:
         "import \(files.file("prior.csv"))\nlog 70kg at 2014-06-01 08:00"
       }
-    let streamed = TemporaryStoreDirectory()
-    let held = TemporaryStoreDirectory()
+    let (streamed, held, before) = try Reimport.twoLogs(setUp)
     defer { [streamed, held].forEach { $0.remove() } }
-    var before: [Entry] = []
-    for directory in [streamed, held] {
-      let (printed, _, entries, _) = try Reimport.run([setUp], in: directory, streaming: true)
-      #expect(!printed.contains("error"), "\(printed)")
-      before = entries
-    }
     let scripts = ["set tz \(zone)\nimport \(files.file(name))", "undo"]
     let pieceBytes = 1024 + Int(random.below(4096))
     let one = try Reimport.run(

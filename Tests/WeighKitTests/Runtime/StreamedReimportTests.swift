@@ -24,6 +24,22 @@ import Testing
     case importedThenLogged
   }
 
+  /// Two stores, one to stream into and one to import into held, each set up by `setUp`,
+  /// and the entries they then have.
+  static func twoLogs(_ setUp: String) throws -> (
+    streamed: TemporaryStoreDirectory, held: TemporaryStoreDirectory, before: [Entry]
+  ) {
+    let streamed = TemporaryStoreDirectory()
+    let held = TemporaryStoreDirectory()
+    var before: [Entry] = []
+    for directory in [streamed, held] {
+      let (printed, _, entries, _) = try run([setUp], in: directory, streaming: true)
+      #expect(!printed.contains("error"), "\(printed)")
+      before = entries
+    }
+    return (streamed, held, before)
+  }
+
   /// Runs `scripts` one after the other in one session on the store in `directory`, with
   /// streams after a log's rows on or off; returns what was printed, the store's files after
   /// each script, the entries at the end, and how many runs the store streamed.
@@ -93,15 +109,8 @@ import Testing
       case .importedThenLogged:
         "import \(files.file("prior.csv"))\nlog 70kg at 2014-06-01 08:00"
       }
-    let streamed = TemporaryStoreDirectory()
-    let held = TemporaryStoreDirectory()
+    let (streamed, held, before) = try Self.twoLogs(setUp)
     defer { [streamed, held].forEach { $0.remove() } }
-    var before: [Entry] = []
-    for directory in [streamed, held] {
-      let (printed, _, entries, _) = try Self.run([setUp], in: directory, streaming: true)
-      #expect(!printed.contains("error"), "\(printed)")
-      before = entries
-    }
     let scripts = ["set tz \(zone)\nimport \(files.file("file.csv"))", "undo"]
     let one = try Self.run(scripts, in: streamed, streaming: true)
     let other = try Self.run(scripts, in: held, streaming: false)
