@@ -379,6 +379,27 @@ struct ImportCommand: Executable {
     if let note = result.weightColumnNote {
       shown.warn(Diagnostic("\(path): \(note)", at: pathSpan, severity: .note))
     }
+    if let first = result.firstDecimalComma {
+      let count = English.counted(result.decimalCommaRows, "weight", "weights")
+      let decimal = first.replacingOccurrences(of: ",", with: ".")
+      shown.warn(
+        Diagnostic(
+          "\(path): read \(count) written with a decimal comma (\(first) as \(decimal))",
+          at: pathSpan, severity: .note))
+    }
+    if plan.importedCount > 0, let first = result.firstNearEpoch {
+      let what =
+        result.nearEpochRows == 1
+        ? "line \(first.line) is dated '\(first.date)'"
+        : "\(result.nearEpochRows) rows (first: line \(first.line), '\(first.date)') are dated"
+      shown.warn(
+        Diagnostic(
+          "\(path): \(what) within 15 hours of 1970-01-01 00:00 UTC, the time 0 that apps write for a date they do not have; imported as written: delete what is no weighing",
+          at: pathSpan, severity: .warning))
+    }
+    if plan.importedCount > 0, let note = result.sourceNote {
+      shown.warn(Diagnostic("\(path): \(note)", at: pathSpan, severity: .note))
+    }
     if result.headerUnwrapped {
       shown.warn(
         Diagnostic(
@@ -467,6 +488,16 @@ struct ImportCommand: Executable {
         "cannot read \(path): \(FileProblem.describe(error))", at: pathSpan, kind: .unreadableInput)
     }
     guard let format = detected else {
+      var head = Data()
+      if let handle = try? FileHandle(forReadingFrom: url) {
+        head = (try? handle.read(upToCount: 4096)) ?? Data()
+        try? handle.close()
+      }
+      if ImportFormat.isHealthCDA(firstBytes: Array(head)) {
+        throw Diagnostic(
+          "\(path) is the clinical-document copy (HL7 CDA) that Apple's Health export holds beside export.xml, which weigh does not read; import export.xml from the same folder, or the whole export.zip",
+          at: pathSpan)
+      }
       let expected: String
       switch family {
       case .appleHealth: expected = "an Apple Health export.zip or export.xml"
@@ -935,7 +966,7 @@ extension ImportFormat {
     case .samsungHealthCSV: "a Samsung Health weight CSV"
     case .garminCSV: "a Garmin Connect weight CSV"
     case .libraCSV: "a Libra export"
-    case .myFitnessPalCSV: "a MyFitnessPal Date,Weight CSV"
+    case .myFitnessPalCSV: "a MyFitnessPal Date,Body Fat %,Weight CSV"
     case .fitbitCSV: "a Fitbit account CSV"
     case .genericCSV: "a CSV of your own"
     }

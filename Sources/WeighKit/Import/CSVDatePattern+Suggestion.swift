@@ -7,7 +7,7 @@ extension CSVDatePattern {
   ///
   /// `10/13/2026, 9:00 PM` gives `MM/dd/yyyy, h:mm a`; `25.09.2026 07:00:05` gives
   /// `dd.MM.yyyy HH:mm:ss`; `05/09/2026` gives `dd/MM/yyyy` and `MM/dd/yyyy`; `20170426`
-  /// gives `yyyyMMdd`.
+  /// gives `yyyyMMdd`; `31-Dec-1969 16:00` gives `dd-MMM-yyyy HH:mm`.
   static func suggestions(for text: Substring) -> [String] {
     let bytes = Array(text.utf8.drop { $0 == 0x20 }.reversed().drop { $0 == 0x20 }.reversed())
     // Runs of digits, letters and the other bytes, in order.
@@ -30,8 +30,10 @@ extension CSVDatePattern {
       dates = ["yyyyMMdd"]
       timeStart = 1
     } else {
-      // The date: three numbers with one separator between each.
-      guard runs.count >= 5, runs[2].kind == .digits,
+      // The date: three numbers with one separator between each, or a month's name
+      // between day and year (`31-Dec-1969 16:00`, a public repository's export of HealthKit
+      // weights, which was refused with a format that does not read it).
+      guard runs.count >= 5, runs[2].kind == .digits || runs[2].kind == .letters,
         runs[4].kind == .digits, runs[1].kind == .other, runs[3].kind == .other
       else { return [] }
       dates = separatedDates(runs)
@@ -95,6 +97,9 @@ extension CSVDatePattern {
     let third = runs[4].bytes
     let one = String(decoding: runs[1].bytes, as: UTF8.self)
     let two = String(decoding: runs[3].bytes, as: UTF8.self)
+    if runs[2].kind == .letters {
+      return first.count <= 2 && third.count == 4 ? ["dd\(one)MMM\(two)yyyy"] : []
+    }
     if first.count == 4, second.count <= 2, third.count <= 2 {
       return [number(second) > 12 ? "yyyy\(one)dd\(two)MM" : "yyyy\(one)MM\(two)dd"]
     }

@@ -25,6 +25,11 @@ struct CSVWeightColumns {
   var endsAtSectionTitle = false
   /// Said when the header has more than one weight column and one was taken unnamed.
   var weightColumnNote: String?
+  /// Said when a header that an app might have written gave no app's name.
+  var sourceNote: String?
+  /// Weights written with a decimal comma (`81,6`) are read, and said: sheets kept by hand
+  /// (a CSV of your own); apps' exports write a point.
+  var readsDecimalComma = false
 
   /// A date without a time of day is read as 12:00, as openScale does.
   static let noon = 12 * 3600
@@ -62,7 +67,9 @@ struct CSVWeightColumns {
         guard let columns = try header(inner ?? row) else { return }
         result.headerUnwrapped = inner != nil
         result.weightColumnNote = columns.weightColumnNote
-        let made = RowReader(columns: columns)
+        result.sourceNote = columns.sourceNote
+        let made = RowReader(
+          columns: columns, headerFields: (inner ?? row).count, separator: separator)
         reader = made
         if columns.firstLineIsRow {
           result.firstLineWasRow = true
@@ -88,8 +95,15 @@ struct CSVWeightColumns {
     let dateReason: (String) -> String
     let skipsRowsWithoutWeight: Bool
     let endsAtSectionTitle: Bool
+    let readsDecimalComma: Bool
+    /// The fields of the header (or of the first row, in a file without one), and the
+    /// separator: a row of one field that lacks the columns read is said to be one field,
+    /// not blamed on its date (`RowReader.shortRowReason`).
+    let headerFields: Int
+    let separator: UInt8
+    let firstLineIsRow: Bool
 
-    init(columns: CSVWeightColumns) {
+    init(columns: CSVWeightColumns, headerFields: Int, separator: UInt8) {
       date = columns.date
       time = columns.time
       weight = columns.weight
@@ -100,6 +114,33 @@ struct CSVWeightColumns {
       dateReason = columns.dateReason
       skipsRowsWithoutWeight = columns.skipsRowsWithoutWeight
       endsAtSectionTitle = columns.endsAtSectionTitle
+      readsDecimalComma = columns.readsDecimalComma
+      self.headerFields = headerFields
+      self.separator = separator
+      firstLineIsRow = columns.firstLineIsRow
+    }
+
+    /// Why a row of one field, where the header has more and the columns read lie past the
+    /// first, cannot be read; nil for any other row. A tab-separated file whose rows were
+    /// typed with spaces (`20180401 109.5`, real23's MarkStringer/walk) was blamed on its
+    /// date (`date '20180401 109.5' is not like …`), which sent the user to `format`.
+    func shortRowReason(_ row: CSVRow) -> String? {
+      guard row.count == 1, headerFields > 1, max(date, weight, time ?? 0) >= 1 else {
+        return nil
+      }
+      let names: [UInt8: String] = [0x09: "tabs", 0x2C: "commas", 0x3B: "semicolons"]
+      let separators = names[separator] ?? "'\(Character(Unicode.Scalar(separator)))'"
+      let against = firstLineIsRow ? "the first row has" : "the header has"
+      var reason = "the row has one field where \(against) \(headerFields)"
+      let cell = row.field(0)
+      let words = cell.split(whereSeparator: { $0 == 0x20 || $0 == 0x09 })
+      if separator != 0x20, words.count > 1 {
+        reason +=
+          "; its fields seem separated by spaces, not \(separators); separate them with \(separators)"
+      } else {
+        reason += "; separate its fields with \(separators)"
+      }
+      return reason
     }
 
     /// Reads one row into `result`, or records why not. Dates and numbers are read from the
@@ -116,6 +157,9 @@ struct CSVWeightColumns {
         if (0..<row.count).allSatisfy({ WeightValue.isBlank(row.field($0)) }) { return }
       }
       do throws(ImportRejection) {
+        if let reason = shortRowReason(row) {
+          throw ImportRejection(line: row.line, reason: reason)
+        }
         var dateText = row.field(date)
         if let time, time < row.count {
           dateText = ArraySlice(Array(dateText) + [0x20] + row.field(time))
@@ -125,7 +169,18 @@ struct CSVWeightColumns {
             line: row.line, reason: dateReason(String(decoding: dateText, as: UTF8.self)))
         }
         if !reading.hasTime { reading.local.secondOfDay = CSVWeightColumns.noon }
-        let kilograms = try WeightValue.kilograms(utf8: weightCell, unit: unit, line: row.line)
+        let kilograms: Double
+        do throws(ImportRejection) {
+          kilograms = try WeightValue.kilograms(utf8: weightCell, unit: unit, line: row.line)
+        } catch {
+          guard readsDecimalComma, let value = WeightValue.decimalComma(weightCell, unit: unit)
+          else { throw error }
+          let written = String(decoding: weightCell, as: UTF8.self).trimmedWhitespace
+          kilograms = try ImportedWeight.validate(
+            kilograms: unit.toKilograms(value), written: written, unit: unit, line: row.line)
+          result.decimalCommaRows += 1
+          if result.firstDecimalComma == nil { result.firstDecimalComma = written }
+        }
         var noteText: String?
         if let note, !row.field(note).isEmpty {
           noteText = row[note]?.trimmedWhitespace
@@ -140,6 +195,14 @@ struct CSVWeightColumns {
           // A time that names no zone was read in the session's: the import says which.
           result.zoneless = true
           instant = zone.instant(ofWall: wall)
+        }
+        // A date at time 0 in some zone (`31-Dec-1969 16:00` in a public export of Health
+        // data read in Pacific time) is what apps write for a date they lack: said.
+        if abs(instant) <= WeightImportResult.epochReach {
+          result.nearEpochRows += 1
+          if result.firstNearEpoch == nil {
+            result.firstNearEpoch = (row.line, String(decoding: dateText, as: UTF8.self))
+          }
         }
         result.add(
           ImportedWeight(

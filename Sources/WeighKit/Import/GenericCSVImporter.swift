@@ -194,7 +194,7 @@ public enum GenericCSVImporter {
         "cannot tell which column holds the weight (columns: \(shown)); add weight with its name, such as weight \"\(header.fields[min(1, names.count - 1)].text)\""
       )
     }
-    let weightHeader = header.fields[weight].text
+    let weightHeader = header.fields[weight].text.trimmingCharacters(in: .whitespaces)
     // A header holds no date under the date column and no number under the weight column:
     // such a first line is the first row of a file without a header, its columns named by
     // number (`as csv date 1 weight 2`). Read as a header, that row was lost unsaid.
@@ -258,6 +258,15 @@ public enum GenericCSVImporter {
         return Self.dateReason(text[...])
       })
     columns.firstLineIsRow = firstLineIsRow
+    columns.readsDecimalComma = true
+    // `Date,Weight` is MyFitnessPal's header without its `Body Fat %` column, and how people
+    // head the logs they keep by hand (two public repositories' files, real23 and real24):
+    // it names no app, so the entries are the file's own, and the note says how to name them.
+    let texts = header.fields.map { $0.text.trimmingCharacters(in: .whitespaces) }
+    if options.source == nil, !firstLineIsRow, texts == ["Date", "Weight"] {
+      columns.sourceNote =
+        "its header Date,Weight names no app (MyFitnessPal's export writes Date,Body Fat %,Weight), so its entries have the source CSV, as a CSV of your own; to name another, undo and import again with source <name>"
+    }
     if let reference = options.note {
       let note = try find(reference, "note")
       let taken = [(date, "date"), (time, "time"), (weight, "weight")].first { $0.0 == note }
@@ -288,7 +297,7 @@ public enum GenericCSVImporter {
   static func dateReason(_ text: Substring) -> String {
     let fits = CSVDatePattern.suggestions(for: text)
     switch fits.count {
-    case 1 where fits[0].hasPrefix("dd"):
+    case 1 where fits[0].hasPrefix("dd") && !fits[0].contains("MMM"):
       return
         "date '\(text)' is day/month (the first number is over 12); add format \"\(fits[0])\""
     case 1 where fits[0].hasPrefix("MM"):
@@ -300,6 +309,17 @@ public enum GenericCSVImporter {
       return
         "date '\(text)' could be day/month or month/day; add format \"\(fits[0])\" or format \"\(fits[1])\""
     default:
+      // `17/05/20 9h30` (a French sheet in a public repository): the year's century is not
+      // guessed, and `dd/MM/yyyy` would not read it.
+      if let date = text.split(separator: " ").first,
+        date.split(separator: "/", omittingEmptySubsequences: false).count == 3,
+        date.split(separator: "/").allSatisfy({
+          $0.count <= 2 && $0.allSatisfy { $0.isASCII && $0.isNumber }
+        })
+      {
+        return
+          "date '\(text)' writes its year with two digits, which weigh does not read (it would guess the century); write years with four digits, then add the format that fits"
+      }
       if text.contains("/") {
         return
           "date '\(text)' could be day/month or month/day; add format \"dd/MM/yyyy HH:mm\" or format \"MM/dd/yyyy HH:mm\" (leave out HH:mm for dates alone)"

@@ -75,6 +75,14 @@ extension ImportFormat {
     return nil
   }
 
+  /// Whether `firstBytes` begin the clinical-document copy that Apple's export holds beside
+  /// `export.xml` (`export_cda.xml`, HL7 CDA: `<ClinicalDocument`, seen in public
+  /// repositories' exports): not read, but named in the refusal with the file to import.
+  public static func isHealthCDA(firstBytes: [UInt8]) -> Bool {
+    let head = String(decoding: firstBytes.prefix(4096), as: UTF8.self)
+    return head.hasPrefix("<?xml") && head.contains("<ClinicalDocument")
+  }
+
   /// The format of the file at `url`, from its name and first 4 KiB.
   public static func detect(url: URL) throws -> ImportFormat? {
     let handle: FileHandle
@@ -147,7 +155,8 @@ public enum WeightImporter {
     case .myFitnessPalCSV:
       guard let unit else {
         throw ImportError(
-          "MyFitnessPal's Date,Weight export does not name its unit; add unit kg or unit lb")
+          "MyFitnessPal's Date,Body Fat %,Weight export does not name its unit; add unit kg or unit lb"
+        )
       }
       return try MyFitnessPalCSVImporter.importWeights(input, zone: zone, unit: unit)
     case .fitbitCSV:

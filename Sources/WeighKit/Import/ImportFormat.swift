@@ -24,7 +24,7 @@ public enum ImportFormat: String, CaseIterable, Sendable {
   case garminCSV = "garmin csv"
   /// Libra `#date;weight;weight trend;…`.
   case libraCSV = "libra csv"
-  /// MyFitnessPal `Date,Weight`.
+  /// MyFitnessPal `Date,Body Fat %,Weight`.
   case myFitnessPalCSV = "myfitnesspal csv"
   /// Fitbit's account export (`Body`, `Date,Weight,BMI,Fat`, then other sections).
   case fitbitCSV = "fitbit csv"

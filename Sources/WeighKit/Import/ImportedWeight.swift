@@ -258,6 +258,19 @@ public struct WeightImportResult: Equatable, Sendable {
   public var zoneless = false
   /// Which of several weight columns was read, and how to read another (a CSV of your own).
   public var weightColumnNote: String?
+  /// Which source a CSV of your own whose header could be an app's gave its entries, and how
+  /// to name another.
+  public var sourceNote: String?
+  /// Rows taken whose moment lies within `Self.epochReach` of 1970-01-01 00:00 UTC, the
+  /// time 0 apps write for a date they do not have, and the first one's line and date as
+  /// written: imported, and said.
+  public var nearEpochRows = 0
+  /// Weights read with a decimal comma (a CSV of your own), and the first as written.
+  public var decimalCommaRows = 0
+  public var firstDecimalComma: String?
+  public var firstNearEpoch: (line: Int, date: String)?
+  /// How near to time 0 a row's moment is said: more than any zone's offset from UTC.
+  static let epochReach: Int64 = 15 * 3600
 
   /// An import result.
   public init(

@@ -57,6 +57,30 @@ enum WeightValue {
       unit: unit, line: line)
   }
 
+  /// The value of a weight written with a decimal comma (`81,6`, a spreadsheet kept by hand
+  /// in a language that writes them: a public repository's `peso.csv` with `;` between
+  /// fields, and a French sheet whose comma-separated cells quote them, `"99,1"`): digits,
+  /// one comma, one to three digits. Nil for any other cell, and for `1,050` in a unit where
+  /// 1050 is a weight too (pounds): that comma may separate thousands, and is not guessed.
+  static func decimalComma(_ cell: ArraySlice<UInt8>, unit: MassUnit) -> Double? {
+    guard let trimmed = trimmedASCII(cell), let comma = trimmed.firstIndex(of: 0x2C) else {
+      return nil
+    }
+    let whole = trimmed[..<comma]
+    let fraction = trimmed[(comma + 1)...]
+    let isDigit: (UInt8) -> Bool = { (0x30...0x39).contains($0) }
+    guard (1...4).contains(whole.count), (1...3).contains(fraction.count),
+      whole.allSatisfy(isDigit), fraction.allSatisfy(isDigit),
+      let value = DecimalText.parse(utf8: whole + [0x2E] + fraction)
+    else { return nil }
+    if fraction.count == 3, let thousands = DecimalText.parse(utf8: whole + fraction),
+      Measure.mass.contains(unit.toKilograms(thousands))
+    {
+      return nil
+    }
+    return value
+  }
+
   /// `cell` without the spaces and tabs around it (what `trimmingCharacters(in:
   /// .whitespaces)` removes from ASCII text); nil when the cell holds a byte past ASCII, whose
   /// text the caller trims as a string.

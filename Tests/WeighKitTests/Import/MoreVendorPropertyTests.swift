@@ -177,8 +177,8 @@ private func check(
   @Test func myFitnessPalDays() async {
     await propertyCheck(count: 100, input: seeds) { seeds in
       let list = records(seeds, oneADay: true)
-      var text = "Date,Weight\n"
-      for record in list { text += "\(record.dayText),\(record.value)\n" }
+      var text = "Date,Body Fat %,Weight\n"
+      for record in list { text += "\(record.dayText),21.5,\(record.value)\n" }
       check(list, unit: .lb, noon: true) {
         try MyFitnessPalCSVImporter.importWeights(Array(text.utf8), zone: $0, unit: .lb)
       }

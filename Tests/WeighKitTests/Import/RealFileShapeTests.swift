@@ -167,4 +167,142 @@ import Testing
       options: GenericCSVOptions(date: "1", weight: "2", unit: .lb))
     #expect(headerless.weights.map(\.note) == [nil])
   }
+
+  @Test func dateAndWeightAloneNameNoApp() throws {
+    // A log kept by hand (real24's bobonamac/combined, `Date, Weight`) is a CSV of your own.
+    #expect(format("Date,Weight\n2025-10-04,81.2\n") == .genericCSV)
+    #expect(format("Date, Weight\n08/31/2019 1:11:00 PM,  195.1\n") == .genericCSV)
+    // MyFitnessPal's export, as documented, has its Body Fat % column.
+    #expect(format("Date,Body Fat %,Weight\n2024-01-01,18.5,75.3\n") == .myFitnessPalCSV)
+    #expect(throws: ImportError.self) {
+      try MyFitnessPalCSVImporter.importWeights(
+        Array("Date,Weight\n2024-01-01,75.3\n".utf8), zone: .utc, unit: .kg)
+    }
+    let text = "Date,Weight\n2025-10-04,81.2\n2025-10-05,80.9\n"
+    #expect(throws: ImportError.self) {
+      try GenericCSVImporter.importWeights(
+        Array(text.utf8), zone: .utc, options: GenericCSVOptions())
+    }
+    let read = try GenericCSVImporter.importWeights(
+      Array(text.utf8), zone: .utc, options: GenericCSVOptions(unit: .kg))
+    #expect(read.weights.map(\.source) == ["CSV", "CSV"])
+    let note = try #require(read.sourceNote)
+    #expect(note.contains("source CSV") && note.contains("source <name>"))
+    // Named, the source is the one given and nothing is said; other headers say nothing.
+    let named = try GenericCSVImporter.importWeights(
+      Array(text.utf8), zone: .utc, options: GenericCSVOptions(unit: .kg, source: "Scale"))
+    #expect(named.weights.map(\.source) == ["Scale", "Scale"])
+    #expect(named.sourceNote == nil)
+    let lower = try GenericCSVImporter.importWeights(
+      Array("date,weight\n2025-10-04,81.2\n".utf8), zone: .utc,
+      options: GenericCSVOptions(unit: .kg))
+    #expect(lower.sourceNote == nil)
+  }
+
+  @Test func aRowTypedWithSpacesInATabSeparatedFileIsSaidSo() throws {
+    let text = "date\tweight\n2025-10-04\t81.2\n2025-10-05 80.9\n2025-10-06\t81.0\n2025-10-07\n"
+    let result = try GenericCSVImporter.importWeights(
+      Array(text.utf8), zone: .utc, options: GenericCSVOptions(unit: .kg))
+    #expect(result.weights.map(\.kilograms) == [81.2, 81.0])
+    #expect(result.rejections.map(\.line) == [3, 5])
+    #expect(
+      result.rejections.first?.reason
+        == "the row has one field where the header has 2; its fields seem separated by spaces, not tabs; separate them with tabs"
+    )
+    // A date alone is one field too, but no spaces: only the separator is named.
+    #expect(
+      result.rejections.last?.reason
+        == "the row has one field where the header has 2; separate its fields with tabs")
+    // A comma file's row of one field names commas; a file without a header, its first row.
+    let headerless = try GenericCSVImporter.importWeights(
+      Array("2025-10-04,81.2\n2025-10-05 80.9\n".utf8), zone: .utc,
+      options: GenericCSVOptions(date: "1", weight: "2", unit: .kg))
+    #expect(
+      headerless.rejections.first?.reason
+        == "the row has one field where the first row has 2; its fields seem separated by spaces, not commas; separate them with commas"
+    )
+  }
+
+  @Test func aMonthNameInTheDateNamesItsFormat() throws {
+    #expect(CSVDatePattern.suggestions(for: "31-Dec-1969 16:00") == ["dd-MMM-yyyy HH:mm"])
+    #expect(CSVDatePattern.suggestions(for: "26-Sep-2015") == ["dd-MMM-yyyy"])
+    // A word that is no month, or a year in the middle, fits no format.
+    #expect(CSVDatePattern.suggestions(for: "31-Foo-1969 16:00").isEmpty)
+    #expect(CSVDatePattern.suggestions(for: "31-Dec-69 16:00").isEmpty)
+    let reason = GenericCSVImporter.dateReason("31-Dec-1969 16:00")
+    #expect(reason.hasSuffix("add format \"dd-MMM-yyyy HH:mm\""))
+    #expect(!reason.contains("day/month"))
+  }
+
+  @Test func aRowAtTimeZeroIsImportedAndSaid() throws {
+    // QS Access-style rows from a public export of Health data: its first row is time 0
+    // read in Pacific time.
+    let text =
+      "Start,Finish,Weight (lb)\n31-Dec-1969 16:00,31-Dec-1969 16:00,180.5\n"
+      + "04-Mar-2025 06:12,04-Mar-2025 06:12,178.0\n"
+    let options = GenericCSVOptions(
+      date: "Start", weight: "Weight (lb)", format: CSVDatePattern.known("dd-MMM-yyyy HH:mm"))
+    let zone = try #require(ZonedClock(identifier: "America/Los_Angeles"))
+    let read = try GenericCSVImporter.importWeights(Array(text.utf8), zone: zone, options: options)
+    #expect(read.weights.count == 2)
+    #expect(read.weights.first?.instant == 0)
+    #expect(read.nearEpochRows == 1)
+    #expect(read.firstNearEpoch?.line == 2)
+    #expect(read.firstNearEpoch?.date == "31-Dec-1969 16:00")
+    // Read in UTC the row is 8 hours before time 0: still within reach, still said.
+    let utc = try GenericCSVImporter.importWeights(Array(text.utf8), zone: .utc, options: options)
+    #expect(utc.nearEpochRows == 1)
+    // Rows of other years say nothing.
+    let later = try GenericCSVImporter.importWeights(
+      Array("date,kg\n1971-01-01,80\n2025-01-01,80\n".utf8), zone: .utc,
+      options: GenericCSVOptions())
+    #expect(later.nearEpochRows == 0 && later.firstNearEpoch == nil)
+  }
+
+  @Test func aDecimalCommaIsReadAndSaid() throws {
+    // `;` between fields (a Portuguese sheet), and quoted in a comma-separated French one.
+    let semicolons = "data;peso\n26/08/2025;81,6\n02/09/2025;NA\n09/09/2025;80.4\n"
+    let options = GenericCSVOptions(unit: .kg, format: CSVDatePattern.known("dd/MM/yyyy"))
+    let read = try GenericCSVImporter.importWeights(
+      Array(semicolons.utf8), zone: .utc, options: options)
+    #expect(read.weights.map(\.kilograms) == [81.6, 80.4])
+    #expect(read.rejections.map(\.line) == [3])
+    #expect(read.decimalCommaRows == 1 && read.firstDecimalComma == "81,6")
+    let quoted = try GenericCSVImporter.importWeights(
+      Array("date,poids\n2025-05-17,\"99,1\"\n2025-05-18,99\n".utf8), zone: .utc,
+      options: GenericCSVOptions(unit: .kg))
+    #expect(quoted.weights.map(\.kilograms) == [99.1, 99])
+    #expect(quoted.decimalCommaRows == 1)
+    // Only digits, one comma, one to three digits; `1,050` lb may be 1050 lb: not guessed.
+    #expect(WeightValue.decimalComma(ArraySlice("81,6".utf8), unit: .kg) == 81.6)
+    #expect(WeightValue.decimalComma(ArraySlice(" 100,25 ".utf8), unit: .kg) == 100.25)
+    #expect(WeightValue.decimalComma(ArraySlice("81,600".utf8), unit: .kg) == 81.6)
+    #expect(WeightValue.decimalComma(ArraySlice("1,050".utf8), unit: .lb) == nil)
+    #expect(WeightValue.decimalComma(ArraySlice("1,234.5".utf8), unit: .kg) == nil)
+    #expect(WeightValue.decimalComma(ArraySlice("8,1,6".utf8), unit: .kg) == nil)
+    #expect(WeightValue.decimalComma(ArraySlice(",6".utf8), unit: .kg) == nil)
+    #expect(WeightValue.decimalComma(ArraySlice("81,".utf8), unit: .kg) == nil)
+    #expect(WeightValue.decimalComma(ArraySlice("NA".utf8), unit: .kg) == nil)
+    // Vendors' files write a point: theirs is still refused.
+    #expect(throws: ImportRejection.self) {
+      try WeightValue.kilograms(utf8: ArraySlice("80,5".utf8), unit: .kg, line: 2)
+    }
+  }
+
+  @Test func aYearOfTwoDigitsIsNotGuessed() throws {
+    let reason = GenericCSVImporter.dateReason("17/05/20 9h30")
+    #expect(reason.contains("writes its year with two digits"))
+    #expect(!reason.contains("dd/MM/yyyy"))
+    // Four digits: the usual advice.
+    #expect(GenericCSVImporter.dateReason("17/05/2020").contains("add format \"dd/MM/yyyy\""))
+  }
+
+  @Test func appleClinicalDocumentCopyIsTold() {
+    let cda = "<?xml version=\"1.0\"?>\n<ClinicalDocument xmlns=\"urn:hl7-org:v3\">\n"
+    #expect(ImportFormat.isHealthCDA(firstBytes: Array(cda.utf8)))
+    #expect(ImportFormat.detect(fileName: "export_cda.xml", firstBytes: Array(cda.utf8)) == nil)
+    let export = "<?xml version=\"1.0\"?>\n<HealthData locale=\"en_US\">\n"
+    #expect(!ImportFormat.isHealthCDA(firstBytes: Array(export.utf8)))
+    #expect(!ImportFormat.isHealthCDA(firstBytes: Array("Date,Weight\n".utf8)))
+  }
 }

@@ -321,9 +321,9 @@ import Testing
     Self.expectSameStore(streamed, as: usual)
   }
 
-  /// A MyFitnessPal file names dates only: 300 rows a date, one date's run across a block
-  /// boundary repeating its first row at its end. Streamed, with the repeat found, and the
-  /// same store as the same dates last first (each date's rows in their order: the same
+  /// A `Date,Weight` file of your own names dates only: 300 rows a date, one date's run across
+  /// a block boundary repeating its first row at its end. Streamed, with the repeat found, and
+  /// the same store as the same dates last first (each date's rows in their order: the same
   /// entries, in time then line order), which is read the usual way.
   @Test func longRunsOfOneDateStream() throws {
     let files = TemporaryStoreDirectory()
