@@ -145,6 +145,16 @@ public enum GenericCSVImporter {
       if let index = names.firstIndex(of: lowered) { return index }
       // checked: parses text, nil when out of range
       if let number = Int(lowered), (1...names.count).contains(number) { return number - 1 }
+      // One column whose text holds words apart (`2018-05-04 93.3`, a public repository's
+      // weight.txt): its fields are separated by spaces, which `delimiter " "` reads.
+      if names.count == 1, options.delimiter == nil,
+        header[0]?.trimmingCharacters(in: .whitespaces).contains(" ") == true
+      {
+        throw ImportError(
+          line: header.line,
+          "there is no column '\(reference)' (columns: \(shown)); the first line's fields seem separated by spaces: add delimiter \" \""
+        )
+      }
       throw ImportError(
         line: header.line,
         "there is no column '\(reference)' (columns: \(shown)); write \(what) with one of those names or a number from 1 to \(names.count)"

@@ -305,4 +305,19 @@ import Testing
     #expect(!ImportFormat.isHealthCDA(firstBytes: Array(export.utf8)))
     #expect(!ImportFormat.isHealthCDA(firstBytes: Array("Date,Weight\n".utf8)))
   }
+
+  @Test func fieldsSeparatedBySpacesNameTheDelimiter() throws {
+    let text = "2018-05-04 93.3\n2018-05-05 95\n"
+    var options = GenericCSVOptions(date: "1", weight: "2", unit: .kg)
+    do {
+      _ = try GenericCSVImporter.importWeights(Array(text.utf8), zone: .utc, options: options)
+      Issue.record("a column past the only one was found")
+    } catch let error as ImportError {
+      #expect(error.message.hasSuffix("add delimiter \" \""), "\(error.message)")
+    }
+    options.delimiter = 0x20
+    let read = try GenericCSVImporter.importWeights(
+      Array(text.utf8), zone: .utc, options: options)
+    #expect(read.weights.map(\.kilograms) == [93.3, 95])
+  }
 }
