@@ -14,6 +14,38 @@ extension HealthSQLiteStorage {
     public var lost = 0
     /// Where the old file was copied, relative to the store.
     public var copies = ""
+    /// The records left out because they are on pages SQLite cannot read, a span of
+    /// positions each.
+    public var unreadable: [UnreadablePositions] = []
+    /// The origins (formats 2 and 3) on pages SQLite cannot read, a span of ids each: the
+    /// records that name them do not read, and are among `lost`.
+    public var unreadableOrigins: [UnreadablePositions] = []
+  }
+
+  /// Positions (or origin ids) on pages SQLite cannot read: from `first` to `last`, at most
+  /// (nil: to the end of the table, whose last position is not known).
+  public struct UnreadablePositions: Equatable, Sendable {
+    public var first: Int64
+    public var last: Int64?
+
+    public init(first: Int64, last: Int64?) {
+      self.first = first
+      self.last = last
+    }
+
+    /// The span between the keys read around it (`span`); nil when no key fits between them.
+    /// `end` is the last key the table can hold, when known.
+    init?(_ span: HealthSQLiteUnreadableSpan, end: Int64?) {
+      first = (span.after ?? 0) &+ 1
+      last = span.before.map { $0 &- 1 } ?? end
+      if let last, last < first { return nil }
+    }
+
+    /// How many keys the span holds, when it has an end: the records lost, at most (each
+    /// record has a position of its own; those a repair left out before are not there).
+    public var count: Int64? {
+      last.map { $0 - first + 1 }
+    }
   }
 
   /// Rebuilds the database at `path`, in the store `directory`, when `check(path:)` finds
@@ -57,13 +89,18 @@ extension HealthSQLiteStorage {
     defer { writing?.abandon() }
     var copiesPending = false
     var appSequence = 0
+    var spans: [HealthSQLiteUnreadableSpan] = []
+    var originSpans: [HealthSQLiteUnreadableSpan] = []
+    var lastPosition: Int64?
     try mapped(path) {
       var configuration = Configuration()
       configuration.readonly = true
       _ = HealthSQLiteLibrary.configured
       let queue = try DatabaseQueue(path: path, configuration: configuration)
       defer { try? queue.close() }
-      try queue.read { db in
+      // Each statement on its own, not in one read transaction: its COMMIT threw again the
+      // error of a page SQLite cannot read, which the reading passes, and the repair failed.
+      try queue.inDatabase { db in
         let state = try? readState(db)
         // Each record as its format's queries read it (the header's version: the format
         // row may be the damage).
@@ -73,24 +110,23 @@ extension HealthSQLiteStorage {
         }
         guard let state else { return }
         let origins =
-          version >= HealthSQLiteFormat2.version ? (try? checkedOrigins(db) { _ in }) ?? [:] : [:]
+          version >= HealthSQLiteFormat2.version
+          ? (try? checkedOrigins(db, unreadable: { originSpans.append($0) }) { _ in }) ?? [:]
+          : [:]
+        lastPosition = try? meta("last_position", db)
         let new = try RepairWriting(temporary: temporary, state: state)
         writing = new
-        var failure: (any Error)?
-        // A b-tree SQLite cannot read ends the reading: what came before it is kept.
-        try? eachRecord(db, version: version, origins: origins) { read in
+        // A page SQLite cannot read is passed: what comes after it is kept too, and the
+        // positions between the records read around it are reported.
+        try eachRecord(
+          db, version: version, origins: origins, unreadable: { spans.append($0) }
+        ) { read in
           guard case .success(let checked) = read else {
             report.lost += 1
             return
           }
-          do {
-            try new.add(checked.record)
-          } catch {
-            failure = error
-            throw error
-          }
+          try new.add(checked.record)
         }
-        if let failure { throw failure }
         try new.finishRecords()
         appSequence = Int(clamping: (try? meta("app_sequence", db)) ?? 0)
         // Read to its end here, a piece at a time, so that a record SQLite cannot read is
@@ -107,8 +143,20 @@ extension HealthSQLiteStorage {
           "Health's state cannot be read, so health.sqlite cannot be rebuilt; the copy is in "
           + "\(report.copies); restore health.sqlite from a backup")
     }
+    // Nothing of the table reads (its root page, or every leaf): a new file would hold no
+    // record, which is no repair.
+    if spans.contains(HealthSQLiteUnreadableSpan(after: nil, before: nil)) {
+      throw StoreError(
+        .corrupt, file: path,
+        message:
+          "no Health record of health.sqlite can be read (the record table's pages are "
+          + "damaged), so it cannot be rebuilt; the copy is in \(report.copies); restore "
+          + "health.sqlite from a backup")
+    }
     report.kept = new.kept
     report.lost += new.skipped
+    report.unreadable = spans.compactMap { UnreadablePositions($0, end: lastPosition) }
+    report.unreadableOrigins = originSpans.compactMap { UnreadablePositions($0, end: nil) }
 
     // The new file.
     try new.commit(
