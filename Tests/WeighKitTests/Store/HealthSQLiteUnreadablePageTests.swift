@@ -244,3 +244,78 @@ import Testing
     }
   }
 }
+
+/// `weigh check --repair`'s report of a bench store (`weigh-bench health-store`, 4,500
+/// samples in 8 KiB pages) whose second leaf SQLite cannot read, and of one whose record
+/// table's root it cannot read.
+@Suite struct HealthSQLiteUnreadablePageReportTests {
+  typealias Pages = HealthSQLiteUnreadablePageTests
+
+  /// A bench store of 4,500 samples in `directory`.
+  static func benchStore(_ directory: String) throws {
+    let built = builtProduct(named: "weigh-bench")
+    try #require(FileManager.default.isExecutableFile(atPath: built), "build weigh-bench first")
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: built)
+    process.arguments = ["health-store", directory, "3500"]
+    process.standardOutput = FileHandle.nullDevice
+    try process.run()
+    process.waitUntilExit()
+    try #require(process.terminationStatus == 0)
+  }
+
+  /// `text` with the UTC time in folder names made fixed.
+  static func fixed(_ text: String) -> String {
+    text.replacingOccurrences(
+      of: #"-\d{8}T\d{6}Z"#, with: "-TIME", options: .regularExpression)
+  }
+
+  @Test func theReportSaysWhichPositionsAreLost() throws {
+    let parent = TemporaryStoreDirectory()
+    defer { parent.remove() }
+    let directory = parent.file("bench")
+    try Self.benchStore(directory)
+    let path = StoreLocation.joinPath(directory, HealthSQLiteStorage.fileName)
+    let pages = try Pages.pages(path)
+    try #require(pages.leaves.count >= 3)
+    let leaf = pages.leaves[1]
+    try Pages.damage(page: leaf.page, of: path)
+    let count = leaf.last - leaf.first + 1
+
+    let repair = StoreCheck.repair(.directory(directory))
+    #expect(repair.status == .success)
+    #expect(
+      Self.fixed(repair.text) == """
+        damaged: health.sqlite: the database cannot be read: database disk image is malformed
+        kept: \(4500 - count) Health records in health.sqlite
+        lost: up to \(count) Health records of health.sqlite, at positions \(leaf.first) to \
+        \(leaf.last), on a page SQLite cannot read
+        copy of health.sqlite as it was: damaged/health-repair-TIME
+        repaired: the store reads in full
+
+        """)
+    #expect(StoreCheck.run(.directory(directory)).text == "ok: the store reads in full\n")
+  }
+
+  @Test func aDamagedRootIsNotRepaired() throws {
+    let parent = TemporaryStoreDirectory()
+    defer { parent.remove() }
+    let directory = parent.file("bench")
+    try Self.benchStore(directory)
+    let path = StoreLocation.joinPath(directory, HealthSQLiteStorage.fileName)
+    try Pages.damage(page: try Pages.pages(path).root, of: path)
+    let broken = FileManager.default.contents(atPath: path)
+
+    let repair = StoreCheck.repair(.directory(directory))
+    #expect(repair.status == .unreadableStore)
+    #expect(
+      Self.fixed(repair.text).replacing(directory, with: "STORE") == """
+        STORE/health.sqlite: error: no Health record of health.sqlite can be read (the record \
+        table's pages are damaged), so it cannot be rebuilt; the copy is in \
+        damaged/health-repair-TIME; restore health.sqlite from a backup
+        health.sqlite was not repaired
+
+        """)
+    #expect(FileManager.default.contents(atPath: path) == broken)
+  }
+}
