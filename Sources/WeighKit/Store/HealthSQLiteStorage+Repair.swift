@@ -143,13 +143,22 @@ extension HealthSQLiteStorage {
           "Health's state cannot be read, so health.sqlite cannot be rebuilt; the copy is in "
           + "\(report.copies); restore health.sqlite from a backup")
     }
-    // Nothing of the table reads (its root page, or every leaf): a new file would hold no
-    // record, which is no repair.
-    if spans.contains(HealthSQLiteUnreadableSpan(after: nil, before: nil)) {
+    // Nothing of the record table reads (its root page, or every leaf), or nothing of the
+    // origin table, which every record names: a new file would hold no record, which is no
+    // repair.
+    let nothing = HealthSQLiteUnreadableSpan(after: nil, before: nil)
+    if let table = spans.contains(nothing)
+      ? "record" : originSpans.contains(nothing) ? "origin" : nil
+    {
+      new.abandon()
+      writing = nil
+      for leftover in [temporary, temporary + "-wal", temporary + "-shm"] {
+        try? FileManager.default.removeItem(atPath: leftover)
+      }
       throw StoreError(
         .corrupt, file: path,
         message:
-          "no Health record of health.sqlite can be read (the record table's pages are "
+          "no Health record of health.sqlite can be read (the \(table) table's pages are "
           + "damaged), so it cannot be rebuilt; the copy is in \(report.copies); restore "
           + "health.sqlite from a backup")
     }

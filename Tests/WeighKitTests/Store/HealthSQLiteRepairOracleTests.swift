@@ -268,11 +268,14 @@ import Testing
           "Health's state cannot be read, so health.sqlite cannot be rebuilt; the copy is in "
           + "\(report.copies); restore health.sqlite from a backup")
     }
-    if spans.contains(HealthSQLiteUnreadableSpan(after: nil, before: nil)) {
+    let nothing = HealthSQLiteUnreadableSpan(after: nil, before: nil)
+    if let table = spans.contains(nothing)
+      ? "record" : originSpans.contains(nothing) ? "origin" : nil
+    {
       throw StoreError(
         .corrupt, file: path,
         message:
-          "no Health record of health.sqlite can be read (the record table's pages are "
+          "no Health record of health.sqlite can be read (the \(table) table's pages are "
           + "damaged), so it cannot be rebuilt; the copy is in \(report.copies); restore "
           + "health.sqlite from a backup")
     }

@@ -220,6 +220,52 @@ import Testing
         && error.message.contains("the copy is in damaged/health-repair-")
     }
     #expect(directory.bytes(HealthSQLiteStorage.fileName) == broken)
+    let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+      .filter { $0.hasPrefix(HealthSQLiteStorage.fileName + ".tmp") }
+    #expect(leftovers.isEmpty, "\(leftovers)")
+  }
+
+  /// A damaged page of the origin table: its origins are reported, the records that name
+  /// them lost as damaged, the others kept; its only page (its root) is refused.
+  @Test func anOriginPage() throws {
+    let directory = TemporaryStoreDirectory()
+    defer { directory.remove() }
+    let before = try Self.smallPages(in: directory)
+    let path = directory.file(HealthSQLiteStorage.fileName)
+    let origins = try Self.pages(path, table: "origin")
+    try #require(origins.leaves.count >= 3, "\(origins.leaves.count) leaves")
+    let leaf = origins.leaves[1]
+    let queue = try DatabaseQueue(path: path)
+    let naming = try queue.read { db in
+      try Int.fetchOne(
+        db, sql: "SELECT count(*) FROM record WHERE origin BETWEEN ? AND ?",
+        arguments: [leaf.first, leaf.last])!
+    }
+    try queue.close()
+    try #require(naming > 0)
+    do {
+      let copy = TemporaryStoreDirectory()
+      defer { copy.remove() }
+      directory.copy(to: copy)
+      let path = copy.file(HealthSQLiteStorage.fileName)
+      try Self.damage(page: leaf.page, of: path)
+      let report = try #require(try HealthSQLiteStorage.repair(path: path, directory: copy.path))
+      #expect(report.unreadableOrigins == [Positions(first: leaf.first, last: leaf.last)])
+      #expect(report.unreadable.isEmpty)
+      #expect(report.lost == naming)
+      #expect(report.kept == before.records.count - naming)
+      #expect(HealthSQLiteStorage.check(path: path).isEmpty)
+    }
+    try Self.damage(page: origins.root, of: path)
+    let broken = directory.bytes(HealthSQLiteStorage.fileName)
+    #expect {
+      try HealthSQLiteStorage.repair(path: path, directory: directory.path)
+    } throws: { error in
+      (error as? StoreError)?.message.hasPrefix(
+        "no Health record of health.sqlite can be read (the origin table's pages are damaged)")
+        == true
+    }
+    #expect(directory.bytes(HealthSQLiteStorage.fileName) == broken)
   }
 
   /// The reading past damage finds the smallest bound whose first row reads, by seeks.
