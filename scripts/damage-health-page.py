@@ -62,9 +62,11 @@ def walk(data, number, size, interior, leaves):
     children.append(struct.unpack(">I", bytes_[header + 8:header + 12])[0])
     for child in children:
         child_kind = page(data, child, size)[0][0]
-        if child_kind == 5:
-            interior.append(child)
+        before = len(leaves)
         walk(data, child, size, interior, leaves)
+        if child_kind == 5:
+            under = [leaf for leaf in leaves[before:] if leaf[1] is not None]
+            interior.append((child, len(leaves) - before, under[0][1], under[-1][2]))
 
 
 def main():
@@ -92,7 +94,9 @@ def main():
     elif args.kind == "interior":
         if not interior:
             raise SystemExit("the table has no interior page under its root")
-        target, keys = interior[args.n - 1 if args.n > 0 else args.n], None
+        target, count, first, last = interior[args.n - 1 if args.n > 0 else args.n]
+        keys = (first, last)
+        print(f"{count} leaves under it")
     else:
         number, first, last = leaves[args.n - 1 if args.n > 0 else args.n]
         target, keys = number, (first, last)
