@@ -36,15 +36,18 @@ extension HealthSQLiteStorage {
     /// The span between the keys read around it (`span`); nil when no key fits between them.
     /// `end` is the last key the table can hold, when known.
     init?(_ span: HealthSQLiteUnreadableSpan, end: Int64?) {
-      first = (span.after ?? 0) &+ 1
-      last = span.before.map { $0 &- 1 } ?? end
+      guard span.after != Int64.max, span.before != Int64.min else { return nil }
+      first = (span.after ?? 0) + 1
+      last = span.before.map { $0 - 1 } ?? end
       if let last, last < first { return nil }
     }
 
     /// How many keys the span holds, when it has an end: the records lost, at most (each
     /// record has a position of its own; those a repair left out before are not there).
     public var count: Int64? {
-      last.map { $0 - first + 1 }
+      guard let last else { return nil }
+      let (gap, overflow) = last.subtractingReportingOverflow(first)
+      return overflow || gap == Int64.max ? Int64.max : gap + 1
     }
   }
 
@@ -53,10 +56,12 @@ extension HealthSQLiteStorage {
   /// writes a new database, by a temporary file and a rename, with every record whose
   /// checksums match and whose position is new (the first of two live samples with one
   /// UUID), the small state, and the pending journal record. Nil when there is nothing to
-  /// repair.
+  /// repair. A page SQLite cannot read is passed, the positions on it reported
+  /// (`HealthSQLiteReadableRows`, `RepairReport.unreadable`).
   ///
   /// - Throws: `StoreError` when the state cannot be read (a Health without its state
-  ///   cannot be rebuilt: restore the file from a backup), or a file cannot be written.
+  ///   cannot be rebuilt: restore the file from a backup), when no record of the record
+  ///   table (its root page damaged) or no origin can be read, or a file cannot be written.
   public static func repair(path: String, directory: String) throws(StoreError) -> RepairReport? {
     guard FileManager.default.fileExists(atPath: path) else { return nil }
     let lock = try StoreLock(directory: directory, timeout: .seconds(5))
