@@ -46,6 +46,26 @@ public enum StoreCheck {
     return finished
   }
 
+  /// "positions 12 to 40", "position 12", "positions 12 on" (`noun` for "position").
+  static func positions(_ span: HealthSQLiteStorage.UnreadablePositions, _ noun: String)
+    -> String
+  {
+    guard let last = span.last else { return "\(noun)s from \(span.first) on" }
+    return last == span.first ? "\(noun) \(last)" : "\(noun)s \(span.first) to \(last)"
+  }
+
+  /// The Health records of `span`: "up to 143 Health records of health.sqlite, at positions
+  /// 139 to 281" (as many as its positions: fewer when a repair before left some out).
+  static func unreadable(_ span: HealthSQLiteStorage.UnreadablePositions) -> String {
+    let file = HealthSQLiteStorage.fileName
+    guard let count = span.count else {
+      return "the Health records of \(file) at \(positions(span, "position"))"
+    }
+    return
+      "up to \(English.counted(Int(clamping: count), "Health record")) of \(file), at "
+      + positions(span, "position")
+  }
+
   /// Repairs the store at `location`: the report of what was kept and lost, and the exit
   /// status (success when the store reads in full afterwards, `unreadableStore` when it
   /// still cannot be read, `commandFailed` when the repair could not run: the store is busy,
@@ -107,6 +127,14 @@ public enum StoreCheck {
       text += "kept: \(records(health.kept)) in \(HealthSQLiteStorage.fileName)\n"
       if health.lost > 0 {
         text += "lost: \(records(health.lost)) of \(HealthSQLiteStorage.fileName) (damaged)\n"
+      }
+      for span in health.unreadable {
+        text += "lost: \(unreadable(span)), on a page SQLite cannot read\n"
+      }
+      for span in health.unreadableOrigins {
+        text +=
+          "lost: the origins of \(HealthSQLiteStorage.fileName) with \(positions(span, "id")), "
+          + "on a page SQLite cannot read (the records that name them are lost as damaged)\n"
       }
       text += "copy of \(HealthSQLiteStorage.fileName) as it was: \(health.copies)\n"
     }

@@ -39,15 +39,18 @@ extension HealthSQLiteStorage {
   /// The origins of a format-2 database that read and match their checksums, by id; each
   /// one that does not is given to `damaged` (an origin no record names is harmless: it is
   /// neither read nor reported by anything else).
-  static func checkedOrigins(_ db: Database, damaged: (String) -> Void) throws
-    -> [Int64: HealthSQLiteOrigin]
-  {
+  ///
+  /// With `unreadable`, a span of ids on pages SQLite cannot read is given to it, and the
+  /// reading goes on past it (the repair).
+  static func checkedOrigins(
+    _ db: Database, unreadable: ((HealthSQLiteUnreadableSpan) -> Void)? = nil,
+    damaged: (String) -> Void
+  ) throws -> [Int64: HealthSQLiteOrigin] {
     var origins: [Int64: HealthSQLiteOrigin] = [:]
-    let rows = try Row.fetchCursor(db, sql: HealthSQLiteFormat2.readOrigins)
-    while let row = try rows.next() {
+    func add(_ row: Row) {
       guard case .int64(let id) = (row[0] as DatabaseValue).storage else {
         damaged("an origin's id is not a whole number")
-        continue
+        return
       }
       guard case .blob(let data) = (row[1] as DatabaseValue).storage,
         case .int64(let crc) = (row[2] as DatabaseValue).storage,
@@ -55,7 +58,7 @@ extension HealthSQLiteStorage {
         crc == Int64(HealthSQLiteFormat2.originChecksum(id: id, json: Array(data)))
       else {
         damaged("origin \(id): it does not match its checksum (changed outside weigh, or damaged)")
-        continue
+        return
       }
       do throws(JSONSyntaxError) {
         origins[id] = try HealthSQLiteOrigin.read(Array(data))
@@ -63,38 +66,54 @@ extension HealthSQLiteStorage {
         damaged("origin \(id): \(error.message)")
       }
     }
+    if let unreadable {
+      try HealthSQLiteReadableRows.each(
+        db, table: "origin", key: "id", selection: "id, json, crc", unreadable: unreadable, add)
+      return origins
+    }
+    let rows = try Row.fetchCursor(db, sql: HealthSQLiteFormat2.readOrigins)
+    while let row = try rows.next() { add(row) }
     return origins
   }
 
   /// Reads every record of `db` (of layout `version`, with `origins` for format 2) in
   /// position order, each checked as a query reads it, and hands `body` the record or what
-  /// is wrong with it. SQLite's errors (a damaged b-tree) are thrown.
+  /// is wrong with it. SQLite's errors (a damaged b-tree) are thrown; with `unreadable`, a
+  /// span of positions on pages SQLite cannot read is given to it instead, and the reading
+  /// goes on past it (`HealthSQLiteReadableRows`: the repair).
   static func eachRecord(
     _ db: Database, version: Int64, origins: [Int64: HealthSQLiteOrigin],
+    unreadable: ((HealthSQLiteUnreadableSpan) -> Void)? = nil,
     _ body: (Result<CheckedRecord, HealthSQLiteDamage>) throws -> Void
   ) throws {
-    if version >= HealthSQLiteFormat2.version {
-      let rows = try Row.fetchCursor(
-        db, sql: "SELECT \(HealthSQLiteFormat2.selection) FROM record ORDER BY pos")
-      while let row = try rows.next() {
-        try body(readFormat2(row, origins: origins))
-      }
+    let formatTwo = version >= HealthSQLiteFormat2.version
+    let selection =
+      formatTwo ? HealthSQLiteFormat2.selection : "\(HealthSQLiteColumns.selection), row"
+    func read(_ row: Row) throws -> Result<CheckedRecord, HealthSQLiteDamage> {
+      formatTwo ? readFormat2(row, origins: origins) : try readFormat1(row)
+    }
+    if let unreadable {
+      try HealthSQLiteReadableRows.each(
+        db, table: "record", key: "pos", selection: selection, unreadable: unreadable
+      ) { row in try body(read(row)) }
       return
     }
-    let rows = try Row.fetchCursor(
-      db, sql: "SELECT \(HealthSQLiteColumns.selection), row FROM record ORDER BY pos")
+    let rows = try Row.fetchCursor(db, sql: "SELECT \(selection) FROM record ORDER BY pos")
     while let row = try rows.next() {
-      let read: Result<CheckedRecord, HealthSQLiteDamage>
-      do {
-        let (columns, record) = try decode(row)
-        read = .success(
-          CheckedRecord(
-            position: columns.position, type: columns.type, isDeletion: columns.isDeletion,
-            uuid: columns.uuid, record: record))
-      } catch let damage as HealthSQLiteDamage {
-        read = .failure(damage)
-      }
-      try body(read)
+      try body(read(row))
+    }
+  }
+
+  /// A format-1 row (selected as `HealthSQLiteColumns.selection` and `row`) read and checked.
+  private static func readFormat1(_ row: Row) throws -> Result<CheckedRecord, HealthSQLiteDamage> {
+    do {
+      let (columns, record) = try decode(row)
+      return .success(
+        CheckedRecord(
+          position: columns.position, type: columns.type, isDeletion: columns.isDeletion,
+          uuid: columns.uuid, record: record))
+    } catch let damage as HealthSQLiteDamage {
+      return .failure(damage)
     }
   }
 

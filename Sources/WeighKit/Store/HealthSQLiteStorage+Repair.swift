@@ -14,6 +14,41 @@ extension HealthSQLiteStorage {
     public var lost = 0
     /// Where the old file was copied, relative to the store.
     public var copies = ""
+    /// The records left out because they are on pages SQLite cannot read, a span of
+    /// positions each.
+    public var unreadable: [UnreadablePositions] = []
+    /// The origins (formats 2 and 3) on pages SQLite cannot read, a span of ids each: the
+    /// records that name them do not read, and are among `lost`.
+    public var unreadableOrigins: [UnreadablePositions] = []
+  }
+
+  /// Positions (or origin ids) on pages SQLite cannot read: from `first` to `last`, at most
+  /// (nil: to the end of the table, whose last position is not known).
+  public struct UnreadablePositions: Equatable, Sendable {
+    public var first: Int64
+    public var last: Int64?
+
+    public init(first: Int64, last: Int64?) {
+      self.first = first
+      self.last = last
+    }
+
+    /// The span between the keys read around it (`span`); nil when no key fits between them.
+    /// `end` is the last key the table can hold, when known.
+    init?(_ span: HealthSQLiteUnreadableSpan, end: Int64?) {
+      guard span.after != Int64.max, span.before != Int64.min else { return nil }
+      first = (span.after ?? 0) + 1
+      last = span.before.map { $0 - 1 } ?? end
+      if let last, last < first { return nil }
+    }
+
+    /// How many keys the span holds, when it has an end: the records lost, at most (each
+    /// record has a position of its own; those a repair left out before are not there).
+    public var count: Int64? {
+      guard let last else { return nil }
+      let (gap, overflow) = last.subtractingReportingOverflow(first)
+      return overflow || gap == Int64.max ? Int64.max : gap + 1
+    }
   }
 
   /// Rebuilds the database at `path`, in the store `directory`, when `check(path:)` finds
@@ -21,10 +56,12 @@ extension HealthSQLiteStorage {
   /// writes a new database, by a temporary file and a rename, with every record whose
   /// checksums match and whose position is new (the first of two live samples with one
   /// UUID), the small state, and the pending journal record. Nil when there is nothing to
-  /// repair.
+  /// repair. A page SQLite cannot read is passed, the positions on it reported
+  /// (`HealthSQLiteReadableRows`, `RepairReport.unreadable`).
   ///
   /// - Throws: `StoreError` when the state cannot be read (a Health without its state
-  ///   cannot be rebuilt: restore the file from a backup), or a file cannot be written.
+  ///   cannot be rebuilt: restore the file from a backup), when no record of the record
+  ///   table (its root page damaged) or no origin can be read, or a file cannot be written.
   public static func repair(path: String, directory: String) throws(StoreError) -> RepairReport? {
     guard FileManager.default.fileExists(atPath: path) else { return nil }
     let lock = try StoreLock(directory: directory, timeout: .seconds(5))
@@ -57,13 +94,18 @@ extension HealthSQLiteStorage {
     defer { writing?.abandon() }
     var copiesPending = false
     var appSequence = 0
+    var spans: [HealthSQLiteUnreadableSpan] = []
+    var originSpans: [HealthSQLiteUnreadableSpan] = []
+    var lastPosition: Int64?
     try mapped(path) {
       var configuration = Configuration()
       configuration.readonly = true
       _ = HealthSQLiteLibrary.configured
       let queue = try DatabaseQueue(path: path, configuration: configuration)
       defer { try? queue.close() }
-      try queue.read { db in
+      // Each statement on its own, not in one read transaction: its COMMIT threw again the
+      // error of a page SQLite cannot read, which the reading passes, and the repair failed.
+      try queue.inDatabase { db in
         let state = try? readState(db)
         // Each record as its format's queries read it (the header's version: the format
         // row may be the damage).
@@ -73,24 +115,23 @@ extension HealthSQLiteStorage {
         }
         guard let state else { return }
         let origins =
-          version >= HealthSQLiteFormat2.version ? (try? checkedOrigins(db) { _ in }) ?? [:] : [:]
+          version >= HealthSQLiteFormat2.version
+          ? (try? checkedOrigins(db, unreadable: { originSpans.append($0) }) { _ in }) ?? [:]
+          : [:]
+        lastPosition = try? meta("last_position", db)
         let new = try RepairWriting(temporary: temporary, state: state)
         writing = new
-        var failure: (any Error)?
-        // A b-tree SQLite cannot read ends the reading: what came before it is kept.
-        try? eachRecord(db, version: version, origins: origins) { read in
+        // A page SQLite cannot read is passed: what comes after it is kept too, and the
+        // positions between the records read around it are reported.
+        try eachRecord(
+          db, version: version, origins: origins, unreadable: { spans.append($0) }
+        ) { read in
           guard case .success(let checked) = read else {
             report.lost += 1
             return
           }
-          do {
-            try new.add(checked.record)
-          } catch {
-            failure = error
-            throw error
-          }
+          try new.add(checked.record)
         }
-        if let failure { throw failure }
         try new.finishRecords()
         appSequence = Int(clamping: (try? meta("app_sequence", db)) ?? 0)
         // Read to its end here, a piece at a time, so that a record SQLite cannot read is
@@ -107,8 +148,29 @@ extension HealthSQLiteStorage {
           "Health's state cannot be read, so health.sqlite cannot be rebuilt; the copy is in "
           + "\(report.copies); restore health.sqlite from a backup")
     }
+    // Nothing of the record table reads (its root page, or every leaf), or nothing of the
+    // origin table, which every record names: a new file would hold no record, which is no
+    // repair.
+    let nothing = HealthSQLiteUnreadableSpan(after: nil, before: nil)
+    if let table = spans.contains(nothing)
+      ? "record" : originSpans.contains(nothing) ? "origin" : nil
+    {
+      new.abandon()
+      writing = nil
+      for leftover in [temporary, temporary + "-wal", temporary + "-shm"] {
+        try? FileManager.default.removeItem(atPath: leftover)
+      }
+      throw StoreError(
+        .corrupt, file: path,
+        message:
+          "no Health record of health.sqlite can be read (the \(table) table's pages are "
+          + "damaged), so it cannot be rebuilt; the copy is in \(report.copies); restore "
+          + "health.sqlite from a backup")
+    }
     report.kept = new.kept
     report.lost += new.skipped
+    report.unreadable = spans.compactMap { UnreadablePositions($0, end: lastPosition) }
+    report.unreadableOrigins = originSpans.compactMap { UnreadablePositions($0, end: nil) }
 
     // The new file.
     try new.commit(

@@ -9,7 +9,9 @@ import Testing
 /// whether a live UUID came before (`HealthSQLiteStorage.RepairWriting`). The repair of
 /// before, which held every record in an array and the live UUIDs in a set, is kept here as
 /// its oracle (`oracleRepair`): on random damage of a format-3 and of a format-1 file, both
-/// write the same tables and say the same.
+/// write the same tables and say the same. (The oracle reads past a page SQLite cannot read
+/// as the repair does, `HealthSQLiteReadableRows`: a damaged leaf's records are left out,
+/// the others kept.)
 @Suite struct HealthSQLiteRepairOracleTests {
   typealias Check = HealthSQLiteCheckFormat2Tests
 
@@ -54,7 +56,7 @@ import Testing
       try Check.giveUUID(of: from, to: to, path)
       return "uuid of \(from) to deletion \(to)"
     case 6:
-      // A leaf of the record table that SQLite cannot read: the reading ends there.
+      // A leaf of the record table that SQLite cannot read: the reading passes it.
       let leaf = try secondLeaf(path)
       let descriptor = open(path, O_WRONLY)
       try #require(descriptor >= 0)
@@ -140,11 +142,16 @@ import Testing
       #expect(found?.problems == expected?.problems, "\(damages)")
       #expect(found?.kept == expected?.kept, "\(damages)")
       #expect(found?.lost == expected?.lost, "\(damages)")
+      #expect(found?.unreadable == expected?.unreadable, "\(damages)")
+      #expect(found?.unreadableOrigins == expected?.unreadableOrigins, "\(damages)")
+      if damages.contains(where: { $0.hasPrefix("leaf") }) {
+        #expect(found?.unreadable.isEmpty == false, "\(damages)")
+      }
       #expect((found == nil) == (expected == nil), "\(damages)")
       #expect(found.map { $0.copies.hasPrefix(Store.damagedFolder + "/health-repair-") } != false)
     case (.failure(let expected), .failure(let found)):
-      // (A leaf SQLite cannot read fails both, at the end of the reading: "the database is
-      // damaged (sqlite: database disk image is malformed)"; the old file stays.)
+      // (A leaf SQLite cannot read failed both, at the end of the reading: "the database is
+      // damaged (sqlite: database disk image is malformed)"; both now pass it.)
       #expect(
         "\(found)".replacing(new.path, with: "")
           == "\(expected)".replacing(old.path, with: ""), "\(damages)")
@@ -216,13 +223,16 @@ import Testing
     var state: HealthSmallState?
     var copiesPending = false
     var appSequence = 0
+    var spans: [HealthSQLiteUnreadableSpan] = []
+    var originSpans: [HealthSQLiteUnreadableSpan] = []
+    var lastPosition: Int64?
     try Storage.mapped(path) {
       var configuration = Configuration()
       configuration.readonly = true
       _ = HealthSQLiteLibrary.configured
       let queue = try DatabaseQueue(path: path, configuration: configuration)
       defer { try? queue.close() }
-      try queue.read { db in
+      try queue.inDatabase { db in
         state = try? Storage.readState(db)
         var live = Set<UUID>()
         var last: Int64 = 0
@@ -232,8 +242,12 @@ import Testing
         }
         let origins =
           version >= HealthSQLiteFormat2.version
-          ? (try? Storage.checkedOrigins(db) { _ in }) ?? [:] : [:]
-        try? Storage.eachRecord(db, version: version, origins: origins) { read in
+          ? (try? Storage.checkedOrigins(db, unreadable: { originSpans.append($0) }) { _ in })
+            ?? [:] : [:]
+        lastPosition = try? Storage.meta("last_position", db)
+        try Storage.eachRecord(
+          db, version: version, origins: origins, unreadable: { spans.append($0) }
+        ) { read in
           guard case .success(let checked) = read, checked.position > last,
             checked.isDeletion || live.insert(checked.uuid).inserted
           else {
@@ -254,7 +268,24 @@ import Testing
           "Health's state cannot be read, so health.sqlite cannot be rebuilt; the copy is in "
           + "\(report.copies); restore health.sqlite from a backup")
     }
+    let nothing = HealthSQLiteUnreadableSpan(after: nil, before: nil)
+    if let table = spans.contains(nothing)
+      ? "record" : originSpans.contains(nothing) ? "origin" : nil
+    {
+      throw StoreError(
+        .corrupt, file: path,
+        message:
+          "no Health record of health.sqlite can be read (the \(table) table's pages are "
+          + "damaged), so it cannot be rebuilt; the copy is in \(report.copies); restore "
+          + "health.sqlite from a backup")
+    }
     report.kept = records.count
+    report.unreadableOrigins = originSpans.compactMap {
+      Storage.UnreadablePositions($0, end: nil)
+    }
+    report.unreadable = spans.compactMap {
+      Storage.UnreadablePositions($0, end: lastPosition)
+    }
     try Storage.build(
       at: path, records: records, state: state, pending: nil,
       copyingPendingFrom: copiesPending ? path : nil, appSequence: appSequence,
