@@ -28,7 +28,9 @@ func makeHealthJSONStore(template: String, directory: String, count: Int) throws
   guard case .object(var health) = store.documents["health"],
     let counter = health["counter"]?.intValue
   else { throw BenchFailure("the template has no health document") }
+  // checked: Int and Int64 have one width
   let base = Int64(counter)
+  // checked: Int and Int64 have one width
   func position(_ place: Int) -> Int64 { base + 1 + Int64(place + place / 50) }
 
   for table in [HealthRecordCodec.tableName, HealthSyncIndexCodec.tableName] {
