@@ -67,8 +67,8 @@ extension Session {
     // Each record goes into `health.sqlite.tmp` as it is read from the table (its file a
     // row at a time, the journal's changes merged in), and only its id is kept, as runs.
     // Held, the rows, the removals, the record's line and `build`'s copy took the memory:
-    // 1,000,000 samples 964,584 KB at the peak, 61,028 KB so, in 0.83× the CPU time
-    // (docs/performance.md, "hmig24").
+    // 1,000,000 samples 964,584 KB at the peak, 61,028 KB so; 0.98× the instructions at
+    // 100,000 (docs/performance.md, "hmig24").
     let temporary = path + ".tmp"
     var writing: HealthSQLiteStorage.RepairWriting? = try HealthSQLiteStorage.RepairWriting(
       temporary: temporary, state: state, skipsRepeats: false)
