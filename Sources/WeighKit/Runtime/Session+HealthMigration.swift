@@ -127,7 +127,15 @@ extension Session {
     writing = nil
 
     // The copies, then the rename: the migration's commit point.
-    let backup = try backUpHealthFiles(directory)
+    let backup: String
+    do throws(StoreError) {
+      backup = try backUpHealthFiles(directory)
+    } catch {
+      for file in [temporary, temporary + "-wal", temporary + "-shm"] {
+        try? FileManager.default.removeItem(atPath: file)
+      }
+      throw error
+    }
     try HealthSQLiteStorage.moveIntoPlace(temporary, to: path, directory: directory)
     persistence.migrationNotes.append(
       "migrated Health to \(HealthSQLiteStorage.fileName) (\(English.counted(records, "record"))); the old "

@@ -259,4 +259,55 @@ import Testing
     #expect(Self.storeFiles(streamed) == Self.storeFiles(held))
     #expect(StoreCheck.run(.directory(streamed.path)).text == "ok: the store reads in full\n")
   }
+
+  /// The migration with its pending record written in pieces (a piece of 97 bytes),
+  /// stopped at each writing call it makes (`WriteFaultInjector`: the temporary database,
+  /// the backup's files, the rename, the journal's append, the compaction): the next open
+  /// shows what the store showed, and the store checks clean, whether the migration was
+  /// done or not.
+  @Test func aMigrationInPiecesStoppedAtAnyWriteLeavesTheOldStoreOrTheMigratedOne() throws {
+    let (records, state) = try Self.randomHealth(seed: 5)
+    let commands = "list\nhealth list"
+    let writing = HealthSQLiteStorage.PendingWriting(fromBytes: 0, pieceBytes: 97)
+    func older() throws -> TemporaryStoreDirectory {
+      let directory = TemporaryStoreDirectory()
+      try Self.writeOlderStore(
+        directory.path, records: records, state: state, split: records.count / 2,
+        removed: 0, replaced: nil, syncIndexDocument: true)
+      return directory
+    }
+    func shown(_ directory: TemporaryStoreDirectory) -> String {
+      Transaction.run(commands, in: directory.path).split(separator: "\n")
+        // What the open says of the migration, or of the journal's torn last line (a
+        // crash in its append), aside: what the store shows.
+        .filter { !$0.hasPrefix("note: ") && !$0.hasPrefix("warning: ") }
+        .joined(separator: "\n")
+    }
+    let whole = try older()
+    defer { whole.remove() }
+    let counter = WriteFaultInjector()
+    HealthSQLiteStorage.$pendingWriting.withValue(writing) {
+      WriteFaultInjector.$current.withValue(counter) {
+        _ = Transaction.run(commands, in: whole.path)
+      }
+    }
+    let expected = shown(whole)
+    #expect(expected.contains("kg"), "\(expected)")
+    #expect(counter.count > 10)
+    for crashAt in 0..<counter.count {
+      let directory = try older()
+      defer { directory.remove() }
+      let injector = WriteFaultInjector(remaining: crashAt)
+      HealthSQLiteStorage.$pendingWriting.withValue(writing) {
+        WriteFaultInjector.$current.withValue(injector) {
+          _ = Transaction.run(commands, in: directory.path)
+        }
+      }
+      #expect(injector.crashed, "call \(crashAt) of \(counter.count) was not reached")
+      #expect(shown(directory) == expected, "crash at call \(crashAt) of \(counter.count)")
+      #expect(
+        StoreCheck.run(.directory(directory.path)).text == "ok: the store reads in full\n",
+        "crash at call \(crashAt)")
+    }
+  }
 }
