@@ -115,9 +115,27 @@ case "health-store":
     FileHandle.standardError.write(Data("weigh-bench: \(error)\n".utf8))
     exit(1)
   }
+case "health-json-store":
+  // A store of the layout before health.sqlite, for the measurements of its migration
+  // (HealthJSONStore.swift).
+  // checked: parses text, nil when out of range
+  guard arguments.count == 4, let count = Int(arguments.dropFirst(3).first ?? ""), count >= 0
+  else {
+    print(
+      "usage: weigh-bench health-json-store <template store> <new store directory> <records, 0 or more>"
+    )
+    exit(ExitStatus.usage.rawValue)
+  }
+  let given = Array(arguments.dropFirst())
+  do {
+    try makeHealthJSONStore(template: given[0], directory: given[1], count: count)
+  } catch {
+    FileHandle.standardError.write(Data("weigh-bench: \(error)\n".utf8))
+    exit(1)
+  }
 default:
   print(
-    "usage: weigh-bench sync <stored>… | weigh-bench years [n] | weigh-bench health-sqlite <file> <samples> | weigh-bench health-sqlite-append <file> <batch> [command] | weigh-bench health-store <directory> <samples>"
+    "usage: weigh-bench sync <stored>… | weigh-bench years [n] | weigh-bench health-sqlite <file> <samples> | weigh-bench health-sqlite-append <file> <batch> [command] | weigh-bench health-store <directory> <samples> | weigh-bench health-json-store <template> <directory> <records>"
   )
   exit(ExitStatus.usage.rawValue)
 }

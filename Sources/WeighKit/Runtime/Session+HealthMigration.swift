@@ -26,11 +26,11 @@ extension Session {
 
   /// Migrates the store's Health to `health.sqlite` at `path`:
   ///
-  /// 1. copies `weigh.json`, the journal, `journal.ack` and Health's table files into
-  ///    `backup/health-json-<UTC time>/` (synced);
-  /// 2. builds `health.sqlite.tmp` from the rows and the state in one transaction, which
-  ///    also holds, as its pending journal record, the app transaction that drops Health's
-  ///    rows and documents;
+  /// 1. builds `health.sqlite.tmp` in one transaction, each row written as it is read from
+  ///    the tables, then the state and, as its pending journal record, the app transaction
+  ///    that drops Health's rows and documents (written a piece at a time);
+  /// 2. copies `weigh.json`, the journal, `journal.ack` and Health's table files into
+  ///    `backup/health-json-<UTC time>/` (synced), a piece at a time;
   /// 3. renames it to `health.sqlite` (the directory synced): the migration's commit point;
   /// 4. appends that record to the journal (what any open does for a pending record).
   ///
@@ -52,28 +52,57 @@ extension Session {
       }
       return
     }
-    let records = try store.rows(HealthRecordCodec.self)
-    let synced = try store.rows(HealthSyncIndexCodec.self)
     guard
       let value = store.document(.health),
       let state = DocumentCoding.decode(HealthSmallState.self, from: value)
     else {
+      // The tables' own damage is said first, as when they were read before the document.
+      try store.forEachRow(HealthRecordCodec.self) { _ in }
+      try store.forEachRow(HealthSyncIndexCodec.self) { _ in }
       throw StoreError(
         .corrupt, message: "the health document cannot be read; `weigh check` lists the damage")
     }
-    let backup = try backUpHealthFiles(directory)
+    let sequence = store.committedSequence + 1
 
-    // The app transaction that drops Health's rows and documents.
-    // Last row first: each removal is then the end of the table's rows, not a shift of all
-    // the rows after it (a million rows would otherwise take hours).
-    var changes: [StoreChange] = []
-    for record in records.reversed() {
-      changes.append(
-        .remove(table: HealthRecordCodec.tableName, id: HealthRecordCodec.id(of: record)))
+    // Each record goes into `health.sqlite.tmp` as it is read from the table (its file a
+    // row at a time, the journal's changes merged in), and only its id is kept, as runs.
+    // Held, the rows, the removals, the record's line and `build`'s copy took the memory:
+    // 1,000,000 samples 964,584 KB at the peak, 61,028 KB so; 0.98× the instructions at
+    // 100,000 (docs/performance.md, "hmig24").
+    let temporary = path + ".tmp"
+    var writing: HealthSQLiteStorage.RepairWriting? = try HealthSQLiteStorage.RepairWriting(
+      temporary: temporary, state: state, skipsRepeats: false)
+    defer {
+      // A table that does not read (or a write that fails) leaves nothing behind.
+      if let abandoned = writing {
+        abandoned.abandon()
+        for file in [temporary, temporary + "-wal", temporary + "-shm"] {
+          try? FileManager.default.removeItem(atPath: file)
+        }
+      }
     }
-    for record in synced.reversed() {
-      changes.append(
-        .remove(table: HealthSyncIndexCodec.tableName, id: HealthSyncIndexCodec.id(of: record)))
+    var recordIDs = IDRuns()
+    var records = 0
+    try store.forEachRow(HealthRecordCodec.self) { (record) throws(StoreError) in
+      recordIDs.append(HealthRecordCodec.id(of: record))
+      records += 1
+      try writing!.add(record)
+    }
+    var syncedIDs = IDRuns()
+    try store.forEachRow(HealthSyncIndexCodec.self) { record in
+      syncedIDs.append(HealthSyncIndexCodec.id(of: record))
+    }
+
+    // The app transaction that drops Health's rows and documents: a removal per row, in
+    // increasing order (each table's ids as runs, which a reader of the record keeps as
+    // runs again, `StoreJournal.RemovalStretch`), written into `pending_journal` a piece at
+    // a time, never held (docs/store.md, "The migration streamed").
+    var changes: [StoreChange] = []
+    if !recordIDs.runs.isEmpty {
+      changes.append(.removeRun(table: HealthRecordCodec.tableName, ids: recordIDs))
+    }
+    if !syncedIDs.runs.isEmpty {
+      changes.append(.removeRun(table: HealthSyncIndexCodec.tableName, ids: syncedIDs))
     }
     changes.append(.removeDocument(name: DocumentName.health.rawValue))
     if store.document(.healthSyncIndex) != nil {
@@ -81,16 +110,35 @@ extension Session {
     }
     changes.append(.set(.healthFormat, to: .string(HealthSQLiteStorage.fileName)))
     changes.append(.set(.healthSimulations, to: .bool(!state.simulations.isEmpty)))
-    let sequence = store.committedSequence + 1
-    var line = JSONWriter()
-    try StoreJournal.encode(sequence: sequence, changes: changes, rows: EncodedRows(), into: &line)
+    func encode(_ write: ([UInt8]) throws(StoreError) -> Void) throws(StoreError) {
+      var line = JSONWriter()
+      try StoreJournal.encode(
+        sequence: sequence, changes: changes, rows: EncodedRows(), into: &line,
+        pieceBytes: HealthSQLiteStorage.pendingWriting.pieceBytes, write: write)
+    }
+    // Its length first (a zeroblob of it is filled), then its bytes.
+    var byteCount = 0
+    try encode { bytes throws(StoreError) in byteCount += bytes.count }
+    try writing!.commit(
+      pendingSequence: sequence, byteCount: byteCount,
+      fill: { write in
+        try encode { bytes throws(StoreError) in bytes.withUnsafeBytes { write($0) } }
+      }, appSequence: sequence)
+    writing = nil
 
-    try HealthSQLiteStorage.build(
-      at: path, records: records, state: state,
-      pending: HealthSQLiteStorage.PendingRecord(sequence: sequence, bytes: line.bytes),
-      appSequence: sequence, directory: directory)
+    // The copies, then the rename: the migration's commit point.
+    let backup: String
+    do throws(StoreError) {
+      backup = try backUpHealthFiles(directory)
+    } catch {
+      for file in [temporary, temporary + "-wal", temporary + "-shm"] {
+        try? FileManager.default.removeItem(atPath: file)
+      }
+      throw error
+    }
+    try HealthSQLiteStorage.moveIntoPlace(temporary, to: path, directory: directory)
     persistence.migrationNotes.append(
-      "migrated Health to \(HealthSQLiteStorage.fileName) (\(English.counted(records.count, "record"))); the old "
+      "migrated Health to \(HealthSQLiteStorage.fileName) (\(English.counted(records, "record"))); the old "
         + "files are in \(Self.backupFolder)/\(backup)")
   }
 
@@ -107,10 +155,12 @@ extension Session {
       TableFile<HealthRecordCodec>.fileName, TableFile<HealthSyncIndexCodec>.fileName,
     ]
     for file in files {
-      guard let bytes = try StoreFileSystem.read(StoreLocation.joinPath(directory, file)) else {
-        continue
-      }
-      try StoreFileSystem.replace(StoreLocation.joinPath(folder, file), with: bytes)
+      let source = StoreLocation.joinPath(directory, file)
+      guard let size = StoreFileSystem.size(source) else { continue }
+      // A piece at a time: read whole, `health.json` (hundreds of MB) was held.
+      try StoreFileSystem.create(
+        StoreLocation.joinPath(folder, file), copying: 0..<size, of: source
+      ) { _ in }
     }
     try StoreFileSystem.syncDirectory(folder)
     try StoreFileSystem.syncDirectory(parent)

@@ -60,6 +60,39 @@ extension HealthSQLiteStorage {
     }
   }
 
+  /// Commits the command's transaction as `commitCommand(pending:appSequence:)` does, with a
+  /// pending record of `sequence` and `byteCount` bytes that `fill` hands to its `write` in
+  /// order, never held whole when it is written in pieces (`pendingWriting.fromBytes` or
+  /// more; a shorter one is gathered and written as `commitCommand(pending:appSequence:)`
+  /// writes it): the migration of Health's tables, whose record removes every row.
+  ///
+  /// - Throws: `StoreError`, also when the pieces do not make `byteCount` bytes; the
+  ///   transaction is rolled back then.
+  func commitCommand(
+    pendingSequence sequence: Int, byteCount: Int,
+    fill: ((UnsafeRawBufferPointer) -> Void) throws -> Void, appSequence: Int
+  ) throws(StoreError) {
+    try commitCommand(appSequence: appSequence) { db in
+      let writing = Self.pendingWriting
+      guard byteCount >= writing.fromBytes else {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(byteCount)
+        try fill { bytes.append(contentsOf: $0) }
+        guard bytes.count == byteCount else {
+          throw HealthSQLiteDamage(position: nil, "the pending journal record was cut short")
+        }
+        try Self.insertPending(PendingRecord(sequence: sequence, bytes: bytes), db)
+        return true
+      }
+      let cacheKept = try Self.shrinkPageCache(byteCount: byteCount, db)
+      let checksum = try Self.insertInPieces(
+        sequence: sequence, byteCount: byteCount, db, fill: fill)
+      try Self.setMeta(Self.pendingChecksumKey, Int64(truncatingIfNeeded: checksum), db)
+      if let cacheKept { try db.execute(sql: "PRAGMA cache_size = \(cacheKept)") }
+      return true
+    }
+  }
+
   /// Commits the command's transaction as `commitCommand(pending:appSequence:)` does, with
   /// the pending record of the database at `source` (if any) copied a piece at a time
   /// (`copyPendingRecord`): a repair's rebuild.

@@ -186,24 +186,31 @@ extension HealthSQLiteStorage {
   /// (`appendSkippingRepeats`). Held in an array with a set of the live UUIDs, the records
   /// took the memory: the repair of 1,001,000 samples peaked at 357 MiB, 57 MiB so; of
   /// 10,001,015, 3,745 MiB, 58 MiB so, in 0.96× the CPU (docs/performance.md, "hrep23").
+  ///
+  /// The migration of Health's tables writes through it too (`skipsRepeats` false): its
+  /// records are the app store's rows, read a piece at a time, and a repeat there fails the
+  /// migration, as `append` of them all did (docs/store.md, "The migration streamed").
   final class RepairWriting {
     /// The records a batch holds before it is written.
     static let batchSize = 4096
     private let storage: HealthSQLiteStorage
     private let state: HealthSmallState
+    private let skipsRepeats: Bool
     private var batch: [HealthRecord] = []
     /// The records written, and those left out as repeats.
     private(set) var kept = 0
     private(set) var skipped = 0
 
     /// Opens a new database at `temporary` (a leftover of a repair cut short removed first)
-    /// and begins its one transaction.
-    init(temporary: String, state: HealthSmallState) throws(StoreError) {
+    /// and begins its one transaction. Without `skipsRepeats`, a record that repeats a
+    /// position or a live UUID throws (`append(_:changesFrom:)`) instead of being left out.
+    init(temporary: String, state: HealthSmallState, skipsRepeats: Bool = true) throws(StoreError) {
       for leftover in [temporary, temporary + "-wal", temporary + "-shm"] {
         try? FileManager.default.removeItem(atPath: leftover)
       }
       storage = try HealthSQLiteStorage(path: temporary)
       self.state = state
+      self.skipsRepeats = skipsRepeats
       do throws(StoreError) {
         try storage.beginCommand()
       } catch {
@@ -222,6 +229,12 @@ extension HealthSQLiteStorage {
     /// Writes the records added and not written yet.
     func finishRecords() throws(StoreError) {
       guard !batch.isEmpty else { return }
+      guard skipsRepeats else {
+        try mapped(storage.path) { try storage.append(batch, changesFrom: kept) }
+        kept += batch.count
+        batch.removeAll(keepingCapacity: true)
+        return
+      }
       let left = try mapped(storage.path) { try storage.appendSkippingRepeats(batch) }
       skipped += left
       kept += batch.count - left
@@ -239,6 +252,20 @@ extension HealthSQLiteStorage {
       } else {
         try storage.commitCommand(pending: nil, appSequence: appSequence)
       }
+      try storage.close()
+    }
+
+    /// Writes the state and commits the transaction with a pending record of `sequence` and
+    /// `byteCount` bytes that `fill` writes a piece at a time
+    /// (`commitCommand(pendingSequence:byteCount:fill:appSequence:)`), then closes the file.
+    func commit(
+      pendingSequence sequence: Int, byteCount: Int,
+      fill: ((UnsafeRawBufferPointer) -> Void) throws -> Void, appSequence: Int
+    ) throws(StoreError) {
+      try finishRecords()
+      try mapped(storage.path) { try storage.apply([.stateChanged(state)]) }
+      try storage.commitCommand(
+        pendingSequence: sequence, byteCount: byteCount, fill: fill, appSequence: appSequence)
       try storage.close()
     }
 

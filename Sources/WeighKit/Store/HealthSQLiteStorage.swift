@@ -918,8 +918,16 @@ public final class HealthSQLiteStorage: HealthSampleStorage {
   }
 
   public func append(_ records: [HealthRecord]) throws {
+    try append(records, changesFrom: 0)
+  }
+
+  /// `append(_:)` of records that follow `first` others in one list: an error names the
+  /// change by its place in the whole list (the migration appends its records a batch at a
+  /// time, `RepairWriting`).
+  func append(_ records: [HealthRecord], changesFrom first: Int) throws {
     try write { db, writer in
-      for (index, record) in records.enumerated() {
+      for (offset, record) in records.enumerated() {
+        let index = first + offset
         switch record {
         case .sample(let sample, let position):
           try writer.save(sample, at: position, change: index, db)

@@ -566,6 +566,18 @@ public final class Store {
     return StoreLocation.joinPath(directory, storage.fileName)
   }
 
+  /// Gives `body` each row of the table `codec` describes, in increasing id order, the rows
+  /// that `rows` would return, without reading the table into memory: its file read a row
+  /// at a time with the changes since merged in (`TableStorage.forEachRow`).
+  ///
+  /// - Throws: what `rows` throws, or what `body` throws (the rest not read).
+  /// - Complexity: O(n); in memory O(the journal's changes of the table).
+  func forEachRow<Codec: StoreTableCodec>(
+    _ codec: Codec.Type, _ body: (Codec.Row) throws(StoreError) -> Void
+  ) throws(StoreError) {
+    try storage(codec).forEachRow(directory: directory, body)
+  }
+
   /// The rows of the table `codec` describes, in increasing id order, read on first use.
   ///
   /// - Complexity: O(n) on the first call, O(1) after.

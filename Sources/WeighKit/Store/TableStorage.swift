@@ -259,17 +259,37 @@ final class TableStorage<Codec: StoreTableCodec>: AnyTableStorage {
   /// The runs of ids removed since the table's file was written or read, when that is all
   /// that changed and the rows are not read: what a compaction can leave out of the file's
   /// rows as it copies them (`TableFile.copying(_:removing:…)`). Nil otherwise.
+  ///
+  /// A row put and removed since counts as removed only: the migration of Health's tables
+  /// removes every row, those the journal put since the file too, and the compaction after
+  /// it read the table whole for them (1,000,000 samples: 500 MiB; hmig24).
   var removalsOnly: [ClosedRange<Int>]? {
     guard rows == nil, hasFile, hasChecksums, isDirty, !pending.isEmpty else { return nil }
     var runs: [ClosedRange<Int>] = []
+    var puts: Set<Int> = []
     for change in pending {
       switch change {
-      case .put: return nil
-      case .remove(let id): runs.append(id...id)
-      case .removeRuns(let more): runs += more
+      case .put(let row): puts.insert(Codec.id(of: row))
+      case .remove(let id):
+        puts.remove(id)
+        runs.append(id...id)
+      case .removeRuns(let more):
+        if !puts.isEmpty {
+          let removed = Self.merged(more)
+          puts = puts.filter { id in
+            // The first run that does not end before `id`.
+            var (low, high) = (0, removed.count)
+            while low < high {
+              let middle = (low + high) / 2
+              if removed[middle].upperBound < id { low = middle + 1 } else { high = middle }
+            }
+            return !(low < removed.count && removed[low].contains(id))
+          }
+        }
+        runs += more
       }
     }
-    return runs
+    return puts.isEmpty ? runs : nil
   }
 
   /// `runs` by increasing id, those that overlap or touch made one.
@@ -295,6 +315,64 @@ final class TableStorage<Codec: StoreTableCodec>: AnyTableStorage {
     Self.apply(pending, to: &loaded)
     pending = []
     rows = loaded
+  }
+
+  /// Gives `body` every row the table holds, in increasing id order, as `load` would make
+  /// them, without holding them: the loaded rows, or else the file's read one at a time
+  /// (`TableFile.Cursor`, its passed pages given back) with the changes held aside since
+  /// merged in by id (the last change of an id decides: its put, or its removal). The table
+  /// stays unread. The migration of Health's tables reads its rows so.
+  ///
+  /// - Throws: what `load` throws for the file, or what `body` throws (the rest unread).
+  /// - Complexity: O(n) in the file's size; in memory O(the changes held aside).
+  func forEachRow(
+    directory: String?, _ body: (Codec.Row) throws(StoreError) -> Void
+  ) throws(StoreError) {
+    if let rows {
+      for row in rows { try body(row) }
+      return
+    }
+    guard let directory else { return }
+    let path = StoreLocation.joinPath(directory, fileName)
+    try refuseWhileStreamedRowsOutsideFile(path)
+    guard let cursor = try TableFile<Codec>.Cursor(path: path) else {
+      throw Self.disappeared(path)
+    }
+    var puts: [Int: Codec.Row] = [:]
+    var removed: [ClosedRange<Int>] = []
+    for change in pending {
+      switch change {
+      case .put(let row): puts[Codec.id(of: row)] = row
+      case .remove(let id):
+        puts[id] = nil
+        removed.append(id...id)
+      case .removeRuns(let runs):
+        for run in runs where !puts.isEmpty {
+          puts = puts.filter { !run.contains($0.key) }
+        }
+        removed += runs
+      }
+    }
+    let runs = Self.merged(removed)
+    let added = puts.keys.sorted()
+    var nextAdded = 0
+    var nextRun = 0
+    while let row = try cursor.next() {
+      let id = Codec.id(of: row)
+      while nextAdded < added.count, added[nextAdded] < id {
+        try body(puts[added[nextAdded]]!)
+        nextAdded += 1
+      }
+      if nextAdded < added.count, added[nextAdded] == id {
+        try body(puts[id]!)
+        nextAdded += 1
+        continue
+      }
+      while nextRun < runs.count, runs[nextRun].upperBound < id { nextRun += 1 }
+      if nextRun < runs.count, runs[nextRun].contains(id) { continue }
+      try body(row)
+    }
+    for id in added[nextAdded...] { try body(puts[id]!) }
   }
 
   func verifyFile(directory: String) throws(StoreError) {

@@ -114,6 +114,65 @@ import Testing
     }
   }
 
+  /// The record of the migration of Health's tables (hmig24): the removals of `health`'s
+  /// rows, then of `health-sync`'s, then documents; a stretch of one table after another's
+  /// is read in pieces as the whole read makes it (a run from 1,024 removals, removals of
+  /// their own below), for every order and length of the stretches.
+  @Test func stretchesOfSeveralTablesAreReadInPiecesAsTheyAreReadWhole() throws {
+    let tables: [String: any AnyTableStorage] = [
+      EntryCodec.tableName: TableStorage<EntryCodec>(empty: false),
+      HealthRecordCodec.tableName: TableStorage<HealthRecordCodec>(empty: false),
+      HealthSyncIndexCodec.tableName: TableStorage<HealthSyncIndexCodec>(empty: false),
+    ]
+    func removals(_ table: String, _ ids: [Int]) -> [StoreChange] {
+      ids.map { .remove(table: table, id: $0) }
+    }
+    let health = removals("health", Array(1...1_500) + [1_600])
+    let synced = removals("health-sync", [3, 7, 9, 1_200])
+    let manySynced = removals("health-sync", Array(2...1_100))
+    for changes in [
+      health + synced + Self.documents,
+      health + manySynced,
+      synced + health + Self.documents,
+      health + synced + health + Self.documents,
+      Self.removed.map { .removeEntry(id: $0) } + synced + manySynced,
+    ] {
+      let directory = TemporaryStoreDirectory()
+      defer { directory.remove() }
+      do {
+        let store = try Store.open(
+          .directory(directory.path), tables: Session.storeTables, compaction: .manual)
+        try store.commit(StoreChange.putEntries(Array(Self.entries.prefix(10))))
+        try store.compact()
+        try store.commit(changes)
+        store.close()
+      }
+      let path = directory.file(StoreJournal.fileName)
+      func inspect(_ largeRecords: Int) -> StoreInspection {
+        StoreInspection.inspect(
+          directory: directory.path, tables: tables, rows: .ends, largeRecords: largeRecords)
+      }
+      let whole = inspect(.max)
+      #expect(whole.errors.isEmpty)
+      let wholeChanges = "\(whole.journal.transactions.last!.changes)"
+      for pieceBytes in [1, 7, 29, 1_000, 4_099] {
+        let read = try #require(try StoreFileSystem.readLines(path, largeLine: 1_000))
+        let large = try #require(read.large)
+        let parsed = try StoreJournal.parse(
+          read.lines, removals: large, size: read.size, path: path, table: { tables[$0] },
+          pieceBytes: pieceBytes)
+        let pieces = try #require(parsed)
+        #expect("\(pieces.transactions.last!.changes)" == wholeChanges)
+        #expect(pieces.completeLength == whole.journal.completeLength)
+      }
+      let inPieces = inspect(1_000)
+      #expect(
+        "\(inPieces.journal.transactions.map(\.changes))"
+          == "\(whole.journal.transactions.map(\.changes))")
+      #expect(inPieces.errors.isEmpty)
+    }
+  }
+
   @Test func otherRecordsAreNotReadInPieces() throws {
     let removals: [StoreChange] = Self.removed.map { .removeEntry(id: $0) }
     for changes in [
