@@ -379,9 +379,10 @@ final class ImportStream {
   /// Makes the entries of `block`, rows of weigh's own file (in file order) that the plan's
   /// first pass did not claim, in a stream after the rows of `log`; false when one cannot
   /// be streamed: a row whose instant and weight an entry has (the plan's second pass may
-  /// claim that entry), a row with a file time, a vendor's row, or a number kept that is not above the
-  /// log's largest and the last kept (it would go among the log's rows, or the file's numbers
-  /// go back). A row whose number the log has, or that has none, is kept aside
+  /// claim that entry), a row with a file time, a vendor's row, or a number kept that is not
+  /// above the last kept (the file's numbers go back). A number kept below the log's largest
+  /// goes among the log's rows: the run's table file merges it there by id (merge24). A row
+  /// whose number the log has, or that has none, is kept aside
   /// (`ImportRenumberedEntries`: in a scratch file while such rows come in time order, else
   /// held) and numbered by `finish`, which streams them last.
   ///
@@ -392,12 +393,17 @@ final class ImportStream {
   /// 4,000,000 rows 1,565,580 → 70,056 KB. Instructions (callgrind, 100,000 rows): after one
   /// entry 716.2 M → 655.5 M; after 100,000 entries 1,296.9 M → 1,559.6 M (the log is decoded
   /// twice: by the walk and for `LogNumbersAndInstants`), user + system time less.
+  ///
+  /// Rows numbered among the log's (merge24): 250,000 rows numbered 2, 4, … into a store of
+  /// 250,000 numbered 1, 3, … were read again and held, 128,524 KB peak and 31.9 s of CPU
+  /// (the held compaction inserts each new row among the loaded ones: quadratic; 1,000,000
+  /// into 1,000,000 did not finish in 22 minutes); streamed, 65,968 KB and 0.59 s; 1,000,000
+  /// into 1,000,000 113,132 KB and 2.35 s. The same files (docs/performance.md).
   func take(_ block: [ImportedWeight], numberedAfter log: LogNumbersAndInstants) -> Bool {
     var pending = self.pending
     self.pending = []
     var (count, lastKept, links) = (self.count, self.lastKept, self.links)
     let latest = self.latest
-    let largestInLog = log.largestNumber
     pending.reserveCapacity(Store.streamedRunMinimumRows + block.count)
     let ok = block.withUnsafeBufferPointer { weights in
       for index in weights.indices {
@@ -422,7 +428,9 @@ final class ImportStream {
           }
           continue
         }
-        guard entry.id > max(lastKept, largestInLog) else { return false }
+        // Below the log's largest too: the table's file merges them among its rows by id
+        // (merge24). A number that goes back stops the stream (read again, held).
+        guard entry.id > lastKept else { return false }
         lastKept = entry.id
         pending.append(entry)
       }

@@ -959,9 +959,10 @@ public final class Store {
   /// stands for the run, which must head the transaction's first commit.
   ///
   /// `afterItsRows` (an import into a log with entries): the temporary file gets the table's
-  /// rows first, the lines of its file copied as they are, a piece at a time, or the rows
-  /// held encoded when it has no file (`StreamedTableFile.copyRows`), and the run's ids must
-  /// all be greater than the last of them; the compaction that follows the commit renames
+  /// rows too, the lines of its file copied as they are, a piece at a time, or the rows
+  /// held encoded when it has no file (`StreamedTableFile.copyRows`), merged with the run's
+  /// by id (each table row before the run's rows with greater ids; none may have a table
+  /// row's id); the compaction that follows the commit renames
   /// it over the table's file, which is then the one the compaction of the run held whole
   /// writes (`TableFile.appending`, or `TableFile.encode` of every row). The table holds no
   /// row after the commit: it reads them from that file when asked.
@@ -1014,11 +1015,10 @@ public final class Store {
     guard !rows.isEmpty else { return }
     let block = StoreRowRun(codec, rows)
     do throws(StoreError) {
-      // Increasing, with gaps or without (an export of a log after deletions, atyp19), and
-      // after the rows copied from the table's file, if any.
-      guard block.idsIncrease,
-        block.smallestID > streamedRun?.ids.last ?? file.lastCopiedID ?? Int.min
-      else {
+      // Increasing, with gaps or without (an export of a log after deletions, atyp19); among
+      // the table's rows, if any, none of whose ids they may have (the table's file, which
+      // merges them by id, is abandoned then, merge24).
+      guard block.idsIncrease, block.smallestID > streamedRun?.ids.last ?? Int.min else {
         throw StoreError(.invalidChange, message: "a streamed run's ids must increase")
       }
       try started.encodeRows(

@@ -26,11 +26,13 @@ final class StreamedTableFile {
   let sequence: Int
   /// The rows written so far, those copied from the table's file (`copyRows`) included.
   var rowCount: Int { tally.count }
-  /// The rows copied from the table's file before the run's (`copyRows`).
+  /// The table's rows the run's rows are merged among (`copyRows`).
   private(set) var copiedRowCount = 0
-  /// The id of the last row copied from the table's file (nil when none was copied): the
-  /// run's rows must come after it.
-  private(set) var lastCopiedID: Int?
+  /// The table's rows not written yet (`copyRows`): each run's row goes after those with
+  /// smaller ids (`add`), the rest before the last line (`finish`).
+  private var tableRows: TableRowLines?
+  /// Whether a row's line was written: the next line starts with a comma.
+  private var wroteRow = false
   /// False once a write failed or the file was abandoned.
   var isOpen: Bool { file != nil }
 
@@ -67,62 +69,95 @@ final class StreamedTableFile {
   ///   (`RecordStream.absorbRow`); nil once the file is abandoned.
   func add(row bytes: UnsafeBufferPointer<UInt8>) -> UInt32? {
     guard file != nil else { return nil }
-    let crc = tally.writeRowLine(bytes, into: &writer)
+    if tableRows != nil {
+      // The table's rows with smaller ids first: a row its id cannot be read of, or whose id
+      // a table row has, abandons the file (the run then fails, and the import holds it).
+      guard let id = TableRowLines.id(ofRow: bytes), writeTableRows(below: id) else {
+        abandon()
+        return nil
+      }
+    }
+    let crc = StoreChecksum.of(bytes)
+    tally.writeRowLine(bytes, crc: crc, first: !wroteRow, into: &writer)
+    wroteRow = true
     if writer.bytes.count >= pieceBytes { write() }
     return crc
   }
 
-  /// Copies the rows of the table's file at `path` first, as its lines are, a piece at a
-  /// time (`TableFile.copyRowLines`), before any row is added: the file then holds them and
-  /// the rows added after them, as `TableFile.appending` writes it, for a run that streams
-  /// into a table with rows (an import into a log with entries). The tally goes on from the
-  /// file's last line, so its count and sum cover every row. False when the file is not a
-  /// checksummed table as weigh writes it, or a write failed (the file is abandoned then).
-  func copyRows<Codec: StoreTableCodec>(of codec: Codec.Type, fromFileAt path: String)
-    throws(StoreError) -> Bool
-  {
-    precondition(tally.count == 0 && lastCopiedID == nil, "rows are copied before any other")
-    guard file != nil else { return false }
-    let copied = try TableFile<Codec>.copyRowLines(ofFileAt: path, pieceBytes: pieceBytes) {
-      piece in
+  /// Writes the lines of the table's rows (`tableRows`) whose ids are below `id`
+  /// (`Int.max`: all that are left); false when a row has the id `id` or a line is not as
+  /// weigh writes it.
+  private func writeTableRows(below id: Int) -> Bool {
+    guard let rows = tableRows else { return true }
+    // Its first line has no comma before it: one is written when a run's row came first.
+    var comma = rows.isAtFirstLine && wroteRow
+    let passed = rows.pass(below: id, pieceBytes: pieceBytes) { piece in
       guard file != nil else { return }
+      if comma {
+        writer.bytes.append(0x2C)
+        comma = false
+      }
       writer.bytes.appendMemory(of: piece)
       if writer.bytes.count >= pieceBytes { write() }
     }
-    guard let copied, file != nil else {
+    if !rows.isAtFirstLine { wroteRow = true }
+    if rows.isPassed { tableRows = nil }
+    return passed && file != nil
+  }
+
+  /// Takes the rows of the table's file at `path` (`TableFile.tableRowLines`: the first line
+  /// and the last row verified), before any row is added: their lines are written as they
+  /// are, a piece at a time, each run's row (`add`) after those with smaller ids, the rest
+  /// by `finish`: the file then holds every row in id order, as `TableFile.appending` (the
+  /// run's rows all after the table's) or the compaction from all of them writes it. The
+  /// tally goes on from the file's last line, so its count and sum cover every row. False
+  /// when the file is not a checksummed table as weigh writes it.
+  func copyRows<Codec: StoreTableCodec>(of codec: Codec.Type, fromFileAt path: String)
+    throws(StoreError) -> Bool
+  {
+    precondition(tally.count == 0 && !wroteRow, "rows are copied before any other")
+    guard file != nil, let rows = try TableFile<Codec>.tableRowLines(ofFileAt: path) else {
       abandon()
       return false
     }
-    tally = copied.tally
-    copiedRowCount = copied.tally.count
-    lastCopiedID = copied.lastID
+    take(rows)
     return true
   }
 
-  /// Writes `rows` (in increasing id order: a table held, without a file) first, each
-  /// encoded as `TableFile.encode` encodes it, before any row is added: the file then holds
-  /// them and the rows added after them, as the compaction writes it from all of them (an
-  /// import into a log whose entries are in the journal alone, made by `log`). False when a
-  /// write failed (the file is abandoned then).
+  /// Takes `rows` (in increasing id order: a table held, without a file) before any row is
+  /// added, each encoded as `TableFile.encode` encodes it, and merged with the run's rows as
+  /// a file's are (`copyRows(of:fromFileAt:)`): the file then holds them all, as the
+  /// compaction writes it from all of them (an import into a log whose entries are in the
+  /// journal alone, made by `log`). False when the file was abandoned.
   func copyRows<Codec: StoreTableCodec>(encoding rows: [Codec.Row], of codec: Codec.Type)
     -> Bool
   {
-    precondition(tally.count == 0 && lastCopiedID == nil, "rows are copied before any other")
+    precondition(tally.count == 0 && !wroteRow, "rows are copied before any other")
+    guard file != nil else { return false }
+    var lines = JSONWriter()
+    var tally = TableFileTally()
     var row = JSONWriter()
     for index in rows.indices {
       row.bytes.removeAll(keepingCapacity: true)
       Codec.encode(rows[index], into: &row)
-      guard row.bytes.withUnsafeBufferPointer({ add(row: $0) }) != nil else { return false }
+      row.bytes.withUnsafeBufferPointer { _ = tally.writeRowLine($0, into: &lines) }
     }
-    guard file != nil else { return false }
-    copiedRowCount = rows.count
-    lastCopiedID = rows.last.map(Codec.id(of:))
+    take(
+      TableRowLines(
+        encoded: lines.bytes, tally: tally, lastID: rows.last.map(Codec.id(of:)) ?? 0))
     return true
+  }
+
+  /// Starts the merge of the run's rows among the table's `rows`.
+  private func take(_ rows: TableRowLines) {
+    tally = rows.tally
+    copiedRowCount = rows.tally.count
+    tableRows = rows.isPassed ? nil : rows
   }
 
   /// Writes the last line, syncs the file and renames it over the table's file.
   func finish() throws(StoreError) {
-    guard let file else {
+    guard file != nil, writeTableRows(below: Int.max), let file else {
       throw StoreError(.io, message: "the table file written with the import was abandoned")
     }
     tally.writeTrailer(into: &writer)
@@ -143,6 +178,7 @@ final class StreamedTableFile {
     file?.abandon()
     file = nil
     writer = JSONWriter()
+    tableRows = nil
   }
 
   private func write() {

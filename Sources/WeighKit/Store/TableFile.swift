@@ -66,7 +66,16 @@ struct TableFileTally {
   mutating func writeRowLine(
     _ bytes: UnsafeBufferPointer<UInt8>, crc: UInt32, into writer: inout JSONWriter
   ) {
-    let first = count == 0
+    writeRowLine(bytes, crc: crc, first: count == 0, into: &writer)
+  }
+
+  /// Writes the line of the row whose object is `bytes` and whose checksum is `crc`, as the
+  /// file's first line (`first`) or after another, and adds the checksum: for a file whose
+  /// tally counts rows not written yet (`StreamedTableFile`, whose table rows are merged
+  /// with the run's).
+  mutating func writeRowLine(
+    _ bytes: UnsafeBufferPointer<UInt8>, crc: UInt32, first: Bool, into writer: inout JSONWriter
+  ) {
     writer.append(atMost: bytes.count + 40) { cursor in
       cursor.literal(first ? "\n{\"crc\":\"" : ",\n{\"crc\":\"")
       cursor.hex(crc)
@@ -862,37 +871,27 @@ enum TableFile<Codec: StoreTableCodec> {
     return appended ?? nil
   }
 
-  /// Hands the rows' lines of the file at `path` (the bytes between its first line and its
-  /// last, as `encode` wrote them) to `body` a piece of at most `pieceBytes` at a time, in
-  /// order, giving back the pages passed (`TableFilePassedPages`): the start of a table
-  /// file written as new rows stream after the old (an import into a log with entries,
-  /// `StreamedTableFile.copyRows`), which `appending` would build whole in memory (with the
-  /// new rows held aside: 968 MiB at the peak for 1,000,000 new Withings rows into a store of
-  /// 1,000,000 entries, 47 MiB streamed after this copy, imp21). Returns
-  /// the tally of the rows (count and sum, from the last line) and the last row's id; nil,
-  /// having handed nothing on, when the file is missing or not a checksummed table as weigh
-  /// writes it. As `appending`, it verifies the first line and the last row against their
-  /// checksums and copies the rows between as they are (damage among them is found when
-  /// they are read: a row by its checksum, a row removed by the count).
+  /// The rows' lines of the file at `path` (the bytes between its first line and its last,
+  /// as `encode` wrote them), mapped, to be handed on a piece at a time with the pages
+  /// passed given back (`TableRowLines`): the start of a table file written as new rows
+  /// stream among the old (an import into a log with entries, `StreamedTableFile.copyRows`),
+  /// which `appending` would build whole in memory (with the new rows held aside: 968 MiB at
+  /// the peak for 1,000,000 new Withings rows into a store of 1,000,000 entries, 47 MiB
+  /// streamed after this copy, imp21). With the rows' tally (count and sum, from the last
+  /// line) and the last row's id; nil when the file is missing or not a checksummed table
+  /// as weigh writes it. As `appending`, it verifies the first line and the last row against
+  /// their checksums; the rows between are handed on as they are (damage among them is
+  /// found when they are read: a row by its checksum, a row removed by the count).
   ///
-  /// - Complexity: O(size of the file) in copying bytes; in memory O(`pieceBytes`).
-  static func copyRowLines(
-    ofFileAt path: String, pieceBytes: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Void
-  ) throws(StoreError) -> (tally: Tally, lastID: Int)? {
-    let copied = try StoreFileSystem.withMappedFile(path, populatingUpTo: 0) {
-      bytes -> (tally: Tally, lastID: Int)? in
-      guard let found = rowLines(in: bytes, path: path) else { return nil }
-      var pages = TableFilePassedPages(bytes, from: found.lines.lowerBound)
-      var start = found.lines.lowerBound
-      while start < found.lines.upperBound {
-        let end = min(found.lines.upperBound, start + max(1, pieceBytes))
-        body(UnsafeBufferPointer(rebasing: bytes[start..<end]))
-        pages.passed(end)
-        start = end
-      }
-      return (found.tally, found.lastID)
+  /// - Complexity: O(1) here; the lines are read as they are handed on.
+  static func tableRowLines(ofFileAt path: String) throws(StoreError) -> TableRowLines? {
+    guard let bytes = try StoreFileSystem.mapFile(path) else { return nil }
+    guard let found = rowLines(in: bytes, path: path) else {
+      StoreFileSystem.unmap(bytes)
+      return nil
     }
-    return copied ?? nil
+    return TableRowLines(
+      mapping: bytes, lines: found.lines, tally: found.tally, lastID: found.lastID)
   }
 
   /// Where the rows' lines of a checksummed table file lie in its `bytes` (from the end of

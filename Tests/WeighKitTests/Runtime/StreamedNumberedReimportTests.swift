@@ -50,8 +50,8 @@ import Testing
     /// the same number and another weight and minute (numbered after the file's), in the
     /// table's file.
     case importedHead
-    /// Those, and rows of the file left out of the log, below its largest number (the stream
-    /// would have to merge them into the log's rows: read again, held).
+    /// Those, and rows of the file left out of the log, below its largest number (the run's
+    /// table file merges them among the log's rows, merge24).
     case importedHeadWithGaps
     /// Those, and a row of the file under another number (the plan's second pass claims
     /// it: read again, held).
@@ -62,6 +62,12 @@ import Testing
     /// minutes: each of those rows is numbered after the file's (more than a block of
     /// 16,384, through the scratch file, own23), the rest keep their numbers.
     case otherFileUnderItsNumbers
+    /// Rows of another file under the numbers the file leaves out (it skips every other
+    /// number about), at other minutes, and a few after its largest: its new rows are
+    /// numbered among the log's, each merged into the log's rows by id (merge24); some of the
+    /// file's rows are in the log (present by number), some numbers taken by another row
+    /// (numbered after every number in use).
+    case interleaved
   }
 
   /// Random files (numbers with gaps, several rows a minute, a row after the clock),
@@ -75,7 +81,9 @@ import Testing
     (5, Log.importedHeadWithGaps, "UTC", true), (6, Log.importedUnderOtherNumbers, "UTC", false),
     (7, Log.importedThenLogged, "Europe/Rome", false), (8, Log.loggedAfter, "UTC", false),
     (9, Log.otherFileUnderItsNumbers, "Europe/Rome", false),
-    (10, Log.otherFileUnderItsNumbers, "UTC", true),
+    (10, Log.otherFileUnderItsNumbers, "UTC", true), (11, Log.interleaved, "Europe/Rome", false),
+    (12, Log.interleaved, "UTC", true), (13, Log.importedHeadWithGaps, "Europe/Rome", false),
+    (14, Log.interleaved, "UTC", true), (15, Log.interleaved, "Europe/Rome", true),
   ])
   func aStreamedImportLeavesWhatTheHeldImportLeaves(
     seed: Int, log: Log, zone: String, json: Bool
@@ -84,7 +92,9 @@ import Testing
     var rows: [Row] = []
     var (number, minute) = (0, 0)
     while rows.count < 40_000 {
-      number += 1 + Int(random.below(8) / 7) * Int(random.below(5))
+      number +=
+        log == .interleaved
+        ? 1 + Int(random.below(2)) : 1 + Int(random.below(8) / 7) * Int(random.below(5))
       minute += Int(random.below(4))
       rows.append((number, minute, 50 + Double(random.below(5000)) / 100))
     }
@@ -110,16 +120,44 @@ import Testing
         (row.id, 2 * (minute + index) + 1, row.kilograms + 0.1)
       }
     }
+    if log == .interleaved {
+      // Under the numbers the file leaves out (3 in 4 of them), and 10 after its largest;
+      // a tenth of the file's rows as they are, a tenth under their numbers at other minutes.
+      let places = Dictionary(uniqueKeysWithValues: rows.enumerated().map { ($1.id, $0) })
+      prior = []
+      for id in 1...(number + 10) {
+        let extra = 2 * (minute + id) + 1
+        guard let index = places[id] else {
+          if random.below(4) > 0 || id > number { prior.append((id, extra, 60.05)) }
+          continue
+        }
+        switch random.below(10) {
+        case 0: prior.append(rows[index])
+        case 1: prior.append((id, extra, rows[index].kilograms + 0.1))
+        default: continue
+        }
+      }
+    }
     if log == .importedUnderOtherNumbers {
       // A later new row's weight and minute, under a number the file leaves out.
       let gap = (1..<head).first { rows[$0].id > rows[$0 - 1].id + 1 }!
       let row = rows[head + 5_000]
       prior.insert((rows[gap - 1].id + 1, row.minute, row.kilograms), at: gap)
     }
+    // A row the log does not have by number whose minute and weight an entry has (two rows
+    // of one minute and weight, under two numbers: about 1 in 5,000 of a minute's pairs) may
+    // claim that entry in the plan's second pass: the stream stops for it.
+    let moments = Set(prior.map { "\($0.minute) \(String(format: "%.2f", $0.kilograms))" })
+    let inLog = Set(prior.map { "\($0.id) \($0.minute) \(String(format: "%.2f", $0.kilograms))" })
+    let mayMatch = rows.contains {
+      !inLog.contains("\($0.id) \($0.minute) \(String(format: "%.2f", $0.kilograms))")
+        && moments.contains("\($0.minute) \(String(format: "%.2f", $0.kilograms))")
+    }
     let streams: Bool
     switch log {
     case .loggedBefore, .loggedAfter, .importedHead, .otherFileUnderItsNumbers: streams = true
-    case .importedHeadWithGaps, .importedUnderOtherNumbers, .importedThenLogged: streams = false
+    case .importedHeadWithGaps, .interleaved: streams = !mayMatch
+    case .importedUnderOtherNumbers, .importedThenLogged: streams = false
     }
     let files = TemporaryStoreDirectory()
     defer { files.remove() }
@@ -131,7 +169,7 @@ import Testing
       case .loggedBefore: "log 70kg at 2014-06-01 08:00"
       case .loggedAfter: "log 70kg at 2025-06-01 08:00"
       case .importedHead, .importedHeadWithGaps, .importedUnderOtherNumbers,
-        .otherFileUnderItsNumbers:
+        .otherFileUnderItsNumbers, .interleaved:
         "set tz \(zone)\nimport \(files.file("prior.csv"))"
       case .importedThenLogged:
         "import \(files.file("prior.csv"))\nlog 70kg at 2014-06-01 08:00"
@@ -143,7 +181,7 @@ import Testing
     let one = try Reimport.run(
       scripts, in: streamed, streaming: true, scratchPieceBytes: pieceBytes)
     let other = try Reimport.run(scripts, in: held, streaming: false)
-    #expect(one.runs == (streams ? 1 : 0), "\(log)")
+    #expect(one.runs == (streams ? 1 : 0), "\(log), a row that may match: \(mayMatch)")
     #expect(other.runs == 0)
     #expect(one.printed.contains("rejected 1"), "\(one.printed)")
     #expect(one.printed.contains("undid import"), "\(one.printed)")
@@ -178,14 +216,27 @@ import Testing
   /// store checks clean (`forEachKill`), holds the log alone or with every row of the file
   /// (an undo is the session's: `aStreamedImportLeavesWhatTheHeldImportLeaves` undoes each
   /// import), and no scratch file is left.
-  @Test(arguments: [1, 3_000])
-  func aKillAtAnyWriteLeavesTheLogBeforeOrAfterTheImport(renumbered: Int) throws {
+  ///
+  /// With `merged`, the log holds the odd numbers to 5,999 (another file's rows) and the file
+  /// the even ones, then 6,001 to 23,000: its first 3,000 rows are merged among the log's by
+  /// number (merge24).
+  @Test(arguments: [(1, false), (3_000, false), (0, true)])
+  func aKillAtAnyWriteLeavesTheLogBeforeOrAfterTheImport(renumbered: Int, merged: Bool) throws {
     let files = TemporaryStoreDirectory()
     defer { files.remove() }
-    let rows = (1...20_000).map { (id: $0, minute: $0, kilograms: 60 + Double($0 % 400) / 10) }
+    let ids =
+      merged
+      ? Array(stride(from: 2, through: 6_000, by: 2)) + Array(6_001...23_000) : Array(1...20_000)
+    let rows = ids.map { (id: $0, minute: $0, kilograms: 60 + Double($0 % 400) / 10) }
     StreamedImportTests.write(Self.weigh(rows, json: false), named: "file.csv", in: files)
-    // Under the file's first numbers, a minute and a weight none of its rows has.
-    let prior = (1...renumbered).map { (id: $0, minute: 30_000 + $0, kilograms: 50.05) }
+    // Under the file's first numbers (or those it leaves out), a minute and a weight none of
+    // its rows has.
+    let prior =
+      merged
+      ? stride(from: 1, through: 5_999, by: 2).map {
+        (id: $0, minute: 30_000 + $0, kilograms: 50.05)
+      }
+      : (1...renumbered).map { (id: $0, minute: 30_000 + $0, kilograms: 50.05) }
     StreamedImportTests.write(Self.weigh(prior, json: false), named: "prior.csv", in: files)
     let setUp =
       renumbered == 1 ? "log 70kg at 2014-06-01 08:00" : "import \(files.file("prior.csv"))"
@@ -202,17 +253,28 @@ import Testing
     defer { full.remove() }
     WriteFaultInjector.$current.withValue(counter) { run(in: full) }
     #expect(streamedRuns == 1)
-    #expect(scratchFiles == (renumbered == 1 ? 0 : 1))
+    #expect(scratchFiles == (renumbered == 3_000 ? 1 : 0))
     let all = try Self.run("", in: full).entries
-    #expect(all.count == 20_000 + renumbered)
-    #expect(
-      all.suffix(renumbered).map(\.id) == Array(20_001...20_000 + renumbered),
-      "the rows numbered as the log's come last, renumbered")
-    #expect(
-      all.suffix(renumbered).map(\.instant)
-        == rows.prefix(renumbered).map { Int64(1_420_070_400 + $0.minute * 60) })
-    let before = Array(all.filter { $0.id <= renumbered })
-    #expect(before.count == renumbered)
+    #expect(all.count == 20_000 + (merged ? 3_000 : renumbered))
+    #expect(all.map(\.id) == Array(1...all.count), "every number kept or given once, in order")
+    let before: [Entry]
+    if merged {
+      #expect(
+        all.filter { $0.id % 2 == 0 || $0.id > 6_000 }.map(\.instant)
+          == rows.map { Int64(1_420_070_400 + $0.minute * 60) },
+        "the file's rows under their numbers")
+      before = all.filter { $0.id % 2 == 1 && $0.id < 6_000 }
+      #expect(before.allSatisfy { $0.kilograms == 50.05 })
+    } else {
+      #expect(
+        all.suffix(renumbered).map(\.id) == Array(20_001...20_000 + renumbered),
+        "the rows numbered as the log's come last, renumbered")
+      #expect(
+        all.suffix(renumbered).map(\.instant)
+          == rows.prefix(renumbered).map { Int64(1_420_070_400 + $0.minute * 60) })
+      before = Array(all.filter { $0.id <= renumbered })
+    }
+    #expect(before.count == (merged ? 3_000 : renumbered))
     #expect(counter.count > 10)
     var (sawBefore, sawAfter) = (false, false)
     try forEachKill(ofCalls: counter.count, { run(in: $0) }) { directory, crashAt in

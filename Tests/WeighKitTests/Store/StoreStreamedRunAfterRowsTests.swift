@@ -75,8 +75,53 @@ import Testing
     #expect(Store.check(.directory(streamedDirectory.path)).isEmpty)
   }
 
-  /// Ids that do not come after the table's last row are refused, and the run abandoned:
-  /// the store is as it was.
+  /// A run whose ids fall among the table's (new rows numbered below its last: an export
+  /// merged into a log that went on) is merged into the table's file by id, a table row
+  /// before each run's row with a greater id (merge24): the files are those of the run held
+  /// whole, whose compaction writes every row again. The run's first row comes before the
+  /// table's first in the journal case (the comma its line then needs), and the rows merge
+  /// across the file's pieces of a few KiB.
+  @Test(arguments: Before.allCases)
+  func aRunAmongTheRowsIsMergedByID(before: Before) throws {
+    let streamedDirectory = TemporaryStoreDirectory()
+    let heldDirectory = TemporaryStoreDirectory()
+    defer { [streamedDirectory, heldDirectory].forEach { $0.remove() } }
+    // The table: odd ids to 5,999 and a few after gaps; the run: the others to 23,000.
+    let oldIDs: Set<Int> =
+      before == .journal
+      ? [3, 8, 9, 4_000]
+      : Set(stride(from: 1, through: 5_999, by: 2)).union([7_000, 7_002, 12_345])
+    let old = StoreLargeImportTests.imported((1...23_000).filter { oldIDs.contains($0) }).map {
+      var entry = $0
+      entry.kilograms += 1
+      return entry
+    }
+    let entries = StoreLargeImportTests.imported((1...23_000).filter { !oldIDs.contains($0) })
+    try Self.make(old, before, in: streamedDirectory)
+    try Self.make(old, before, in: heldDirectory)
+    let app: [StoreChange] = [.setDocument(name: "app", value: ["anchor": 0])]
+    let store = try Self.streamed(
+      entries, after: before, block: 4_321, documents: app, in: streamedDirectory,
+      pieceBytes: 3 << 10)
+    #expect(store.streamedRunsCommitted == 1)
+    #expect(store.streamedTableFilesWritten == 1)
+    #expect(store.nextID() == 23_001)
+    #expect(try store.entries() == (old + entries).sorted { $0.id < $1.id })
+    store.close()
+    let held = try Store.open(.directory(heldDirectory.path))
+    if before == .fileRead { _ = try held.entries() }
+    held.beginBatch()
+    try held.commit(StoreChange.putEntries(entries) + app)
+    try held.endBatch()
+    held.close()
+    for name in ["entries.json", "journal.jsonl", "journal.ack"] {
+      #expect(streamedDirectory.bytes(name) == heldDirectory.bytes(name), "\(name)")
+    }
+    #expect(streamedDirectory.bytes("entries.json.tmp") == nil)
+    #expect(Store.check(.directory(streamedDirectory.path)).isEmpty)
+  }
+
+  /// Ids a table row has are refused, and the run abandoned: the store is as it was.
   @Test func idsNotAfterTheRowsAreRefused() throws {
     let directory = TemporaryStoreDirectory()
     defer { directory.remove() }
@@ -146,15 +191,24 @@ import Testing
     store.close()
   }
 
-  /// A kill at every writing call of a run of 20,000 entries streamed after 3,000 rows in the
+  /// A kill at every writing call of a run of 20,000 entries streamed among 3,000 rows in the
   /// table's file (the record, the copy of the old rows and the new ones in 64 KiB pieces):
   /// the reopened store holds the old rows and none or all of the new, checks without errors,
   /// and takes new commits.
   @Test(arguments: [Before.file, Before.journal])
   func aCrashAtAnyWriteLeavesTheStoreBeforeOrAfterTheRun(before: Before) throws {
+    // In the file's case, the run's first 3,000 rows among the table's (merged by id,
+    // merge24): the table holds the odd ids to 5,999, the run the even ones, then the rest.
     let old =
-      before == .journal ? (1...3).map { sampleEntry($0) } : (1...3_000).map { sampleEntry($0) }
-    let entries = StoreLargeImportTests.imported(3_001...23_000)
+      before == .journal
+      ? (1...3).map { sampleEntry($0) }
+      : stride(from: 1, through: 5_999, by: 2).map { sampleEntry($0) }
+    let entries =
+      before == .journal
+      ? StoreLargeImportTests.imported(3_001...23_000)
+      : StoreLargeImportTests.imported(
+        Array(stride(from: 2, through: 6_000, by: 2)) + Array(6_001...23_000))
+    let all = (old + entries).sorted { $0.id < $1.id }
     func run(in directory: TemporaryStoreDirectory) {
       // The old rows are written before the kills are counted.
       WriteFaultInjector.$current.withValue(nil) { try? Self.make(old, before, in: directory) }
@@ -165,7 +219,7 @@ import Testing
     defer { full.remove() }
     WriteFaultInjector.$current.withValue(counter) { run(in: full) }
     let whole = try Store.open(.directory(full.path))
-    #expect(try whole.entries() == old + entries)
+    #expect(try whole.entries() == all)
     whole.close()
     #expect(counter.count > 40)
     var sawBefore = false
@@ -173,7 +227,7 @@ import Testing
     try forEachKill(ofCalls: counter.count, { run(in: $0) }) { directory, crashAt in
       let store = try Store.open(.directory(directory.path))
       let found = try store.entries()
-      #expect(found == old || found == old + entries, "crash at call \(crashAt): \(found.count)")
+      #expect(found == old || found == all, "crash at call \(crashAt): \(found.count)")
       if found == old { sawBefore = true } else { sawAfter = true }
       try expectTakesANewEntry(
         store, holding: found, in: directory, crashAt: crashAt, compacting: true)
