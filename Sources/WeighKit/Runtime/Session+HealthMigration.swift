@@ -76,9 +76,7 @@ extension Session {
       // A table that does not read (or a write that fails) leaves nothing behind.
       if let abandoned = writing {
         abandoned.abandon()
-        for file in [temporary, temporary + "-wal", temporary + "-shm"] {
-          try? FileManager.default.removeItem(atPath: file)
-        }
+        HealthSQLiteStorage.removingLeftovers(of: temporary)
       }
     }
     var recordIDs = IDRuns()
@@ -131,9 +129,7 @@ extension Session {
     do throws(StoreError) {
       backup = try backUpHealthFiles(directory)
     } catch {
-      for file in [temporary, temporary + "-wal", temporary + "-shm"] {
-        try? FileManager.default.removeItem(atPath: file)
-      }
+      HealthSQLiteStorage.removingLeftovers(of: temporary)
       throw error
     }
     try HealthSQLiteStorage.moveIntoPlace(temporary, to: path, directory: directory)

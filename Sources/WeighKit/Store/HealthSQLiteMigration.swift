@@ -64,9 +64,7 @@ extension HealthSQLiteStorage {
       }
     }
     let temporary = path + ".tmp"
-    for leftover in [temporary, temporary + "-journal", temporary + "-wal", temporary + "-shm"] {
-      try? FileManager.default.removeItem(atPath: leftover)
-    }
+    HealthSQLiteStorage.removingLeftovers(of: temporary)
     let records: Int
     let backup: String
     do throws(StoreError) {

@@ -23,9 +23,10 @@ extension HealthSQLiteStorage {
     return try HealthSQLiteStorage(path: path, creating: false)
   }
 
-  /// `temporary`, after removing what a creation cut short left there (the file and its
-  /// journal, log and shared memory): creation starts afresh.
-  private static func removingLeftovers(of temporary: String) -> String {
+  /// `temporary`, after removing what a creation, repair or migration cut short left there
+  /// (the file and its journal, log and shared memory): the database is built afresh.
+  @discardableResult
+  static func removingLeftovers(of temporary: String) -> String {
     for leftover in [temporary, temporary + "-journal", temporary + "-wal", temporary + "-shm"] {
       try? FileManager.default.removeItem(atPath: leftover)
     }

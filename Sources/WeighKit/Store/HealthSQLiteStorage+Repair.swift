@@ -157,9 +157,7 @@ extension HealthSQLiteStorage {
     {
       new.abandon()
       writing = nil
-      for leftover in [temporary, temporary + "-wal", temporary + "-shm"] {
-        try? FileManager.default.removeItem(atPath: leftover)
-      }
+      removingLeftovers(of: temporary)
       throw StoreError(
         .corrupt, file: path,
         message:
@@ -205,9 +203,7 @@ extension HealthSQLiteStorage {
     /// and begins its one transaction. Without `skipsRepeats`, a record that repeats a
     /// position or a live UUID throws (`append(_:changesFrom:)`) instead of being left out.
     init(temporary: String, state: HealthSmallState, skipsRepeats: Bool = true) throws(StoreError) {
-      for leftover in [temporary, temporary + "-wal", temporary + "-shm"] {
-        try? FileManager.default.removeItem(atPath: leftover)
-      }
+      removingLeftovers(of: temporary)
       storage = try HealthSQLiteStorage(path: temporary)
       self.state = state
       self.skipsRepeats = skipsRepeats
@@ -295,9 +291,7 @@ extension HealthSQLiteStorage {
     copyingPendingFrom source: String? = nil, appSequence: Int, directory: String
   ) throws(StoreError) {
     let temporary = path + ".tmp"
-    for leftover in [temporary, temporary + "-wal", temporary + "-shm"] {
-      try? FileManager.default.removeItem(atPath: leftover)
-    }
+    removingLeftovers(of: temporary)
     let built = try HealthSQLiteStorage(path: temporary)
     do throws(StoreError) {
       try built.beginCommand()
