@@ -427,8 +427,10 @@ import Testing
     #expect(
       try held(record("HeartRate", "count/min", "71") + record("StepCount", "count", "12"))
         == ["HKQuantityTypeIdentifierStepCount"])
-    // A record of a type asked for that would be rejected still shows the type is there.
-    #expect(
-      try held(record("BloodGlucose", "mg/dL", "x")) == ["HKQuantityTypeIdentifierBloodGlucose"])
+    // A record of a type asked for that is rejected (no sourceName) still shows the type
+    // is there: with types, it is counted on the Health line.
+    let unsourced = record("BloodGlucose", "mg/dL", "90")
+      .replacingOccurrences(of: "sourceName=\"W\" ", with: "")
+    #expect(try held(unsourced) == ["HKQuantityTypeIdentifierBloodGlucose"])
   }
 }
