@@ -433,4 +433,28 @@ import Testing
       .replacingOccurrences(of: "sourceName=\"W\" ", with: "")
     #expect(try held(unsourced) == ["HKQuantityTypeIdentifierBloodGlucose"])
   }
+
+  @Test func anOffsetAfterTheTimeNamesItsFormat() throws {
+    // HealthKit's dates in a CSV of its records (real25): the refusal named a format that
+    // does not read them.
+    #expect(
+      CSVDatePattern.suggestions(for: "2022-01-19 06:22:42 -0800")
+        == ["yyyy-MM-dd HH:mm:ss XXX"])
+    #expect(CSVDatePattern.suggestions(for: "19/01/2022 06:22 +01:00") == ["dd/MM/yyyy HH:mm XXX"])
+    // A sign and digits that are no offset, or no time before them: nothing named.
+    #expect(CSVDatePattern.suggestions(for: "2022-01-19 -0800").isEmpty)
+    #expect(CSVDatePattern.suggestions(for: "2022-01-19 06:22:42 -08").isEmpty)
+    let text =
+      "startDate,value,unit,sourceName\n2020-09-24 06:51:02 -0800,228.622,lb,Health Mate\n"
+      + "2020-09-24 06:51:02 -0800,228.622,lb,Health Mate\n"
+    let read = try GenericCSVImporter.importWeights(
+      Array(text.utf8), zone: .utc,
+      options: GenericCSVOptions(
+        date: "startDate", weight: "value", unit: .lb,
+        format: CSVDatePattern.known("yyyy-MM-dd HH:mm:ss XXX")))
+    #expect(read.weights.count == 1)
+    let local = try #require(
+      LocalDateTime(year: 2020, month: 9, day: 24, hour: 14, minute: 51, second: 2))
+    #expect(read.weights.first?.instant == local.instant(in: .utc))
+  }
 }
