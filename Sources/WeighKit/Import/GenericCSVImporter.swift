@@ -380,6 +380,12 @@ public enum GenericCSVImporter {
         return
           "date '\(text)' writes its year with two digits, which weigh does not read (it would guess the century); write years with four digits, then add the format that fits"
       }
+      // `February 27` (a sheet kept by hand whose year stands in another column, only where
+      // it changes; real25): no format fits a date without its year.
+      if namesNoYear(text) {
+        return
+          "date '\(text)' names no year, which weigh does not guess; write the year in each date, then add the format that fits"
+      }
       if text.contains("/") {
         return
           "date '\(text)' could be day/month or month/day; add format \"dd/MM/yyyy HH:mm\" or format \"MM/dd/yyyy HH:mm\" (leave out HH:mm for dates alone)"
@@ -387,6 +393,25 @@ public enum GenericCSVImporter {
       return
         "date '\(text)' is not like 2026-01-03 07:00; add format \"…\" that fits, such as format \"dd.MM.yyyy HH:mm\""
     }
+  }
+
+  /// English months' names and their first three letters, lower case.
+  static let monthNames: Set<String> = {
+    let names = [
+      "january", "february", "march", "april", "may", "june", "july", "august", "september",
+      "october", "november", "december",
+    ]
+    return Set(names + names.map { String($0.prefix(3)) })
+  }()
+
+  /// Whether a date cell names a month and a day but no year: a month's name beside one
+  /// number of one or two digits (`February 27`, `27 Feb`), and no other number.
+  static func namesNoYear(_ text: Substring) -> Bool {
+    let words = text.lowercased().split(whereSeparator: { $0 == " " || $0 == "," || $0 == "." })
+    guard words.count == 2 else { return false }
+    let numbers = words.filter { $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }
+    let months = words.filter { monthNames.contains(String($0)) }
+    return months.count == 1 && numbers.count == 1 && numbers[0].count <= 2
   }
 
   /// What a vendor reader adds to its refusal of a date in another shape: how to read the

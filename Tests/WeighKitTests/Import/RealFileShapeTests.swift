@@ -457,4 +457,15 @@ import Testing
       LocalDateTime(year: 2020, month: 9, day: 24, hour: 14, minute: 51, second: 2))
     #expect(read.weights.first?.instant == local.instant(in: .utc))
   }
+
+  @Test func aDateWithoutItsYearSaysSo() {
+    // A sheet kept by hand whose year stands in its own column only where it changes (real25).
+    let reason = GenericCSVImporter.dateReason("February 27")
+    #expect(reason.contains("names no year"), "\(reason)")
+    #expect(!reason.contains("dd.MM.yyyy"))
+    #expect(GenericCSVImporter.dateReason("27 Feb").contains("names no year"))
+    // A year, or a word that is no month: not said.
+    #expect(!GenericCSVImporter.dateReason("February 2023").contains("names no year"))
+    #expect(!GenericCSVImporter.dateReason("Monday 27").contains("names no year"))
+  }
 }
