@@ -360,15 +360,12 @@ struct ImportCommand: Executable {
           at: pathSpan, severity: .warning))
     }
     // An export without body mass imports nothing: say what would bring its other data
-    // (real23: a real export of steps alone printed `imported 0` and nothing else).
+    // (real23: a real export of steps alone printed `imported 0` and nothing else), and
+    // only what `types` would bring (real24: one of heart rate alone was told it would).
     if format == .appleHealthZip || format == .appleHealthXML, types.isEmpty,
       plan.importedCount == 0, plan.alreadyPresent == 0, plan.rejections.isEmpty
     {
-      let kinds = ImportDataType.allCases.filter { $0 != .weight }.map(\.rawValue)
-      shown.warn(
-        Diagnostic(
-          "\(path) holds no body-mass records; its other data comes into Health with types, such as types \(kinds.joined(separator: ","))",
-          at: pathSpan, severity: .note))
+      shown.warn(Diagnostic(try otherDataNote(url), at: pathSpan, severity: .note))
     }
     if result.firstLineWasRow {
       shown.warn(
@@ -377,6 +374,9 @@ struct ImportCommand: Executable {
           at: pathSpan, severity: .note))
     }
     if let note = result.weightColumnNote {
+      shown.warn(Diagnostic("\(path): \(note)", at: pathSpan, severity: .note))
+    }
+    if let note = result.dateColumnNote {
       shown.warn(Diagnostic("\(path): \(note)", at: pathSpan, severity: .note))
     }
     if let first = result.firstDecimalComma {
@@ -536,6 +536,32 @@ struct ImportCommand: Executable {
       return
         "\(path): openScale 3.x files do not name their unit, so WEIGHT was read as kg (openScale's default); if it was lb, undo and import again with unit lb"
     }
+  }
+
+  /// The note for an export that holds no body mass: the kinds of its other data that
+  /// `types` reads, found by reading the file again (only then), or that it holds none.
+  private func otherDataNote(_ url: URL) throws(Diagnostic) -> String {
+    let kinds = ImportDataType.allCases.filter { $0 != .weight }
+    let held: Set<String>
+    do {
+      held = try AppleHealthWeightImporter.typesHeld(
+        in: url, among: Set(kinds.filter { $0 != .workouts }.map(\.sampleType.identifier)),
+        workouts: true)
+    } catch {
+      // The file was read whole a moment ago; read now, it may have changed since.
+      throw Diagnostic(
+        "cannot read \(path) again: \(FileProblem.describe(error))", at: pathSpan,
+        kind: .unreadableInput)
+    }
+    let found = kinds.filter { held.contains($0.sampleType.identifier) }.map(\.rawValue)
+    guard let last = found.last else {
+      let all = kinds.map(\.rawValue)
+      return
+        "\(path) holds no body-mass records, nor any other data that types reads (\(all.joined(separator: ", "))): weigh has nothing to take from it"
+    }
+    let named = found.count == 1 ? last : found.dropLast().joined(separator: ", ") + " and " + last
+    return
+      "\(path) holds no body-mass records; its \(named) come into Health with types \(found.joined(separator: ","))"
   }
 }
 

@@ -45,7 +45,24 @@ extension CSVDatePattern {
     var clockPieces = 0
     // Where the hour stands in `parts`: `HH`, or `h` once an AM/PM follows.
     var hour: Int?
-    for run in runs[timeStart...] {
+    // An offset at the end, `-0800` or `+01:00` (HealthKit's dates, `2022-01-19 06:22:42
+    // -0800`, in a public repository's CSV, real25): read by `XXX`, which was not named.
+    var end = runs.count
+    func isSign(_ index: Int) -> Bool {
+      runs[index].kind == .other && (runs[index].bytes == [0x2B] || runs[index].bytes == [0x2D])
+    }
+    func isDigits(_ index: Int, _ count: Int) -> Bool {
+      runs[index].kind == .digits && runs[index].bytes.count == count
+    }
+    if end - timeStart >= 2, isDigits(end - 1, 4), isSign(end - 2) {
+      end -= 2
+    } else if end - timeStart >= 4, isDigits(end - 1, 2), runs[end - 2].bytes == [0x3A],
+      isDigits(end - 3, 2), isSign(end - 4)
+    {
+      end -= 4
+    }
+    let offset = end < runs.count
+    for run in runs[timeStart..<max(timeStart, end)] {
       let word = String(decoding: run.bytes, as: UTF8.self)
       switch run.kind {
       case .digits:
@@ -78,7 +95,8 @@ extension CSVDatePattern {
         parts.append(word)
       }
     }
-    guard clockPieces != 1 else { return [] }
+    guard clockPieces != 1, !offset || clockPieces >= 2 else { return [] }
+    if offset { parts.append("XXX") }
     let rest = parts.joined()
     // Only a pattern that reads the text is named: `25:09` is no time in any pattern.
     return dates.map { $0 + rest }.filter { pattern in

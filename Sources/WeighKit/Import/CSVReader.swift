@@ -113,7 +113,8 @@ public struct CSVRow: Hashable, Sendable {
 }
 
 /// Splits RFC 4180 CSV: quoted fields may hold commas, doubled quotes and newlines; rows end
-/// with `\n` or `\r\n`; a UTF-8 byte order mark is skipped; blank lines are dropped.
+/// with `\n` or `\r\n`, or with `\r` alone in a file whose first chunk holds no `\n` (see
+/// ``endsLinesWithCR(_:)``); a UTF-8 byte order mark is skipped; blank lines are dropped.
 public enum CSVReader {
   /// The rows of `bytes`.
   ///
@@ -134,7 +135,11 @@ public enum CSVReader {
     _ bytes: [UInt8], separator: UInt8 = 0x2C, _ body: (CSVRow) throws -> Void
   ) throws {
     var parser = CSVParser(separator: separator)
-    try bytes.withUnsafeBufferPointer { try parser.feed($0, body) }
+    if bytes.withUnsafeBufferPointer(endsLinesWithCR) {
+      try withCRAsLF(bytes) { try parser.feed($0, body) }
+    } else {
+      try bytes.withUnsafeBufferPointer { try parser.feed($0, body) }
+    }
     try parser.finish(body)
   }
 
@@ -147,8 +152,34 @@ public enum CSVReader {
     _ input: ImportInput, separator: UInt8 = 0x2C, _ body: (CSVRow) throws -> Void
   ) throws {
     var parser = CSVParser(separator: separator)
-    try input.forEachChunk { try parser.feed($0, body) }
+    // Decided on the first chunk: a file's lines end one way throughout.
+    var crAlone: Bool?
+    try input.forEachChunk { chunk in
+      if crAlone == nil { crAlone = endsLinesWithCR(chunk) }
+      if crAlone == true {
+        try withCRAsLF(chunk) { try parser.feed($0, body) }
+      } else {
+        try parser.feed(chunk, body)
+      }
+    }
     try parser.finish(body)
+  }
+
+  /// Whether `chunk`, a file's first, ends its lines with `\r` alone, as spreadsheets of the
+  /// classic Mac OS save CSV: it holds a `\r` and no `\n`. Read as one row, such a file's
+  /// rows were lost unsaid (a public repository's `Weight.csv` of HealthKit weights, real25:
+  /// `imported 0, already present 0, rejected 0`).
+  static func endsLinesWithCR(_ chunk: UnsafeBufferPointer<UInt8>) -> Bool {
+    chunk.contains(0x0D) && !chunk.contains(0x0A)
+  }
+
+  /// Calls `body` with `bytes` where each `\r` is a `\n`: the same length, so lines count
+  /// as in the file.
+  private static func withCRAsLF(
+    _ bytes: some Sequence<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) throws -> Void
+  ) rethrows {
+    let converted = bytes.map { $0 == 0x0D ? 0x0A : $0 }
+    try converted.withUnsafeBufferPointer(body)
   }
 }
 

@@ -25,6 +25,8 @@ struct CSVWeightColumns {
   var endsAtSectionTitle = false
   /// Said when the header has more than one weight column and one was taken unnamed.
   var weightColumnNote: String?
+  /// Said when the date column was taken from a header that names no date (`Start,Finish`).
+  var dateColumnNote: String?
   /// Said when a header that an app might have written gave no app's name.
   var sourceNote: String?
   /// Weights written with a decimal comma (`81,6`) are read, and said: sheets kept by hand
@@ -67,6 +69,7 @@ struct CSVWeightColumns {
         guard let columns = try header(inner ?? row) else { return }
         result.headerUnwrapped = inner != nil
         result.weightColumnNote = columns.weightColumnNote
+        result.dateColumnNote = columns.dateColumnNote
         result.sourceNote = columns.sourceNote
         let made = RowReader(
           columns: columns, headerFields: (inner ?? row).count, separator: separator)

@@ -43,19 +43,28 @@ public struct GenericCSVOptions: Hashable, Sendable {
 /// named plainly (`Date`, `datetime`, `Weight`, `kg`, `weight (lbs)`) or said with options.
 /// When it cannot tell, the error names exactly the option to add.
 public enum GenericCSVImporter {
-  /// Plain names of a date column, in English and in the languages of Europe's and Japan's
-  /// spreadsheets (German, Dutch, Scandinavian `datum`/`dato`; Spanish `fecha`; Italian,
-  /// Portuguese and Polish `data`; French `date`; Japanese `日付`).
+  /// Plain names of a date column, in English and in the languages of Europe's and East
+  /// Asia's spreadsheets (German, Dutch, Scandinavian `datum`/`dato`; Spanish `fecha`;
+  /// Italian, Portuguese and Polish `data`; French `date`; Japanese `日付`; Chinese `日期`,
+  /// a public repository's `日期,体重`, real25).
   static let dateNames: Set<String> = [
     "date", "datetime", "date time", "date/time", "date_time", "timestamp", "time of measurement",
-    "measured at", "day", "when", "datum", "dato", "fecha", "data", "日付",
+    "measured at", "day", "when", "datum", "dato", "fecha", "data", "日付", "日期",
   ]
+  /// The first of two columns that head a period (`Start,Finish`), read as the date when no
+  /// column is named as one: QS Access, which exports HealthKit's samples, writes each row's
+  /// period so (three public repositories' files, real24 and real25); a weighing's period
+  /// starts and finishes at once, and a day's average starts at the day's 00:00, its day.
+  static let periodStartName = "start"
+  /// The names of the column that ends a period beside `periodStartName`.
+  static let periodEndNames: Set<String> = ["finish", "end"]
   /// The date names that say a day only, so that a time column beside them is the time.
-  static let dayOnlyNames: Set<String> = ["date", "datum", "dato", "fecha", "data", "日付"]
+  static let dayOnlyNames: Set<String> = ["date", "datum", "dato", "fecha", "data", "日付", "日期"]
   /// Plain names of a time column kept apart from the date (`Zeit`, `heure`, `hora`, `ora`,
   /// `tijd`, `tid`, `godzina`, `時刻`).
   static let timeNames: Set<String> = [
     "time", "clock", "zeit", "uhrzeit", "heure", "hora", "ora", "tijd", "tid", "godzina", "時刻",
+    "时间",
   ]
   /// Plain names of a weight column (`Gewicht`, `poids`, `peso`, `vikt`, `vekt`, `vægt`,
   /// `waga`, `体重`), with or without a unit in brackets.
@@ -90,21 +99,48 @@ public enum GenericCSVImporter {
     {
       return (true, unit)
     }
-    return (weightNames.contains(lowered), nil)
+    // `body_mass` (a public repository's log, real25): words joined by `_`.
+    return (weightNames.contains(lowered.replacingOccurrences(of: "_", with: " ")), nil)
+  }
+
+  /// Names of ounces, which weigh does not read as a unit of a weight column.
+  static let ounceNames: Set<String> = ["oz", "ounce", "ounces"]
+
+  /// Whether a weight column's name says ounces: `Weight (oz)`, `weight_oz`, `oz`.
+  static func namesOunces(_ name: String) -> Bool {
+    let lowered = name.trimmingCharacters(in: .whitespaces).lowercased()
+    if ounceNames.contains(lowered) { return true }
+    if let open = lowered.lastIndex(of: "("), let close = lowered.lastIndex(of: ")"), open < close {
+      let inside = lowered[lowered.index(after: open)..<close]
+      return ounceNames.contains(inside.trimmingCharacters(in: .whitespaces))
+    }
+    guard let cut = lowered.lastIndex(where: { $0 == "_" || $0 == "-" || $0 == " " }) else {
+      return false
+    }
+    return ounceNames.contains(String(lowered[lowered.index(after: cut)...]))
   }
 
   /// Whether a first line looks like a header this reader can read without options: a date
   /// column and a weight column, both named plainly.
   static func matches(header: CSVRow) -> Bool {
     let names = CSVWeightColumns.names(header)
-    return names.contains(where: dateNames.contains)
+    return (names.contains(where: dateNames.contains) || period(names) != nil)
       && names.contains { weightName($0).isWeight }
+  }
+
+  /// The columns that start and end a period (`Start` and `Finish` or `End`), if the header
+  /// has both.
+  static func period(_ names: [String]) -> (start: Int, end: Int)? {
+    guard let start = names.firstIndex(of: periodStartName),
+      let end = names.firstIndex(where: periodEndNames.contains)
+    else { return nil }
+    return (start, end)
   }
 
   /// The field separator: the option, else `;` or tab when the first line has one and no comma.
   static func delimiter(_ bytes: [UInt8], _ options: GenericCSVOptions) -> UInt8 {
     if let delimiter = options.delimiter { return delimiter }
-    let firstLine = bytes.prefix { $0 != 0x0A }
+    let firstLine = bytes.prefix { $0 != 0x0A && $0 != 0x0D }
     if firstLine.contains(0x2C) { return 0x2C }
     if firstLine.contains(0x3B) { return 0x3B }
     if firstLine.contains(0x09) { return 0x09 }
@@ -163,10 +199,15 @@ public enum GenericCSVImporter {
     let format = options.format
     let shapes = CSVDateShapes(format.map { [$0] } ?? autoShapes)
     let date: Int
+    var dateNote: String?
     if let reference = options.date {
       date = try find(reference, "date")
     } else if let found = names.firstIndex(where: dateNames.contains) {
       date = found
+    } else if let period = period(names) {
+      date = period.start
+      dateNote =
+        "read each row's date in column '\(header.fields[period.start].text)', where its period starts ('\(header.fields[period.end].text)' is where it ends); to read another, add date with its name"
     } else if let found = header.fields.indices.first(where: {
       shapes.read(bytes: header.field($0)) != nil
         || !CSVDatePattern.suggestions(for: header.fields[$0].text[...]).isEmpty
@@ -221,6 +262,14 @@ public enum GenericCSVImporter {
       looksLikeDate
       && (try? WeightValue.kilograms(utf8: header.field(weight), unit: .kg, line: header.line))
         != nil
+    // `Weight (oz)` (a baby's weights in a public repository, real25): asked for a unit, the
+    // user wrote unit lb, and the ounces were read as pounds, 16 times too heavy.
+    if !firstLineIsRow, namesOunces(weightHeader) {
+      throw ImportError(
+        line: header.line,
+        "the weight column '\(weightHeader)' is in ounces, which weigh does not read; write the weights in lb (ounces divided by 16) or kg, and import again"
+      )
+    }
     let named = firstLineIsRow ? nil : weightName(weightHeader).unit
     if firstLineIsRow, options.unit == nil {
       throw ImportError(
@@ -269,6 +318,7 @@ public enum GenericCSVImporter {
       })
     columns.firstLineIsRow = firstLineIsRow
     columns.readsDecimalComma = true
+    columns.dateColumnNote = firstLineIsRow ? nil : dateNote
     // `Date,Weight` is MyFitnessPal's header without its `Body Fat %` column, and how people
     // head the logs they keep by hand (two public repositories' files, real23 and real24):
     // it names no app, so the entries are the file's own, and the note says how to name them.
@@ -330,6 +380,12 @@ public enum GenericCSVImporter {
         return
           "date '\(text)' writes its year with two digits, which weigh does not read (it would guess the century); write years with four digits, then add the format that fits"
       }
+      // `February 27` (a sheet kept by hand whose year stands in another column, only where
+      // it changes; real25): no format fits a date without its year.
+      if namesNoYear(text) {
+        return
+          "date '\(text)' names no year, which weigh does not guess; write the year in each date, then add the format that fits"
+      }
       if text.contains("/") {
         return
           "date '\(text)' could be day/month or month/day; add format \"dd/MM/yyyy HH:mm\" or format \"MM/dd/yyyy HH:mm\" (leave out HH:mm for dates alone)"
@@ -337,6 +393,25 @@ public enum GenericCSVImporter {
       return
         "date '\(text)' is not like 2026-01-03 07:00; add format \"…\" that fits, such as format \"dd.MM.yyyy HH:mm\""
     }
+  }
+
+  /// English months' names and their first three letters, lower case.
+  static let monthNames: Set<String> = {
+    let names = [
+      "january", "february", "march", "april", "may", "june", "july", "august", "september",
+      "october", "november", "december",
+    ]
+    return Set(names + names.map { String($0.prefix(3)) })
+  }()
+
+  /// Whether a date cell names a month and a day but no year: a month's name beside one
+  /// number of one or two digits (`February 27`, `27 Feb`), and no other number.
+  static func namesNoYear(_ text: Substring) -> Bool {
+    let words = text.lowercased().split(whereSeparator: { $0 == " " || $0 == "," || $0 == "." })
+    guard words.count == 2 else { return false }
+    let numbers = words.filter { $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }
+    let months = words.filter { monthNames.contains(String($0)) }
+    return months.count == 1 && numbers.count == 1 && numbers[0].count <= 2
   }
 
   /// What a vendor reader adds to its refusal of a date in another shape: how to read the

@@ -54,7 +54,8 @@ public enum ImportInput: Sendable {
     var line: [UInt8] = []
     do {
       try forEachChunk { chunk in
-        line = Array(chunk.prefix { $0 != 0x0A })
+        // `\r` ends it too: a file may end its lines with `\r` alone (`CSVReader`).
+        line = Array(chunk.prefix { $0 != 0x0A && $0 != 0x0D })
         throw FirstChunkRead()
       }
     } catch is FirstChunkRead {}

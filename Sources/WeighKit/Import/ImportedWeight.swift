@@ -258,6 +258,9 @@ public struct WeightImportResult: Equatable, Sendable {
   public var zoneless = false
   /// Which of several weight columns was read, and how to read another (a CSV of your own).
   public var weightColumnNote: String?
+  /// Which column was read as the date when none is named so, and how to read another (a
+  /// CSV of your own headed `Start,Finish`).
+  public var dateColumnNote: String?
   /// Which source a CSV of your own whose header could be an app's gave its entries, and how
   /// to name another.
   public var sourceNote: String?

@@ -15,6 +15,9 @@ import Testing
     ("  14/02/2014 6:04 Uhr ", ["dd/MM/yyyy HH:mm 'Uhr'"]),
     ("20170426", ["yyyyMMdd"]),
     ("20170426 07:05", ["yyyyMMdd HH:mm"]),
+    // An offset after the time (real25): `XXX`.
+    ("25/09/2026 07:00+01:00", ["dd/MM/yyyy HH:mmXXX"]),
+    ("2022-01-19 06:22:42 -0800", ["yyyy-MM-dd HH:mm:ss XXX"]),
   ])
   func aSuggestionReadsTheDateItCameFrom(text: String, expected: [String]) throws {
     let suggested = CSVDatePattern.suggestions(for: text[...])
@@ -30,7 +33,7 @@ import Testing
 
   @Test(arguments: [
     "", "yesterday", "13/13/2026", "32/01/2026", "2026-01", "1/2/26", "07:00", "25/09/2026 7",
-    "25/09/2026 07:00+01:00", "25/09/2026 o'clock 7:00", "00/09/2026", "2025-12-0x",
+    "25/09/2026 07:00+1", "25/09/2026 o'clock 7:00", "00/09/2026", "2025-12-0x",
     "2014-02-11 25:09 Uhr", "31/02/2026", "20171326", "20170431", "2017042", "201704261",
     "20170426 98.0",
   ])

@@ -320,4 +320,152 @@ import Testing
       Array(text.utf8), zone: .utc, options: options)
     #expect(read.weights.map(\.kilograms) == [93.3, 95])
   }
+
+  @Test func linesEndingInACarriageReturnAloneAreRows() throws {
+    // HealthKit weights saved by a spreadsheet of the classic Mac OS (real25): read as one
+    // line, the file imported nothing and said nothing.
+    let text = "date,kg\r2025-03-14 07:05,82.2\r2025-03-15 06:58,81.9\r2025-03-17 07:31,82.1"
+    let rows = try CSVReader.rows(Array(text.utf8))
+    #expect(rows.map(\.line) == [1, 2, 3, 4])
+    let read = try GenericCSVImporter.importWeights(
+      Array(text.utf8), zone: .utc, options: GenericCSVOptions())
+    #expect(read.weights.map(\.kilograms) == [82.2, 81.9, 82.1])
+    #expect(read.weights.map(\.line) == [2, 3, 4])
+    // Read from a file, chunk by chunk, the same.
+    let url = FileManager.default.temporaryDirectory
+      .appendingPathComponent("real25-cr-\(UUID().uuidString).csv")
+    try Data(text.utf8).write(to: url)
+    defer { try? FileManager.default.removeItem(at: url) }
+    let fromFile = try GenericCSVImporter.importWeights(
+      .file(url), zone: .utc, options: GenericCSVOptions())
+    #expect(fromFile.weights.map(\.kilograms) == [82.2, 81.9, 82.1])
+    // A file with `\n` keeps a `\r` inside quotes as written.
+    let quoted = try CSVReader.rows(Array("a,b\n\"x\ry\",2\n".utf8))
+    #expect(quoted.count == 2 && quoted[1][0] == "x\ry")
+  }
+
+  @Test func startAndFinishReadStartAsTheDate() throws {
+    // QS Access's rows (three public repositories' files): a weighing's period, and a day's.
+    let text =
+      "Start,Finish,Weight (lb)\n04-Mar-2025 06:12,04-Mar-2025 06:12,178.0\n"
+      + "05-Mar-2025 00:00,06-Mar-2025 00:00,177.6\n"
+    #expect(format(text) == .genericCSV)
+    #expect(format("Start,End,kg\n") == .genericCSV)
+    // Start alone, or Finish alone, names no date.
+    #expect(format("Start,Weight (kg)\n") == nil)
+    #expect(format("Finish,Weight (kg)\n") == nil)
+    let options = GenericCSVOptions(format: CSVDatePattern.known("dd-MMM-yyyy HH:mm"))
+    let read = try GenericCSVImporter.importWeights(Array(text.utf8), zone: .utc, options: options)
+    let march4 = try #require(LocalDateTime(year: 2025, month: 3, day: 4, hour: 6, minute: 12))
+    let march5 = try #require(LocalDateTime(year: 2025, month: 3, day: 5, hour: 0, minute: 0))
+    #expect(read.weights.map(\.instant) == [march4, march5].map { $0.instant(in: .utc) })
+    #expect(read.dateColumnNote?.contains("column 'Start', where its period starts") == true)
+    // Named, the date column is the one named, and nothing is said.
+    var finish = options
+    finish.date = "Finish"
+    let ends = try GenericCSVImporter.importWeights(Array(text.utf8), zone: .utc, options: finish)
+    #expect(ends.weights.last?.instant == march5.instant(in: .utc) + 86_400)
+    #expect(ends.dateColumnNote == nil)
+    // A header that names a date keeps it.
+    let dated = try GenericCSVImporter.importWeights(
+      Array("Date,Start,Finish,kg\n2025-03-04,x,y,80\n".utf8), zone: .utc,
+      options: GenericCSVOptions())
+    #expect(dated.weights.count == 1 && dated.dateColumnNote == nil)
+  }
+
+  @Test func aWeightColumnInOuncesIsRefused() throws {
+    // A baby's weights in ounces (real25): `unit lb` read 107 oz as 107 lb.
+    let text = "Date Time,Weight (oz)\n2025-02-17 09:37,107\n"
+    for unit in [nil, MassUnit.lb, .kg] {
+      do {
+        _ = try GenericCSVImporter.importWeights(
+          Array(text.utf8), zone: .utc,
+          options: GenericCSVOptions(date: "Date Time", weight: "Weight (oz)", unit: unit))
+        Issue.record("ounces were read as \(unit?.rawValue ?? "nothing")")
+      } catch let error as ImportError {
+        #expect(error.message.contains("'Weight (oz)' is in ounces"), "\(error.message)")
+        #expect(error.line == 1)
+      }
+    }
+    #expect(GenericCSVImporter.namesOunces("weight_oz"))
+    #expect(GenericCSVImporter.namesOunces("OZ"))
+    #expect(GenericCSVImporter.namesOunces("Weight ( ounces )"))
+    #expect(!GenericCSVImporter.namesOunces("Weight (lb)"))
+    #expect(!GenericCSVImporter.namesOunces("Weight"))
+  }
+
+  @Test func chineseAndUnderscoredNamesAreRead() throws {
+    #expect(format("日期,体重\n2025-03-02,71.4\n") == .genericCSV)
+    #expect(format("date,body_mass\n2021-02-01,165.2\n") == .genericCSV)
+    let read = try GenericCSVImporter.importWeights(
+      Array("日期,时间,体重\n2025-03-02,07:15,71.4\n".utf8), zone: .utc,
+      options: GenericCSVOptions(unit: .kg))
+    let morning = try #require(LocalDateTime(year: 2025, month: 3, day: 2, hour: 7, minute: 15))
+    #expect(read.weights.map(\.instant) == [morning.instant(in: .utc)])
+  }
+
+  @Test func anExportWithoutBodyMassSaysWhatTypesBrings() throws {
+    func held(_ records: String) throws -> Set<String> {
+      let url = FileManager.default.temporaryDirectory
+        .appendingPathComponent("real25-types-\(UUID().uuidString).xml")
+      let xml =
+        "<?xml version=\"1.0\"?>\n<!DOCTYPE HealthData>\n<HealthData>\n\(records)</HealthData>\n"
+      try Data(xml.utf8).write(to: url)
+      defer { try? FileManager.default.removeItem(at: url) }
+      return try AppleHealthWeightImporter.typesHeld(
+        in: url,
+        among: ["HKQuantityTypeIdentifierStepCount", "HKQuantityTypeIdentifierBloodGlucose"],
+        workouts: true)
+    }
+    func record(_ type: String, _ unit: String, _ value: String) -> String {
+      "<Record type=\"HKQuantityTypeIdentifier\(type)\" sourceName=\"W\" unit=\"\(unit)\" "
+        + "startDate=\"2021-05-04 10:00:00 +0000\" endDate=\"2021-05-04 10:00:00 +0000\" "
+        + "value=\"\(value)\"/>\n"
+    }
+    // Heart rate alone (a study's export, real24): nothing that types reads.
+    #expect(try held(record("HeartRate", "count/min", "71")).isEmpty)
+    #expect(
+      try held(record("HeartRate", "count/min", "71") + record("StepCount", "count", "12"))
+        == ["HKQuantityTypeIdentifierStepCount"])
+    // A record of a type asked for that is rejected (no sourceName) still shows the type
+    // is there: with types, it is counted on the Health line.
+    let unsourced = record("BloodGlucose", "mg/dL", "90")
+      .replacingOccurrences(of: "sourceName=\"W\" ", with: "")
+    #expect(try held(unsourced) == ["HKQuantityTypeIdentifierBloodGlucose"])
+  }
+
+  @Test func anOffsetAfterTheTimeNamesItsFormat() throws {
+    // HealthKit's dates in a CSV of its records (real25): the refusal named a format that
+    // does not read them.
+    #expect(
+      CSVDatePattern.suggestions(for: "2022-01-19 06:22:42 -0800")
+        == ["yyyy-MM-dd HH:mm:ss XXX"])
+    #expect(CSVDatePattern.suggestions(for: "19/01/2022 06:22 +01:00") == ["dd/MM/yyyy HH:mm XXX"])
+    // A sign and digits that are no offset, or no time before them: nothing named.
+    #expect(CSVDatePattern.suggestions(for: "2022-01-19 -0800").isEmpty)
+    #expect(CSVDatePattern.suggestions(for: "2022-01-19 06:22:42 -08").isEmpty)
+    let text =
+      "startDate,value,unit,sourceName\n2020-09-24 06:51:02 -0800,228.622,lb,Health Mate\n"
+      + "2020-09-24 06:51:02 -0800,228.622,lb,Health Mate\n"
+    let read = try GenericCSVImporter.importWeights(
+      Array(text.utf8), zone: .utc,
+      options: GenericCSVOptions(
+        date: "startDate", weight: "value", unit: .lb,
+        format: CSVDatePattern.known("yyyy-MM-dd HH:mm:ss XXX")))
+    #expect(read.weights.count == 1)
+    let local = try #require(
+      LocalDateTime(year: 2020, month: 9, day: 24, hour: 14, minute: 51, second: 2))
+    #expect(read.weights.first?.instant == local.instant(in: .utc))
+  }
+
+  @Test func aDateWithoutItsYearSaysSo() {
+    // A sheet kept by hand whose year stands in its own column only where it changes (real25).
+    let reason = GenericCSVImporter.dateReason("February 27")
+    #expect(reason.contains("names no year"), "\(reason)")
+    #expect(!reason.contains("dd.MM.yyyy"))
+    #expect(GenericCSVImporter.dateReason("27 Feb").contains("names no year"))
+    // A year, or a word that is no month: not said.
+    #expect(!GenericCSVImporter.dateReason("February 2023").contains("names no year"))
+    #expect(!GenericCSVImporter.dateReason("Monday 27").contains("names no year"))
+  }
 }
