@@ -157,14 +157,19 @@ final class TableStorage<Codec: StoreTableCodec>: AnyTableStorage {
       return
     }
     rows = nil  // so that `loaded` is the array's only reference, changed in place
-    var values: [Codec.Row] = []
-    values.reserveCapacity(changes.count)
-    for change in changes {
-      guard case .put(let row) = change else { continue }
-      values.append(Self.value(of: row, boxTypes: boxTypes))
-    }
+    // Read where they are, not copied: the store passes puts alone (others are left out).
+    let isPut = { (change: StoreChange) in if case .put = change { true } else { false } }
+    let puts = changes.allSatisfy(isPut) ? changes : ArraySlice(changes.filter(isPut))
     Self.merge(
-      count: values.count, id: { Codec.id(of: values[$0]) }, row: { values[$0] }, into: &loaded)
+      count: puts.count,
+      id: { index in
+        guard case .put(let row) = puts[puts.startIndex + index] else { return .min }
+        return row.id
+      },
+      row: { index in
+        guard case .put(let row) = puts[puts.startIndex + index] else { return nil }
+        return Self.value(of: row, boxTypes: boxTypes)
+      }, into: &loaded)
     rows = loaded
   }
 
