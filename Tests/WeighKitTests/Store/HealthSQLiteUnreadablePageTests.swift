@@ -438,20 +438,21 @@ import Testing
     try #require(origins.count >= 2)
     try Pages.damage(page: try Pages.pages(path, table: "origin").root, of: path)
 
+    let head = """
+      damaged: health.sqlite: the database cannot be read: database disk image is malformed
+      kept: 4500 Health records in health.sqlite
+      lost: the origins of health.sqlite with ids from 1 on, on a page SQLite cannot read \
+      (the records that name them are kept without one)
+
+      """
+    let tail = """
+      copy of health.sqlite as it was: damaged/health-repair-TIME
+      repaired: the store reads in full
+
+      """
     let repair = StoreCheck.repair(.directory(directory))
     #expect(repair.status == .success)
-    #expect(
-      Self.fixed(repair.text) == """
-        damaged: health.sqlite: the database cannot be read: database disk image is malformed
-        kept: 4500 Health records in health.sqlite
-        lost: the origins of health.sqlite with ids from 1 on, on a page SQLite cannot read \
-        (the records that name them are kept without one)
-
-        """ + origins.joined() + """
-          copy of health.sqlite as it was: damaged/health-repair-TIME
-          repaired: the store reads in full
-
-          """)
+    #expect(Self.fixed(repair.text) == head + origins.joined() + tail)
     #expect(StoreCheck.run(.directory(directory)).text == "ok: the store reads in full\n")
   }
 

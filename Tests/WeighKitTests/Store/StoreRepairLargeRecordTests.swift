@@ -83,7 +83,7 @@ import Testing
   }
 
   /// A table with a file of its own, then changes (a put and a removal of ids the record puts
-  /// again, a put after its last), then the record, whose rows replace some of the file's
+  /// again, a removal of one it does not, a put after its last), then the record, whose rows replace some of the file's
   /// with other values: a row of the file damaged, each row of the record in its id's place,
   /// winning over the file's and the journal's of the same id.
   @Test func aRecordOverATableIsMergedWithItsRows() throws {
@@ -98,10 +98,12 @@ import Testing
     for index in changed.indices { changed[index].kilograms += 1 }
     var later = StoreLargeImportTests.imported([30_000])[0]
     later.kilograms += 2
+    var replaced = StoreLargeImportTests.imported([160])[0]
+    replaced.kilograms += 3
     try StoreLargeImportTests.commitAsACommand(
       StoreChange.putEntries(changed),
       before: [
-        .putEntry(later), .removeEntry(id: 170), .removeEntry(id: 20),
+        .putEntry(later), .putEntry(replaced), .removeEntry(id: 170), .removeEntry(id: 20),
       ], in: directory
     ).close()
     for damage in ["entries.json", "journal.ack"] {
