@@ -114,9 +114,9 @@ extension Session {
         sequence: sequence, changes: changes, rows: EncodedRows(), into: &line,
         pieceBytes: HealthSQLiteStorage.pendingWriting.pieceBytes, write: write)
     }
-    // Its length first (a zeroblob of it is filled), then its bytes.
-    var byteCount = 0
-    try encode { bytes throws(StoreError) in byteCount += bytes.count }
+    // Its length first (a zeroblob of it is filled), counted from its removals' runs
+    // (`StoreJournal.encodedLength`), then its bytes, encoded once.
+    let byteCount = try StoreJournal.encodedLength(sequence: sequence, removalsAnd: changes)
     try writing!.commit(
       pendingSequence: sequence, byteCount: byteCount,
       fill: { write in

@@ -66,6 +66,20 @@ public enum StoreCheck {
       + positions(span, "position")
   }
 
+  /// The records kept without their origin `origin`: "3 Health records of health.sqlite
+  /// that name origin 7 (positions 12 to 240, the first and the last): their source and
+  /// device are unknown now, none is kept (HealthKit shows the Health app as their source)".
+  static func unknownOrigin(_ origin: HealthSQLiteStorage.UnknownOrigin) -> String {
+    let places =
+      origin.count == 1
+      ? "position \(origin.first)"
+      : "positions \(origin.first) to \(origin.last), the first and the last"
+    return
+      "\(English.counted(origin.count, "Health record")) of \(HealthSQLiteStorage.fileName) "
+      + "that name origin \(origin.id) (\(places)): their source and device are unknown now, "
+      + "none is kept (HealthKit shows the Health app as their source)"
+  }
+
   /// Repairs the store at `location`: the report of what was kept and lost, and the exit
   /// status (success when the store reads in full afterwards, `unreadableStore` when it
   /// still cannot be read, `commandFailed` when the repair could not run: the store is busy,
@@ -134,7 +148,10 @@ public enum StoreCheck {
       for span in health.unreadableOrigins {
         text +=
           "lost: the origins of \(HealthSQLiteStorage.fileName) with \(positions(span, "id")), "
-          + "on a page SQLite cannot read (the records that name them are lost as damaged)\n"
+          + "on a page SQLite cannot read (the records that name them are kept without one)\n"
+      }
+      for origin in health.unknownOrigins {
+        text += "kept: \(unknownOrigin(origin))\n"
       }
       text += "copy of \(HealthSQLiteStorage.fileName) as it was: \(health.copies)\n"
     }

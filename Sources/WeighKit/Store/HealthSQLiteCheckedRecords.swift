@@ -13,6 +13,9 @@ extension HealthSQLiteStorage {
     var isDeletion: Bool
     var uuid: UUID
     var record: HealthRecord
+    /// The id of its origin when that is on a page SQLite cannot read: the record is read
+    /// with `HealthSQLiteOrigin.unknown` (the repair).
+    var unknownOrigin: Int64?
   }
 
   /// The layout version of the weigh Health database `db` (1 or 2), its identity and
@@ -80,17 +83,23 @@ extension HealthSQLiteStorage {
   /// position order, each checked as a query reads it, and hands `body` the record or what
   /// is wrong with it. SQLite's errors (a damaged b-tree) are thrown; with `unreadable`, a
   /// span of positions on pages SQLite cannot read is given to it instead, and the reading
-  /// goes on past it (`HealthSQLiteReadableRows`: the repair).
+  /// goes on past it (`HealthSQLiteReadableRows`: the repair). A record whose origin is
+  /// missing but lies in one of `unreadableOrigins` (the origin table's spans that SQLite
+  /// cannot read) is read with an unknown origin, its own checksum checked
+  /// (`CheckedRecord.unknownOrigin`), not lost.
   static func eachRecord(
     _ db: Database, version: Int64, origins: [Int64: HealthSQLiteOrigin],
     unreadable: ((HealthSQLiteUnreadableSpan) -> Void)? = nil,
+    unreadableOrigins: [HealthSQLiteUnreadableSpan] = [],
     _ body: (Result<CheckedRecord, HealthSQLiteDamage>) throws -> Void
   ) throws {
     let formatTwo = version >= HealthSQLiteFormat2.version
     let selection =
       formatTwo ? HealthSQLiteFormat2.selection : "\(HealthSQLiteColumns.selection), row"
+    let isUnknown: ((Int64) -> Bool)? =
+      unreadableOrigins.isEmpty ? nil : { id in unreadableOrigins.contains { $0.contains(id) } }
     func read(_ row: Row) throws -> Result<CheckedRecord, HealthSQLiteDamage> {
-      formatTwo ? readFormat2(row, origins: origins) : try readFormat1(row)
+      formatTwo ? readFormat2(row, origins: origins, isUnknown: isUnknown) : try readFormat1(row)
     }
     if let unreadable {
       try HealthSQLiteReadableRows.each(
@@ -118,15 +127,21 @@ extension HealthSQLiteStorage {
   }
 
   /// A format-2 row (selected as `HealthSQLiteFormat2.selection`) read and checked.
-  private static func readFormat2(_ row: Row, origins: [Int64: HealthSQLiteOrigin])
-    -> Result<CheckedRecord, HealthSQLiteDamage>
-  {
+  private static func readFormat2(
+    _ row: Row, origins: [Int64: HealthSQLiteOrigin], isUnknown: ((Int64) -> Bool)?
+  ) -> Result<CheckedRecord, HealthSQLiteDamage> {
     do throws(HealthSQLiteDamage) {
-      let parts = try HealthSQLiteRowParts.read(row, origins: origins)
+      let parts = try HealthSQLiteRowParts.read(row, origins: origins, isUnknown: isUnknown)
+      var unknownOrigin: Int64?
+      if isUnknown != nil, case .int64(let id) = (row[7] as DatabaseValue).storage,
+        origins[id] == nil
+      {
+        unknownOrigin = id
+      }
       return .success(
         CheckedRecord(
           position: parts.position, type: parts.type, isDeletion: parts.isDeletion,
-          uuid: parts.uuid, record: try parts.record()))
+          uuid: parts.uuid, record: try parts.record(), unknownOrigin: unknownOrigin))
     } catch {
       return .failure(error)
     }

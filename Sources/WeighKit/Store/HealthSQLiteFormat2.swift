@@ -167,12 +167,14 @@ extension HealthSQLiteRowParts {
   }
 
   /// The parts of `row` (selected as `HealthSQLiteFormat2.selection`), each column of its
-  /// type, checked against the row's checksum, its origin one of `origins`.
+  /// type, checked against the row's checksum, its origin one of `origins`, or, for an id
+  /// `isUnknown` says is on a page SQLite cannot read (the repair), `HealthSQLiteOrigin.unknown`.
   ///
   /// - Throws: `HealthSQLiteDamage` naming the row's position and what is wrong.
-  static func read(_ row: some HealthSQLiteRow, origins: [Int64: HealthSQLiteOrigin])
-    throws(HealthSQLiteDamage) -> HealthSQLiteRowParts
-  {
+  static func read(
+    _ row: some HealthSQLiteRow, origins: [Int64: HealthSQLiteOrigin],
+    isUnknown: ((Int64) -> Bool)? = nil
+  ) throws(HealthSQLiteDamage) -> HealthSQLiteRowParts {
     guard case .int64(let position) = row.value(at: 0).storage else {
       throw HealthSQLiteDamage(position: nil, "a record's position is not a whole number")
     }
@@ -205,7 +207,10 @@ extension HealthSQLiteRowParts {
       throw damage("uuid is not 16 bytes")
     }
     let originID = try integer(7, "origin")
-    guard let origin = origins[originID] else {
+    guard
+      let origin = origins[originID]
+        ?? (isUnknown?(originID) == true ? HealthSQLiteOrigin.unknown : nil)
+    else {
       throw damage("its origin \(originID) is not in the origin table")
     }
     var syncIdentifier: String?

@@ -211,6 +211,12 @@ struct HealthSQLiteOrigin: Hashable {
     device = sample.device
   }
 
+  /// The origin of a record whose own is on a page SQLite cannot read (`weigh check
+  /// --repair`): no source revision and no device, as HealthSim models a sample that names
+  /// no writer (HealthKit's objects then show the Health app as its source). The repair says
+  /// which records it gave it; nothing else does.
+  static let unknown = HealthSQLiteOrigin(source: nil)
+
   var source: HealthSource? { revision?.source }
   var version: String? { revision?.version }
   var product: String? { revision?.productType }

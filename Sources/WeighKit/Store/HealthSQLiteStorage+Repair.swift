@@ -18,8 +18,41 @@ extension HealthSQLiteStorage {
     /// positions each.
     public var unreadable: [UnreadablePositions] = []
     /// The origins (formats 2 and 3) on pages SQLite cannot read, a span of ids each: the
-    /// records that name them do not read, and are among `lost`.
+    /// records that name them are kept with their origin unknown (`unknownOrigins`).
     public var unreadableOrigins: [UnreadablePositions] = []
+    /// The records kept whose origin is on a page SQLite cannot read, by that origin's id:
+    /// each now has `HealthSQLiteOrigin.unknown`, no source and no device. (Those the new
+    /// file leaves out as repeats of a position or a live UUID are among `lost` too.)
+    public var unknownOrigins: [UnknownOrigin] = []
+  }
+
+  /// The records of one origin on a page SQLite cannot read that a repair kept without it.
+  public struct UnknownOrigin: Equatable, Sendable {
+    /// The origin's id, which the records name.
+    public var id: Int64
+    /// How many records name it, and the positions of the first and the last of them.
+    public var count: Int
+    public var first: Int64
+    public var last: Int64
+
+    public init(id: Int64, count: Int, first: Int64, last: Int64) {
+      self.id = id
+      self.count = count
+      self.first = first
+      self.last = last
+    }
+
+    /// `tally` with the record at `position`, whose origin is `id`, added.
+    static func add(_ position: Int64, origin id: Int64, to tally: inout [Int64: UnknownOrigin]) {
+      if var known = tally[id] {
+        known.count += 1
+        known.first = min(known.first, position)
+        known.last = max(known.last, position)
+        tally[id] = known
+      } else {
+        tally[id] = UnknownOrigin(id: id, count: 1, first: position, last: position)
+      }
+    }
   }
 
   /// Positions (or origin ids) on pages SQLite cannot read: from `first` to `last`, at most
@@ -96,6 +129,7 @@ extension HealthSQLiteStorage {
     var appSequence = 0
     var spans: [HealthSQLiteUnreadableSpan] = []
     var originSpans: [HealthSQLiteUnreadableSpan] = []
+    var unknownOrigins: [Int64: UnknownOrigin] = [:]
     var lastPosition: Int64?
     try mapped(path) {
       var configuration = Configuration()
@@ -122,13 +156,18 @@ extension HealthSQLiteStorage {
         let new = try RepairWriting(temporary: temporary, state: state)
         writing = new
         // A page SQLite cannot read is passed: what comes after it is kept too, and the
-        // positions between the records read around it are reported.
+        // positions between the records read around it are reported. A record whose
+        // origin is on such a page is kept with its origin unknown, and reported.
         try eachRecord(
-          db, version: version, origins: origins, unreadable: { spans.append($0) }
+          db, version: version, origins: origins, unreadable: { spans.append($0) },
+          unreadableOrigins: originSpans
         ) { read in
           guard case .success(let checked) = read else {
             report.lost += 1
             return
+          }
+          if let origin = checked.unknownOrigin {
+            UnknownOrigin.add(checked.position, origin: origin, to: &unknownOrigins)
           }
           try new.add(checked.record)
         }
@@ -148,13 +187,12 @@ extension HealthSQLiteStorage {
           "Health's state cannot be read, so health.sqlite cannot be rebuilt; the copy is in "
           + "\(report.copies); restore health.sqlite from a backup")
     }
-    // Nothing of the record table reads (its root page, or every leaf), or nothing of the
-    // origin table, which every record names: a new file would hold no record, which is no
-    // repair.
+    // Nothing of the record table reads (its root page, or every leaf): a new file would
+    // hold no record, which is no repair. (Nothing of the origin table: every record is
+    // kept with its origin unknown, and said so.)
     let nothing = HealthSQLiteUnreadableSpan(after: nil, before: nil)
-    if let table = spans.contains(nothing)
-      ? "record" : originSpans.contains(nothing) ? "origin" : nil
-    {
+    if spans.contains(nothing) {
+      let table = "record"
       new.abandon()
       writing = nil
       removingLeftovers(of: temporary)
@@ -169,6 +207,7 @@ extension HealthSQLiteStorage {
     report.lost += new.skipped
     report.unreadable = spans.compactMap { UnreadablePositions($0, end: lastPosition) }
     report.unreadableOrigins = originSpans.compactMap { UnreadablePositions($0, end: nil) }
+    report.unknownOrigins = unknownOrigins.values.sorted { $0.id < $1.id }
 
     // The new file.
     try new.commit(

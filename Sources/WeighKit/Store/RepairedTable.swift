@@ -67,8 +67,18 @@ final class StreamedRepairedTable<Codec: StoreTableCodec>: RepairedTable {
   private var streamedRun = false
   private(set) var salvage: TableSalvage
   private var written: Int?
+  /// The journal's large last record, when it puts rows of this table (read a piece at a
+  /// time by the inspection, `StoreJournal.LargeRecord`): its rows are read back as the file
+  /// is written, not held.
+  private let largeRecord: StoreJournal.LargeRecordRows?
+  /// The largest id of that record's run, once applied (its rows are then written with the
+  /// file's, winning over the puts of the same id).
+  private var largeRun: Int?
 
-  init(directory: String, fallbackSequence: Int) {
+  init(
+    directory: String, fallbackSequence: Int, largeRecord: StoreJournal.LargeRecordRows? = nil
+  ) {
+    self.largeRecord = largeRecord
     path = StoreLocation.joinPath(directory, TableFile<Codec>.fileName)
     let header = TableFile<Codec>.salvageHeader(path: path)
     hasFile = header.exists
@@ -79,10 +89,12 @@ final class StreamedRepairedTable<Codec: StoreTableCodec>: RepairedTable {
 
   var fileName: String { TableFile<Codec>.fileName }
 
-  var largestID: Int { written ?? puts.keys.max() ?? 0 }
+  var largestID: Int { written ?? max(puts.keys.max() ?? 0, largeRun ?? 0) }
 
   func apply(put row: StoreRow, sequence: Int) {
     guard sequence > snapshotSequence else { return }
+    // The large record is the journal's last: nothing changes the table after it.
+    if largeRun != nil { streamedRun = true }
     // The store routes a row by its table's name, which names one codec.
     puts[row.id] = row.value(Codec.self)!
   }
@@ -90,9 +102,14 @@ final class StreamedRepairedTable<Codec: StoreTableCodec>: RepairedTable {
   func apply(run: StoreRowRun, sequence: Int) {
     guard sequence > snapshotSequence, run.count > 0 else { return }
     guard let values = run.values(Codec.self) else {
-      streamedRun = true
+      if largeRecord != nil, largeRun == nil {
+        largeRun = run.largestID
+      } else {
+        streamedRun = true
+      }
       return
     }
+    if largeRun != nil { streamedRun = true }
     for index in values.indices { puts[Codec.id(of: values[index])] = values[index] }
   }
 
@@ -102,6 +119,7 @@ final class StreamedRepairedTable<Codec: StoreTableCodec>: RepairedTable {
 
   func apply(removeRuns runs: [ClosedRange<Int>], sequence: Int) {
     guard sequence > snapshotSequence else { return }
+    if largeRun != nil { streamedRun = true }
     for run in runs {
       removed.append(run)
       guard !puts.isEmpty else { continue }
@@ -126,7 +144,8 @@ final class StreamedRepairedTable<Codec: StoreTableCodec>: RepairedTable {
     puts = [:]
     let done = try TableFile<Codec>.salvaging(
       fileAt: path, readable: readable, puts: rows,
-      removed: TableStorage<Codec>.merged(removed), sequence: sequence)
+      removed: TableStorage<Codec>.merged(removed), sequence: sequence,
+      largeRun: largeRun == nil ? nil : largeRecord)
     salvage = done.salvage
     written = done.largestID
   }

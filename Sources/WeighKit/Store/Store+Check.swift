@@ -102,14 +102,16 @@ extension Store {
   }
 
   private static func makeRepairedTable<Codec: StoreTableCodec>(
-    _ codec: Codec.Type, directory: String, fallbackSequence: Int, rows: StoreInspection.Rows
+    _ codec: Codec.Type, directory: String, fallbackSequence: Int, rows: StoreInspection.Rows,
+    largeRecord: StoreJournal.LargeRecordRows?
   ) -> any RepairedTable {
     if rows == .loaded {
       return LoadedRepairedTable(
         TableStorage<Codec>(empty: true), directory: directory,
         fallbackSequence: fallbackSequence)
     }
-    return StreamedRepairedTable<Codec>(directory: directory, fallbackSequence: fallbackSequence)
+    return StreamedRepairedTable<Codec>(
+      directory: directory, fallbackSequence: fallbackSequence, largeRecord: largeRecord)
   }
 
   private static func checkedStorages(
@@ -152,9 +154,14 @@ extension Store {
   /// a piece at a time as each file is written anew (`StreamedRepairedTable`); `loaded`,
   /// every intact row held and encoded again, as the repair did before rep23 (the tests'
   /// oracle).
+  ///
+  /// With `verified`, a journal's last record of `largeRecords` bytes or more, an import's
+  /// rows, is read as an open reads it, a piece at a time (`StoreJournal.LargeRecord`), and
+  /// its rows are read back as its table's file is written; `loaded` reads it whole.
   static func repair(
     _ location: StoreLocation, tables extraTables: [any StoreTableCodec.Type],
-    lockTimeout: Duration, rows: StoreInspection.Rows
+    lockTimeout: Duration, rows: StoreInspection.Rows,
+    largeRecords: Int = CompactionPolicy.standard.largeRecordBytes
   ) throws(StoreError) -> StoreRepairReport {
     guard case .directory(let directory) = location else { return StoreRepairReport() }
     guard StoreFileSystem.isDirectory(directory) else {
@@ -165,8 +172,11 @@ extension Store {
     var report = StoreRepairReport()
     do {
       let lock = try StoreLock(directory: directory, timeout: lockTimeout)
+      // The journal's large last record is read a piece at a time, as an open reads it:
+      // read whole, the rows of a kill's 1,000,000-row import were held (rep23, hrep25).
       let inspection = StoreInspection.inspect(
-        directory: directory, tables: checkedStorages(codecs), rows: .verified)
+        directory: directory, tables: checkedStorages(codecs), rows: .verified,
+        largeRecords: rows == .loaded ? .max : largeRecords)
       guard !inspection.errors.isEmpty else {
         lock.release()
         // Nothing damaged: an open moves a torn record aside and says so.
@@ -241,9 +251,17 @@ extension Store {
     // Each table's line goes here, in the codecs' order, once its file is written.
     let tableLines = (kept: report.kept.count, lost: report.lost.count)
     var storages: [String: any RepairedTable] = [:]
+    let large = inspection.journal.largeRecord
+    let inspected = checkedStorages(codecs)
     for codec in codecs {
+      let largeRecord = large.flatMap { record in
+        record.table == codec.tableName
+          ? StoreJournal.LargeRecordRows(
+            path: path(StoreJournal.fileName), record: record, table: { inspected[$0] }) : nil
+      }
       storages[codec.tableName] = makeRepairedTable(
-        codec, directory: directory, fallbackSequence: manifestSequence, rows: rows)
+        codec, directory: directory, fallbackSequence: manifestSequence, rows: rows,
+        largeRecord: largeRecord)
     }
 
     var documents = manifest?.documents ?? [:]

@@ -80,6 +80,70 @@ extension StoreJournal {
     return scan.finish(table: table)
   }
 
+  /// The rows of a large record read back on demand, a piece of the journal at a time
+  /// (`weigh check --repair` merges them with the table file's rows as it writes the file
+  /// anew): at most one piece's rows are held. Read whole, the journal of a kill that left a
+  /// 1,000,000-row import's record before its compaction held every row during the repair.
+  final class LargeRecordRows {
+    private let path: String
+    private let record: LargeRecord
+    private let table: (String) -> (any AnyTableStorage)?
+    private let pieceBytes: Int
+    private var scan: LargeRecordScan
+    /// The file offset of the next piece to read.
+    private var offset: Int
+    private var rows: [StoreRow] = []
+    private var index = 0
+
+    /// A reader of `record`'s rows in the journal at `path`, its rows decoded through
+    /// `table`'s codec, `pieceBytes` read at a time.
+    init(
+      path: String, record: LargeRecord, table: @escaping (String) -> (any AnyTableStorage)?,
+      pieceBytes: Int = StoreFileSystem.tailPiece
+    ) {
+      self.path = path
+      self.record = record
+      self.table = table
+      self.pieceBytes = pieceBytes
+      scan = LargeRecordScan(
+        suffixStart: record.range.upperBound - StoreChecksum.lineSuffixLength,
+        base: record.range.lowerBound)
+      offset = record.range.lowerBound
+    }
+
+    /// The id of the next row, without taking it; nil after the last.
+    ///
+    /// - Throws: `corrupt` when the journal cannot be read, or its record is no longer the
+    ///   one read before (its rows, their ids or its checksum differ).
+    func nextID() throws(StoreError) -> Int? {
+      while index == rows.count {
+        guard offset < record.range.upperBound else { return nil }
+        rows.removeAll(keepingCapacity: true)
+        index = 0
+        let piece = offset..<min(offset + pieceBytes, record.range.upperBound)
+        try StoreFileSystem.readPieces(path, piece, pieceBytes: pieceBytes) { bytes in
+          scan.take(bytes, table: table) { rows.append($0) }
+        }
+        offset = piece.upperBound
+        if offset == record.range.upperBound {
+          guard let read = scan.finish(table: table), read.1.ids.ranges == record.ids.ranges
+          else {
+            throw StoreError(
+              .corrupt, file: path,
+              message: "the journal's last record changed while it was read; run the repair again")
+          }
+        }
+      }
+      return rows[index].id
+    }
+
+    /// Takes the next row (`nextID()` said there is one).
+    func take() -> StoreRow {
+      defer { index += 1 }
+      return rows[index]
+    }
+  }
+
   /// The changes of a large record after its rows or removals (`bytes`, up to the record's
   /// `]`), read as a record of their own; nil unless they are well-formed document changes.
   static func documentChanges(

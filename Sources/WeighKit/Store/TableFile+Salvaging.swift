@@ -113,15 +113,24 @@ extension TableFile {
   /// renamed as a compaction writes it; a kept row's line is copied from its bytes with its
   /// checksum, not decoded into an array and encoded again.
   ///
+  /// With `largeRun`, the rows of the journal's large last record (by increasing id, put
+  /// after every change in `puts` and `removed`) are read back as the file is written and
+  /// merged with `puts`, a row of theirs in the place of a put or a file row of the same id.
+  ///
   /// - Returns: what was kept and lost (`salvage`'s report) and the greatest id written (0
   ///   for none).
-  /// - Complexity: O(size of the file + `puts`); in memory O(1) beside `puts` and `removed`.
+  /// - Throws: `corrupt` when `largeRun`'s record is no longer the one read before, `io`
+  ///   when the file cannot be written; the file is then as it was.
+  /// - Complexity: O(size of the file + `puts` + `largeRun`'s record); in memory O(1)
+  ///   beside `puts` and `removed` (a piece of the record).
   static func salvaging(
     fileAt path: String, readable: Bool, puts: [Codec.Row], removed: [ClosedRange<Int>],
-    sequence: Int, chunkBytes: Int = 1 << 20
+    sequence: Int, chunkBytes: Int = 1 << 20, largeRun: StoreJournal.LargeRecordRows? = nil
   ) throws(StoreError) -> (salvage: TableSalvage, largestID: Int) {
     var report = TableSalvage(file: path)
     var largestID = 0
+    // An error of the large record's reading, thrown once the writing has stopped.
+    var runError: StoreError?
     func write(from bytes: UnsafeBufferPointer<UInt8>) throws(StoreError) {
       try StoreFileSystem.replace(path) { (write) throws(FileWriteError) in
         var writer = JSONWriter()
@@ -131,14 +140,55 @@ extension TableFile {
         var nextPut = puts.startIndex
         var nextRemoved = 0
         var unused = 0
+        // The id of the last put written (of `puts` or of `largeRun`).
+        var lastPut: Int?
+        var batch: [Codec.Row] = []
         func flush() throws(FileWriteError) {
           guard writer.bytes.count >= chunkBytes else { return }
           try write(writer.bytes)
           writer.bytes.removeAll(keepingCapacity: true)
         }
+        // The id of the large record's next row (nil after its last).
+        func nextRunID(_ run: StoreJournal.LargeRecordRows) throws(FileWriteError) -> Int? {
+          do throws(StoreError) {
+            return try run.nextID()
+          } catch {
+            runError = error
+            throw FileWriteError(error.message)
+          }
+        }
+        // The puts and the large record's rows merged by id, up to and including `id` (all
+        // of them when nil), a few thousand at a time.
+        func writeMerged(through id: Int?, _ run: StoreJournal.LargeRecordRows)
+          throws(FileWriteError)
+        {
+          while true {
+            batch.removeAll(keepingCapacity: true)
+            while batch.count < 4096 {
+              let putID = nextPut < puts.endIndex ? Codec.id(of: puts[nextPut]) : nil
+              let runID = try nextRunID(run)
+              guard let next = [putID, runID].compactMap({ $0 }).min(),
+                id.map({ next <= $0 }) ?? true
+              else { break }
+              if putID == next { nextPut += 1 }
+              if runID == next {
+                // The codec of the table the record was read through: the row decodes.
+                batch.append(run.take().value(Codec.self)!)
+              } else {
+                batch.append(puts[nextPut - 1])
+              }
+            }
+            guard let last = batch.last else { return }
+            appendRows(batch[...], into: &writer, tally: &tally, reusing: nil, next: &unused)
+            largestID = Codec.id(of: last)
+            lastPut = largestID
+            try flush()
+          }
+        }
         // The puts up to and including the row of `id` (all of them when nil), a few
         // thousand at a time.
         func writePuts(through id: Int?) throws(FileWriteError) {
+          if let largeRun { return try writeMerged(through: id, largeRun) }
           while nextPut < puts.endIndex {
             var end = nextPut
             while end < puts.endIndex, end - nextPut < 4096,
@@ -150,6 +200,7 @@ extension TableFile {
             appendRows(
               puts[nextPut..<end], into: &writer, tally: &tally, reusing: nil, next: &unused)
             largestID = Codec.id(of: puts[end - 1])
+            lastPut = largestID
             nextPut = end
             try flush()
           }
@@ -158,7 +209,7 @@ extension TableFile {
           (id, row) throws(FileWriteError) in
           try writePuts(through: id)
           // A put of the same id takes the row's place.
-          if nextPut > puts.startIndex, Codec.id(of: puts[nextPut - 1]) == id { return }
+          if lastPut == id { return }
           while nextRemoved < removed.count, removed[nextRemoved].upperBound < id {
             nextRemoved += 1
           }
@@ -176,13 +227,17 @@ extension TableFile {
         try write(writer.bytes)
       }
     }
-    if readable, try StoreFileSystem.withMappedFile(path, populatingUpTo: 0, write) != nil {
-      return (report, largestID)
+    do throws(StoreError) {
+      if readable, try StoreFileSystem.withMappedFile(path, populatingUpTo: 0, write) != nil {
+        return (report, largestID)
+      }
+      if readable || StoreFileSystem.exists(path) {
+        report.problem = "cannot be read; its rows are lost"
+      }
+      try write(from: UnsafeBufferPointer(start: nil, count: 0))
+    } catch {
+      throw runError ?? error
     }
-    if readable || StoreFileSystem.exists(path) {
-      report.problem = "cannot be read; its rows are lost"
-    }
-    try write(from: UnsafeBufferPointer(start: nil, count: 0))
     return (report, largestID)
   }
 }

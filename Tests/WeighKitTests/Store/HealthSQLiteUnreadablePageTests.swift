@@ -225,8 +225,40 @@ import Testing
     #expect(leftovers.isEmpty, "\(leftovers)")
   }
 
-  /// A damaged page of the origin table: its origins are reported, the records that name
-  /// them lost as damaged, the others kept; its only page (its root) is refused.
+  /// `records` as a repair keeps them when the origins with ids in `unknown` are on a page
+  /// SQLite cannot read: those that name one with `HealthSQLiteOrigin.unknown`, and the tally
+  /// the repair reports of them, by origin.
+  static func keptWithoutOrigins(
+    _ records: [HealthRecord], naming: [Int64: Int64], unknown: ClosedRange<Int64>
+  ) throws -> (records: [HealthRecord], tally: [HealthSQLiteStorage.UnknownOrigin]) {
+    var tally: [Int64: HealthSQLiteStorage.UnknownOrigin] = [:]
+    let kept = try records.map { record -> HealthRecord in
+      var parts = HealthSQLiteRowParts(record)
+      guard let origin = naming[parts.position], unknown.contains(origin) else { return record }
+      HealthSQLiteStorage.UnknownOrigin.add(parts.position, origin: origin, to: &tally)
+      parts.origin = .unknown
+      return try parts.record()
+    }
+    return (kept, tally.values.sorted { $0.id < $1.id })
+  }
+
+  /// The origin each record names, by position.
+  static func origins(_ path: String) throws -> [Int64: Int64] {
+    let queue = try DatabaseQueue(path: path)
+    defer { try? queue.close() }
+    return try queue.read { db in
+      var naming: [Int64: Int64] = [:]
+      for row in try Row.fetchAll(db, sql: "SELECT pos, origin FROM record") {
+        naming[row[0]] = row[1]
+      }
+      return naming
+    }
+  }
+
+  /// A damaged page of the origin table: its origins are reported, and the records that name
+  /// them kept with their origin unknown (their own columns match their checksums), each
+  /// origin's count and first and last positions reported; the others kept as they were. Its
+  /// only page (its root) damaged: every record is kept so.
   @Test func anOriginPage() throws {
     let directory = TemporaryStoreDirectory()
     defer { directory.remove() }
@@ -235,37 +267,75 @@ import Testing
     let origins = try Self.pages(path, table: "origin")
     try #require(origins.leaves.count >= 3, "\(origins.leaves.count) leaves")
     let leaf = origins.leaves[1]
-    let queue = try DatabaseQueue(path: path)
-    let naming = try queue.read { db in
-      try Int.fetchOne(
-        db, sql: "SELECT count(*) FROM record WHERE origin BETWEEN ? AND ?",
-        arguments: [leaf.first, leaf.last])!
-    }
-    try queue.close()
-    try #require(naming > 0)
-    do {
+    let naming = try Self.origins(path)
+    try #require(naming.values.contains { (leaf.first...leaf.last).contains($0) })
+    for (damaged, unknown) in [(leaf.page, leaf.first...leaf.last), (origins.root, 1...Int64.max)] {
       let copy = TemporaryStoreDirectory()
       defer { copy.remove() }
       directory.copy(to: copy)
       let path = copy.file(HealthSQLiteStorage.fileName)
-      try Self.damage(page: leaf.page, of: path)
+      try Self.damage(page: damaged, of: path)
       let report = try #require(try HealthSQLiteStorage.repair(path: path, directory: copy.path))
-      #expect(report.unreadableOrigins == [Positions(first: leaf.first, last: leaf.last)])
+      let expected = try Self.keptWithoutOrigins(before.records, naming: naming, unknown: unknown)
+      try #require(!expected.tally.isEmpty)
+      #expect(
+        report.unreadableOrigins
+          == [Positions(first: unknown.lowerBound, last: damaged == leaf.page ? leaf.last : nil)])
       #expect(report.unreadable.isEmpty)
-      #expect(report.lost == naming)
-      #expect(report.kept == before.records.count - naming)
+      #expect(report.lost == 0)
+      #expect(report.kept == before.records.count)
+      #expect(report.unknownOrigins == expected.tally)
       #expect(HealthSQLiteStorage.check(path: path).isEmpty)
+      #expect(try FormatOneFixture.contents(of: path).records == expected.records)
     }
-    try Self.damage(page: origins.root, of: path)
-    let broken = directory.bytes(HealthSQLiteStorage.fileName)
-    #expect {
-      try HealthSQLiteStorage.repair(path: path, directory: directory.path)
-    } throws: { error in
-      (error as? StoreError)?.message.hasPrefix(
-        "no Health record of health.sqlite can be read (the origin table's pages are damaged)")
-        == true
+  }
+
+  /// Two damaged leaves one apart, the first of them wide in keys (four rows from 1000 to
+  /// 4000, after 40 rows from 1 and before 40 from 4001): the doubling from the last key
+  /// read passes the readable leaf between them, and the halving finds the first key past
+  /// the second; the reading back down from there finds that leaf, and every row of a
+  /// leaf not damaged is read, in key order, the two spans reported apart.
+  @Test func twoLeavesOneApartPastAWideOne() throws {
+    let directory = TemporaryStoreDirectory()
+    defer { directory.remove() }
+    let path = directory.file("wide.sqlite")
+    var keys: [Int64] = Array(1...40)
+    keys += [1000, 2000, 3000, 4000]
+    keys += Array(4001...4040)
+    let queue = try DatabaseQueue(path: path)
+    try queue.writeWithoutTransaction { db in
+      try db.execute(sql: "PRAGMA page_size = 512")
+      try db.execute(sql: "CREATE TABLE t (id INTEGER PRIMARY KEY, data BLOB NOT NULL)")
+      for key in keys {
+        try db.execute(sql: "INSERT INTO t VALUES (?, zeroblob(100))", arguments: [key])
+      }
     }
-    #expect(directory.bytes(HealthSQLiteStorage.fileName) == broken)
+    try queue.close()
+    let leaves = try Self.pages(path, table: "t").leaves
+    let wide = try #require(leaves.firstIndex { $0.first <= 1000 && 1000 <= $0.last })
+    let width: Int64 = leaves[wide].last - leaves[wide].first
+    try #require(wide + 3 < leaves.count)
+    try #require(width >= 1000)
+    let damaged = [leaves[wide], leaves[wide + 2]]
+    for leaf in damaged { try Self.damage(page: leaf.page, of: path) }
+
+    var read: [Int64] = []
+    var spans: [HealthSQLiteUnreadableSpan] = []
+    let reading = try DatabaseQueue(path: path)
+    defer { try? reading.close() }
+    try reading.inDatabase { db in
+      try HealthSQLiteReadableRows.each(
+        db, table: "t", key: "id", selection: "id, data", unreadable: { spans.append($0) }
+      ) { row in read.append(row[0]) }
+    }
+    #expect(read == keys.filter { key in !damaged.contains { ($0.first...$0.last).contains(key) } })
+    // Each span between the keys around its leaf.
+    #expect(
+      spans
+        == damaged.map { leaf in
+          HealthSQLiteUnreadableSpan(
+            after: keys.last { $0 < leaf.first }, before: keys.first { $0 > leaf.last })
+        })
   }
 
   /// The reading past damage finds the smallest bound whose first row reads, by seeks.
@@ -340,6 +410,49 @@ import Testing
         repaired: the store reads in full
 
         """)
+    #expect(StoreCheck.run(.directory(directory)).text == "ok: the store reads in full\n")
+  }
+
+  /// The origin table's only page (its root) damaged: every record is kept with its origin
+  /// unknown, and the report says so, origin by origin.
+  @Test func theReportSaysWhichRecordsLostTheirOrigin() throws {
+    let parent = TemporaryStoreDirectory()
+    defer { parent.remove() }
+    let directory = parent.file("bench")
+    try Self.benchStore(directory)
+    let path = StoreLocation.joinPath(directory, HealthSQLiteStorage.fileName)
+    let queue = try DatabaseQueue(path: path)
+    let origins = try queue.read { db in
+      try Row.fetchAll(
+        db,
+        sql: "SELECT origin, count(*), min(pos), max(pos) FROM record GROUP BY origin ORDER BY 1"
+      ).map { row -> String in
+        let (id, count, first, last): (Int64, Int, Int64, Int64) = (row[0], row[1], row[2], row[3])
+        return
+          "kept: \(count) Health records of health.sqlite that name origin \(id) (positions "
+          + "\(first) to \(last), the first and the last): their source and device are unknown "
+          + "now, none is kept (HealthKit shows the Health app as their source)\n"
+      }
+    }
+    try queue.close()
+    try #require(origins.count >= 2)
+    try Pages.damage(page: try Pages.pages(path, table: "origin").root, of: path)
+
+    let head = """
+      damaged: health.sqlite: the database cannot be read: database disk image is malformed
+      kept: 4500 Health records in health.sqlite
+      lost: the origins of health.sqlite with ids from 1 on, on a page SQLite cannot read \
+      (the records that name them are kept without one)
+
+      """
+    let tail = """
+      copy of health.sqlite as it was: damaged/health-repair-TIME
+      repaired: the store reads in full
+
+      """
+    let repair = StoreCheck.repair(.directory(directory))
+    #expect(repair.status == .success)
+    #expect(Self.fixed(repair.text) == head + origins.joined() + tail)
     #expect(StoreCheck.run(.directory(directory)).text == "ok: the store reads in full\n")
   }
 
