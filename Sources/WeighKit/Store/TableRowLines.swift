@@ -132,12 +132,20 @@ final class TableRowLines {
   private static let rowPrefixCount = 24
 
   /// The id of the row object `row` (`{"id":N,…}`, as the journal record and the table's
-  /// line hold it), nil when it does not start so.
+  /// line hold it; `{"pos":N,…}` for Health's tables, whose id is the change position,
+  /// `HealthRecordCodec`), nil when it does not start so. Each codec writes its id first.
+  /// Read as `id` alone, every Health row was unreadable and abandoned the streamed table
+  /// file (`weigh-bench health-json-store`: "the table file written with the import was
+  /// abandoned", round 25).
   static func id(ofRow row: UnsafeBufferPointer<UInt8>) -> Int? {
-    let key: StaticString = "{\"id\":"
-    let keyCount = key.utf8CodeUnitCount
-    guard row.count > keyCount + 1 else { return nil }
-    for offset in 0..<keyCount where row[offset] != key.utf8Start[offset] { return nil }
+    let keyCount: Int
+    if Self.starts(row, with: "{\"id\":") {
+      keyCount = 6
+    } else if Self.starts(row, with: "{\"pos\":") {
+      keyCount = 7
+    } else {
+      return nil
+    }
     var (value, digits, index) = (0, 0, keyCount)
     while index < row.count, row[index] >= 0x30, row[index] <= 0x39, digits < 18 {
       value = value * 10 + Int(row[index] - 0x30)  // checked: one decimal digit
@@ -148,5 +156,13 @@ final class TableRowLines {
       return nil
     }
     return value
+  }
+
+  /// Whether `row` starts with `key` and holds a byte after it.
+  private static func starts(_ row: UnsafeBufferPointer<UInt8>, with key: StaticString) -> Bool {
+    let count = key.utf8CodeUnitCount
+    guard row.count > count + 1 else { return false }
+    for offset in 0..<count where row[offset] != key.utf8Start[offset] { return false }
+    return true
   }
 }
