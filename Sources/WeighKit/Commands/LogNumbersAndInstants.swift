@@ -1,5 +1,6 @@
-/// The numbers, and the instants with their weights, of a log's entries, each sorted (24
-/// bytes an entry): what a stream of weigh's own rows after the log's rows asks of the log
+/// The numbers, and the instants with their weights, of a log's entries, each sorted: the
+/// numbers as runs a step apart (`IDRuns`: a log's numbers are mostly runs, every other
+/// number one run; 8 bytes a number before own25), the moments 16 bytes an entry: what a stream of weigh's own rows after the log's rows asks of the log
 /// (`ImportStream`), once the plan's first pass (claims by number) is done for a row. A row
 /// whose number the log has is numbered after the file; a row that no entry has the instant
 /// and the weight of cannot claim an entry in the plan's second pass (a weight without a
@@ -11,7 +12,7 @@
 /// number, another weight) has a row in the file at an instant other entries of the log
 /// may have.
 struct LogNumbersAndInstants {
-  private var numbers: [Int]
+  private var numbers = IDRuns()
   private var moments: [Moment]
 
   /// An entry's instant and weight, ordered by both.
@@ -25,29 +26,30 @@ struct LogNumbersAndInstants {
   }
 
   /// The log's largest number, 0 for an empty log.
-  var largestNumber: Int { numbers.last ?? 0 }
+  var largestNumber: Int { numbers.runs.last?.upperBound ?? 0 }
 
   /// The numbers and instants of `log`'s entries.
   init<Log: PresenceLog>(_ log: Log) {
-    numbers = []
+    var listed: [Int] = []
     moments = []
-    numbers.reserveCapacity(log.count)
+    listed.reserveCapacity(log.count)
     moments.reserveCapacity(log.count)
     for position in 0..<log.count {
-      numbers.append(log.id(at: position))
+      listed.append(log.id(at: position))
       moments.append(
         Moment(instant: log.instant(at: position), kilograms: log.kilograms(at: position)))
     }
-    numbers.sort()
+    listed.sort()
+    for number in listed where number != numbers.runs.last?.upperBound { numbers.append(number) }
     moments.sort()
   }
 
   /// The numbers and instants of the entries `cursor` reads, to the file's end; nil when it
   /// cannot be read.
   init?(_ cursor: TableFile<EntryCodec>.Cursor) {
-    numbers = []
     moments = []
     do {
+      // The table's file holds its rows by strictly increasing id (the cursor checks it).
       while let entry = try cursor.next() {
         numbers.append(entry.id)
         moments.append(Moment(instant: entry.instant, kilograms: entry.kilograms))
@@ -55,14 +57,14 @@ struct LogNumbersAndInstants {
     } catch {
       return nil
     }
-    numbers.sort()
     moments.sort()
   }
 
   /// Whether an entry has the number `number`.
   func hasNumber(_ number: Int) -> Bool {
-    let place = Self.firstPlace(in: numbers) { $0 < number }
-    return place < numbers.count && numbers[place] == number
+    let runs = numbers.runs
+    let place = Self.firstPlace(in: runs) { $0.upperBound < number }
+    return place < runs.count && runs[place].contains(number)
   }
 
   /// Whether an entry has the instant `instant` and a weight within 1e-9 kg of `kilograms`.

@@ -117,7 +117,7 @@ extension TableFile {
   ///   for none).
   /// - Complexity: O(size of the file + `puts`); in memory O(1) beside `puts` and `removed`.
   static func salvaging(
-    fileAt path: String, readable: Bool, puts: [Codec.Row], removed: [ClosedRange<Int>],
+    fileAt path: String, readable: Bool, puts: [Codec.Row], removed: [IDStepRun],
     sequence: Int, chunkBytes: Int = 1 << 20
   ) throws(StoreError) -> (salvage: TableSalvage, largestID: Int) {
     var report = TableSalvage(file: path)
