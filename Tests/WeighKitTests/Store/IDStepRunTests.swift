@@ -108,6 +108,7 @@ import Testing
     let odd = IDStepRun(1, through: 99, step: 2)
     let even = IDStepRun(2, through: 100, step: 2)
     #expect(TableStorage<EntryCodec>.merged([even, odd]) == [IDStepRun(1...100)])
-    #expect(TableStorage<EntryCodec>.merged([IDStepRun(5...9), IDStepRun(1...6)]) == [IDStepRun(1...9)])
+    #expect(
+      TableStorage<EntryCodec>.merged([IDStepRun(5...9), IDStepRun(1...6)]) == [IDStepRun(1...9)])
   }
 }
