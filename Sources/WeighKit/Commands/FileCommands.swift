@@ -579,7 +579,7 @@ struct ImportPlan {
   /// For an import streamed into the store (`ImportStream`): the change that puts its
   /// entries, which are not held, and their numbers.
   var streamedChange: StoreChange?
-  var streamedIDs: [ClosedRange<Int>]?
+  var streamedIDs: IDRuns?
   var streamedCount = 0
   /// Whether a streamed entry links a Health sample (weigh's own files).
   var streamedLinks = false

@@ -276,7 +276,7 @@ struct UndoCommand: Executable {
       switch change {
       case .remove(let table, let id) where table == EntryCodec.tableName:
         if let found = pushedAmongRemoved {
-          deletions += Self.entries(in: id...id, of: found)
+          deletions += Self.entries(in: IDStepRun(id), of: found)
         } else if let entry = Session.find(id, in: current), entry.pushedUUID != nil {
           deletions.append(entry)
         }
@@ -340,25 +340,16 @@ struct UndoCommand: Executable {
   static func pushedEntries(removedBy changes: [StoreChange], in session: Session)
     throws(Diagnostic) -> [Entry]?
   {
-    var runs: [ClosedRange<Int>] = []
+    var runs: [IDStepRun] = []
     for change in changes {
       switch change {
-      case .remove(EntryCodec.tableName, let id): runs.append(id...id)
+      case .remove(EntryCodec.tableName, let id): runs.append(IDStepRun(id))
       case .removeRun(EntryCodec.tableName, let ids): runs += ids.runs
       default: continue
       }
     }
-    runs.sort { $0.lowerBound < $1.lowerBound }
-    // Merged where they overlap, so that the one run an entry may lie in is found by a
-    // binary search.
-    var merged: [ClosedRange<Int>] = []
-    for run in runs {
-      if let last = merged.last, run.lowerBound <= last.upperBound {
-        merged[merged.count - 1] = last.lowerBound...max(last.upperBound, run.upperBound)
-      } else {
-        merged.append(run)
-      }
-    }
+    // Sorted and apart, so that the one run an entry may lie in is found by a binary search.
+    let merged = TableStorage<EntryCodec>.merged(runs)
     guard let smallest = merged.first?.lowerBound else { return [] }
     var found: [Entry] = []
     let keep = { (entry: borrowing Entry) in
@@ -395,7 +386,7 @@ struct UndoCommand: Executable {
   private static let pushedKeyAnchor = 7
 
   /// The entries of `found` (by increasing number) whose numbers lie in `ids`, in order.
-  private static func entries(in ids: ClosedRange<Int>, of found: [Entry]) -> [Entry] {
+  private static func entries(in ids: IDStepRun, of found: [Entry]) -> [Entry] {
     var low = 0
     var high = found.count
     while low < high {
@@ -404,7 +395,7 @@ struct UndoCommand: Executable {
     }
     var matched: [Entry] = []
     while low < found.count, found[low].id <= ids.upperBound {
-      matched.append(found[low])
+      if ids.contains(found[low].id) { matched.append(found[low]) }
       low += 1
     }
     return matched

@@ -20,7 +20,7 @@ struct HealthUUIDIndex {
 
   /// Forgets the entries numbered `ids`: by the index's own entries when the run is longer
   /// (an undo of a large import, whose entries mostly have no sample).
-  private mutating func forget(entries ids: ClosedRange<Int>) {
+  private mutating func forget(entries ids: IDStepRun) {
     guard ids.count > uuidByEntry.count else {
       for id in ids { forget(entry: id) }
       return

@@ -2,8 +2,8 @@
 struct UndoStep {
   /// `log #3`, `edit #2`: what is reverted, for the message.
   var description: String
-  /// Entries the step removes, as runs of consecutive numbers: an import's undo is kept as
-  /// a range or a few, not as a change per entry it added.
+  /// Entries the step removes, as runs a step apart: an import's undo is kept as a run or a
+  /// few, not as a change per entry it added.
   private var removedEntries = IDRuns()
   /// The other changes, made after the removals.
   private var others: [StoreChange]
@@ -24,12 +24,12 @@ struct UndoStep {
     others = changes
   }
 
-  /// A step that removes the entries numbered `runs` (increasing runs of consecutive
-  /// numbers, none next to the one before: a streamed import's), then commits `changes`.
-  init(description: String, removingRuns runs: [ClosedRange<Int>], then changes: [StoreChange]) {
+  /// A step that removes the entries numbered `runs` (a streamed import's, held as they are:
+  /// every other number is one run), then commits `changes`.
+  init(description: String, removingRuns runs: IDRuns, then changes: [StoreChange]) {
     self.description = description
     others = changes
-    removedEntries = IDRuns(runs)
+    removedEntries = runs
   }
 
   /// A step that removes the entries numbered `ids` (in any order), then commits `changes`.

@@ -10,7 +10,7 @@ protocol RepairedTable: AnyObject {
   func apply(put row: StoreRow, sequence: Int)
   func apply(run: StoreRowRun, sequence: Int)
   func apply(removeIDs ids: [Int], sequence: Int)
-  func apply(removeRuns runs: [ClosedRange<Int>], sequence: Int)
+  func apply(removeRuns runs: [IDStepRun], sequence: Int)
   /// The greatest id among the rows (0 for none); for a table with a file, once written.
   var largestID: Int { get }
   /// Writes the table's file as of `sequence`.
@@ -40,7 +40,7 @@ final class LoadedRepairedTable: RepairedTable {
   func apply(removeIDs ids: [Int], sequence: Int) {
     storage.apply(removeIDs: ids, sequence: sequence)
   }
-  func apply(removeRuns runs: [ClosedRange<Int>], sequence: Int) {
+  func apply(removeRuns runs: [IDStepRun], sequence: Int) {
     storage.apply(removeRuns: runs, sequence: sequence)
   }
   func write(directory: String, sequence: Int) throws(StoreError) {
@@ -61,7 +61,7 @@ final class StreamedRepairedTable<Codec: StoreTableCodec>: RepairedTable {
   let snapshotSequence: Int
   /// The last put of each id, less the ids removed after it.
   private var puts: [Int: Codec.Row] = [:]
-  private var removed: [ClosedRange<Int>] = []
+  private var removed: [IDStepRun] = []
   /// True once a run whose rows were streamed and are not held was applied: it cannot be
   /// written (a store's open reads it from its journal), as `TableStorage` refuses it.
   private var streamedRun = false
@@ -114,17 +114,16 @@ final class StreamedRepairedTable<Codec: StoreTableCodec>: RepairedTable {
   }
 
   func apply(removeIDs ids: [Int], sequence: Int) {
-    apply(removeRuns: ids.map { $0...$0 }, sequence: sequence)
+    apply(removeRuns: ids.map(IDStepRun.init), sequence: sequence)
   }
 
-  func apply(removeRuns runs: [ClosedRange<Int>], sequence: Int) {
+  func apply(removeRuns runs: [IDStepRun], sequence: Int) {
     guard sequence > snapshotSequence else { return }
     if largeRun != nil { streamedRun = true }
     for run in runs {
       removed.append(run)
       guard !puts.isEmpty else { continue }
-      let span = run.upperBound.subtractingReportingOverflow(run.lowerBound)
-      if !span.overflow, span.partialValue < puts.count {
+      if run.count < puts.count {
         for id in run { puts[id] = nil }
       } else {
         puts = puts.filter { !run.contains($0.key) }

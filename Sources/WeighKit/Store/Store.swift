@@ -342,7 +342,7 @@ public final class Store {
         row.encode(into: &writer)
         _ = writer.bytes.withUnsafeBufferPointer { file.add(row: $0) }
       })
-    guard let read, read.1.ids.ranges == record.ids.ranges, file.isOpen,
+    guard let read, read.1.ids == record.ids, file.isOpen,
       file.rowCount == record.count
     else {
       file.abandon()
@@ -442,12 +442,12 @@ public final class Store {
       case .remove(let table, _), .removeRun(let table, _):
         // A run of removals from one table (an undo of an import) goes in one call: each call
         // is a pass over a loaded table's rows.
-        var runs: [ClosedRange<Int>] = []
+        var runs: [IDStepRun] = []
         var single = true
         index -= 1
         while index < changes.endIndex {
           if case .remove(table, let id) = changes[index] {
-            runs.append(id...id)
+            runs.append(IDStepRun(id))
           } else if case .removeRun(table, let ids) = changes[index] {
             runs += ids.runs
             single = false

@@ -103,27 +103,65 @@ public enum StoreChange: Sendable {
   }
 }
 
-/// Ids as runs of consecutive numbers, in a given order (each run by increasing id): what a
-/// `removeRun` removes. Iterating gives every id, run after run.
+/// Ids as runs a step apart (`IDStepRun`), in a given order (each run by increasing id): what
+/// a `removeRun` removes. Iterating gives every id, run after run. Ids appended one by one in
+/// increasing order make at most as many runs as they have runs of consecutive ids: every
+/// other number is one run (own25).
 public struct IDRuns: Sendable, Equatable, Sequence, ExpressibleByArrayLiteral {
   /// The runs, in their order.
-  public private(set) var runs: [ClosedRange<Int>]
+  public private(set) var runs: [IDStepRun] = []
 
-  public init(_ runs: [ClosedRange<Int>] = []) { self.runs = runs }
+  /// The ids of `ranges`, in their order.
+  public init(_ ranges: [ClosedRange<Int>] = []) {
+    for range in ranges { append(range) }
+  }
 
-  /// Adds `id` after the others: to the last run when it is the id after it.
+  public init(arrayLiteral ranges: ClosedRange<Int>...) { self.init(ranges) }
+
+  /// Adds `id` after the others: to the last run when it continues it. A run of two ids
+  /// whose step is not 1 gives its second to a run of consecutive ids that `id` continues,
+  /// so that consecutive ids after one alone stay one run (1, 5, 6, 7: 1 and 5…7).
   mutating func append(_ id: Int) {
-    if let last = runs.last, last.upperBound < .max, last.upperBound + 1 == id {
-      runs[runs.count - 1] = last.lowerBound...id
+    guard let last = runs.last else { return runs.append(IDStepRun(id)) }
+    if let longer = last.extended(by: id) {
+      runs[runs.count - 1] = longer
+    } else if last.count == 2, last.step != 1, last.upperBound < .max, last.upperBound + 1 == id {
+      runs[runs.count - 1] = IDStepRun(last.lowerBound)
+      runs.append(IDStepRun(last.upperBound...id))
     } else {
-      runs.append(id...id)
+      runs.append(IDStepRun(id))
     }
   }
 
-  public init(arrayLiteral runs: ClosedRange<Int>...) { self.runs = runs }
+  /// Adds the ids of `range` after the others, as appending each in turn would.
+  mutating func append(_ range: ClosedRange<Int>) {
+    append(range.lowerBound)
+    guard range.lowerBound < range.upperBound else { return }
+    append(range.lowerBound + 1)
+    // The last run is the one id `lowerBound + 1` or consecutive ids up to it: the rest
+    // continue it.
+    guard let last = runs.last else { return }
+    runs[runs.count - 1] = IDStepRun(last.lowerBound...range.upperBound)
+  }
+
+  /// The ids as runs of consecutive ids, in their order (a run with a larger step gives one
+  /// range per id): for tests, not for large sets.
+  var ranges: [ClosedRange<Int>] {
+    var ranges: [ClosedRange<Int>] = []
+    for run in runs {
+      for range in run.step == 1 ? [run.lowerBound...run.upperBound] : run.map({ $0...$0 }) {
+        if let last = ranges.last, last.upperBound < .max, last.upperBound + 1 == range.lowerBound {
+          ranges[ranges.count - 1] = last.lowerBound...range.upperBound
+        } else {
+          ranges.append(range)
+        }
+      }
+    }
+    return ranges
+  }
 
   /// Every id, run after run.
-  public func makeIterator() -> FlattenSequence<[ClosedRange<Int>]>.Iterator {
+  public func makeIterator() -> FlattenSequence<[IDStepRun]>.Iterator {
     runs.joined().makeIterator()
   }
 

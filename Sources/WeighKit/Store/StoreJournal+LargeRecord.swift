@@ -126,7 +126,7 @@ extension StoreJournal {
         }
         offset = piece.upperBound
         if offset == record.range.upperBound {
-          guard let read = scan.finish(table: table), read.1.ids.ranges == record.ids.ranges
+          guard let read = scan.finish(table: table), read.1.ids == record.ids
           else {
             throw StoreError(
               .corrupt, file: path,

@@ -21,7 +21,7 @@ extension StoreJournal {
     var removals = 0
     var removalBytes = 0
     var writer = JSONWriter()
-    func add(_ table: String, _ ids: ClosedRange<Int>) {
+    func add(_ table: String, _ ids: IDStepRun) {
       writer.truncate(to: 0)
       writer.write(table)
       // `{"remove":` and `,"id":` and `}` around the table's name and the id.
@@ -31,7 +31,7 @@ extension StoreJournal {
     }
     for change in changes {
       switch change {
-      case .remove(let table, let id): add(table, id...id)
+      case .remove(let table, let id): add(table, IDStepRun(id))
       case .removeRun(let table, let ids): for run in ids.runs { add(table, run) }
       case .put, .putRun: preconditionFailure("a record with puts is counted by encoding it")
       case .setDocument, .removeDocument: others.append(change)
@@ -58,6 +58,22 @@ extension StoreJournal {
     }
     if ids.upperBound >= 0 {
       total += digits(magnitudes: UInt64(max(ids.lowerBound, 0))...UInt64(ids.upperBound))
+    }
+    return total
+  }
+
+  /// How many characters the decimal numbers of `run` take (`digits(in:)` for consecutive
+  /// ids; a run a step apart, own25's, one id at a time).
+  static func digits(in run: IDStepRun) -> Int {
+    if run.step == 1 { return digits(in: run.lowerBound...run.upperBound) }
+    var total = 0
+    for id in run {
+      var (magnitude, width) = (id.magnitude, id < 0 ? 2 : 1)
+      while magnitude >= 10 {
+        magnitude /= 10
+        width += 1
+      }
+      total += width
     }
     return total
   }

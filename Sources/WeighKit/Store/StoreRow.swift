@@ -188,8 +188,8 @@ extension RowlessContent {
 }
 
 /// The content of a run whose rows were streamed into the journal record and the table's
-/// file as they were read (`Store.streamRun`), and are not held: increasing ids, in runs of
-/// consecutive ones (`StreamedRunIDs`). Never encoded again: the record and the file hold
+/// file as they were read (`Store.streamRun`), and are not held: increasing ids, in runs a
+/// step apart (`StreamedRunIDs`). Never encoded again: the record and the file hold
 /// the rows already.
 final class StreamedRunContent: RowlessContent {
   let ids: StreamedRunIDs
@@ -201,14 +201,14 @@ final class StreamedRunContent: RowlessContent {
   func id(at index: Int) -> Int { ids.id(at: index) }
 }
 
-/// The increasing ids of a streamed run, as runs of consecutive ids: one for an export of a
-/// log without deletions, one more for each gap a deletion left (atyp19: 16 bytes a run and
-/// 8 for its position, where the rows are not held; an export of 1,000,000 entries with
-/// every 7th deleted has 142,858 runs, 3.4 MB).
-struct StreamedRunIDs: Sendable {
-  /// The runs of consecutive ids, in increasing order.
-  private(set) var ranges: [ClosedRange<Int>] = []
-  /// The position in the run of the first id of each of `ranges`.
+/// The increasing ids of a streamed run, as runs a step apart (`IDRuns`): one for an export of
+/// a log without deletions, one more for each gap a deletion left, one for rows numbered every
+/// other number among the log's (24 bytes a run and 8 for its position, where the rows are
+/// not held; as runs of consecutive ids, 1,000,000 such rows took 24 MB, own25).
+struct StreamedRunIDs: Sendable, Equatable {
+  /// The ids, as runs in increasing order.
+  private(set) var runs = IDRuns()
+  /// The position in the run of the first id of each of `runs.runs`.
   private var starts: [Int] = []
   /// How many ids.
   private(set) var count = 0
@@ -218,21 +218,24 @@ struct StreamedRunIDs: Sendable {
 
   /// The consecutive ids of `range`.
   init(_ range: ClosedRange<Int>) {
-    ranges = [range]
+    runs = IDRuns([range])
     starts = [0]
     count = range.count
   }
 
+  /// The first id, if any.
+  var first: Int? { runs.runs.first?.lowerBound }
+
   /// The last id, if any.
-  var last: Int? { ranges.last?.upperBound }
+  var last: Int? { runs.runs.last?.upperBound }
 
   /// Adds `id`, which is greater than `last`.
   mutating func append(_ id: Int) {
-    if let last = ranges.last, last.upperBound == id - 1 {
-      ranges[ranges.count - 1] = last.lowerBound...id
-    } else {
-      ranges.append(id...id)
-      starts.append(count)
+    let before = runs.runs.count
+    runs.append(id)
+    if runs.runs.count > before {
+      // A new run of one id starts here; a run of two takes the last id of the one before.
+      starts.append(runs.runs[before].count == 1 ? count : count - 1)
     }
     count += 1
   }
@@ -247,8 +250,11 @@ struct StreamedRunIDs: Sendable {
       let middle = (low + high + 1) / 2
       if starts[middle] <= index { low = middle } else { high = middle - 1 }
     }
-    return ranges[low].lowerBound + (index - starts[low])
+    return runs.runs[low][index - starts[low]]
   }
+
+  /// Whether both hold the same ids (the positions follow from the runs).
+  static func == (a: StreamedRunIDs, b: StreamedRunIDs) -> Bool { a.runs == b.runs }
 }
 
 /// The content of a put kept without its value (`StoreRow.withoutValue`): never encoded,
@@ -310,15 +316,15 @@ public struct StoreRowRun: Sendable {
     content = StreamedRunContent(ids: ids)
     count = ids.count
     idsIncrease = true
-    smallestID = ids.ranges.first?.lowerBound ?? 0
+    smallestID = ids.first ?? 0
     largestID = ids.last ?? 0
   }
 
   /// True for a run whose rows were streamed and are not held (`values` is nil).
   var isStreamed: Bool { content is StreamedRunContent }
 
-  /// The ids of a streamed run, as runs of consecutive ids; nil for another run.
-  var streamedIDs: [ClosedRange<Int>]? { (content as? StreamedRunContent)?.ids.ranges }
+  /// The ids of a streamed run, as runs a step apart; nil for another run.
+  var streamedIDs: IDRuns? { (content as? StreamedRunContent)?.ids.runs }
 
   /// The id of row `index`.
   func id(at index: Int) -> Int { content.id(at: index) }

@@ -124,7 +124,7 @@ extension TableFile {
   /// - Complexity: O(size of the file + `puts` + `largeRun`'s record); in memory O(1)
   ///   beside `puts` and `removed` (a piece of the record).
   static func salvaging(
-    fileAt path: String, readable: Bool, puts: [Codec.Row], removed: [ClosedRange<Int>],
+    fileAt path: String, readable: Bool, puts: [Codec.Row], removed: [IDStepRun],
     sequence: Int, chunkBytes: Int = 1 << 20, largeRun: StoreJournal.LargeRecordRows? = nil
   ) throws(StoreError) -> (salvage: TableSalvage, largestID: Int) {
     var report = TableSalvage(file: path)

@@ -947,7 +947,7 @@ enum TableFile<Codec: StoreTableCodec> {
   ///
   /// - Complexity: O(size of the file); in memory O(1).
   static func copying(
-    fileAt path: String, removing removed: [ClosedRange<Int>], sequence: Int,
+    fileAt path: String, removing removed: [IDStepRun], sequence: Int,
     chunkBytes: Int = 1 << 20
   ) throws(StoreError) -> Bool {
     let copied: Bool? = try StoreFileSystem.withMappedFile(path, populatingUpTo: 0) {

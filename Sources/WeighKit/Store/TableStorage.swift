@@ -25,7 +25,7 @@ protocol AnyTableStorage: AnyObject {
   func apply(removeID id: Int, sequence: Int)
   /// Removes the rows whose ids lie in `runs` (each if present), as one removal per id in
   /// order would: held as the runs while the table is not read.
-  func apply(removeRuns runs: [ClosedRange<Int>], sequence: Int)
+  func apply(removeRuns runs: [IDStepRun], sequence: Int)
   func load(directory: String?) throws(StoreError)
   /// Reads the table's file through with every check `load` makes (each row decoded, ids
   /// strictly increasing, checksums, the last line's count and sum) and the same errors,
@@ -69,7 +69,7 @@ final class TableStorage<Codec: StoreTableCodec>: AnyTableStorage {
   private enum PendingChange {
     case put(Codec.Row)
     case remove(Int)
-    case removeRuns([ClosedRange<Int>])
+    case removeRuns([IDStepRun])
   }
 
   /// The rows in increasing id order, or nil until loaded.
@@ -248,7 +248,7 @@ final class TableStorage<Codec: StoreTableCodec>: AnyTableStorage {
     Self.remove(Set(ids), from: &rows!)
   }
 
-  func apply(removeRuns runs: [ClosedRange<Int>], sequence: Int) {
+  func apply(removeRuns runs: [IDStepRun], sequence: Int) {
     guard sequence > snapshotSequence, !runs.isEmpty else { return }
     isDirty = true
     lowestChangedID = min(lowestChangedID, runs.lazy.map(\.lowerBound).min() ?? .max)
@@ -266,16 +266,16 @@ final class TableStorage<Codec: StoreTableCodec>: AnyTableStorage {
   /// A row put and removed since counts as removed only: the migration of Health's tables
   /// removes every row, those the journal put since the file too, and the compaction after
   /// it read the table whole for them (1,000,000 samples: 500 MiB; hmig24).
-  var removalsOnly: [ClosedRange<Int>]? {
+  var removalsOnly: [IDStepRun]? {
     guard rows == nil, hasFile, hasChecksums, isDirty, !pending.isEmpty else { return nil }
-    var runs: [ClosedRange<Int>] = []
+    var runs: [IDStepRun] = []
     var puts: Set<Int> = []
     for change in pending {
       switch change {
       case .put(let row): puts.insert(Codec.id(of: row))
       case .remove(let id):
         puts.remove(id)
-        runs.append(id...id)
+        runs.append(IDStepRun(id))
       case .removeRuns(let more):
         if !puts.isEmpty {
           let removed = Self.merged(more)
@@ -295,16 +295,32 @@ final class TableStorage<Codec: StoreTableCodec>: AnyTableStorage {
     return puts.isEmpty ? runs : nil
   }
 
-  /// `runs` by increasing id, those that overlap or touch made one.
-  static func merged(_ runs: [ClosedRange<Int>]) -> [ClosedRange<Int>] {
-    var merged: [ClosedRange<Int>] = []
-    for run in runs.sorted(by: { $0.lowerBound < $1.lowerBound }) {
-      if let last = merged.last, run.lowerBound <= last.upperBound + 1 {
-        merged[merged.count - 1] = last.lowerBound...max(last.upperBound, run.upperBound)
+  /// The ids of `runs` as runs by increasing id, apart (each run's last id below the next
+  /// run's first): sorted, and each cluster of runs that overlap made one range when its runs
+  /// are consecutive ids, or made anew from its ids otherwise (the undos of two imports whose
+  /// numbers interleave; an import's undo alone is apart already, every other number one run).
+  static func merged(_ runs: [IDStepRun]) -> [IDStepRun] {
+    var merged: [IDStepRun] = []
+    var cluster: [IDStepRun] = []
+    var clusterEnd = Int.min
+    func endCluster() {
+      if cluster.count == 1 {
+        merged.append(cluster[0])
+      } else if cluster.allSatisfy({ $0.step == 1 }) {
+        merged.append(IDStepRun(cluster[0].lowerBound...clusterEnd))
       } else {
-        merged.append(run)
+        var apart = IDRuns()
+        for id in Set(cluster.joined()).sorted() { apart.append(id) }
+        merged += apart.runs
       }
+      cluster = []
     }
+    for run in runs.sorted(by: { $0.lowerBound < $1.lowerBound }) {
+      if !cluster.isEmpty, run.lowerBound > clusterEnd { endCluster() }
+      cluster.append(run)
+      clusterEnd = cluster.count == 1 ? run.upperBound : max(clusterEnd, run.upperBound)
+    }
+    if !cluster.isEmpty { endCluster() }
     return merged
   }
 
@@ -342,13 +358,13 @@ final class TableStorage<Codec: StoreTableCodec>: AnyTableStorage {
       throw Self.disappeared(path)
     }
     var puts: [Int: Codec.Row] = [:]
-    var removed: [ClosedRange<Int>] = []
+    var removed: [IDStepRun] = []
     for change in pending {
       switch change {
       case .put(let row): puts[Codec.id(of: row)] = row
       case .remove(let id):
         puts[id] = nil
-        removed.append(id...id)
+        removed.append(IDStepRun(id))
       case .removeRuns(let runs):
         for run in runs where !puts.isEmpty {
           puts = puts.filter { !run.contains($0.key) }
@@ -651,7 +667,7 @@ final class TableStorage<Codec: StoreTableCodec>: AnyTableStorage {
 
   /// Removes the rows whose ids lie in `runs`, in one pass over the rows when the runs
   /// increase (an undo of an import's); through a set of their ids otherwise.
-  private static func remove(_ runs: [ClosedRange<Int>], from rows: inout [Codec.Row]) {
+  private static func remove(_ runs: [IDStepRun], from rows: inout [Codec.Row]) {
     guard zip(runs, runs.dropFirst()).allSatisfy({ $0.upperBound < $1.lowerBound }) else {
       remove(Set(runs.joined()), from: &rows)
       return

@@ -193,6 +193,55 @@ import Testing
     #expect(Store.check(.directory(streamed.path), tables: Session.storeTables).isEmpty)
   }
 
+  /// Weigh's file of 20,000 rows numbered 2, 4, …, imported into a log of 20,000 numbered 1,
+  /// 3, … (merge24's shape, across the reader's blocks): streamed, its undo holds the numbers
+  /// as one run (own25: as runs of consecutive numbers, one a row), and the import and its
+  /// undo print and leave what the held import does.
+  @Test(arguments: [false, true])
+  func everyOtherNumberIsOneRunOfTheUndo(json: Bool) throws {
+    let count = 20_000
+    let files = TemporaryStoreDirectory()
+    defer { files.remove() }
+    let prior = (1...count).map { (index: Int) -> Row in
+      (2 * index - 1, index, 60 + Double(index % 400) / 10)
+    }
+    let rows = (1...count).map { (index: Int) -> Row in
+      (2 * index, 40_000 + index, 70 + Double(index % 300) / 10)
+    }
+    let name = json ? "file.json" : "file.csv"
+    StreamedImportTests.write(Self.weigh(rows, json: json), named: name, in: files)
+    StreamedImportTests.write(Self.weigh(prior, json: false), named: "prior.csv", in: files)
+    let (streamed, held, before) = try Reimport.twoLogs("import \(files.file("prior.csv"))")
+    defer { [streamed, held].forEach { $0.remove() } }
+    let scripts = ["import \(files.file(name))", "undo"]
+    let output = CapturedOutput()
+    var streamedFiles: [[String: [UInt8]]] = []
+    do {
+      let session = try HealthOpenTests.session(streamed.path, output: output)
+      defer { session.close() }
+      session.store.streamsRunsAfterRows = true
+      session.run(script: scripts[0], display: "test", directory: ".")
+      streamedFiles.append(StreamedImportTests.files(streamed))
+      #expect(session.store.streamedRunsCommitted == 1)
+      let removals = session.undo.last?.changes.first
+      guard case .removeRun("entries", let ids)? = removals else {
+        Issue.record("expected the undo to remove a run, got \(String(describing: removals))")
+        return
+      }
+      #expect(ids.runs == [IDStepRun(2, through: 2 * count, step: 2)])
+      session.run(script: scripts[1], display: "test", directory: ".")
+      streamedFiles.append(StreamedImportTests.files(streamed))
+      #expect(try session.entries() == before)
+    }
+    let other = try Reimport.run(scripts, in: held, streaming: false)
+    #expect(other.runs == 0)
+    #expect(output.text.contains("undid import"), "\(output.text)")
+    #expect(output.text == other.printed)
+    #expect(streamedFiles[0] == other.files[0], "the import's files")
+    #expect(streamedFiles[1] == other.files[1], "the undo's files")
+    #expect(Store.check(.directory(streamed.path), tables: Session.storeTables).isEmpty)
+  }
+
   /// Runs `script` in a session on the store in `directory`, the journal written in pieces
   /// of 64 KiB and the scratch file in pieces of 16 KiB (more writes for a kill to fall on);
   /// returns the entries, how many runs the store streamed and how many scratch files it

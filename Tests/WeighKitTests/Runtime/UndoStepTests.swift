@@ -38,7 +38,7 @@ import Testing
       Issue.record("expected one run of removals, got \(changes.count) changes")
       return
     }
-    #expect(ids.runs == [1...1_000_000])
+    #expect(ids.ranges == [1...1_000_000])
   }
 
   /// The runs of a weigh CSV with gaps (every seventh number left out) are one change.

@@ -54,5 +54,13 @@ import Testing
     }
     #expect(StoreJournal.digits(in: Int.max...Int.max) == 19)
     #expect(StoreJournal.digits(in: Int.min...Int.min) == 20)
+    // Runs a step apart (own25's), as a migration's removals of every other position are.
+    for run in [
+      IDStepRun(-11, through: 9, step: 4), IDStepRun(1, through: 1_000_001, step: 1_000),
+      IDStepRun(7, through: 7, step: 1), IDStepRun(Int.max - 20, through: Int.max, step: 5),
+    ] {
+      #expect(
+        StoreJournal.digits(in: run) == run.map { String($0).count }.reduce(0, +), "\(run)")
+    }
   }
 }

@@ -31,7 +31,7 @@ import Testing
       Issue.record("not a run: \(read[0])")
       return
     }
-    #expect(ids.runs == [100...2_000, 2_500...3_598, 9_999...9_999])
+    #expect(ids.ranges == [100...2_000, 2_500...3_598, 9_999...9_999])
     #expect(read[1].isDocumentChange)
     let rest = read[2...].compactMap { change -> Int? in
       if case .remove("entries", let id) = change { id } else { nil }

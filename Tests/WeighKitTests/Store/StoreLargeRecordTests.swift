@@ -45,7 +45,7 @@ import Testing
     try Self.uncompacted(in: directory)
     let inspection = Self.inspect(directory)
     let record = try #require(inspection.journal.largeRecord)
-    #expect(record.ids.ranges == [1...20_000] && record.table == "entries")
+    #expect(record.ids.runs.ranges == [1...20_000] && record.table == "entries")
     #expect(inspection.journal.transactions.count == 2 && inspection.errors.isEmpty)
     #expect(Store.check(.directory(directory.path), largeRecordBytes: 64 << 10).isEmpty)
 
@@ -84,7 +84,7 @@ import Testing
     let inspection = Self.inspect(directory)
     let record = try #require(inspection.journal.largeRecord)
     let runs = ids.indices.filter { $0 == 0 || ids[$0] != ids[$0 - 1] + 1 }.count
-    #expect(record.count == ids.count && record.ids.ranges.count == runs && runs > 3_000)
+    #expect(record.count == ids.count && record.ids.runs.ranges.count == runs && runs > 3_000)
     #expect(Store.check(.directory(directory.path), largeRecordBytes: 64 << 10).isEmpty)
 
     let store = try Store.open(.directory(directory.path), compaction: Self.policy)

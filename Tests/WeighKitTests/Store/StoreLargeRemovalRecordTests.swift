@@ -56,7 +56,7 @@ import Testing
       Issue.record("not a run: \(pieces.transactions)")
       return
     }
-    #expect(ids.runs == [100...2_000, 2_500...3_598, 9_999...9_999, 50...52])
+    #expect(ids.ranges == [100...2_000, 2_500...3_598, 9_999...9_999, 50...52])
     // Changes and the checksum split between pieces anywhere.
     for pieceBytes in [1, 7, 29, 1_000, 4_099] {
       let read = try #require(try Self.pieceRead(directory, pieceBytes: pieceBytes))
@@ -93,7 +93,7 @@ import Testing
         Issue.record("not a run: \(pieces.transactions)")
         return
       }
-      #expect(ids.runs == [100...2_000, 2_500...3_598, 9_999...9_999, 50...52])
+      #expect(ids.ranges == [100...2_000, 2_500...3_598, 9_999...9_999, 50...52])
       #expect("\(changes.dropFirst())" == "\(documents[...])")
       for pieceBytes in [1, 7, 29, 1_000, 4_099] {
         let read = try #require(try Self.pieceRead(directory, pieceBytes: pieceBytes))

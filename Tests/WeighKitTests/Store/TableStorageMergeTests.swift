@@ -162,7 +162,8 @@ import Testing
         table.apply(puts: changes[...], sequence: sequence)
       case .run(let rows): table.apply(run: StoreRowRun(Codec.self, rows), sequence: sequence)
       case .removeIDs(let ids): table.apply(removeIDs: ids, sequence: sequence)
-      case .removeRuns(let runs): table.apply(removeRuns: runs, sequence: sequence)
+      case .removeRuns(let runs):
+        table.apply(removeRuns: runs.map(IDStepRun.init), sequence: sequence)
       }
     }
   }
