@@ -396,8 +396,9 @@ final class ImportStream {
   ///
   /// Rows numbered among the log's (merge24): 250,000 rows numbered 2, 4, … into a store of
   /// 250,000 numbered 1, 3, … were read again and held, 128,524 KB peak and 31.9 s of CPU
-  /// (the held compaction inserts each new row among the loaded ones: quadratic; 1,000,000
-  /// into 1,000,000 did not finish in 22 minutes); streamed, 65,968 KB and 0.59 s; 1,000,000
+  /// (the held compaction then inserted each new row among the loaded ones: quadratic;
+  /// 1,000,000 into 1,000,000 did not finish in 22 minutes; since held25 it merges them by
+  /// id in one pass, `TableStorage.merge`); streamed, 65,968 KB and 0.59 s; 1,000,000
   /// into 1,000,000 113,132 KB and 2.35 s. The same files (docs/performance.md). With the
   /// run's ids, the log's numbers and the undo's removals as runs a step apart and the log's
   /// moments as keys of 8 bytes (own25): 1,000,000 into 1,000,000 111,952 → 58,316 KB, and
