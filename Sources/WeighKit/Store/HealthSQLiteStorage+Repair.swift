@@ -192,14 +192,13 @@ extension HealthSQLiteStorage {
     // kept with its origin unknown, and said so.)
     let nothing = HealthSQLiteUnreadableSpan(after: nil, before: nil)
     if spans.contains(nothing) {
-      let table = "record"
       new.abandon()
       writing = nil
       removingLeftovers(of: temporary)
       throw StoreError(
         .corrupt, file: path,
         message:
-          "no Health record of health.sqlite can be read (the \(table) table's pages are "
+          "no Health record of health.sqlite can be read (the record table's pages are "
           + "damaged), so it cannot be rebuilt; the copy is in \(report.copies); restore "
           + "health.sqlite from a backup")
     }
